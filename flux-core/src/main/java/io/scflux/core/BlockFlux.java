@@ -1,0 +1,49 @@
+package io.scflux.core;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * The one way a source becomes a {@code Flux<RowBlock>}: a reader opened per subscription, blocks read on demand
+ * in block order, at most {@code threads} blocks in flight, the reader closed on complete, error or cancel.
+ */
+final class BlockFlux {
+
+    private BlockFlux() {
+    }
+
+    static Flux<RowBlock> of(BlockSource source, BlockPlan plan, Execution execution) {
+        if (plan.totalRows() != source.nRows()) {
+            return Flux.error(new IllegalArgumentException("plan covers " + plan.totalRows() + " rows but "
+                    + source.describe() + " has " + source.nRows()));
+        }
+        int n = plan.size();
+        Scheduler scheduler = execution.scheduler();
+        int threads = execution.threads();
+        return Flux.using(() -> new GuardedReader(source.open()),
+                        reader -> threads == 1 ? sequential(reader, plan, n) : parallel(reader, plan, n, threads,
+                                scheduler),
+                        GuardedReader::close)
+                .subscribeOn(scheduler, true);
+    }
+
+    private static Flux<RowBlock> sequential(RowReader reader, BlockPlan plan, int n) {
+        return Flux.generate(() -> 0, (i, sink) -> {
+            if (i == n) {
+                sink.complete();
+            } else {
+                sink.next(reader.read(i, plan.rowStart(i), plan.rowEnd(i)));
+            }
+            return i + 1;
+        });
+    }
+
+    private static Flux<RowBlock> parallel(RowReader reader, BlockPlan plan, int n, int threads,
+                                           Scheduler scheduler) {
+        return Flux.range(0, n).flatMapSequential(
+                i -> Mono.fromCallable(() -> reader.read(i, plan.rowStart(i), plan.rowEnd(i)))
+                        .subscribeOn(scheduler),
+                threads, 1);
+    }
+}

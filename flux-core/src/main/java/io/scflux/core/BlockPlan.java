@@ -1,0 +1,188 @@
+package io.scflux.core;
+
+import java.util.Arrays;
+
+/**
+ * The partition of a source's rows into blocks. It is computed from the data (each row's number of stored entries)
+ * and a {@link PlanTarget} only, never from thread count, scheduling or cache state: this is what makes every
+ * result reproducible bit for bit.
+ *
+ * <p>A block closes before the row that would take it over {@code chunkNnz} entries (a single larger row gets a block
+ * of its own) or when it reaches {@code maxRows} rows.
+ */
+public final class BlockPlan {
+
+    private final PlanTarget target;
+    private final long[] rowBounds;
+    private final long[] nnzBounds;
+
+    private BlockPlan(PlanTarget target, long[] rowBounds, long[] nnzBounds) {
+        this.target = target;
+        this.rowBounds = rowBounds;
+        this.nnzBounds = nnzBounds;
+    }
+
+    /** A builder that is fed every row's entry count in row order. */
+    public static Builder builder(PlanTarget target) {
+        return new Builder(target);
+    }
+
+    /** The plan of a CSR matrix given its (global, cumulative) row pointers. */
+    public static BlockPlan ofIndptr(long[] indptr, PlanTarget target) {
+        Builder b = builder(target);
+        for (int r = 1; r < indptr.length; r++) {
+            b.addRow(indptr[r] - indptr[r - 1]);
+        }
+        return b.build();
+    }
+
+    /** The plan of a source that reports its row entry counts through {@link BlockSource#rowNnz}. */
+    public static BlockPlan of(BlockSource source, PlanTarget target) {
+        Builder b = builder(target);
+        int[] counts = new int[(int) Math.min(1 << 16, Math.max(1, source.nRows()))];
+        for (long r = 0; r < source.nRows(); r += counts.length) {
+            int n = (int) Math.min(counts.length, source.nRows() - r);
+            source.rowNnz(r, n, counts);
+            for (int i = 0; i < n; i++) {
+                b.addRow(counts[i]);
+            }
+        }
+        return b.build();
+    }
+
+    public PlanTarget target() {
+        return target;
+    }
+
+    /** Number of blocks. */
+    public int size() {
+        return rowBounds.length - 1;
+    }
+
+    public long totalRows() {
+        return rowBounds[rowBounds.length - 1];
+    }
+
+    /** Stored entries over all blocks (for a dense source: rows times columns, an upper bound). */
+    public long totalNnz() {
+        return nnzBounds[nnzBounds.length - 1];
+    }
+
+    public long rowStart(int block) {
+        return rowBounds[block];
+    }
+
+    public long rowEnd(int block) {
+        return rowBounds[block + 1];
+    }
+
+    public int nRows(int block) {
+        return (int) (rowBounds[block + 1] - rowBounds[block]);
+    }
+
+    /** Entries before this block, i.e. its offset into the file's data and indices (sparse sources). */
+    public long nnzStart(int block) {
+        return nnzBounds[block];
+    }
+
+    public long nnz(int block) {
+        return nnzBounds[block + 1] - nnzBounds[block];
+    }
+
+    /** The largest block's entry count: what a reused buffer has to hold. */
+    public long maxBlockNnz() {
+        long max = 0;
+        for (int i = 0; i < size(); i++) {
+            max = Math.max(max, nnz(i));
+        }
+        return max;
+    }
+
+    public int maxBlockRows() {
+        int max = 0;
+        for (int i = 0; i < size(); i++) {
+            max = Math.max(max, nRows(i));
+        }
+        return max;
+    }
+
+    /** The block holding {@code row}. */
+    public int blockOf(long row) {
+        if (row < 0 || row >= totalRows()) {
+            throw new IndexOutOfBoundsException("row " + row + " outside [0, " + totalRows() + ")");
+        }
+        int i = Arrays.binarySearch(rowBounds, row);
+        return i >= 0 ? i : -i - 2;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof BlockPlan p && target.equals(p.target) && Arrays.equals(rowBounds, p.rowBounds)
+                && Arrays.equals(nnzBounds, p.nnzBounds);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * (31 * target.hashCode() + Arrays.hashCode(rowBounds)) + Arrays.hashCode(nnzBounds);
+    }
+
+    @Override
+    public String toString() {
+        return "BlockPlan[" + size() + " blocks, " + totalRows() + " rows, " + totalNnz() + " nnz, target "
+                + target.chunkNnz() + " nnz / " + target.maxRows() + " rows]";
+    }
+
+    /** Accumulates rows one by one; see {@link BlockPlan} for the rule. */
+    public static final class Builder {
+        private final PlanTarget target;
+        private long[] rows = new long[16];
+        private long[] nnz = new long[16];
+        private int blocks;
+        private long row;
+        private long total;
+        private int blockRows;
+        private long blockNnz;
+
+        private Builder(PlanTarget target) {
+            this.target = target;
+        }
+
+        /** Adds the next row, which stores {@code rowNnz} entries. */
+        public Builder addRow(long rowNnz) {
+            if (rowNnz < 0) {
+                throw new IllegalArgumentException("row " + row + " has a negative entry count " + rowNnz);
+            }
+            if (rowNnz > PlanTarget.MAX_CHUNK_NNZ) {
+                throw new IllegalArgumentException("row " + row + " stores " + rowNnz
+                        + " entries, more than a block may hold (" + PlanTarget.MAX_CHUNK_NNZ + ")");
+            }
+            if (blockRows > 0 && (blockNnz + rowNnz > target.chunkNnz() || blockRows == target.maxRows())) {
+                close();
+            }
+            blockRows++;
+            blockNnz += rowNnz;
+            row++;
+            total += rowNnz;
+            return this;
+        }
+
+        private void close() {
+            if (blocks + 1 == rows.length) {
+                rows = Arrays.copyOf(rows, rows.length * 2);
+                nnz = Arrays.copyOf(nnz, nnz.length * 2);
+            }
+            blocks++;
+            rows[blocks] = row;
+            nnz[blocks] = total;
+            blockRows = 0;
+            blockNnz = 0;
+        }
+
+        public BlockPlan build() {
+            if (blockRows > 0) {
+                close();
+            }
+            return new BlockPlan(target, Arrays.copyOf(rows, blocks + 1), Arrays.copyOf(nnz, blocks + 1));
+        }
+    }
+}

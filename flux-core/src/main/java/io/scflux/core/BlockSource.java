@@ -1,0 +1,60 @@
+package io.scflux.core;
+
+import reactor.core.publisher.Flux;
+
+/**
+ * Anything that yields a matrix as row blocks: an {@code .h5ad} file, an in-memory matrix, a subset, a lazy view.
+ * It answers its shape, each row's entry count (which the {@link BlockPlan} is computed from) and
+ * {@code Flux<RowBlock> blocks(BlockPlan)}, a cold, backpressured flux that reads a block only when it is requested.
+ */
+public interface BlockSource {
+
+    long nRows();
+
+    int nCols();
+
+    /**
+     * Writes the number of stored entries of rows {@code [rowFrom, rowFrom + count)} into {@code out[0..count)}.
+     * A source that cannot know without decoding (dense data) reports an upper bound ({@code nCols}).
+     */
+    void rowNnz(long rowFrom, int count, int[] out);
+
+    /** Opens a reader for one pass; the caller closes it. Prefer {@link #blocks}, which does both. */
+    RowReader open();
+
+    /** Type of the stored values as the source declares it; blocks always carry float32. */
+    default DType dtype() {
+        return DType.FLOAT32;
+    }
+
+    /** A short human name (file and HDF5 path, or kind) for messages. */
+    default String describe() {
+        return getClass().getSimpleName() + "[" + nRows() + " x " + nCols() + "]";
+    }
+
+    /** The plan for a target. Sources whose row counts are costly to read may remember it. */
+    default BlockPlan plan(PlanTarget target) {
+        return BlockPlan.of(this, target);
+    }
+
+    default BlockPlan plan() {
+        return plan(PlanTarget.DEFAULT);
+    }
+
+    /** The blocks of {@code plan}, read one at a time on request, on {@link Execution#sequential()}. */
+    default Flux<RowBlock> blocks(BlockPlan plan) {
+        return blocks(plan, Execution.sequential());
+    }
+
+    /**
+     * The blocks of {@code plan} in block order, decoded by up to {@code execution.threads()} workers with at most
+     * that many blocks in flight. The reader is opened on subscription and closed on completion, error or cancel.
+     */
+    default Flux<RowBlock> blocks(BlockPlan plan, Execution execution) {
+        return BlockFlux.of(this, plan, execution);
+    }
+
+    default Flux<RowBlock> blocks() {
+        return blocks(plan());
+    }
+}

@@ -1,0 +1,51 @@
+package io.scflux.core;
+
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * How many workers decode and fold blocks, and on which scheduler. Work runs on a scheduler that allows blocking
+ * (file reads), never on the subscriber's thread. Results never depend on it: see {@link Reducer}.
+ */
+public final class Execution {
+
+    private static final Execution SEQUENTIAL = new Execution(1, null);
+
+    private final int threads;
+    private final Scheduler scheduler;
+
+    private Execution(int threads, Scheduler scheduler) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+        }
+        this.threads = threads;
+        this.scheduler = scheduler;
+    }
+
+    /** One worker on the shared bounded-elastic scheduler. */
+    public static Execution sequential() {
+        return SEQUENTIAL;
+    }
+
+    /** {@code threads} workers on the shared bounded-elastic scheduler. */
+    public static Execution threads(int threads) {
+        return threads == 1 ? SEQUENTIAL : new Execution(threads, null);
+    }
+
+    public Execution on(Scheduler scheduler) {
+        return new Execution(threads, scheduler);
+    }
+
+    public int threads() {
+        return threads;
+    }
+
+    public Scheduler scheduler() {
+        return scheduler != null ? scheduler : Schedulers.boundedElastic();
+    }
+
+    @Override
+    public String toString() {
+        return "Execution[" + threads + " threads]";
+    }
+}

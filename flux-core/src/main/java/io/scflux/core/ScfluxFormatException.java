@@ -1,0 +1,31 @@
+package io.scflux.core;
+
+/**
+ * Input that does not hold what its format promises. The message names the file, the HDF5 path (or element) and
+ * the expectation, as in {@code data.h5ad: /X/indptr: expected int32 or int64, found float64}.
+ */
+public class ScfluxFormatException extends RuntimeException {
+
+    private final String file;
+    private final String path;
+
+    public ScfluxFormatException(String file, String path, String problem) {
+        this(file, path, problem, null);
+    }
+
+    public ScfluxFormatException(String file, String path, String problem, Throwable cause) {
+        super(file + ": " + path + ": " + problem, cause);
+        this.file = file;
+        this.path = path;
+    }
+
+    /** The file (or source description) at fault. */
+    public String file() {
+        return file;
+    }
+
+    /** The HDF5 path (or element name) at fault. */
+    public String path() {
+        return path;
+    }
+}

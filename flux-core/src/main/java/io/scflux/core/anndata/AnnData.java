@@ -1,0 +1,252 @@
+package io.scflux.core.anndata;
+
+import io.scflux.core.BlockSource;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The annotated matrix, shaped like anndata's: {@code X} (cells x genes, any {@link BlockSource}: in memory, backed
+ * by a file, a subset or a lazy view), {@code obs} and {@code var} dataframes, {@code obsm}/{@code varm} per-axis
+ * arrays, {@code obsp}/{@code varp} pairwise matrices, {@code layers}, {@code uns} and {@code raw}.
+ *
+ * <p>{@code obsm}, {@code varm}, {@code obsp} and {@code varp} entries are a {@link DenseArray}, a sparse
+ * {@link BlockSource} or a {@link Frame} whose first axis has the axis length. {@code uns} holds nested maps, dense
+ * arrays (scalars have shape {@code []}), frames and sparse sources.
+ */
+public final class AnnData {
+
+    private BlockSource x;
+    private final Frame obs;
+    private final Frame var;
+    private final Map<String, BlockSource> layers = new LinkedHashMap<>();
+    private final Map<String, Object> obsm = new LinkedHashMap<>();
+    private final Map<String, Object> varm = new LinkedHashMap<>();
+    private final Map<String, Object> obsp = new LinkedHashMap<>();
+    private final Map<String, Object> varp = new LinkedHashMap<>();
+    private final Map<String, Object> uns = new LinkedHashMap<>();
+    private Raw raw;
+
+    /** A container over {@code x} (may be null, as in an X-less file) with these obs and var. */
+    public AnnData(BlockSource x, Frame obs, Frame var) {
+        this.obs = Objects.requireNonNull(obs, "obs");
+        this.var = Objects.requireNonNull(var, "var");
+        setX(x);
+    }
+
+    /** A container over {@code x} with obs and var indexed "0", "1", ... */
+    public static AnnData of(BlockSource x) {
+        return new AnnData(x, Frame.ofRange(Math.toIntExact(x.nRows())), Frame.ofRange(x.nCols()));
+    }
+
+    public int nObs() {
+        return obs.size();
+    }
+
+    public int nVars() {
+        return var.size();
+    }
+
+    /** The main matrix, or null when the container has none. */
+    public BlockSource x() {
+        return x;
+    }
+
+    public AnnData setX(BlockSource newX) {
+        if (newX != null) {
+            checkShape("X", newX, nObs(), nVars());
+        }
+        this.x = newX;
+        return this;
+    }
+
+    public Frame obs() {
+        return obs;
+    }
+
+    public Frame var() {
+        return var;
+    }
+
+    /** Layers by name, in order (read-only; use {@link #putLayer}). */
+    public Map<String, BlockSource> layers() {
+        return Collections.unmodifiableMap(layers);
+    }
+
+    public AnnData putLayer(String name, BlockSource layer) {
+        checkShape("layers/" + name, layer, nObs(), nVars());
+        layers.put(name, layer);
+        return this;
+    }
+
+    public Map<String, Object> obsm() {
+        return Collections.unmodifiableMap(obsm);
+    }
+
+    public AnnData putObsm(String name, Object value) {
+        obsm.put(name, checkAxis("obsm/" + name, value, nObs(), -1));
+        return this;
+    }
+
+    public Map<String, Object> varm() {
+        return Collections.unmodifiableMap(varm);
+    }
+
+    public AnnData putVarm(String name, Object value) {
+        varm.put(name, checkAxis("varm/" + name, value, nVars(), -1));
+        return this;
+    }
+
+    public Map<String, Object> obsp() {
+        return Collections.unmodifiableMap(obsp);
+    }
+
+    public AnnData putObsp(String name, Object value) {
+        obsp.put(name, checkAxis("obsp/" + name, value, nObs(), nObs()));
+        return this;
+    }
+
+    public Map<String, Object> varp() {
+        return Collections.unmodifiableMap(varp);
+    }
+
+    public AnnData putVarp(String name, Object value) {
+        varp.put(name, checkAxis("varp/" + name, value, nVars(), nVars()));
+        return this;
+    }
+
+    /** Unstructured annotations, modifiable in place (nested maps, dense arrays, frames, sparse sources). */
+    public Map<String, Object> uns() {
+        return uns;
+    }
+
+    public Raw raw() {
+        return raw;
+    }
+
+    public AnnData setRaw(Raw newRaw) {
+        if (newRaw != null && newRaw.x().nRows() != nObs()) {
+            throw new IllegalArgumentException("raw has " + newRaw.x().nRows() + " rows, the container " + nObs()
+                    + " cells");
+        }
+        this.raw = newRaw;
+        return this;
+    }
+
+    /**
+     * The cells {@code rows} and genes {@code cols}, as anndata's {@code adata[rows, cols]}: X and layers become
+     * views that read the selected rows and re-index columns per block (nothing copied); obs, var, obsm and varm are
+     * taken; uns is shared; raw keeps all its genes and the selected cells.
+     */
+    public AnnData subset(Selection rows, Selection cols) {
+        int[] r = rows.resolve(obs);
+        int[] c = cols.resolve(var);
+        AnnData out = new AnnData(x == null ? null : view(x, r, c), r == null ? obs : obs.take(r),
+                c == null ? var : var.take(c));
+        layers.forEach((k, v) -> out.putLayer(k, view(v, r, c)));
+        obsm.forEach((k, v) -> out.putObsm(k, takeRows(v, r)));
+        varm.forEach((k, v) -> out.putVarm(k, takeRows(v, c)));
+        obsp.forEach((k, v) -> out.putObsp(k, takeBoth(v, r)));
+        varp.forEach((k, v) -> out.putVarp(k, takeBoth(v, c)));
+        out.uns.putAll(uns);
+        if (raw != null) {
+            out.setRaw(raw.rows(r));
+        }
+        return out;
+    }
+
+    private static BlockSource view(BlockSource s, int[] rows, int[] cols) {
+        return rows == null && cols == null ? s : new SubsetSource(s, rows, cols);
+    }
+
+    private static Object takeRows(Object v, int[] rows) {
+        if (rows == null) {
+            return v;
+        }
+        if (v instanceof DenseArray a) {
+            return a.take(rows);
+        }
+        if (v instanceof Frame f) {
+            return f.take(rows);
+        }
+        return new SubsetSource((BlockSource) v, rows, null);
+    }
+
+    private static Object takeBoth(Object v, int[] idx) {
+        if (idx == null) {
+            return v;
+        }
+        if (v instanceof BlockSource s) {
+            return new SubsetSource(s, idx, idx);
+        }
+        DenseArray a = (DenseArray) v;
+        long n = a.shape()[1];
+        DenseArray rowsTaken = a.take(idx);
+        double[] out = new double[idx.length * idx.length];
+        for (int i = 0; i < idx.length; i++) {
+            for (int j = 0; j < idx.length; j++) {
+                out[i * idx.length + j] = rowsTaken.getDouble((int) (i * n + idx[j]));
+            }
+        }
+        return DenseArray.of(io.scflux.core.DType.FLOAT64, out, idx.length, idx.length);
+    }
+
+    private static void checkShape(String what, BlockSource s, int rows, int cols) {
+        if (s.nRows() != rows || s.nCols() != cols) {
+            throw new IllegalArgumentException(what + " is " + s.nRows() + " x " + s.nCols() + ", expected " + rows
+                    + " x " + cols);
+        }
+    }
+
+    private static Object checkAxis(String what, Object v, int n, int cols) {
+        long rows;
+        long c = -1;
+        if (v instanceof DenseArray a) {
+            if (a.ndim() < 1) {
+                throw new IllegalArgumentException(what + " must have at least one axis");
+            }
+            rows = a.shape()[0];
+            c = a.ndim() > 1 ? a.shape()[1] : -1;
+        } else if (v instanceof Frame f) {
+            rows = f.size();
+        } else if (v instanceof BlockSource s) {
+            rows = s.nRows();
+            c = s.nCols();
+        } else {
+            throw new IllegalArgumentException(what + " must be a DenseArray, Frame or BlockSource, got "
+                    + (v == null ? "null" : v.getClass().getName()));
+        }
+        if (rows != n || (cols >= 0 && c != cols)) {
+            throw new IllegalArgumentException(what + " has " + rows + " rows" + (cols >= 0 ? " x " + c : "")
+                    + ", expected " + n + (cols >= 0 ? " x " + cols : ""));
+        }
+        return v;
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("AnnData object with n_obs x n_vars = ").append(nObs()).append(" x ")
+                .append(nVars());
+        line(sb, "obs", obs.columns().keySet());
+        line(sb, "var", var.columns().keySet());
+        line(sb, "uns", uns.keySet());
+        line(sb, "obsm", obsm.keySet());
+        line(sb, "varm", varm.keySet());
+        line(sb, "layers", layers.keySet());
+        line(sb, "obsp", obsp.keySet());
+        line(sb, "varp", varp.keySet());
+        return sb.toString();
+    }
+
+    private static void line(StringBuilder sb, String name, java.util.Set<String> keys) {
+        if (!keys.isEmpty()) {
+            sb.append("\n    ").append(name).append(": ");
+            String sep = "";
+            for (String k : keys) {
+                sb.append(sep).append('\'').append(k).append('\'');
+                sep = ", ";
+            }
+        }
+    }
+}

@@ -1,0 +1,19 @@
+package io.scflux.core.anndata;
+
+/**
+ * One column of an obs or var dataframe, in one of anndata's encodings: a plain array (numbers, bools, strings), a
+ * categorical, or a nullable array with a mask.
+ */
+public sealed interface Column permits ArrayColumn, CategoricalColumn, NullableColumn {
+
+    int size();
+
+    /** The value of row {@code i} boxed (string, boolean, number), or null where it is missing. */
+    Object get(int i);
+
+    /** The rows {@code rows}, in that order (a copy). */
+    Column take(int[] rows);
+
+    /** The pandas dtype name: {@code float32}, {@code bool}, {@code object}, {@code category}, {@code Int64}... */
+    String typeName();
+}

@@ -1,0 +1,123 @@
+package io.scflux.core.anndata;
+
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An obs or var dataframe: a string index (cell barcodes, gene names) and named columns in order. Columns may be
+ * added or replaced (as {@code adata.obs["x"] = ...}); every column has one value per index entry.
+ */
+public final class Frame {
+
+    private final String[] index;
+    private final String indexName;
+    private final LinkedHashMap<String, Column> columns = new LinkedHashMap<>();
+    private Map<String, Integer> positions;
+
+    /** A frame with the given index (not copied) and no columns. {@code indexName} is what pandas calls it. */
+    public Frame(String[] index, String indexName) {
+        this.index = Objects.requireNonNull(index, "index");
+        this.indexName = indexName;
+        for (int i = 0; i < index.length; i++) {
+            if (index[i] == null) {
+                throw new IllegalArgumentException("index entry " + i + " is missing");
+            }
+        }
+    }
+
+    public Frame(String[] index) {
+        this(index, null);
+    }
+
+    /** A frame indexed "0", "1", ... as anndata makes one for data without names. */
+    public static Frame ofRange(int n) {
+        String[] idx = new String[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = Integer.toString(i);
+        }
+        return new Frame(idx);
+    }
+
+    public int size() {
+        return index.length;
+    }
+
+    /** The index (not a copy; do not modify). */
+    public String[] index() {
+        return index;
+    }
+
+    /** The index's name, or null when unnamed (anndata then stores it under {@code _index}). */
+    public String indexName() {
+        return indexName;
+    }
+
+    /** Position of {@code name} in the index (the first one if names repeat), or -1. */
+    public int positionOf(String name) {
+        Map<String, Integer> p = positions;
+        if (p == null) {
+            p = new HashMap<>(index.length * 2);
+            for (int i = index.length - 1; i >= 0; i--) {
+                p.put(index[i], i);
+            }
+            positions = p;
+        }
+        return p.getOrDefault(name, -1);
+    }
+
+    /** Adds or replaces a column, keeping the position of a replaced one. */
+    public Frame put(String name, Column column) {
+        Objects.requireNonNull(name, "name");
+        if (column.size() != index.length) {
+            throw new IllegalArgumentException("column " + name + " has " + column.size() + " values, frame has "
+                    + index.length + " rows");
+        }
+        columns.put(name, column);
+        return this;
+    }
+
+    public Column column(String name) {
+        Column c = columns.get(name);
+        if (c == null) {
+            throw new IllegalArgumentException("no column " + name + " (columns: " + columns.keySet() + ")");
+        }
+        return c;
+    }
+
+    public boolean has(String name) {
+        return columns.containsKey(name);
+    }
+
+    public Column remove(String name) {
+        return columns.remove(name);
+    }
+
+    /** Columns in order (read-only). */
+    public Map<String, Column> columns() {
+        return Collections.unmodifiableMap(columns);
+    }
+
+    /** The rows {@code rows} in that order, every column taken (metadata is small, so this copies). */
+    public Frame take(int[] rows) {
+        String[] idx = new String[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            idx[i] = index[rows[i]];
+        }
+        Frame f = new Frame(idx, indexName);
+        columns.forEach((k, v) -> f.put(k, v.take(rows)));
+        return f;
+    }
+
+    /** A frame with the same index and no columns. */
+    public Frame indexOnly() {
+        return new Frame(index, indexName);
+    }
+
+    @Override
+    public String toString() {
+        return "Frame[" + index.length + " rows, columns " + columns.keySet() + "]";
+    }
+}

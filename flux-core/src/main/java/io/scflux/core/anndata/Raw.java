@@ -1,0 +1,31 @@
+package io.scflux.core.anndata;
+
+import io.scflux.core.BlockSource;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code adata.raw}: the counts kept before genes were filtered, with their own var (and varm). It shares the
+ * container's cells, not its genes. Raw holds counts only, never a lazy view.
+ */
+public record Raw(BlockSource x, Frame var, Map<String, Object> varm) {
+
+    public Raw {
+        Objects.requireNonNull(x, "raw X");
+        Objects.requireNonNull(var, "raw var");
+        if (x.nCols() != var.size()) {
+            throw new IllegalArgumentException("raw X has " + x.nCols() + " columns, raw var " + var.size()
+                    + " rows");
+        }
+        varm = new LinkedHashMap<>(varm == null ? Map.of() : varm);
+    }
+
+    public Raw(BlockSource x, Frame var) {
+        this(x, var, Map.of());
+    }
+
+    Raw rows(int[] rows) {
+        return rows == null ? this : new Raw(new SubsetSource(x, rows, null), var, varm);
+    }
+}

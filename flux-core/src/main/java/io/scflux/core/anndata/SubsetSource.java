@@ -1,0 +1,207 @@
+package io.scflux.core.anndata;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import java.util.Arrays;
+
+/**
+ * Rows and columns of another source, selected by position in any order (repeats allowed), without copying it:
+ * each block is read from the base in runs of consecutive rows and its columns re-indexed on the way.
+ */
+final class SubsetSource implements BlockSource {
+
+    private final BlockSource base;
+    private final int[] rows;
+    private final int nCols;
+    /** Base column c goes to output columns mapTo[mapPtr[c] .. mapPtr[c + 1]); null when all columns are kept. */
+    private final int[] mapPtr;
+    private final int[] mapTo;
+    private final boolean sortedColumns;
+    private final int maxRepeat;
+
+    /** {@code rows} or {@code cols} null means all of that axis. */
+    SubsetSource(BlockSource base, int[] rows, int[] cols) {
+        this.base = base;
+        this.rows = rows;
+        if (cols == null) {
+            nCols = base.nCols();
+            mapPtr = null;
+            mapTo = null;
+            sortedColumns = true;
+            maxRepeat = 1;
+        } else {
+            nCols = cols.length;
+            int baseCols = base.nCols();
+            mapPtr = new int[baseCols + 1];
+            for (int c : cols) {
+                if (c < 0 || c >= baseCols) {
+                    throw new IndexOutOfBoundsException("column " + c + " outside [0, " + baseCols + ")");
+                }
+                mapPtr[c + 1]++;
+            }
+            int repeat = 0;
+            for (int c = 0; c < baseCols; c++) {
+                repeat = Math.max(repeat, mapPtr[c + 1]);
+                mapPtr[c + 1] += mapPtr[c];
+            }
+            maxRepeat = Math.max(1, repeat);
+            mapTo = new int[cols.length];
+            int[] fill = Arrays.copyOf(mapPtr, baseCols);
+            boolean sorted = true;
+            for (int j = 0; j < cols.length; j++) {
+                mapTo[fill[cols[j]]++] = j;
+                sorted &= j == 0 || cols[j] > cols[j - 1];
+            }
+            sortedColumns = sorted;
+        }
+    }
+
+    @Override
+    public long nRows() {
+        return rows == null ? base.nRows() : rows.length;
+    }
+
+    @Override
+    public int nCols() {
+        return nCols;
+    }
+
+    @Override
+    public DType dtype() {
+        return base.dtype();
+    }
+
+    /** Entry counts of the base rows: exact without a column selection, an upper bound with one. */
+    @Override
+    public void rowNnz(long rowFrom, int count, int[] out) {
+        if (rows == null) {
+            base.rowNnz(rowFrom, count, out);
+        } else {
+            int from = Math.toIntExact(rowFrom);
+            int[] one = new int[1];
+            int i = 0;
+            while (i < count) {
+                int run = runLength(from + i, from + count);
+                if (run == 1) {
+                    base.rowNnz(rows[from + i], 1, one);
+                    out[i] = one[0];
+                } else {
+                    int[] part = new int[run];
+                    base.rowNnz(rows[from + i], run, part);
+                    System.arraycopy(part, 0, out, i, run);
+                }
+                i += run;
+            }
+        }
+        if (maxRepeat > 1) {
+            for (int i = 0; i < count; i++) {
+                out[i] = (int) Math.min(nCols, (long) out[i] * maxRepeat);
+            }
+        }
+    }
+
+    /** Length of the run of consecutive base rows starting at output row {@code at}, not past {@code end}. */
+    private int runLength(int at, int end) {
+        int n = 1;
+        while (at + n < end && rows[at + n] == rows[at + n - 1] + 1) {
+            n++;
+        }
+        return n;
+    }
+
+    @Override
+    public RowReader open() {
+        RowReader baseReader = base.open();
+        return new RowReader() {
+            @Override
+            public RowBlock read(int blockIndex, long from, long to) {
+                return subset(baseReader, blockIndex, from, to);
+            }
+
+            @Override
+            public void close() {
+                baseReader.close();
+            }
+        };
+    }
+
+    private RowBlock subset(RowReader reader, int blockIndex, long from, long to) {
+        int n = Math.toIntExact(to - from);
+        int[] indptr = new int[n + 1];
+        int[] idx = new int[16];
+        float[] val = new float[16];
+        int nnz = 0;
+        int i = 0;
+        while (i < n) {
+            int at = (int) from + i;
+            int run = rows == null ? n : runLength(at, (int) to);
+            long baseRow = rows == null ? at : rows[at];
+            RowBlock b = reader.read(0, baseRow, baseRow + run);
+            int[] bp = b.indptr();
+            int[] bi = b.indices();
+            float[] bv = b.values();
+            for (int r = 0; r < run; r++) {
+                int need = nnz + (bp[r + 1] - bp[r]) * maxRepeat;
+                if (need > idx.length) {
+                    int cap = Math.max(need, idx.length * 2);
+                    idx = Arrays.copyOf(idx, cap);
+                    val = Arrays.copyOf(val, cap);
+                }
+                int rowStart = nnz;
+                for (int k = bp[r]; k < bp[r + 1]; k++) {
+                    int c = bi[k];
+                    if (mapPtr == null) {
+                        idx[nnz] = c;
+                        val[nnz++] = bv[k];
+                    } else {
+                        for (int m = mapPtr[c]; m < mapPtr[c + 1]; m++) {
+                            idx[nnz] = mapTo[m];
+                            val[nnz++] = bv[k];
+                        }
+                    }
+                }
+                if (!sortedColumns) {
+                    sortRow(idx, val, rowStart, nnz);
+                }
+                indptr[i + r + 1] = nnz;
+            }
+            i += run;
+        }
+        return RowBlock.of(blockIndex, from, nCols, indptr, Arrays.copyOf(idx, nnz), Arrays.copyOf(val, nnz));
+    }
+
+    /** Sorts one row's entries by column: insertion sort for short rows, a packed-key sort for long ones. */
+    private static void sortRow(int[] idx, float[] val, int from, int to) {
+        if (to - from > 32) {
+            long[] keys = new long[to - from];
+            for (int k = from; k < to; k++) {
+                keys[k - from] = ((long) idx[k] << 32) | (Float.floatToRawIntBits(val[k]) & 0xffffffffL);
+            }
+            Arrays.sort(keys);
+            for (int k = from; k < to; k++) {
+                idx[k] = (int) (keys[k - from] >>> 32);
+                val[k] = Float.intBitsToFloat((int) keys[k - from]);
+            }
+            return;
+        }
+        for (int k = from + 1; k < to; k++) {
+            int c = idx[k];
+            float v = val[k];
+            int j = k - 1;
+            while (j >= from && idx[j] > c) {
+                idx[j + 1] = idx[j];
+                val[j + 1] = val[j];
+                j--;
+            }
+            idx[j + 1] = c;
+            val[j + 1] = v;
+        }
+    }
+
+    @Override
+    public String describe() {
+        return "subset[" + nRows() + " x " + nCols + "] of " + base.describe();
+    }
+}

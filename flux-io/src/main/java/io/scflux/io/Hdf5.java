@@ -1,0 +1,205 @@
+package io.scflux.io;
+
+import io.jhdf.api.Attribute;
+import io.jhdf.api.Dataset;
+import io.jhdf.api.Node;
+import io.jhdf.object.datatype.DataType;
+import io.jhdf.object.datatype.EnumDataType;
+import io.jhdf.object.datatype.FixedPoint;
+import io.jhdf.object.datatype.FloatingPoint;
+import io.jhdf.object.datatype.StringData;
+import io.jhdf.object.datatype.VariableLength;
+import io.scflux.core.DType;
+import io.scflux.core.ScfluxFormatException;
+import java.lang.reflect.Array;
+import java.util.Map;
+
+/** Attribute, type and error helpers shared by the readers of the anndata on-disk format (read through jhdf). */
+final class Hdf5 {
+
+    static final String ENCODING_TYPE = "encoding-type";
+    static final String ENCODING_VERSION = "encoding-version";
+
+    private Hdf5() {
+    }
+
+    /** The error for {@code node}, naming its file and HDF5 path. */
+    static ScfluxFormatException error(Node node, String problem) {
+        return new ScfluxFormatException(fileName(node), node.getPath(), problem);
+    }
+
+    static ScfluxFormatException error(Node node, String problem, Throwable cause) {
+        return new ScfluxFormatException(fileName(node), node.getPath(), problem, cause);
+    }
+
+    static String fileName(Node node) {
+        try {
+            return String.valueOf(node.getFileAsPath());
+        } catch (RuntimeException e) {
+            return "<hdf5>";
+        }
+    }
+
+    /** anndata's {@code encoding-type} attribute, or null when absent. */
+    static String encodingType(Node node) {
+        return stringAttr(node, ENCODING_TYPE);
+    }
+
+    /** A scalar string attribute, or null when absent; an error when it is not a string. */
+    static String stringAttr(Node node, String name) {
+        Object v = attr(node, name);
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof String s) {
+            return s;
+        }
+        if (v.getClass().isArray() && Array.getLength(v) == 1 && Array.get(v, 0) instanceof String s) {
+            return s;
+        }
+        throw error(node, "attribute '" + name + "': expected a string, found " + describe(v));
+    }
+
+    /** A string array attribute ({@code column-order}), empty when absent. */
+    static String[] stringArrayAttr(Node node, String name) {
+        Object v = attr(node, name);
+        if (v == null) {
+            return new String[0];
+        }
+        if (v instanceof String[] s) {
+            return s;
+        }
+        if (v instanceof String s) {
+            return new String[] {s};
+        }
+        if (v.getClass().isArray() && Array.getLength(v) == 0) {
+            return new String[0];
+        }
+        throw error(node, "attribute '" + name + "': expected an array of strings, found " + describe(v));
+    }
+
+    /** An integer array attribute ({@code shape}), or null when absent. */
+    static long[] longArrayAttr(Node node, String name) {
+        Object v = attr(node, name);
+        if (v == null) {
+            return null;
+        }
+        if (v instanceof long[] l) {
+            return l;
+        }
+        if (v instanceof int[] i) {
+            long[] out = new long[i.length];
+            for (int k = 0; k < i.length; k++) {
+                out[k] = i[k];
+            }
+            return out;
+        }
+        if (v instanceof Number n) {
+            return new long[] {n.longValue()};
+        }
+        throw error(node, "attribute '" + name + "': expected integers, found " + describe(v));
+    }
+
+    /** A boolean attribute (h5py stores numpy bools as an enum that reads back as "TRUE"/"FALSE"). */
+    static boolean boolAttr(Node node, String name, boolean absent) {
+        Object v = attr(node, name);
+        if (v == null) {
+            return absent;
+        }
+        if (v.getClass().isArray() && Array.getLength(v) == 1) {
+            v = Array.get(v, 0);
+        }
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        if (v instanceof String s && (s.equalsIgnoreCase("true") || s.equalsIgnoreCase("false"))) {
+            return Boolean.parseBoolean(s.toLowerCase());
+        }
+        if (v instanceof Number n) {
+            return n.longValue() != 0;
+        }
+        throw error(node, "attribute '" + name + "': expected a bool, found " + describe(v));
+    }
+
+    private static Object attr(Node node, String name) {
+        Map<String, Attribute> attrs;
+        try {
+            attrs = node.getAttributes();
+        } catch (RuntimeException e) {
+            throw error(node, "unreadable attributes: " + e.getMessage(), e);
+        }
+        Attribute a = attrs.get(name);
+        if (a == null) {
+            return null;
+        }
+        try {
+            return a.getData();
+        } catch (RuntimeException e) {
+            throw error(node, "unreadable attribute '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The numpy type of a dataset's elements; an error for types anndata never writes (compound, references). */
+    static DType dtypeOf(Dataset ds) {
+        DataType t;
+        try {
+            t = ds.getDataType();
+        } catch (RuntimeException e) {
+            throw error(ds, "unreadable datatype: " + e.getMessage(), e);
+        }
+        if (t instanceof FloatingPoint) {
+            switch (t.getSize()) {
+                case 4:
+                    return DType.FLOAT32;
+                case 8:
+                    return DType.FLOAT64;
+                case 2:
+                    return DType.FLOAT32;
+                default:
+                    throw error(ds, "unsupported float size " + t.getSize());
+            }
+        }
+        if (t instanceof FixedPoint f) {
+            boolean signed = f.isSigned();
+            switch (t.getSize()) {
+                case 1:
+                    return signed ? DType.INT8 : DType.UINT8;
+                case 2:
+                    return signed ? DType.INT16 : DType.UINT16;
+                case 4:
+                    return signed ? DType.INT32 : DType.UINT32;
+                case 8:
+                    return signed ? DType.INT64 : DType.UINT64;
+                default:
+                    throw error(ds, "unsupported integer size " + t.getSize());
+            }
+        }
+        if (t instanceof EnumDataType e && isBoolEnum(e)) {
+            return DType.BOOL;
+        }
+        if (t instanceof StringData || (t instanceof VariableLength v && v.isVariableLengthString())) {
+            return DType.STRING;
+        }
+        throw error(ds, "unsupported datatype " + t.getClass().getSimpleName());
+    }
+
+    /** True for h5py's bool: an enum of {FALSE: 0, TRUE: 1}. */
+    static boolean isBoolEnum(EnumDataType e) {
+        Map<Integer, String> m = e.getEnumMapping();
+        return m.size() == 2 && "FALSE".equalsIgnoreCase(m.get(0)) && "TRUE".equalsIgnoreCase(m.get(1));
+    }
+
+    /** The numpy name of a dataset's type for messages, or its jhdf class where it has none. */
+    static String typeName(Dataset ds) {
+        try {
+            return dtypeOf(ds).numpyName();
+        } catch (ScfluxFormatException e) {
+            return ds.getDataType().getClass().getSimpleName();
+        }
+    }
+
+    private static String describe(Object v) {
+        return v.getClass().isArray() ? v.getClass().getComponentType().getSimpleName() + "[" + Array.getLength(v)
+                + "]" : v.getClass().getSimpleName() + " " + v;
+    }
+}

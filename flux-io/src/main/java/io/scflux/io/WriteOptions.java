@@ -1,0 +1,39 @@
+package io.scflux.io;
+
+import io.scflux.core.Execution;
+import io.scflux.core.PlanTarget;
+import java.util.Objects;
+
+/**
+ * How an {@code .h5ad} is written: compression of the large datasets ({@code none} or {@code gzip} with a level),
+ * and the block plan and execution used to stream X and layers.
+ */
+public record WriteOptions(Compression compression, int gzipLevel, PlanTarget plan, Execution execution) {
+
+    /** Filters for the large datasets (X, layers, obsm). */
+    public enum Compression { NONE, GZIP }
+
+    public static final WriteOptions DEFAULT =
+            new WriteOptions(Compression.NONE, 4, PlanTarget.DEFAULT, Execution.sequential());
+
+    public WriteOptions {
+        Objects.requireNonNull(compression, "compression");
+        Objects.requireNonNull(plan, "plan");
+        Objects.requireNonNull(execution, "execution");
+        if (gzipLevel < 0 || gzipLevel > 9) {
+            throw new IllegalArgumentException("gzip level must be in [0, 9], got " + gzipLevel);
+        }
+    }
+
+    public WriteOptions withCompression(Compression c) {
+        return new WriteOptions(c, gzipLevel, plan, execution);
+    }
+
+    public WriteOptions withPlan(PlanTarget p) {
+        return new WriteOptions(compression, gzipLevel, p, execution);
+    }
+
+    public WriteOptions withExecution(Execution e) {
+        return new WriteOptions(compression, gzipLevel, plan, e);
+    }
+}

@@ -1,0 +1,137 @@
+package io.scflux.samples;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import java.io.PrintWriter;
+
+/**
+ * A progress bar on stderr for one pass over a source's blocks: blocks done out of the plan's, rows per second.
+ * It counts the blocks a {@link #track tracked} source hands out, so it works whoever consumes the blocks (a reducer,
+ * the writer), from any number of threads; it redraws at most a few times a second and ends its line when the last
+ * row is read.
+ */
+final class Progress {
+
+    /** Shows nothing and tracks nothing. */
+    static final Progress NONE = new Progress(null);
+
+    private static final long REDRAW_NANOS = 200_000_000L;
+    private static final int WIDTH = 30;
+
+    private final PrintWriter err;
+    private long started;
+    private long lastDrawn;
+    private long rows;
+    private int blocks;
+    private int totalBlocks = -1;
+
+    private Progress(PrintWriter err) {
+        this.err = err;
+    }
+
+    static Progress to(PrintWriter err) {
+        return new Progress(err);
+    }
+
+    /** {@code source}, reporting here each block it reads; the plan it makes sets the total number of blocks. */
+    BlockSource track(BlockSource source) {
+        if (err == null) {
+            return source;
+        }
+        Progress progress = this;
+        return new BlockSource() {
+            @Override
+            public long nRows() {
+                return source.nRows();
+            }
+
+            @Override
+            public int nCols() {
+                return source.nCols();
+            }
+
+            @Override
+            public void rowNnz(long rowFrom, int count, int[] out) {
+                source.rowNnz(rowFrom, count, out);
+            }
+
+            @Override
+            public DType dtype() {
+                return source.dtype();
+            }
+
+            @Override
+            public String describe() {
+                return source.describe();
+            }
+
+            @Override
+            public BlockPlan plan(PlanTarget target) {
+                BlockPlan plan = source.plan(target);
+                progress.expect(plan);
+                return plan;
+            }
+
+            @Override
+            public RowReader open() {
+                RowReader reader = source.open();
+                progress.start();
+                return new RowReader() {
+                    @Override
+                    public RowBlock read(int blockIndex, long from, long to) {
+                        RowBlock block = reader.read(blockIndex, from, to);
+                        progress.done(block.nRows(), source.nRows());
+                        return block;
+                    }
+
+                    @Override
+                    public void close() {
+                        reader.close();
+                    }
+                };
+            }
+        };
+    }
+
+    /** Sets the number of blocks of the coming pass. */
+    synchronized void expect(BlockPlan plan) {
+        totalBlocks = plan.size();
+    }
+
+    private synchronized void start() {
+        if (blocks == 0) {
+            started = System.nanoTime();
+        }
+    }
+
+    private synchronized void done(int blockRows, long totalRows) {
+        long now = System.nanoTime();
+        blocks++;
+        rows += blockRows;
+        boolean last = rows >= totalRows;
+        if (last || now - lastDrawn >= REDRAW_NANOS) {
+            lastDrawn = now;
+            draw(now, totalRows, last);
+        }
+        if (last) {
+            rows = 0;
+            blocks = 0;
+        }
+    }
+
+    private void draw(long now, long totalRows, boolean last) {
+        double fraction = totalRows == 0 ? 1 : (double) rows / totalRows;
+        int filled = (int) Math.round(fraction * WIDTH);
+        double seconds = Math.max(1e-9, (now - started) / 1e9);
+        err.printf("\r[%s%s] %3d%%  %d%s blocks  %,.0f rows/s", "#".repeat(filled), " ".repeat(WIDTH - filled),
+                Math.round(100 * fraction), blocks, totalBlocks >= 0 ? "/" + totalBlocks : "", rows / seconds);
+        if (last) {
+            err.println();
+        }
+        err.flush();
+    }
+}

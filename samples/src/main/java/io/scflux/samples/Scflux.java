@@ -1,0 +1,161 @@
+package io.scflux.samples;
+
+import io.scflux.core.Execution;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.ScfluxFormatException;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code scflux} command line: {@code synth}, {@code info} and {@code bench}, with the options every command
+ * shares ({@code --threads}, {@code --chunk-nnz}, {@code --progress}, {@code --debug}). Bad input and I/O failures
+ * print one line, {@code scflux: error: <message>}, and exit 1; usage errors exit 2.
+ */
+@Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
+        description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
+        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class})
+public final class Scflux implements Runnable {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", scope = ScopeType.INHERIT,
+            description = "Workers decoding and folding blocks (default: ${DEFAULT-VALUE}). Results do not depend "
+                    + "on it.")
+    private int threads;
+
+    @Option(names = "--chunk-nnz", paramLabel = "N", defaultValue = "" + PlanTarget.DEFAULT_CHUNK_NNZ,
+            scope = ScopeType.INHERIT,
+            description = "About this many nonzeros per row block (default: ${DEFAULT-VALUE}).")
+    private long chunkNnz;
+
+    @Option(names = "--progress", scope = ScopeType.INHERIT,
+            description = "Show a progress bar on stderr (blocks done / total, rows/s).")
+    private boolean progress;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print stack traces of errors.")
+    private boolean debug;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line with scflux's error handling, ready to {@code execute}; tests redirect its out and err. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Scflux());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((e, failed, parsed) -> {
+            Scflux root = (Scflux) failed.getCommandSpec().root().userObject();
+            PrintWriter err = failed.getErr();
+            err.println("scflux: error: " + message(e));
+            if (root.debug) {
+                e.printStackTrace(err);
+            } else if (!isInputOrIo(e)) {
+                err.println("scflux: this looks like a bug; --debug prints the stack trace");
+            }
+            err.flush();
+            return CommandLine.ExitCode.SOFTWARE;
+        });
+        return cl;
+    }
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
+
+    /** The block plan constants of {@code --chunk-nnz}. */
+    PlanTarget planTarget() {
+        if (chunkNnz < 1 || chunkNnz > PlanTarget.MAX_CHUNK_NNZ) {
+            throw new ParameterException(spec.commandLine(), "--chunk-nnz must be in [1, " + PlanTarget.MAX_CHUNK_NNZ
+                    + "], got " + chunkNnz);
+        }
+        return PlanTarget.ofChunkNnz(chunkNnz);
+    }
+
+    /** The workers of {@code --threads}. */
+    Execution execution() {
+        if (threads < 1) {
+            throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
+        }
+        return Execution.threads(threads);
+    }
+
+    /** The progress bar of {@code --progress} on {@code err}, or one that shows nothing. */
+    Progress progress(PrintWriter err) {
+        return progress ? Progress.to(err) : Progress.NONE;
+    }
+
+    /** {@code file} if it is a readable regular file, else the I/O error that says why not. */
+    static Path readable(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            throw new NoSuchFileException(file.toString());
+        }
+        if (Files.isDirectory(file)) {
+            throw new FileSystemException(file.toString(), null, "is a directory");
+        }
+        if (!Files.isReadable(file)) {
+            throw new AccessDeniedException(file.toString());
+        }
+        return file;
+    }
+
+    /** The global options of the command that {@code spec} describes (any subcommand). */
+    static Scflux of(CommandSpec spec) {
+        return (Scflux) spec.root().userObject();
+    }
+
+    private static boolean isInputOrIo(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ScfluxFormatException || t instanceof IOException || t instanceof UncheckedIOException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The message of the first format or I/O error among {@code e} and its causes, else {@code e}'s. */
+    static String message(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ScfluxFormatException) {
+                return t.getMessage();
+            }
+            if (t instanceof NoSuchFileException f) {
+                return f.getFile() + ": no such file";
+            }
+            if (t instanceof AccessDeniedException f) {
+                return f.getFile() + ": permission denied";
+            }
+            if (t instanceof FileSystemException f) {
+                return f.getFile() + ": " + (f.getReason() != null ? f.getReason() : f.getClass().getSimpleName());
+            }
+            if (t instanceof IOException) {
+                return t.getMessage() != null ? t.getMessage() : t.toString();
+            }
+        }
+        Throwable root = e instanceof CommandLine.ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return root.getMessage() != null ? root.getClass().getSimpleName() + ": " + root.getMessage() : root.toString();
+    }
+
+    /** The version in the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Scflux.class.getPackage().getImplementationVersion();
+            return new String[] {"scflux " + (v != null ? v : "(development build)")};
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package io.scflux.samples;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Path;
+import picocli.CommandLine;
+
+/** Runs the {@code scflux} command line in-process and keeps its exit code, stdout and stderr. */
+record Cli(int exitCode, String out, String err) {
+
+    /** The reference fixtures, from the samples module's directory (where the tests run). */
+    static final Path FIXTURES = Path.of("../flux-io/src/test/resources/fixtures");
+
+    static Cli run(String... args) {
+        CommandLine cl = Scflux.commandLine();
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        cl.setOut(new PrintWriter(out, true));
+        cl.setErr(new PrintWriter(err, true));
+        int code = cl.execute(args);
+        return new Cli(code, out.toString(), err.toString());
+    }
+}

@@ -1,0 +1,102 @@
+package io.scflux.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.Execution;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.Reducer;
+import io.scflux.core.RowBlock;
+import io.scflux.core.Stage;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import reactor.core.publisher.Flux;
+
+/** The README's Java example compiles (it is the method below), runs, and matches the README word for word. */
+class ReadmeExampleTest {
+
+    private static final Path README = Path.of("../README.md");
+    private static final Path SELF = Path.of("src/test/java/io/scflux/samples/ReadmeExampleTest.java");
+
+    // README example begins
+    // sum of log1p(counts) per gene, on 4 threads, in the memory of a few blocks
+    static double[] geneLog1pSums(Path file) {
+        AnnData adata = H5ad.read(file);                    // obs and var in memory, X stays in the file
+        BlockSource x = adata.x();
+        BlockPlan plan = x.plan(PlanTarget.DEFAULT);        // from the data only: same bits on 1 or 16 threads
+        Execution exec = Execution.threads(4);
+        Stage log1p = block -> {
+            float[] v = block.values().clone();             // a stage never writes into its input
+            for (int i = 0; i < v.length; i++) {
+                v[i] = (float) Math.log1p(v[i]);
+            }
+            return block.withValues(v);
+        };
+        Reducer<double[]> geneSums = new Reducer<>() {
+            public double[] identity() {
+                return new double[x.nCols()];
+            }
+
+            public double[] fold(RowBlock b) {              // one partial per block, on any worker
+                double[] sums = identity();
+                for (int i = 0; i < b.nnz(); i++) {
+                    sums[b.indices()[i]] += b.values()[i];
+                }
+                return sums;
+            }
+
+            public double[] merge(double[] earlier, double[] later) {    // always in block order
+                for (int g = 0; g < earlier.length; g++) {
+                    earlier[g] += later[g];
+                }
+                return earlier;
+            }
+        };
+        Flux<RowBlock> blocks = log1p.on(x.blocks(plan, exec));  // a block is read when it is requested
+        return geneSums.reduce(blocks, exec).block();
+    }
+    // README example ends
+
+    @Test
+    void theExampleComputesWhatNumpyComputes() {
+        double[] sums = geneLog1pSums(Cli.FIXTURES.resolve("synth-3k.int64.h5ad"));
+        // numpy: np.bincount(indices, weights=np.log1p(data.astype(np.float32)), minlength=2000)
+        assertEquals(2000, sums.length);
+        assertEquals(71.10647773742676, sums[0], 1e-4);
+        assertEquals(3115.490617752075, sums[110], 1e-3);
+        assertEquals(14.556090831756592, sums[1000], 1e-4);
+        assertEquals(1057.8935759067535, sums[1999], 1e-3);
+        double total = 0;
+        for (double s : sums) {
+            total += s;
+        }
+        assertEquals(1239008.2589907646, total, 0.1);
+    }
+
+    @Test
+    void theReadmeShowsThisCode() throws IOException {
+        String readme = Files.readString(README);
+        int start = readme.indexOf("```java\n");
+        assertTrue(start >= 0, "README has a java block");
+        String shown = readme.substring(start + 8, readme.indexOf("```", start + 8));
+        String self = Files.readString(SELF);
+        String tested = self.substring(self.indexOf("// README example begins\n") + 25,
+                self.indexOf("    // README example ends"));
+        assertEquals(unindent(tested), unindent(shown));
+    }
+
+    private static String unindent(String code) {
+        List<String> lines = code.lines().map(String::stripTrailing).collect(Collectors.toList());
+        int indent = lines.stream().filter(l -> !l.isEmpty()).mapToInt(l -> l.length() - l.stripLeading().length())
+                .min().orElse(0);
+        return lines.stream().map(l -> l.isEmpty() ? l : l.substring(indent)).collect(Collectors.joining("\n"));
+    }
+}

@@ -483,9 +483,13 @@ def make_malformed():
     def missing_column(f):
         f["obs"].attrs["column-order"] = np.array(["cell_type", "n_genes", "ghost"], dtype=object)
 
+    def obsm_rows(f):
+        array(f["obsm"], "X_pca", np.zeros((9, 2), dtype=np.float32))
+
     for name, edit in [("missing-encoding", missing_encoding), ("codes-out-of-range", codes_out_of_range),
                        ("column-length", column_length), ("no-index", no_index), ("codes-dtype", codes_dtype),
-                       ("unknown-encoding", unknown_encoding), ("missing-column", missing_column)]:
+                       ("unknown-encoding", unknown_encoding), ("missing-column", missing_column),
+                       ("obsm-rows", obsm_rows)]:
         broken(name, edit)
 
 

@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
+import io.jhdf.api.dataset.ContiguousDataset;
 import io.jhdf.object.datatype.CompoundDataType;
 import io.scflux.core.DType;
 import io.scflux.core.anndata.DenseArray;
@@ -18,6 +19,9 @@ import java.util.Map;
  */
 final class ArrayReader {
 
+    /** HDF5's undefined address: storage never allocated (all fill value). */
+    private static final long UNDEFINED_ADDRESS = -1L;
+
     private ArrayReader() {
     }
 
@@ -27,6 +31,7 @@ final class ArrayReader {
         DType t = Hdf5.dtypeOf(ds);
         long[] shape = ds.isScalar() ? new long[0] : ds.getDimensionsAsLong();
         int n = elements(ds, shape);
+        checkWithinFile(ds);
         Object raw = n == 0 ? null : ds.isScalar() ? ds.getData() : ds.getDataFlat();
         return DenseArray.of(t, storage(ds, t, raw, n), shape);
     }
@@ -111,6 +116,22 @@ final class ArrayReader {
             return ds;
         }
         throw Hdf5.error(node, "expected a dataset, found a group");
+    }
+
+    /**
+     * Refuses contiguous data that claims to reach past the end of the file (a truncated or damaged file), which
+     * jhdf would otherwise try to allocate and read.
+     */
+    private static void checkWithinFile(Dataset ds) {
+        if (ds instanceof ContiguousDataset c) {
+            long address = c.getDataAddress();
+            long bytes = ds.getSizeInBytes();
+            long fileSize = ds.getHdfFile().size();
+            if (address != UNDEFINED_ADDRESS && bytes > 0 && (address < 0 || address + bytes > fileSize)) {
+                throw Hdf5.error(ds, "damaged or truncated: " + bytes + " bytes of data at offset " + address
+                        + ", but the file has " + fileSize);
+            }
+        }
     }
 
     private static int elements(Dataset ds, long[] shape) {

@@ -17,7 +17,7 @@ final class ColumnReader {
     private ColumnReader() {
     }
 
-    /** True for the encodings that make a column (and only a column, when found in uns). */
+    /** True for the encodings that only a column has: categorical and the nullable arrays. */
     static boolean isColumnEncoding(String encoding) {
         return "categorical".equals(encoding) || encoding.startsWith("nullable-");
     }

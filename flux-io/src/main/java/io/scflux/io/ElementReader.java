@@ -21,12 +21,12 @@ final class ElementReader {
         this.file = file;
     }
 
+    /** The element at {@code node}: a map, frame, dense array, column, record map or {@link FileMatrix}. */
     Object read(Node node) {
         return Hdf5.guard(node, () -> {
             String encoding = Hdf5.encodingType(node);
             if (encoding == null) {
-                return node.isGroup() ? Hdf5.hasAttr(node, "h5sparse_format") ? matrix(node) : mapping(node)
-                        : ArrayReader.isRecord(node) ? ArrayReader.record(node) : ArrayReader.read(node);
+                return unencoded(node);
             }
             switch (encoding) {
                 case "dict":
@@ -50,6 +50,14 @@ final class ElementReader {
                     throw Hdf5.error(node, "unknown encoding-type '" + encoding + "'");
             }
         });
+    }
+
+    /** An element written before anndata 0.8 tagged elements, read by what it is in HDF5. */
+    private Object unencoded(Node node) {
+        if (node.isGroup()) {
+            return Hdf5.hasAttr(node, "h5sparse_format") ? matrix(node) : mapping(node);
+        }
+        return ArrayReader.isRecord(node) ? ArrayReader.record(node) : ArrayReader.read(node);
     }
 
     /** The members of a dict group, each read as an element, in the order jhdf lists them (by name, as h5py). */

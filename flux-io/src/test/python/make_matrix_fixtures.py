@@ -104,6 +104,7 @@ facts = {
     "empty_rows": [3] + list(range(50, 60)) + [99],
     "dense_f64_nnz": int(np.count_nonzero(d64)),
     "dense_f64_nansum": float(np.nansum(d64)),
+    "decreasing_indptr": {"row": 5, "before": int(B.indptr[5]), "after": int(B.indptr[5] - 1)},
 }
 with open(out + "x-variants.json", "w") as f:
     json.dump(facts, f)

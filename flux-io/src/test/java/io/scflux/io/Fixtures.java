@@ -35,6 +35,11 @@ final class Fixtures {
         }
     }
 
+    /** Same entries bit for bit (see {@link io.scflux.core.test.Matrices#assertSame}). */
+    static void assertSameMatrix(CsrMatrix expected, CsrMatrix actual) {
+        io.scflux.core.test.Matrices.assertSame(expected, actual);
+    }
+
     /** x-variants.json: what make_matrix_fixtures.py computed with numpy from the source data. */
     static JsonNode variants() {
         try {
@@ -48,26 +53,6 @@ final class Fixtures {
     static CsrMatrix collect(BlockSource source, PlanTarget target, int threads) {
         return CsrMatrix.collect(source.blocks(source.plan(target), Execution.threads(threads)), source.nCols())
                 .block();
-    }
-
-    /** Asserts that two matrices hold the same entries in the same order, bit for bit. */
-    static void assertSameMatrix(CsrMatrix expected, CsrMatrix actual) {
-        org.junit.jupiter.api.Assertions.assertEquals(expected.nRows(), actual.nRows(), "rows");
-        org.junit.jupiter.api.Assertions.assertEquals(expected.nCols(), actual.nCols(), "columns");
-        org.junit.jupiter.api.Assertions.assertEquals(expected.nnz(), actual.nnz(), "nnz");
-        for (long r = 0; r <= expected.nRows(); r++) {
-            if (expected.indptr(r) != actual.indptr(r)) {
-                org.junit.jupiter.api.Assertions.fail("indptr differs at row " + r + ": " + expected.indptr(r)
-                        + " vs " + actual.indptr(r));
-            }
-        }
-        for (long k = 0; k < expected.nnz(); k++) {
-            if (expected.index(k) != actual.index(k)
-                    || Float.floatToRawIntBits(expected.value(k)) != Float.floatToRawIntBits(actual.value(k))) {
-                org.junit.jupiter.api.Assertions.fail("entry " + k + " differs: (" + expected.index(k) + ", "
-                        + expected.value(k) + ") vs (" + actual.index(k) + ", " + actual.value(k) + ")");
-            }
-        }
     }
 
     /** Sum of all values, in row order, in double. */

@@ -27,17 +27,11 @@ final class Hdf5 {
 
     /** The error for {@code node}, naming its file and HDF5 path. */
     static ScfluxFormatException error(Node node, String problem) {
-        return new ScfluxFormatException(fileName(node), path(node), problem);
+        return new ScfluxFormatException(fileName(node), node.getPath(), problem);
     }
 
     static ScfluxFormatException error(Node node, String problem, Throwable cause) {
-        return new ScfluxFormatException(fileName(node), path(node), problem, cause);
-    }
-
-    /** The HDF5 path of {@code node} as h5py writes it: {@code /obs/cell_type}, without jhdf's trailing slash. */
-    static String path(Node node) {
-        String p = node.getPath();
-        return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
+        return new ScfluxFormatException(fileName(node), node.getPath(), problem, cause);
     }
 
     static String fileName(Node node) {

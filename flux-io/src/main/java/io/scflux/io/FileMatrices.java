@@ -73,7 +73,7 @@ final class FileMatrices {
         int cols = columns(ds, dims[1]);
         MatrixInfo info = new MatrixInfo("array", array.dtype(), dims[0], cols, dims[0] * cols, null, null,
                 array.compression(), array.isChunked());
-        return new DenseFileMatrix(file, ds.getPath(), info, array, stamp);
+        return new DenseFileMatrix(file, Hdf5.path(ds), info, array, stamp);
     }
 
     private static FileMatrix sparse(Path file, Group group, FileStamp stamp) {
@@ -108,8 +108,7 @@ final class FileMatrices {
         }
         MatrixInfo info = new MatrixInfo(enc, data.dtype(), shape[0], columns(group, shape[1]), arrays.nnz(),
                 indptr.dtype(), indices.dtype(), data.compression(), data.isChunked());
-        String element = group.getPath().endsWith("/") && group.getPath().length() > 1
-                ? group.getPath().substring(0, group.getPath().length() - 1) : group.getPath();
+        String element = Hdf5.path(group);
         if (csr) {
             SparseFileMatrix.CsrStore store = new SparseFileMatrix.CsrStore(file, stamp, arrays);
             return new SparseFileMatrix(file, element, info, stats -> store);

@@ -27,11 +27,17 @@ final class Hdf5 {
 
     /** The error for {@code node}, naming its file and HDF5 path. */
     static ScfluxFormatException error(Node node, String problem) {
-        return new ScfluxFormatException(fileName(node), node.getPath(), problem);
+        return new ScfluxFormatException(fileName(node), path(node), problem);
     }
 
     static ScfluxFormatException error(Node node, String problem, Throwable cause) {
-        return new ScfluxFormatException(fileName(node), node.getPath(), problem, cause);
+        return new ScfluxFormatException(fileName(node), path(node), problem, cause);
+    }
+
+    /** The HDF5 path as h5py writes it: jhdf ends group paths with "/", which messages leave out. */
+    static String path(Node node) {
+        String p = node.getPath();
+        return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
     }
 
     static String fileName(Node node) {

@@ -22,7 +22,7 @@ class MalformedMatrixTest {
                 Arguments.of("bad-indptr-float.h5ad", "/X/indptr: expected int32 or int64, found float64"),
                 Arguments.of("bad-shape.h5ad",
                         "/X/indptr: expected 10 row pointers for 9 rows (the shape), found 11"),
-                Arguments.of("bad-no-encoding.h5ad", "/X/: expected a matrix: a group with encoding-type csr_matrix"
+                Arguments.of("bad-no-encoding.h5ad", "/X: expected a matrix: a group with encoding-type csr_matrix"
                         + " or csc_matrix, found a group without encoding-type"),
                 Arguments.of("bad-nnz.h5ad", "/X/indptr: indptr[10] = "));
     }

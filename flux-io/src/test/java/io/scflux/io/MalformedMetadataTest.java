@@ -33,10 +33,10 @@ class MalformedMetadataTest {
         "missing-encoding   | /obs/n_genes          | missing attribute 'encoding-type'",
         "codes-out-of-range | /obs/cell_type/codes  | code 7 at row 5 is outside [-1, 3)",
         "column-length      | /obs/n_genes          | expected 10 values (one per index entry), found 9",
-        "no-index           | /obs/                 | missing index dataset '_index'",
+        "no-index           | /obs                  | missing index dataset '_index'",
         "codes-dtype        | /obs/cell_type/codes  | expected signed integer codes (int8, int16, int32 or int64), found float64",
         "unknown-encoding   | /obs/n_genes          | unknown column encoding-type 'fancy-array'",
-        "missing-column     | /obs/                 | column 'ghost' named in column-order is missing",
+        "missing-column     | /obs                  | column 'ghost' named in column-order is missing",
         "obsm-rows          | /obsm/X_pca           | obsm/X_pca has 9 rows, expected 10",
     })
     void brokenMetadata(String name, String path, String problem) {

@@ -1,6 +1,5 @@
 package io.scflux.samples;
 
-import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
@@ -57,9 +56,8 @@ final class InfoCommand implements Callable<Integer> {
             Map<String, Object> report = report(data);
             BlockSource x = data.x();
             if (x != null) {
-                BlockPlan plan = x.plan(target);
                 BlockSource tracked = global.progress(spec.commandLine().getErr()).track(x);
-                report.put("x_sum", Totals.of(tracked, plan, execution).sum());
+                report.put("x_sum", Totals.of(tracked, tracked.plan(target), execution).sum());
             } else {
                 report.put("x_sum", null);
             }

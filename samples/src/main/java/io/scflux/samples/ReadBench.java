@@ -1,6 +1,7 @@
 package io.scflux.samples;
 
 import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
 import io.scflux.io.FileMatrix;
@@ -55,15 +56,15 @@ final class ReadBench implements Callable<Integer> {
         PlanTarget target = global.planTarget();
         long opened = System.nanoTime();
         FileMatrix x = H5ad.openMatrix(Scflux.readable(file), element);
-        BlockPlan plan = x.plan(target);
+        BlockSource tracked = global.progress(spec.commandLine().getErr()).track(x);
+        BlockPlan plan = tracked.plan(target);
         double planSeconds = (System.nanoTime() - opened) / 1e9;
         MatrixInfo info = x.info();
-        Progress progress = global.progress(spec.commandLine().getErr());
         List<Double> seconds = new ArrayList<>();
         Totals totals = null;
         for (int i = 0; i < repeat; i++) {
             long started = System.nanoTime();
-            totals = Totals.of(progress.track(x), plan, execution);
+            totals = Totals.of(tracked, plan, execution);
             seconds.add((System.nanoTime() - started) / 1e9);
         }
         double best = seconds.stream().mapToDouble(Double::doubleValue).min().orElseThrow();

@@ -23,7 +23,7 @@ mkdir -p "$OUT"
 if [ $# -eq 1 ]; then
   file=$1
 else
-  file="$OUT/synth$(printf '%s' "$*" | tr -c 'A-Za-z0-9' '_').h5ad"
+  file="$OUT/synth$(printf ' %s' "$@" | sed 's/ --*/-/g; s/[^A-Za-z0-9.-]/_/g').h5ad"
   echo "generating $file" >&2
   java -Xmx"$XMX" -jar "$JAR" --threads 2 synth "$@" -o "$file" >&2
 fi

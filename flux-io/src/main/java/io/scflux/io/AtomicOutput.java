@@ -31,7 +31,7 @@ final class AtomicOutput {
     /** Creates the temporary file. */
     NativeHdf5 open(WriteOptions options) {
         if (!Files.isDirectory(target.getParent())) {
-            throw new UncheckedIOException(new IOException(target + ": the folder does not exist"));
+            throw NativeHdf5.ioFailure(target + ": the folder does not exist");
         }
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
         file = NativeHdf5.create(temporary, target.getFileName().toString(), gzip);
@@ -40,10 +40,6 @@ final class AtomicOutput {
 
     NativeHdf5 file() {
         return file;
-    }
-
-    Path temporary() {
-        return temporary;
     }
 
     /** Closes the file, forces it to disk and renames it onto the target; on failure, aborts. */
@@ -69,9 +65,7 @@ final class AtomicOutput {
      * added to {@code cause}, the reason for aborting.
      */
     void abort(Throwable cause) {
-        if (file != null) {
-            file.closeAfter(cause);
-        }
+        NativeHdf5.closeAfter(file, cause);
         try {
             Files.deleteIfExists(temporary);
         } catch (IOException e) {

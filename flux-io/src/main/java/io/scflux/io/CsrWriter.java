@@ -113,13 +113,7 @@ final class CsrWriter {
 
     private void close(Throwable cause) {
         for (NativeHdf5.Node n : new NativeHdf5.Node[] {data, indices, indptr, group}) {
-            if (n != null) {
-                try {
-                    n.close();
-                } catch (RuntimeException e) {
-                    cause.addSuppressed(e);
-                }
-            }
+            NativeHdf5.closeAfter(n, cause);
         }
     }
 }

@@ -51,9 +51,9 @@ final class NativeHdf5 implements AutoCloseable {
     };
 
     static {
-        H5open();
+        init(H5open(), "H5open");
         // Errors are reported through return codes and the error stack, not printed on stderr.
-        H5Eset_auto2(H5E_DEFAULT, null, null);
+        init(H5Eset_auto2(H5E_DEFAULT, null, null), "H5Eset_auto2");
         TYPES[DType.INT8.ordinal()] = H5T_STD_I8LE_g();
         TYPES[DType.INT16.ordinal()] = H5T_STD_I16LE_g();
         TYPES[DType.INT32.ordinal()] = H5T_STD_I32LE_g();
@@ -65,24 +65,29 @@ final class NativeHdf5 implements AutoCloseable {
         TYPES[DType.FLOAT32.ordinal()] = H5T_IEEE_F32LE_g();
         TYPES[DType.FLOAT64.ordinal()] = H5T_IEEE_F64LE_g();
         // numpy's bool as h5py stores it: an int8 enum {FALSE: 0, TRUE: 1}.
-        long bool = H5Tenum_create(H5T_STD_I8LE_g());
+        long bool = init(H5Tenum_create(H5T_STD_I8LE_g()), "H5Tenum_create");
         try (BytePointer v = new BytePointer(1)) {
             v.put(0, (byte) 0);
-            H5Tenum_insert(bool, "FALSE", v);
+            init(H5Tenum_insert(bool, "FALSE", v), "H5Tenum_insert");
             v.put(0, (byte) 1);
-            H5Tenum_insert(bool, "TRUE", v);
+            init(H5Tenum_insert(bool, "TRUE", v), "H5Tenum_insert");
         }
         TYPES[DType.BOOL.ordinal()] = bool;
         // h5py's str: variable-length, UTF-8, NUL-terminated.
-        long str = H5Tcopy(H5T_C_S1_g());
-        H5Tset_size(str, H5T_VARIABLE);
-        H5Tset_cset(str, H5T_CSET_UTF8);
-        H5Tset_strpad(str, H5T_STR_NULLTERM);
+        long str = init(H5Tcopy(H5T_C_S1_g()), "H5Tcopy");
+        init(H5Tset_size(str, H5T_VARIABLE), "H5Tset_size");
+        init(H5Tset_cset(str, H5T_CSET_UTF8), "H5Tset_cset");
+        init(H5Tset_strpad(str, H5T_STR_NULLTERM), "H5Tset_strpad");
         TYPES[DType.STRING.ordinal()] = str;
-        LINK_CREATION = H5Pcreate(H5P_CLS_LINK_CREATE_ID_g());
-        H5Pset_char_encoding(LINK_CREATION, H5T_CSET_UTF8);
-        ATTRIBUTE_CREATION = H5Pcreate(H5P_CLS_ATTRIBUTE_CREATE_ID_g());
-        H5Pset_char_encoding(ATTRIBUTE_CREATION, H5T_CSET_UTF8);
+        // h5py's link and attribute names: UTF-8.
+        LINK_CREATION = init(H5Pcreate(H5P_CLS_LINK_CREATE_ID_g()), "H5Pcreate");
+        init(H5Pset_char_encoding(LINK_CREATION, H5T_CSET_UTF8), "H5Pset_char_encoding");
+        ATTRIBUTE_CREATION = init(H5Pcreate(H5P_CLS_ATTRIBUTE_CREATE_ID_g()), "H5Pcreate");
+        init(H5Pset_char_encoding(ATTRIBUTE_CREATION, H5T_CSET_UTF8), "H5Pset_char_encoding");
+    }
+
+    private static long init(long ret, String call) {
+        return check(ret, "libhdf5", "-", call);
     }
 
     private final String name;
@@ -144,11 +149,14 @@ final class NativeHdf5 implements AutoCloseable {
         }
     }
 
-    /** Closes the file after a failure, adding any error of its own to {@code cause}. */
-    void closeAfter(Throwable cause) {
+    /** Closes {@code c} (if any) after {@code cause} went wrong, adding a failure to close to its suppressed. */
+    static void closeAfter(AutoCloseable c, Throwable cause) {
+        if (c == null) {
+            return;
+        }
         try {
-            close();
-        } catch (RuntimeException e) {
+            c.close();
+        } catch (Exception e) {
             cause.addSuppressed(e);
         }
     }
@@ -177,9 +185,14 @@ final class NativeHdf5 implements AutoCloseable {
             H5Eclear2(H5E_DEFAULT);
             String why = ERROR_ENDS[0] == null ? "" : ERROR_ENDS[0].equals(ERROR_ENDS[1]) ? ": " + ERROR_ENDS[0]
                     : ": " + ERROR_ENDS[0] + ": " + ERROR_ENDS[1];
-            throw new UncheckedIOException(new IOException(file + ": " + path + ": " + call + " failed" + why));
+            throw ioFailure(file + ": " + path + ": " + call + " failed" + why);
         }
         return ret;
+    }
+
+    /** An I/O failure whose message is {@code message} (not prefixed with the class of its cause). */
+    static UncheckedIOException ioFailure(String message) {
+        return new UncheckedIOException(message, new IOException(message));
     }
 
     private static BytePointer utf8(String s) {
@@ -366,7 +379,7 @@ final class NativeHdf5 implements AutoCloseable {
                     ds.write(value, rowsPerChunk * Math.max(1, SLICE_ELEMENTS / (rowsPerChunk * Math.max(1,
                             rowElements))));
                 } catch (RuntimeException e) {
-                    ds.closeAfter(e);
+                    closeAfter(ds, e);
                     throw e;
                 }
                 return ds;
@@ -535,16 +548,8 @@ final class NativeHdf5 implements AutoCloseable {
                 }
                 return out;
             } catch (RuntimeException e) {
-                out.closeAfter(e);
+                closeAfter(out, e);
                 throw e;
-            }
-        }
-
-        void closeAfter(Throwable cause) {
-            try {
-                close();
-            } catch (RuntimeException e) {
-                cause.addSuppressed(e);
             }
         }
 

@@ -142,6 +142,9 @@ class H5adWriterInteropTest {
         }
         a.putObsm("X_pca", DenseArray.of(DType.FLOAT32, pca, 6, 3));
         a.putObsm("X_umap", DenseArray.of(DType.FLOAT64, new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}, 6, 2));
+        Frame meta = new Frame(CELLS);
+        meta.put("score", ArrayColumn.of(new double[] {0.5, 1, 1.5, 2, 2.5, 3}));
+        a.putObsm("meta", meta);
         a.putVarm("PCs", DenseArray.of(DType.FLOAT64, new double[] {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1}, 4, 3));
         a.putObsp("distances", matrix(6, new long[] {0, 1, 2, 2, 2, 3, 4}, new int[] {1, 0, 5, 4},
                 new float[] {0.5f, 0.5f, 2, 2}).withDtype(DType.FLOAT64));
@@ -160,6 +163,7 @@ class H5adWriterInteropTest {
         a.uns().put("neighbors", params);
         a.uns().put("title", "ünïcode ✓");
         a.uns().put("count", DenseArray.scalar(42L));
+        a.uns().put("sparse", matrix(3, new long[] {0, 1, 3}, new int[] {2, 0, 1}, new float[] {1, 2, 3}));
 
         Frame rawVar = new Frame(new String[] {"MT-CO1", "Gène-β", "CD3E", "ACTB", "XIST"});
         rawVar.put("total", ArrayColumn.of(new double[] {10, 20, 30, 40, 50}));
@@ -219,6 +223,9 @@ class H5adWriterInteropTest {
         assertEquals("float64", map(map(seen, "obsm"), "X_umap").get("dtype"));
         assertEquals(List.of(List.of(1.0, 2.0), List.of(3.0, 4.0), List.of(5.0, 6.0), List.of(7.0, 8.0),
                 List.of(9.0, 10.0), List.of(11.0, 12.0)), map(map(seen, "obsm"), "X_umap").get("value"));
+        Map<String, Object> meta = map(map(seen, "obsm"), "meta");
+        assertEquals(Arrays.asList(CELLS), meta.get("index"));
+        assertColumn(meta, "score", "float64", List.of(0.5, 1.0, 1.5, 2.0, 2.5, 3.0));
         assertEquals(List.of(List.of(1.0, 0.0, 0.0), List.of(0.0, 1.0, 0.0), List.of(0.0, 0.0, 1.0),
                 List.of(1.0, 1.0, 1.0)), map(map(seen, "varm"), "PCs").get("value"));
 
@@ -247,6 +254,8 @@ class H5adWriterInteropTest {
         assertEquals(Map.of("dtype", "float64", "shape", List.of(2.0, 2.0), "value",
                 List.of(List.of(1.0, 2.0), List.of(3.0, 4.0))), neighbors.get("grid"));
         assertEquals(Map.of(), neighbors.get("nothing"));
+        assertEquals(Map.of("sparse", "csr", "dtype", "float32", "dense",
+                List.of(List.of(0.0, 0.0, 1.0), List.of(2.0, 3.0, 0.0))), uns.get("sparse"));
 
         Map<String, Object> raw = map(seen, "raw");
         assertEquals(rows(dense(6, 5, new long[] {0, 1, 1, 2, 3, 4, 5}, new int[] {4, 0, 1, 2, 3},
@@ -310,6 +319,27 @@ class H5adWriterInteropTest {
         assertEquals("float64", seen.get("dtype"));
         assertEquals(List.of(0.0), seen.get("shape"));
         assertEquals(List.of("X", "layers", "obs", "obsm", "obsp", "uns", "var", "varm", "varp"), seen.get("groups"));
+    }
+
+    @Test
+    void anndataReadsEmptyMatricesAndContainers() throws Exception {
+        PythonProbe.assumeModule("anndata");
+        Path noEntries = dir.resolve("no-entries.h5ad");
+        H5ad.write(AnnData.of(matrix(2, new long[] {0, 0, 0, 0}, new int[0], new float[0])), noEntries).block();
+        Map<String, Object> seen = PythonProbe.json(READ_ANNDATA, noEntries);
+        assertEquals(List.of(3.0, 2.0), seen.get("shape"));
+        assertEquals(rows(new double[3][2]), map(seen, "X").get("dense"));
+        assertEquals(List.of("0", "1", "2"), map(seen, "obs").get("index"));
+
+        Path noCells = dir.resolve("no-cells.h5ad");
+        Frame var = new Frame(new String[] {"g"});
+        var.put("flag", ArrayColumn.of(new boolean[] {true}));
+        H5ad.write(new AnnData(matrix(1, new long[] {0}, new int[0], new float[0]), new Frame(new String[0]), var),
+                noCells).block();
+        seen = PythonProbe.json(READ_ANNDATA, noCells);
+        assertEquals(List.of(0.0, 1.0), seen.get("shape"));
+        assertEquals(List.of(), map(seen, "obs").get("index"));
+        assertColumn(map(seen, "var"), "flag", "bool", List.of(true));
     }
 
     @Test

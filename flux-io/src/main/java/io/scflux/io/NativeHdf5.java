@@ -9,6 +9,9 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.function.LongToIntFunction;
+import org.bytedeco.hdf5.global.hdf5;
 import org.bytedeco.hdf5.H5E_error2_t;
 import org.bytedeco.hdf5.H5E_walk2_t;
 import org.bytedeco.javacpp.BytePointer;
@@ -24,8 +27,15 @@ import reactor.core.scheduler.Schedulers;
  */
 final class NativeHdf5 implements AutoCloseable {
 
-    /** The one thread that calls the HDF5 library. */
-    static final Scheduler THREAD = Schedulers.newSingle("scflux-hdf5", true);
+    /**
+     * The one thread that calls the HDF5 library, FIFO. A plain daemon thread, not one of Reactor's non-blocking
+     * ones: the library blocks on file I/O.
+     */
+    static final Scheduler THREAD = Schedulers.fromExecutorService(Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "scflux-hdf5");
+        t.setDaemon(true);
+        return t;
+    }), "scflux-hdf5");
 
     /** Elements per chunk of a compressed fixed-size dataset (h5py picks chunks of this order). */
     static final int CHUNK_ELEMENTS = 1 << 16;
@@ -109,16 +119,14 @@ final class NativeHdf5 implements AutoCloseable {
      * compresses every non-scalar dataset, -1 none.
      */
     static NativeHdf5 create(Path file, String name, int gzipLevel) {
-        long fapl = H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g());
-        try (BytePointer path = utf8(file.toString())) {
+        try (Handle fapl = new Handle(check(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g()), name, "/", "H5Pcreate"), name,
+                "/", hdf5::H5Pclose); BytePointer path = utf8(file.toString())) {
             // STRONG: closing the file closes whatever is still open in it (an aborted write).
-            check(H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG), name, "/", "H5Pset_fclose_degree");
+            check(H5Pset_fclose_degree(fapl.id, H5F_CLOSE_STRONG), name, "/", "H5Pset_fclose_degree");
             // Nobody else knows the temporary name; locks only fail on file systems without them.
-            check(H5Pset_file_locking(fapl, false, true), name, "/", "H5Pset_file_locking");
-            long id = check(H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, fapl), name, "/", "H5Fcreate " + file);
+            check(H5Pset_file_locking(fapl.id, false, true), name, "/", "H5Pset_file_locking");
+            long id = check(H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, fapl.id), name, "/", "H5Fcreate " + file);
             return new NativeHdf5(name, id, gzipLevel);
-        } finally {
-            H5Pclose(fapl);
         }
     }
 
@@ -195,6 +203,18 @@ final class NativeHdf5 implements AutoCloseable {
         return new UncheckedIOException(message, new IOException(message));
     }
 
+    /** A property list, dataspace or attribute of the library, closed (and checked) by try-with-resources. */
+    private record Handle(long id, String file, String path, LongToIntFunction closer) implements AutoCloseable {
+        @Override
+        public void close() {
+            check(closer.applyAsInt(id), file, path, "close");
+        }
+    }
+
+    private Handle handle(long ret, String path, String call, LongToIntFunction closer) {
+        return new Handle(check(ret, path, call), name, path, closer);
+    }
+
     private static BytePointer utf8(String s) {
         return new BytePointer(s, StandardCharsets.UTF_8);
     }
@@ -204,15 +224,19 @@ final class NativeHdf5 implements AutoCloseable {
     }
 
     /** A dataspace of these dimensions (scalar when empty), unlimited along the first axis when extendable. */
-    private long space(String path, long[] dims, boolean extendable) {
+    private Handle space(String path, long[] dims, boolean extendable) {
         if (dims.length == 0) {
-            return check(H5Screate(H5S_SCALAR), path, "H5Screate");
+            return handle(H5Screate(H5S_SCALAR), path, "H5Screate", hdf5::H5Sclose);
         }
         long[] max = dims.clone();
         if (extendable) {
             max[0] = H5S_UNLIMITED;
         }
-        return check(H5Screate_simple(dims.length, dims, max), path, "H5Screate_simple");
+        return handle(H5Screate_simple(dims.length, dims, max), path, "H5Screate_simple", hdf5::H5Sclose);
+    }
+
+    private Handle propertyList(long cls, String path) {
+        return handle(H5Pcreate(cls), path, "H5Pcreate", hdf5::H5Pclose);
     }
 
     // ---- staging: Java arrays to native memory, one slice at a time ----
@@ -306,18 +330,11 @@ final class NativeHdf5 implements AutoCloseable {
         /** Writes an attribute: a scalar ({@code shape []}) or an array of any type, strings as h5py's str. */
         void attr(String name, DenseArray value) {
             long t = typeId(value.dtype());
-            long space = space(path, value.shape(), false);
-            try (BytePointer n = utf8(name)) {
-                long a = check(H5Acreate2(id, n, t, space, ATTRIBUTE_CREATION, H5P_DEFAULT), path,
-                        "H5Acreate2 '" + name + "'");
-                try {
-                    check(H5Awrite(a, t, stage(value.data(), value.dtype(), 0, value.size())), path,
-                            "H5Awrite '" + name + "'");
-                } finally {
-                    H5Aclose(a);
-                }
-            } finally {
-                H5Sclose(space);
+            try (Handle space = space(path, value.shape(), false); BytePointer n = utf8(name);
+                 Handle a = handle(H5Acreate2(id, n, t, space.id, ATTRIBUTE_CREATION, H5P_DEFAULT), path,
+                         "H5Acreate2 '" + name + "'", hdf5::H5Aclose)) {
+                check(H5Awrite(a.id, t, stage(value.data(), value.dtype(), 0, value.size())), path,
+                        "H5Awrite '" + name + "'");
             }
         }
 
@@ -366,26 +383,24 @@ final class NativeHdf5 implements AutoCloseable {
             }
             long rowsPerChunk = Math.max(1, Math.min(shape.length == 0 ? 1 : shape[0],
                     CHUNK_ELEMENTS / Math.max(1, rowElements)));
-            long dcpl = check(H5Pcreate(H5P_CLS_DATASET_CREATE_ID_g()), p, "H5Pcreate");
-            try {
+            Dataset ds;
+            try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p)) {
                 if (gzipLevel >= 0 && shape.length > 0 && value.size() > 0) {
                     long[] chunk = shape.clone();
                     chunk[0] = rowsPerChunk;
-                    check(H5Pset_chunk(dcpl, chunk.length, chunk), p, "H5Pset_chunk");
-                    check(H5Pset_deflate(dcpl, gzipLevel), p, "H5Pset_deflate");
+                    check(H5Pset_chunk(dcpl.id, chunk.length, chunk), p, "H5Pset_chunk");
+                    check(H5Pset_deflate(dcpl.id, gzipLevel), p, "H5Pset_deflate");
                 }
-                Dataset ds = create(id, name, p, fileType, shape, false, dcpl, H5P_DEFAULT, 0);
-                try {
-                    ds.write(value, rowsPerChunk * Math.max(1, SLICE_ELEMENTS / (rowsPerChunk * Math.max(1,
-                            rowElements))));
-                } catch (RuntimeException e) {
-                    closeAfter(ds, e);
-                    throw e;
-                }
-                return ds;
-            } finally {
-                H5Pclose(dcpl);
+                ds = create(id, name, p, fileType, shape, false, dcpl.id, H5P_DEFAULT, 0);
             }
+            try {
+                ds.write(value, rowsPerChunk * Math.max(1, SLICE_ELEMENTS / (rowsPerChunk * Math.max(1,
+                        rowElements))));
+            } catch (RuntimeException e) {
+                closeAfter(ds, e);
+                throw e;
+            }
+            return ds;
         }
 
         /**
@@ -405,36 +420,29 @@ final class NativeHdf5 implements AutoCloseable {
     }
 
     private Dataset createExtendable(long loc, String name, String path, DType fileType, long chunk) {
-        long dcpl = check(H5Pcreate(H5P_CLS_DATASET_CREATE_ID_g()), path, "H5Pcreate");
-        long dapl = check(H5Pcreate(H5P_CLS_DATASET_ACCESS_ID_g()), path, "H5Pcreate");
-        try {
-            check(H5Pset_chunk(dcpl, 1, chunk), path, "H5Pset_chunk");
+        try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), path);
+             Handle dapl = propertyList(H5P_CLS_DATASET_ACCESS_ID_g(), path)) {
+            check(H5Pset_chunk(dcpl.id, 1, chunk), path, "H5Pset_chunk");
             if (gzipLevel >= 0) {
-                check(H5Pset_deflate(dcpl, gzipLevel), path, "H5Pset_deflate");
+                check(H5Pset_deflate(dcpl.id, gzipLevel), path, "H5Pset_deflate");
             }
-            check(H5Pset_chunk_cache(dapl, 101, 4 * chunk * fileType.size(), 1.0), path, "H5Pset_chunk_cache");
-            return create(loc, name, path, fileType, new long[] {0}, true, dcpl, dapl, chunk);
-        } finally {
-            H5Pclose(dapl);
-            H5Pclose(dcpl);
+            check(H5Pset_chunk_cache(dapl.id, 101, 4 * chunk * fileType.size(), 1.0), path, "H5Pset_chunk_cache");
+            return create(loc, name, path, fileType, new long[] {0}, true, dcpl.id, dapl.id, chunk);
         }
     }
 
     private Dataset create(long loc, String name, String path, DType fileType, long[] shape, boolean extendable,
                            long dcpl, long dapl, long chunk) {
-        long space = space(path, shape, extendable);
-        try (BytePointer n = utf8(name)) {
-            long ds = check(H5Dcreate2(loc, n, typeId(fileType), space, LINK_CREATION, dcpl, dapl), path,
+        try (Handle space = space(path, shape, extendable); BytePointer n = utf8(name)) {
+            long ds = check(H5Dcreate2(loc, n, typeId(fileType), space.id, LINK_CREATION, dcpl, dapl), path,
                     "H5Dcreate2 " + fileType);
             return new Dataset(ds, path, fileType, chunk);
-        } finally {
-            H5Sclose(space);
         }
     }
 
     /** Something that stages elements {@code [offset, offset + n)} of what is being appended. */
     private interface Stager {
-        Pointer stage(int offset, int n);
+        Pointer stage(long offset, int n);
     }
 
     /** An HDF5 dataset: fixed (written once) or extendable along its only axis. */
@@ -447,11 +455,6 @@ final class NativeHdf5 implements AutoCloseable {
             super(id, path);
             this.type = type;
             this.chunk = chunk;
-        }
-
-        /** Elements written so far (extendable datasets). */
-        long length() {
-            return length;
         }
 
         DType fileType() {
@@ -482,12 +485,12 @@ final class NativeHdf5 implements AutoCloseable {
 
         /** Appends {@code data[from, from + count)} (elements of {@code dataType}, converted to this type). */
         void append(Object data, DType dataType, int from, int count) {
-            append(count, typeId(dataType), (offset, n) -> stage(data, dataType, from + offset, n));
+            append(count, typeId(dataType), (offset, n) -> stage(data, dataType, from + (int) offset, n));
         }
 
         /** Appends {@code local[from + i] + add} for i in [0, count): row pointers made global. */
         void appendOffsets(int[] local, int from, int count, long add) {
-            append(count, typeId(DType.INT64), (offset, n) -> stageOffsets(local, from + offset, n, add));
+            append(count, typeId(DType.INT64), (offset, n) -> stageOffsets(local, from + (int) offset, n, add));
         }
 
         private void append(long count, long memType, Stager stager) {
@@ -497,22 +500,28 @@ final class NativeHdf5 implements AutoCloseable {
             check(H5Dset_extent(id, length + count), path, "H5Dset_extent");
             for (long done = 0; done < count; ) {
                 int n = (int) Math.min(SLICE_ELEMENTS, count - done);
-                writeSlice(new long[] {length + done}, new long[] {n}, memType, stager.stage((int) done, n));
+                writeSlice(new long[] {length + done}, new long[] {n}, memType, stager.stage(done, n));
                 done += n;
             }
             length += count;
         }
 
         private void writeSlice(long[] start, long[] count, long memType, Pointer buffer) {
-            long fileSpace = check(H5Dget_space(id), path, "H5Dget_space");
-            long memSpace = space(path, count, false);
+            try (Handle fileSpace = selection(start, count); Handle memSpace = space(path, count, false)) {
+                check(H5Dwrite(id, memType, memSpace.id, fileSpace.id, H5P_DEFAULT, buffer), path, "H5Dwrite");
+            }
+        }
+
+        /** The file dataspace with the block {@code [start, start + count)} selected. */
+        private Handle selection(long[] start, long[] count) {
+            Handle space = handle(H5Dget_space(id), path, "H5Dget_space", hdf5::H5Sclose);
             try {
-                check(H5Sselect_hyperslab(fileSpace, H5S_SELECT_SET, start, null, count, null), path,
+                check(H5Sselect_hyperslab(space.id, H5S_SELECT_SET, start, null, count, null), path,
                         "H5Sselect_hyperslab");
-                check(H5Dwrite(id, memType, memSpace, fileSpace, H5P_DEFAULT, buffer), path, "H5Dwrite");
-            } finally {
-                H5Sclose(memSpace);
-                H5Sclose(fileSpace);
+                return space;
+            } catch (RuntimeException e) {
+                closeAfter(space, e);
+                throw e;
             }
         }
 
@@ -527,17 +536,13 @@ final class NativeHdf5 implements AutoCloseable {
             try {
                 long memType = typeId(wider);
                 out.append(length, memType, (offset, n) -> {
-                    long fileSpace = check(H5Dget_space(id), path, "H5Dget_space");
-                    long memSpace = space(path, new long[] {n}, false);
-                    try {
-                        check(H5Sselect_hyperslab(fileSpace, H5S_SELECT_SET, new long[] {offset}, null,
-                                new long[] {n}, null), path, "H5Sselect_hyperslab");
+                    long[] count = {n};
+                    try (Handle fileSpace = selection(new long[] {offset}, count);
+                         Handle memSpace = space(path, count, false)) {
                         reserve((long) n * wider.size());
-                        check(H5Dread(id, memType, memSpace, fileSpace, H5P_DEFAULT, staging), path, "H5Dread");
+                        check(H5Dread(id, memType, memSpace.id, fileSpace.id, H5P_DEFAULT, staging), path,
+                                "H5Dread");
                         return staging;
-                    } finally {
-                        H5Sclose(memSpace);
-                        H5Sclose(fileSpace);
                     }
                 });
                 close();

@@ -2,6 +2,8 @@ package io.scflux.core;
 
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Signal;
+import reactor.core.publisher.SynchronousSink;
 import reactor.core.scheduler.Scheduler;
 
 /**
@@ -39,11 +41,22 @@ final class BlockFlux {
         });
     }
 
+    /**
+     * Reads up to {@code threads} blocks at once and emits them in order. A failed read is carried as a signal to its
+     * place in the order, so the subscriber sees every block before it, then the error (never a later block).
+     */
     private static Flux<RowBlock> parallel(RowReader reader, BlockPlan plan, int n, int threads,
                                            Scheduler scheduler) {
-        return Flux.range(0, n).flatMapSequential(
-                i -> Mono.fromCallable(() -> reader.read(i, plan.rowStart(i), plan.rowEnd(i)))
-                        .subscribeOn(scheduler),
-                threads, 1);
+        return Flux.range(0, n)
+                .flatMapSequential(i -> Mono.fromCallable(() -> reader.read(i, plan.rowStart(i), plan.rowEnd(i)))
+                        .subscribeOn(scheduler)
+                        .materialize(), threads, 1)
+                .handle((Signal<RowBlock> signal, SynchronousSink<RowBlock> sink) -> {
+                    if (signal.isOnError()) {
+                        sink.error(signal.getThrowable());
+                    } else if (signal.hasValue()) {
+                        sink.next(signal.get());
+                    }
+                });
     }
 }

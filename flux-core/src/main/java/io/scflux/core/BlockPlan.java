@@ -36,6 +36,24 @@ public final class BlockPlan {
         return b.build();
     }
 
+    /**
+     * Blocks of {@code rowsPerBlock} rows (the last one shorter), each row weighing {@code nnzPerRow}: the plan of dense
+     * data, whose rows are aligned with the file's chunks.
+     */
+    public static BlockPlan uniform(long nRows, int rowsPerBlock, long nnzPerRow, PlanTarget target) {
+        if (rowsPerBlock < 1) {
+            throw new IllegalArgumentException("rowsPerBlock must be at least 1, got " + rowsPerBlock);
+        }
+        int n = Math.toIntExact((nRows + rowsPerBlock - 1) / rowsPerBlock);
+        long[] rows = new long[n + 1];
+        long[] nnz = new long[n + 1];
+        for (int i = 1; i <= n; i++) {
+            rows[i] = Math.min(nRows, (long) i * rowsPerBlock);
+            nnz[i] = rows[i] * nnzPerRow;
+        }
+        return new BlockPlan(target, rows, nnz);
+    }
+
     /** The plan of a source that reports its row entry counts through {@link BlockSource#rowNnz}. */
     public static BlockPlan of(BlockSource source, PlanTarget target) {
         Builder b = builder(target);

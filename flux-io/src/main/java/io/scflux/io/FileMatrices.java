@@ -1,10 +1,20 @@
 package io.scflux.io;
 
 import io.jhdf.HdfFile;
+import io.jhdf.api.Dataset;
+import io.jhdf.api.Group;
 import io.jhdf.api.Node;
+import io.jhdf.exceptions.HdfException;
+import io.scflux.core.ScfluxFormatException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 
-/** Opens the matrix elements of an {@code .h5ad} (CSR, CSC, dense) as {@link FileMatrix} sources. */
+/**
+ * Opens the matrix elements of an {@code .h5ad} ({@code csr_matrix} and {@code csc_matrix} groups, 2-D dense
+ * datasets, and the pre-0.7 {@code h5sparse_format} groups) as {@link FileMatrix} sources: the layout is read
+ * once here; blocks are then read by each subscription through its own handle.
+ */
 final class FileMatrices {
 
     private FileMatrices() {
@@ -12,16 +22,116 @@ final class FileMatrices {
 
     /** The matrix at {@code element} of {@code file}. */
     static FileMatrix open(Path file, String element) {
+        if (!Files.isRegularFile(file)) {
+            throw new ScfluxFormatException(file.toString(), element, "no such file");
+        }
         try (HdfFile hdf = new HdfFile(file)) {
-            return open(file, hdf.getByPath(element));
+            Node node;
+            try {
+                node = hdf.getByPath(element);
+            } catch (HdfException e) {
+                throw new ScfluxFormatException(file.toString(), element, "no such element", e);
+            }
+            return open(file, node);
+        } catch (ScfluxFormatException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new ScfluxFormatException(file.toString(), element, "not a readable HDF5 file ("
+                    + e.getMessage() + ")", e);
         }
     }
 
     /**
-     * The matrix stored at {@code node} (a {@code csr_matrix}/{@code csc_matrix} group or a 2-D dataset) of an
-     * open file. The returned matrix does not keep {@code node}'s file open: each reader opens its own handle.
+     * The matrix stored at {@code node} of an open file. The returned matrix does not keep {@code node}'s file
+     * open: each reader opens its own handle, and fails if the file has changed meanwhile.
      */
     static FileMatrix open(Path file, Node node) {
-        throw new UnsupportedOperationException("FileMatrices is being written");
+        FileStamp stamp = FileStamp.of(file);
+        try {
+            if (node instanceof Dataset ds) {
+                return dense(file, ds, stamp);
+            }
+            return sparse(file, (Group) node, stamp);
+        } catch (ScfluxFormatException e) {
+            throw e;
+        } catch (HdfException | ClassCastException | IllegalArgumentException | IllegalStateException
+                 | IndexOutOfBoundsException | NullPointerException e) {
+            throw Hdf5.error(node, "unreadable matrix: " + e, e);
+        }
+    }
+
+    private static FileMatrix dense(Path file, Dataset ds, FileStamp stamp) {
+        String enc = Hdf5.encodingType(ds);
+        if (enc != null && !enc.equals("array")) {
+            throw Hdf5.error(ds, "expected a matrix (encoding-type array, csr_matrix or csc_matrix), found " + enc);
+        }
+        StoredArray array = StoredArray.of(ds, stamp.size());
+        long[] dims = array.dims();
+        if (dims.length != 2) {
+            throw Hdf5.error(ds, "expected a 2-D array, found shape " + Arrays.toString(dims));
+        }
+        int cols = columns(ds, dims[1]);
+        MatrixInfo info = new MatrixInfo("array", array.dtype(), dims[0], cols, dims[0] * cols, null, null,
+                array.compression(), array.isChunked());
+        return new DenseFileMatrix(file, Hdf5.path(ds), info, array, stamp);
+    }
+
+    private static FileMatrix sparse(Path file, Group group, FileStamp stamp) {
+        String enc = Hdf5.encodingType(group);
+        long[] shape;
+        if (enc == null && Hdf5.stringAttr(group, "h5sparse_format") != null) {
+            enc = Hdf5.stringAttr(group, "h5sparse_format") + "_matrix";
+            shape = Hdf5.longArrayAttr(group, "h5sparse_shape");
+        } else {
+            shape = Hdf5.longArrayAttr(group, "shape");
+        }
+        if (enc == null) {
+            throw Hdf5.error(group, "expected a matrix: a group with encoding-type csr_matrix or csc_matrix, found "
+                    + "a group without encoding-type");
+        }
+        if (!enc.equals("csr_matrix") && !enc.equals("csc_matrix")) {
+            throw Hdf5.error(group, "expected encoding-type csr_matrix or csc_matrix, found " + enc);
+        }
+        if (shape == null || shape.length != 2 || shape[0] < 0 || shape[1] < 0) {
+            throw Hdf5.error(group, "expected a 'shape' attribute of two non-negative integers, found "
+                    + (shape == null ? "none" : Arrays.toString(shape)));
+        }
+        StoredArray indptr = member(group, "indptr", stamp);
+        StoredArray indices = member(group, "indices", stamp);
+        StoredArray data = member(group, "data", stamp);
+        boolean csr = enc.equals("csr_matrix");
+        long major = csr ? shape[0] : shape[1];
+        int minor = columns(group, csr ? shape[1] : shape[0]);
+        CsrArrays arrays;
+        try (Storage s = Storage.open(file, stamp, new ReadStats())) {
+            arrays = CsrArrays.of(indptr, indices, data, major, minor, s);
+        }
+        MatrixInfo info = new MatrixInfo(enc, data.dtype(), shape[0], columns(group, shape[1]), arrays.nnz(),
+                indptr.dtype(), indices.dtype(), data.compression(), data.isChunked());
+        String element = Hdf5.path(group);
+        if (csr) {
+            SparseFileMatrix.CsrStore store = new SparseFileMatrix.CsrStore(file, stamp, arrays);
+            return new SparseFileMatrix(file, element, info, stats -> store);
+        }
+        return new SparseFileMatrix(file, element, info, stats -> TransposedStore.ensure(file, element, stamp, arrays,
+                stats, TransposedStore.DEFAULT_BUCKET_ENTRIES));
+    }
+
+    private static StoredArray member(Group group, String name, FileStamp stamp) {
+        Node n = group.getChildren().get(name);
+        if (n == null) {
+            throw Hdf5.error(group, "missing dataset '" + name + "' of the sparse matrix");
+        }
+        if (!(n instanceof Dataset ds)) {
+            throw Hdf5.error(n, "expected a dataset, found a group");
+        }
+        return StoredArray.of(ds, stamp.size());
+    }
+
+    private static int columns(Node node, long n) {
+        if (n > Integer.MAX_VALUE - 8) {
+            throw Hdf5.error(node, "expected fewer than 2^31 columns, found " + n);
+        }
+        return (int) n;
     }
 }

@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.jhdf.api.Attribute;
 import io.jhdf.api.Dataset;
+import io.jhdf.api.Group;
 import io.jhdf.api.Node;
 import io.jhdf.object.datatype.DataType;
 import io.jhdf.object.datatype.EnumDataType;
@@ -13,6 +14,7 @@ import io.scflux.core.DType;
 import io.scflux.core.ScfluxFormatException;
 import java.lang.reflect.Array;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /** Attribute, type and error helpers shared by the readers of the anndata on-disk format (read through jhdf). */
 final class Hdf5 {
@@ -25,11 +27,17 @@ final class Hdf5 {
 
     /** The error for {@code node}, naming its file and HDF5 path. */
     static ScfluxFormatException error(Node node, String problem) {
-        return new ScfluxFormatException(fileName(node), node.getPath(), problem);
+        return new ScfluxFormatException(fileName(node), path(node), problem);
     }
 
     static ScfluxFormatException error(Node node, String problem, Throwable cause) {
-        return new ScfluxFormatException(fileName(node), node.getPath(), problem, cause);
+        return new ScfluxFormatException(fileName(node), path(node), problem, cause);
+    }
+
+    /** The HDF5 path as h5py writes it: jhdf ends group paths with "/", which messages leave out. */
+    static String path(Node node) {
+        String p = node.getPath();
+        return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
     }
 
     static String fileName(Node node) {
@@ -38,6 +46,28 @@ final class Hdf5 {
         } catch (RuntimeException e) {
             return "<hdf5>";
         }
+    }
+
+    /** The child {@code name} of {@code node}, or null when {@code node} is not a group or has no such child. */
+    static Node childOrNull(Node node, String name) {
+        if (!(node instanceof Group g)) {
+            return null;
+        }
+        try {
+            return g.getChild(name);
+        } catch (RuntimeException e) {
+            throw error(node, "unreadable member '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    /** The child {@code name} of the group {@code node}; an error naming it when it is missing. */
+    static Node child(Node node, String name) {
+        Node c = childOrNull(node, name);
+        if (c == null) {
+            throw error(node, node.isGroup() ? "missing '" + name + "'" : "expected a group with '" + name
+                    + "', found a dataset");
+        }
+        return c;
     }
 
     /** anndata's {@code encoding-type} attribute, or null when absent. */
@@ -121,6 +151,29 @@ final class Hdf5 {
         throw error(node, "attribute '" + name + "': expected a bool, found " + describe(v));
     }
 
+    /** True when {@code node} has the attribute {@code name}, even an empty one (jhdf reads those as null). */
+    static boolean hasAttr(Node node, String name) {
+        try {
+            return node.getAttributes().containsKey(name);
+        } catch (RuntimeException e) {
+            throw error(node, "unreadable attributes: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Runs {@code read} on the element at {@code node}, turning any failure that is not already a
+     * {@link ScfluxFormatException} (jhdf's exceptions, or a value the container rejects) into one naming the node.
+     */
+    static <T> T guard(Node node, Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (ScfluxFormatException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw error(node, e instanceof IllegalArgumentException ? e.getMessage() : "unreadable (" + e + ")", e);
+        }
+    }
+
     private static Object attr(Node node, String name) {
         Map<String, Attribute> attrs;
         try {
@@ -147,6 +200,11 @@ final class Hdf5 {
         } catch (RuntimeException e) {
             throw error(ds, "unreadable datatype: " + e.getMessage(), e);
         }
+        return dtypeOf(ds, t);
+    }
+
+    /** The numpy type of {@code t}, a type stored at {@code ds} (its own, or a member of its compound type). */
+    static DType dtypeOf(Node ds, DataType t) {
         if (t instanceof FloatingPoint) {
             switch (t.getSize()) {
                 case 4:

@@ -12,6 +12,9 @@ import java.util.Arrays;
  */
 final class SubsetSource implements BlockSource {
 
+    /** Base rows counted per call while planning a row selection. */
+    private static final int COUNT_WINDOW = 4096;
+
     private final BlockSource base;
     private final int[] rows;
     private final int nCols;
@@ -73,26 +76,32 @@ final class SubsetSource implements BlockSource {
         return base.dtype();
     }
 
-    /** Entry counts of the base rows: exact without a column selection, an upper bound with one. */
+    /**
+     * Entry counts of the base rows: exact without a column selection, an upper bound with one. The selected rows
+     * are visited in base order and counted a window of base rows at a time, so a file is asked a few times, not
+     * once per row.
+     */
     @Override
     public void rowNnz(long rowFrom, int count, int[] out) {
         if (rows == null) {
             base.rowNnz(rowFrom, count, out);
         } else {
             int from = Math.toIntExact(rowFrom);
-            int[] one = new int[1];
+            long[] keys = new long[count];
+            for (int i = 0; i < count; i++) {
+                keys[i] = (long) rows[from + i] << 32 | i;
+            }
+            Arrays.sort(keys);
+            int[] window = new int[COUNT_WINDOW];
             int i = 0;
             while (i < count) {
-                int run = runLength(from + i, from + count);
-                if (run == 1) {
-                    base.rowNnz(rows[from + i], 1, one);
-                    out[i] = one[0];
-                } else {
-                    int[] part = new int[run];
-                    base.rowNnz(rows[from + i], run, part);
-                    System.arraycopy(part, 0, out, i, run);
+                long first = keys[i] >>> 32;
+                int span = (int) Math.min(COUNT_WINDOW, base.nRows() - first);
+                base.rowNnz(first, span, window);
+                while (i < count && (keys[i] >>> 32) < first + span) {
+                    out[(int) keys[i]] = window[(int) ((keys[i] >>> 32) - first)];
+                    i++;
                 }
-                i += run;
             }
         }
         if (maxRepeat > 1) {

@@ -1,0 +1,83 @@
+package io.scflux.core.test;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Wraps a source to count readers opened and closed and blocks read, and optionally to fail the read of one block:
+ * what demand, cancellation and error scenarios observe.
+ */
+public final class CountingSource implements BlockSource {
+
+    private final BlockSource delegate;
+    private final int failAt;
+    public final AtomicInteger opened = new AtomicInteger();
+    public final AtomicInteger closed = new AtomicInteger();
+    public final AtomicInteger reads = new AtomicInteger();
+
+    private CountingSource(BlockSource delegate, int failAt) {
+        this.delegate = delegate;
+        this.failAt = failAt;
+    }
+
+    public static CountingSource of(BlockSource delegate) {
+        return new CountingSource(delegate, -1);
+    }
+
+    /** Fails the read of block {@code blockIndex} with an {@link IllegalStateException} "injected failure". */
+    public static CountingSource failingAt(BlockSource delegate, int blockIndex) {
+        return new CountingSource(delegate, blockIndex);
+    }
+
+    @Override
+    public long nRows() {
+        return delegate.nRows();
+    }
+
+    @Override
+    public int nCols() {
+        return delegate.nCols();
+    }
+
+    @Override
+    public DType dtype() {
+        return delegate.dtype();
+    }
+
+    @Override
+    public void rowNnz(long rowFrom, int count, int[] out) {
+        delegate.rowNnz(rowFrom, count, out);
+    }
+
+    @Override
+    public BlockPlan plan(PlanTarget target) {
+        return delegate.plan(target);
+    }
+
+    @Override
+    public RowReader open() {
+        RowReader r = delegate.open();
+        opened.incrementAndGet();
+        return new RowReader() {
+            @Override
+            public RowBlock read(int blockIndex, long from, long to) {
+                reads.incrementAndGet();
+                if (blockIndex == failAt) {
+                    throw new IllegalStateException("injected failure at block " + blockIndex);
+                }
+                return r.read(blockIndex, from, to);
+            }
+
+            @Override
+            public void close() {
+                closed.incrementAndGet();
+                r.close();
+            }
+        };
+    }
+}

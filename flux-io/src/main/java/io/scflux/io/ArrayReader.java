@@ -1,0 +1,253 @@
+package io.scflux.io;
+
+import io.jhdf.api.Dataset;
+import io.jhdf.api.Node;
+import io.jhdf.api.dataset.ContiguousDataset;
+import io.jhdf.object.datatype.CompoundDataType;
+import io.scflux.core.DType;
+import io.scflux.core.anndata.DenseArray;
+import java.lang.reflect.Array;
+import java.math.BigInteger;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reads whole datasets (metadata: columns, embeddings, uns values) into {@link DenseArray}s, undoing what jhdf does
+ * to types on the way: unsigned integers come back widened, bools (h5py's enum) as "TRUE"/"FALSE" strings, float16
+ * as float32, scalars boxed, and empty datasets as {@code Object[]}.
+ */
+final class ArrayReader {
+
+    /** HDF5's undefined address: storage never allocated (all fill value). */
+    private static final long UNDEFINED_ADDRESS = -1L;
+
+    private ArrayReader() {
+    }
+
+    /** The whole dataset at {@code node}, of any rank; a scalar has shape {@code []}. */
+    static DenseArray read(Node node) {
+        Dataset ds = dataset(node);
+        DType t = Hdf5.dtypeOf(ds);
+        long[] shape = ds.isScalar() ? new long[0] : ds.getDimensionsAsLong();
+        int n = elements(ds, shape);
+        checkWithinFile(ds);
+        Object raw = n == 0 ? null : ds.isScalar() ? ds.getData() : ds.getDataFlat();
+        return DenseArray.of(t, storage(ds, t, raw, n), shape);
+    }
+
+    /** A 1-D dataset: a column, its codes, categories or mask. */
+    static DenseArray vector(Node node) {
+        DenseArray a = read(node);
+        if (a.ndim() != 1) {
+            throw Hdf5.error(node, "expected a 1-D array, found shape " + Arrays.toString(a.shape()));
+        }
+        return a;
+    }
+
+    /**
+     * The strings at {@code node}: a string dataset, or a {@code nullable-string-array} group without missing
+     * entries (anndata >= 0.11 writes indexes and categories so when pandas infers strings).
+     */
+    static String[] strings(Node node) {
+        if (node.isGroup()) {
+            if (!"nullable-string-array".equals(Hdf5.encodingType(node))) {
+                throw Hdf5.error(node, "expected strings (a string-array dataset), found a group with encoding-type "
+                        + Hdf5.encodingType(node));
+            }
+            String[] values = strings(Hdf5.child(node, "values"));
+            boolean[] mask = bools(Hdf5.child(node, "mask"));
+            for (int i = 0; i < mask.length; i++) {
+                if (mask[i]) {
+                    throw Hdf5.error(node, "entry " + i + " is missing; names and categories cannot be missing");
+                }
+            }
+            return values;
+        }
+        DenseArray a = vector(node);
+        if (a.dtype() != DType.STRING) {
+            throw Hdf5.error(node, "expected strings, found " + a.dtype());
+        }
+        return a.strings();
+    }
+
+    /** A 1-D bool dataset (a nullable column's mask). */
+    static boolean[] bools(Node node) {
+        DenseArray a = vector(node);
+        if (a.dtype() != DType.BOOL) {
+            throw Hdf5.error(node, "expected a bool array, found " + a.dtype());
+        }
+        return (boolean[]) a.data();
+    }
+
+    /**
+     * A structured (compound) 1-D dataset, anndata's {@code rec-array} (scanpy's rank_genes_groups names, scores):
+     * one 1-D array per field, in field order.
+     */
+    static Map<String, Object> record(Node node) {
+        Dataset ds = dataset(node);
+        if (!(ds.getDataType() instanceof CompoundDataType type)) {
+            throw Hdf5.error(node, "expected a structured (compound) dataset, found " + Hdf5.typeName(ds));
+        }
+        long[] shape = ds.getDimensionsAsLong();
+        if (shape.length != 1) {
+            throw Hdf5.error(node, "expected a 1-D structured array, found shape " + Arrays.toString(shape));
+        }
+        int n = elements(ds, shape);
+        Map<?, ?> fields = n == 0 ? Map.of() : (Map<?, ?>) ds.getData();
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (CompoundDataType.CompoundDataMember m : type.getMembers()) {
+            if (m.getDimensionSize().length > 0) {
+                throw Hdf5.error(node, "field '" + m.getName() + "' is an array; only scalar fields are supported");
+            }
+            DType t = Hdf5.dtypeOf(ds, m.getDataType());
+            out.put(m.getName(), DenseArray.of(t, storage(ds, t, fields.get(m.getName()), n), n));
+        }
+        return out;
+    }
+
+    /** True when {@code node} is a structured (compound) dataset. */
+    static boolean isRecord(Node node) {
+        return node instanceof Dataset ds && ds.getDataType() instanceof CompoundDataType;
+    }
+
+    private static Dataset dataset(Node node) {
+        if (node instanceof Dataset ds) {
+            return ds;
+        }
+        throw Hdf5.error(node, "expected a dataset, found a group");
+    }
+
+    /**
+     * Refuses contiguous data that claims to reach past the end of the file (a truncated or damaged file), which
+     * jhdf would otherwise try to allocate and read.
+     */
+    private static void checkWithinFile(Dataset ds) {
+        if (ds instanceof ContiguousDataset c) {
+            long address = c.getDataAddress();
+            long bytes = ds.getSizeInBytes();
+            long fileSize = ds.getHdfFile().size();
+            if (address != UNDEFINED_ADDRESS && bytes > 0 && (address < 0 || address + bytes > fileSize)) {
+                throw Hdf5.error(ds, "damaged or truncated: " + bytes + " bytes of data at offset " + address
+                        + ", but the file has " + fileSize);
+            }
+        }
+    }
+
+    private static int elements(Dataset ds, long[] shape) {
+        long n = 1;
+        for (long d : shape) {
+            n *= d;
+        }
+        if (n > Integer.MAX_VALUE - 8) {
+            throw Hdf5.error(ds, n + " elements are too many to hold in memory as metadata");
+        }
+        return (int) n;
+    }
+
+    /**
+     * The Java array {@link DenseArray} holds for {@code t}, from what jhdf returned ({@code raw}: an array, a boxed
+     * scalar, or null when {@code n} is 0).
+     */
+    private static Object storage(Node at, DType t, Object raw, int n) {
+        Class<?> target = DenseArray.javaType(t);
+        if (n == 0) {
+            return Array.newInstance(target.getComponentType(), 0);
+        }
+        Object a = raw != null && raw.getClass().isArray() ? raw : boxed(raw);
+        if (a == null || Array.getLength(a) != n) {
+            throw Hdf5.error(at, "jhdf returned " + describe(raw) + " for " + n + " " + t + " values");
+        }
+        if (a.getClass() == target) {
+            return a;
+        }
+        switch (t) {
+            case BOOL:
+                if (a instanceof String[] s) {
+                    return bools(s);
+                }
+                break;
+            case UINT8:
+                if (a instanceof int[] i) {
+                    return narrowToBytes(i);
+                }
+                break;
+            case UINT16:
+                if (a instanceof int[] i) {
+                    return narrowToShorts(i);
+                }
+                break;
+            case UINT32:
+                if (a instanceof long[] l) {
+                    return narrowToInts(l);
+                }
+                break;
+            case UINT64:
+                if (a instanceof BigInteger[] b) {
+                    return lowLongs(b);
+                }
+                break;
+            default:
+                break;
+        }
+        throw Hdf5.error(at, "jhdf returned " + describe(raw) + " for " + t + " values");
+    }
+
+    /** A one-element array holding jhdf's boxed scalar, of the primitive type where there is one. */
+    private static Object boxed(Object v) {
+        if (v == null) {
+            return null;
+        }
+        Class<?> c = v instanceof Byte ? byte.class : v instanceof Short ? short.class : v instanceof Integer
+                ? int.class : v instanceof Long ? long.class : v instanceof Float ? float.class : v instanceof Double
+                ? double.class : v.getClass();
+        Object a = Array.newInstance(c, 1);
+        Array.set(a, 0, v);
+        return a;
+    }
+
+    private static boolean[] bools(String[] labels) {
+        boolean[] out = new boolean[labels.length];
+        for (int i = 0; i < labels.length; i++) {
+            out[i] = "TRUE".equalsIgnoreCase(labels[i]);
+        }
+        return out;
+    }
+
+    private static byte[] narrowToBytes(int[] a) {
+        byte[] out = new byte[a.length];
+        for (int i = 0; i < a.length; i++) {
+            out[i] = (byte) a[i];
+        }
+        return out;
+    }
+
+    private static short[] narrowToShorts(int[] a) {
+        short[] out = new short[a.length];
+        for (int i = 0; i < a.length; i++) {
+            out[i] = (short) a[i];
+        }
+        return out;
+    }
+
+    private static int[] narrowToInts(long[] a) {
+        int[] out = new int[a.length];
+        for (int i = 0; i < a.length; i++) {
+            out[i] = (int) a[i];
+        }
+        return out;
+    }
+
+    private static long[] lowLongs(BigInteger[] a) {
+        long[] out = new long[a.length];
+        for (int i = 0; i < a.length; i++) {
+            out[i] = a[i].longValue();
+        }
+        return out;
+    }
+
+    private static String describe(Object v) {
+        return v == null ? "nothing" : v.getClass().isArray() ? v.getClass().getComponentType().getSimpleName() + "["
+                + Array.getLength(v) + "]" : v.getClass().getSimpleName();
+    }
+}

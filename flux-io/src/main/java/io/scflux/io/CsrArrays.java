@@ -1,0 +1,189 @@
+package io.scflux.io;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.RowBlock;
+import io.scflux.core.ScfluxFormatException;
+import java.nio.ByteBuffer;
+
+/**
+ * The three arrays of a stored CSR matrix ({@code indptr}, {@code indices}, {@code data}) and how to read any row
+ * range of them as a {@link RowBlock}, checking what scipy checks: monotone row pointers within the data, column
+ * indices within the shape. Row pointers may be int64; block indices are always int32.
+ */
+final class CsrArrays {
+
+    /** Rows of indptr read at once while planning (8 MiB of int64). */
+    private static final int PLAN_ROWS = 1 << 20;
+
+    private final StoredArray indptr;
+    private final StoredArray indices;
+    private final StoredArray data;
+    private final long nRows;
+    private final int nCols;
+    private final long nnz;
+
+    private CsrArrays(StoredArray indptr, StoredArray indices, StoredArray data, long nRows, int nCols, long nnz) {
+        this.indptr = indptr;
+        this.indices = indices;
+        this.data = data;
+        this.nRows = nRows;
+        this.nCols = nCols;
+        this.nnz = nnz;
+    }
+
+    /**
+     * Checks the arrays against the shape: types, lengths, {@code indptr[0] == 0} and
+     * {@code indptr[nRows] <= len(data)}, reading those two pointers through {@code s}.
+     */
+    static CsrArrays of(StoredArray indptr, StoredArray indices, StoredArray data, long nRows, int nCols, Storage s) {
+        requireInteger(indptr, "int32 or int64");
+        requireInteger(indices, "an integer type");
+        if (data.dtype() == DType.STRING) {
+            throw data.error("expected numbers, found strings");
+        }
+        for (StoredArray a : new StoredArray[] {indptr, indices, data}) {
+            if (a.dims().length != 1) {
+                throw a.error("expected a 1-D dataset, found shape " + java.util.Arrays.toString(a.dims()));
+            }
+        }
+        if (indptr.length() != nRows + 1) {
+            throw indptr.error("expected " + (nRows + 1) + " row pointers for " + nRows + " rows (the shape), found "
+                    + indptr.length());
+        }
+        if (indices.length() != data.length()) {
+            throw indices.error("has " + indices.length() + " entries but " + data.path() + " has " + data.length());
+        }
+        long first = pointer(indptr, s, 0);
+        long last = pointer(indptr, s, nRows);
+        if (first != 0) {
+            throw indptr.error("expected indptr[0] == 0, found " + first);
+        }
+        if (last < 0 || last > data.length()) {
+            throw indptr.error("indptr[" + nRows + "] = " + last + " but the data hold " + data.length() + " entries");
+        }
+        return new CsrArrays(indptr, indices, data, nRows, nCols, last);
+    }
+
+    private static void requireInteger(StoredArray a, String expected) {
+        if (!a.dtype().isInteger()) {
+            throw a.error("expected " + expected + ", found " + a.dtype());
+        }
+    }
+
+    private static long pointer(StoredArray indptr, Storage s, long row) {
+        long[] one = new long[1];
+        Decode.longs(indptr.read(s, row, 1), indptr.dtype(), one, 0, 1);
+        return one[0];
+    }
+
+    long nRows() {
+        return nRows;
+    }
+
+    int nCols() {
+        return nCols;
+    }
+
+    long nnz() {
+        return nnz;
+    }
+
+    StoredArray indptr() {
+        return indptr;
+    }
+
+    StoredArray indices() {
+        return indices;
+    }
+
+    StoredArray data() {
+        return data;
+    }
+
+    /** Reads {@code count + 1} row pointers from {@code row} and checks they are monotone and within the data. */
+    long[] pointers(Storage s, long row, int count) {
+        long[] p = new long[count + 1];
+        Decode.longs(indptr.read(s, row, count + 1), indptr.dtype(), p, 0, count + 1);
+        for (int i = 0; i <= count; i++) {
+            if (p[i] < 0 || p[i] > nnz) {
+                throw indptr.error("indptr[" + (row + i) + "] = " + p[i] + " outside [0, " + nnz + "]");
+            }
+            if (i > 0 && p[i] < p[i - 1]) {
+                throw indptr.error("indptr decreases at row " + (row + i - 1) + " (" + p[i - 1] + " then " + p[i]
+                        + ")");
+            }
+        }
+        return p;
+    }
+
+    void rowNnz(Storage s, long rowFrom, int count, int[] out) {
+        long[] p = pointers(s, rowFrom, count);
+        for (int i = 0; i < count; i++) {
+            long n = p[i + 1] - p[i];
+            if (n > nCols) {
+                throw indptr.error("row " + (rowFrom + i) + " stores " + n + " entries but the matrix has " + nCols
+                        + " columns");
+            }
+            out[i] = (int) n;
+        }
+    }
+
+    /** The plan of these arrays: indptr read once, in pieces. */
+    BlockPlan plan(Storage s, PlanTarget target) {
+        BlockPlan.Builder b = BlockPlan.builder(target);
+        int[] counts = new int[(int) Math.min(PLAN_ROWS, Math.max(1, nRows))];
+        for (long r = 0; r < nRows; r += counts.length) {
+            int n = (int) Math.min(counts.length, nRows - r);
+            rowNnz(s, r, n, counts);
+            for (int i = 0; i < n; i++) {
+                b.addRow(counts[i]);
+            }
+        }
+        return b.build();
+    }
+
+    /** Rows {@code [from, to)} as a block: row pointers, then the indices and data they span. */
+    RowBlock read(Storage s, int blockIndex, long from, long to) {
+        if (from < 0 || to > nRows || from > to) {
+            throw new IllegalArgumentException("rows " + from + ".." + to + " outside [0, " + nRows + "]");
+        }
+        int rows = Math.toIntExact(to - from);
+        long[] p = pointers(s, from, rows);
+        long start = p[0];
+        long count = p[rows] - start;
+        if (count > PlanTarget.MAX_CHUNK_NNZ) {
+            throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + count
+                    + " entries, more than one block may (" + PlanTarget.MAX_CHUNK_NNZ + ")");
+        }
+        int n = (int) count;
+        int[] local = new int[rows + 1];
+        for (int i = 0; i <= rows; i++) {
+            local[i] = (int) (p[i] - start);
+        }
+        int[] idx = new int[n];
+        Decode.ints(indices.read(s, start, n), indices.dtype(), idx, 0, n);
+        for (int k = 0; k < n; k++) {
+            if (idx[k] < 0 || idx[k] >= nCols) {
+                throw badIndex(s, local, k, start, from);
+            }
+        }
+        float[] val = new float[n];
+        ByteBuffer values = data.read(s, start, n);
+        Decode.floats(values, data.dtype(), val, 0, n);
+        s.stats().addBlock();
+        return RowBlock.of(blockIndex, from, nCols, local, idx, val);
+    }
+
+    private ScfluxFormatException badIndex(Storage s, int[] local, int k, long start, long from) {
+        int row = 0;
+        while (local[row + 1] <= k) {
+            row++;
+        }
+        long[] raw = new long[1];
+        Decode.longs(indices.read(s, start + k, 1), indices.dtype(), raw, 0, 1);
+        return indices.error("column index " + raw[0] + " at entry " + (start + k) + " (row " + (from + row)
+                + ") outside [0, " + nCols + ")");
+    }
+}

@@ -1,0 +1,155 @@
+package io.scflux.io;
+
+import io.scflux.core.DType;
+import java.nio.ByteBuffer;
+
+/**
+ * Converts stored elements (any numpy numeric type, either byte order) into the primitive arrays blocks carry:
+ * float32 values, int32 indices, int64 row pointers. Bulk copies where the types match, one tight loop otherwise.
+ */
+final class Decode {
+
+    private Decode() {
+    }
+
+    /** {@code n} elements of type {@code t} from {@code src} (at its position) as floats into {@code dst[off..]}. */
+    static void floats(ByteBuffer src, DType t, float[] dst, int off, int n) {
+        switch (t) {
+            case FLOAT32 -> src.asFloatBuffer().get(dst, off, n);
+            case FLOAT64 -> {
+                var b = src.asDoubleBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = (float) b.get(i);
+                }
+            }
+            case INT8 -> {
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = src.get(src.position() + i);
+                }
+            }
+            case UINT8, BOOL -> {
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = src.get(src.position() + i) & 0xff;
+                }
+            }
+            case INT16 -> {
+                var b = src.asShortBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i);
+                }
+            }
+            case UINT16 -> {
+                var b = src.asShortBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i) & 0xffff;
+                }
+            }
+            case INT32 -> {
+                var b = src.asIntBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i);
+                }
+            }
+            case UINT32 -> {
+                var b = src.asIntBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i) & 0xffffffffL;
+                }
+            }
+            case INT64 -> {
+                var b = src.asLongBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i);
+                }
+            }
+            case UINT64 -> {
+                var b = src.asLongBuffer();
+                for (int i = 0; i < n; i++) {
+                    long v = b.get(i);
+                    dst[off + i] = v >= 0 ? v : (float) ((v >>> 1) * 2.0);
+                }
+            }
+            default -> throw new IllegalArgumentException("no numeric value in " + t);
+        }
+    }
+
+    /**
+     * {@code n} integer elements as ints. Values that do not fit an int become -1, which every caller rejects as an
+     * index out of range.
+     */
+    static void ints(ByteBuffer src, DType t, int[] dst, int off, int n) {
+        switch (t) {
+            case INT32 -> src.asIntBuffer().get(dst, off, n);
+            case INT64, UINT64 -> {
+                var b = src.asLongBuffer();
+                for (int i = 0; i < n; i++) {
+                    long v = b.get(i);
+                    dst[off + i] = v >= 0 && v <= Integer.MAX_VALUE ? (int) v : -1;
+                }
+            }
+            case UINT32 -> {
+                var b = src.asIntBuffer();
+                for (int i = 0; i < n; i++) {
+                    int v = b.get(i);
+                    dst[off + i] = v >= 0 ? v : -1;
+                }
+            }
+            case INT16 -> {
+                var b = src.asShortBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i);
+                }
+            }
+            case UINT16 -> {
+                var b = src.asShortBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i) & 0xffff;
+                }
+            }
+            case INT8 -> {
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = src.get(src.position() + i);
+                }
+            }
+            case UINT8 -> {
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = src.get(src.position() + i) & 0xff;
+                }
+            }
+            default -> throw new IllegalArgumentException("no integer value in " + t);
+        }
+    }
+
+    /** {@code n} integer elements as longs; unsigned 64-bit values beyond {@code Long.MAX_VALUE} become -1. */
+    static void longs(ByteBuffer src, DType t, long[] dst, int off, int n) {
+        switch (t) {
+            case INT64, UINT64 -> {
+                src.asLongBuffer().get(dst, off, n);
+                if (t == DType.UINT64) {
+                    for (int i = 0; i < n; i++) {
+                        dst[off + i] = dst[off + i] < 0 ? -1 : dst[off + i];
+                    }
+                }
+            }
+            case INT32 -> {
+                var b = src.asIntBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i);
+                }
+            }
+            case UINT32 -> {
+                var b = src.asIntBuffer();
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = b.get(i) & 0xffffffffL;
+                }
+            }
+            default -> {
+                int[] tmp = new int[n];
+                ints(src, t, tmp, 0, n);
+                for (int i = 0; i < n; i++) {
+                    dst[off + i] = tmp[i];
+                }
+            }
+        }
+    }
+}

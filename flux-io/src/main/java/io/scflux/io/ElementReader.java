@@ -1,0 +1,79 @@
+package io.scflux.io;
+
+import io.jhdf.api.Group;
+import io.jhdf.api.Node;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Reads any anndata element by its {@code encoding-type}: dicts as nested maps, dataframes as frames, arrays and
+ * scalars as dense arrays, categorical and nullable arrays as columns, rec-arrays as maps of fields, and matrices
+ * (CSR, CSC) as {@link FileMatrix} left in the file. Elements written without encoding attributes (anndata < 0.8)
+ * are read by their HDF5 shape: a group is a dict (or a matrix when it has {@code h5sparse_format}), a dataset an
+ * array.
+ */
+final class ElementReader {
+
+    private final Path file;
+
+    ElementReader(Path file) {
+        this.file = file;
+    }
+
+    /** The element at {@code node}: a map, frame, dense array, column, record map or {@link FileMatrix}. */
+    Object read(Node node) {
+        return Hdf5.guard(node, () -> {
+            String encoding = Hdf5.encodingType(node);
+            if (encoding == null) {
+                return unencoded(node);
+            }
+            switch (encoding) {
+                case "dict":
+                    return mapping(node);
+                case "dataframe":
+                    return FrameReader.read(node);
+                case "csr_matrix":
+                case "csc_matrix":
+                    return matrix(node);
+                case "array":
+                case "string-array":
+                case "numeric-scalar":
+                case "string":
+                    return ArrayReader.read(node);
+                case "rec-array":
+                    return ArrayReader.record(node);
+                default:
+                    if (ColumnReader.isColumnEncoding(encoding)) {
+                        return ColumnReader.read(node, false);
+                    }
+                    throw Hdf5.error(node, "unknown encoding-type '" + encoding + "'");
+            }
+        });
+    }
+
+    /** An element written before anndata 0.8 tagged elements, read by what it is in HDF5. */
+    private Object unencoded(Node node) {
+        if (node.isGroup()) {
+            return Hdf5.hasAttr(node, "h5sparse_format") ? matrix(node) : mapping(node);
+        }
+        return ArrayReader.isRecord(node) ? ArrayReader.record(node) : ArrayReader.read(node);
+    }
+
+    /** The members of a dict group, each read as an element, in the order jhdf lists them (by name, as h5py). */
+    Map<String, Object> mapping(Node node) {
+        if (!(node instanceof Group group)) {
+            throw Hdf5.error(node, "expected a group (a dict), found a dataset");
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (Node child : Hdf5.guard(node, group::getChildren).values()) {
+            out.put(child.getName(), read(child));
+        }
+        return out;
+    }
+
+    /** The matrix at {@code node}, streamed from the file. */
+    FileMatrix matrix(Node node) {
+        return Hdf5.guard(node, () -> FileMatrices.open(file, node));
+    }
+}

@@ -1,0 +1,78 @@
+package io.scflux.io;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/** What every file-backed matrix shares: its file, element path, storage description, counters and plans. */
+abstract class FileMatrixBase implements FileMatrix {
+
+    private final Path file;
+    private final String element;
+    private final MatrixInfo info;
+    private final ReadStats stats = new ReadStats();
+    private final ConcurrentMap<PlanTarget, BlockPlan> plans = new ConcurrentHashMap<>();
+
+    FileMatrixBase(Path file, String element, MatrixInfo info) {
+        this.file = file;
+        this.element = element;
+        this.info = info;
+    }
+
+    @Override
+    public final Path file() {
+        return file;
+    }
+
+    @Override
+    public final String element() {
+        return element;
+    }
+
+    @Override
+    public final MatrixInfo info() {
+        return info;
+    }
+
+    @Override
+    public final ReadStats stats() {
+        return stats;
+    }
+
+    @Override
+    public final long nRows() {
+        return info.nRows();
+    }
+
+    @Override
+    public final int nCols() {
+        return info.nCols();
+    }
+
+    @Override
+    public final DType dtype() {
+        return info.dtype();
+    }
+
+    /** The plan for {@code target}, computed once per target (reading row counts costs a pass over indptr). */
+    @Override
+    public final BlockPlan plan(PlanTarget target) {
+        return plans.computeIfAbsent(target, this::computePlan);
+    }
+
+    abstract BlockPlan computePlan(PlanTarget target);
+
+    @Override
+    public String describe() {
+        return file + ":" + element;
+    }
+
+    @Override
+    public String toString() {
+        return getClass().getSimpleName() + "[" + describe() + ", " + info.encoding() + " " + nRows() + " x "
+                + nCols() + "]";
+    }
+}

@@ -1,0 +1,77 @@
+package io.scflux.io;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import java.nio.file.Path;
+import java.util.function.Function;
+
+/**
+ * A sparse matrix element streamed in row blocks from CSR arrays: those of the file itself for {@code csr_matrix},
+ * or those of a transposed store for {@code csc_matrix} (built on first use, see {@link TransposedStore}).
+ */
+final class SparseFileMatrix extends FileMatrixBase {
+
+    /** CSR arrays and the file they live in, stamped so a changed file is noticed. */
+    record CsrStore(Path file, FileStamp stamp, CsrArrays arrays) {
+    }
+
+    private final Function<ReadStats, CsrStore> store;
+    private volatile CsrStore resolved;
+
+    SparseFileMatrix(Path file, String element, MatrixInfo info, Function<ReadStats, CsrStore> store) {
+        super(file, element, info);
+        this.store = store;
+    }
+
+    private CsrStore store() {
+        CsrStore s = resolved;
+        if (s == null) {
+            synchronized (this) {
+                s = resolved;
+                if (s == null) {
+                    s = store.apply(stats());
+                    resolved = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    private Storage openStorage() {
+        CsrStore s = store();
+        return Storage.open(s.file(), s.stamp(), stats());
+    }
+
+    @Override
+    BlockPlan computePlan(PlanTarget target) {
+        try (Storage s = openStorage()) {
+            return store().arrays().plan(s, target);
+        }
+    }
+
+    @Override
+    public void rowNnz(long rowFrom, int count, int[] out) {
+        try (Storage s = openStorage()) {
+            store().arrays().rowNnz(s, rowFrom, count, out);
+        }
+    }
+
+    @Override
+    public RowReader open() {
+        CsrArrays arrays = store().arrays();
+        Storage s = openStorage();
+        return new RowReader() {
+            @Override
+            public RowBlock read(int blockIndex, long from, long to) {
+                return arrays.read(s, blockIndex, from, to);
+            }
+
+            @Override
+            public void close() {
+                s.close();
+            }
+        };
+    }
+}

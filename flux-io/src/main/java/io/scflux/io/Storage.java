@@ -1,0 +1,136 @@
+package io.scflux.io;
+
+import io.jhdf.HdfFile;
+import io.jhdf.api.Dataset;
+import io.scflux.core.ScfluxFormatException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One reader's open handle on a file: positional reads through its own {@link FileChannel} (the fast path for
+ * contiguous data and unfiltered chunks), a few recently decoded chunks, and, only for filters scflux does not decode
+ * itself, a jhdf handle opened on first use. Every byte read is counted in the matrix's {@link ReadStats}.
+ */
+final class Storage implements AutoCloseable {
+
+    private static final int DECODED_CHUNKS_KEPT = 4;
+
+    private final Path file;
+    private final FileChannel channel;
+    private final ReadStats stats;
+    private final Map<ChunkKey, ByteBuffer> decoded = new LinkedHashMap<>(8, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<ChunkKey, ByteBuffer> eldest) {
+            return size() > DECODED_CHUNKS_KEPT;
+        }
+    };
+    private HdfFile hdf;
+
+    private Storage(Path file, FileChannel channel, ReadStats stats) {
+        this.file = file;
+        this.channel = channel;
+        this.stats = stats;
+    }
+
+    /** Opens {@code file} for reading, failing if it is no longer the file that was described. */
+    static Storage open(Path file, FileStamp expected, ReadStats stats) {
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(file, StandardOpenOption.READ);
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": cannot open: " + e.getMessage(), e);
+        }
+        try {
+            FileStamp now = FileStamp.of(file);
+            if (!now.equals(expected)) {
+                throw new ScfluxFormatException(file.toString(), "/", "the file changed since it was opened ("
+                        + expected + " then, " + now + " now); open it again");
+            }
+        } catch (RuntimeException e) {
+            closeQuietly(ch);
+            throw e;
+        }
+        return new Storage(file, ch, stats);
+    }
+
+    Path file() {
+        return file;
+    }
+
+    ReadStats stats() {
+        return stats;
+    }
+
+    /** Fills {@code dst} (position to limit) from {@code position}; {@code what} names the HDF5 path for errors. */
+    void read(long position, ByteBuffer dst, String what) {
+        int wanted = dst.remaining();
+        long at = position;
+        try {
+            while (dst.hasRemaining()) {
+                int n = channel.read(dst, at);
+                if (n < 0) {
+                    throw new ScfluxFormatException(file.toString(), what, "file truncated: expected " + wanted
+                            + " bytes at offset " + position + " but the file ends at " + channel.size());
+                }
+                at += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": " + what + ": read failed: " + e.getMessage(), e);
+        }
+        stats.addBytes(wanted);
+    }
+
+    /** A decoded chunk kept from an earlier read of this reader, or null. */
+    synchronized ByteBuffer decodedChunk(StoredArray array, long chunk) {
+        ByteBuffer b = decoded.get(new ChunkKey(array, chunk));
+        return b == null ? null : b.duplicate().order(b.order());
+    }
+
+    synchronized void keepDecodedChunk(StoredArray array, long chunk, ByteBuffer bytes) {
+        decoded.put(new ChunkKey(array, chunk), bytes);
+    }
+
+    /** The jhdf view of a dataset, for chunks whose filters only jhdf decodes. */
+    synchronized Dataset jhdfDataset(String path) {
+        if (hdf == null) {
+            hdf = new HdfFile(file);
+        }
+        return hdf.getDatasetByPath(path);
+    }
+
+    @Override
+    public synchronized void close() {
+        closeQuietly(channel);
+        if (hdf != null) {
+            hdf.close();
+            hdf = null;
+        }
+        decoded.clear();
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // nothing was written; a failed close of a read-only channel loses nothing
+        }
+    }
+
+    private record ChunkKey(StoredArray array, long chunk) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof ChunkKey k && k.array == array && k.chunk == chunk;
+        }
+
+        @Override
+        public int hashCode() {
+            return System.identityHashCode(array) * 31 + Long.hashCode(chunk);
+        }
+    }
+}

@@ -1,0 +1,402 @@
+package io.scflux.io;
+
+import io.jhdf.api.Dataset;
+import io.jhdf.api.dataset.ChunkedDataset;
+import io.jhdf.api.dataset.ContiguousDataset;
+import io.jhdf.dataset.chunked.Chunk;
+import io.jhdf.dataset.chunked.ChunkedDatasetBase;
+import io.jhdf.filter.PipelineFilterWithData;
+import io.jhdf.object.datatype.DataType;
+import io.jhdf.object.datatype.EnumDataType;
+import io.jhdf.object.datatype.OrderedDataType;
+import io.jhdf.object.message.DataLayout;
+import io.scflux.core.DType;
+import io.scflux.core.ScfluxFormatException;
+import java.lang.reflect.Method;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where the bytes of one numeric HDF5 dataset lie, captured once while the file is open: layout, element type and
+ * byte order, the address of contiguous data or the table of chunks with their filters. Readers then fetch any
+ * range through their own {@link Storage} without going through jhdf again.
+ */
+final class StoredArray {
+
+    /** HDF5's undefined address: storage never allocated (all fill value). */
+    private static final long UNDEFINED = -1L;
+    private static final Method CHUNK_LOOKUP = chunkLookupMethod();
+
+    private enum Layout { CONTIGUOUS, CHUNKED, COMPACT }
+
+    private final String file;
+    private final String path;
+    private final DType dtype;
+    private final int elementSize;
+    private final ByteOrder order;
+    private final long[] dims;
+    private final Layout layout;
+    private final long address;
+    private final byte[] compact;
+    private final int[] chunkDims;
+    private final long[] chunkGrid;
+    private final long chunkElements;
+    private final long[] chunkAddress;
+    private final int[] chunkStored;
+    private final int[] chunkMask;
+    private final int[] filterIds;
+    private final ChunkCodec codec;
+    /** True when chunks must be decoded by jhdf (a filter scflux does not decode, or no chunk table). */
+    private final boolean jhdfChunks;
+
+    private StoredArray(String file, String path, DType dtype, int elementSize, ByteOrder order, long[] dims,
+                        Layout layout, long address, byte[] compact, int[] chunkDims, long[] chunkAddress,
+                        int[] chunkStored, int[] chunkMask, int[] filterIds, boolean jhdfChunks) {
+        this.file = file;
+        this.path = path;
+        this.dtype = dtype;
+        this.elementSize = elementSize;
+        this.order = order;
+        this.dims = dims;
+        this.layout = layout;
+        this.address = address;
+        this.compact = compact;
+        this.chunkDims = chunkDims;
+        this.chunkAddress = chunkAddress;
+        this.chunkStored = chunkStored;
+        this.chunkMask = chunkMask;
+        this.filterIds = filterIds;
+        this.codec = new ChunkCodec(filterIds, elementSize);
+        this.jhdfChunks = jhdfChunks;
+        if (chunkDims != null) {
+            chunkGrid = new long[dims.length];
+            long elems = 1;
+            for (int d = 0; d < dims.length; d++) {
+                chunkGrid[d] = (dims[d] + chunkDims[d] - 1) / chunkDims[d];
+                elems *= chunkDims[d];
+            }
+            chunkElements = elems;
+        } else {
+            chunkGrid = null;
+            chunkElements = 0;
+        }
+    }
+
+    /** A plain little-endian contiguous array at {@code address} of a non-HDF5 file (scflux's own stores). */
+    static StoredArray raw(String file, String path, DType dtype, long length, long address) {
+        return new StoredArray(file, path, dtype, dtype.size(), ByteOrder.LITTLE_ENDIAN, new long[] {length},
+                Layout.CONTIGUOUS, address, null, null, null, null, null, new int[0], false);
+    }
+
+    /** Describes {@code ds}, which must hold numbers or bools; {@code fileSize} bounds every address. */
+    static StoredArray of(Dataset ds, long fileSize) {
+        String file = Hdf5.fileName(ds);
+        String path = ds.getPath();
+        DType dtype = Hdf5.dtypeOf(ds);
+        if (dtype == DType.STRING) {
+            throw Hdf5.error(ds, "expected a numeric dataset, found strings");
+        }
+        DataType type = ds.getDataType();
+        int size = type.getSize();
+        if (type instanceof io.jhdf.object.datatype.FloatingPoint && size == 2) {
+            throw Hdf5.error(ds, "float16 data is not supported; expected float32, float64 or integers");
+        }
+        ByteOrder order = byteOrder(type);
+        long[] dims;
+        try {
+            dims = ds.getDimensionsAsLong();
+        } catch (RuntimeException e) {
+            throw Hdf5.error(ds, "unreadable dataspace: " + e.getMessage(), e);
+        }
+        for (long d : dims) {
+            if (d < 0) {
+                throw Hdf5.error(ds, "negative dimension in " + Arrays.toString(dims));
+            }
+        }
+        long bytes = product(dims) * size;
+        DataLayout layout = ds.getDataLayout();
+        try {
+            if (layout == DataLayout.CONTIGUOUS) {
+                long address = ((ContiguousDataset) ds).getDataAddress();
+                if (address != UNDEFINED && bytes > 0 && (address < 0 || address + bytes > fileSize)) {
+                    throw Hdf5.error(ds, "file truncated: " + bytes + " bytes of data at offset " + address
+                            + " but the file has " + fileSize);
+                }
+                return new StoredArray(file, path, dtype, size, order, dims, Layout.CONTIGUOUS, address, null, null,
+                        null, null, null, new int[0], false);
+            }
+            if (layout == DataLayout.COMPACT) {
+                ByteBuffer all = ((io.jhdf.dataset.DatasetBase) ds).getDataBuffer();
+                byte[] copy = new byte[all.remaining()];
+                all.get(copy);
+                if (copy.length < bytes) {
+                    throw Hdf5.error(ds, "compact data holds " + copy.length + " bytes, expected " + bytes);
+                }
+                return new StoredArray(file, path, dtype, size, order, dims, Layout.COMPACT, 0, copy, null, null, null,
+                        null, new int[0], false);
+            }
+            return chunked((ChunkedDataset) ds, file, path, dtype, size, order, dims, fileSize);
+        } catch (ScfluxFormatException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw Hdf5.error(ds, "unreadable storage layout: " + e.getMessage(), e);
+        }
+    }
+
+    private static StoredArray chunked(ChunkedDataset ds, String file, String path, DType dtype, int size,
+                                       ByteOrder order, long[] dims, long fileSize) {
+        int[] chunkDims = ds.getChunkDimensions();
+        if (chunkDims.length != dims.length) {
+            throw Hdf5.error(ds, "chunk rank " + chunkDims.length + " differs from dataset rank " + dims.length);
+        }
+        for (int c : chunkDims) {
+            if (c <= 0) {
+                throw Hdf5.error(ds, "invalid chunk shape " + Arrays.toString(chunkDims));
+            }
+        }
+        List<PipelineFilterWithData> filters = ds.getFilters();
+        int[] ids = new int[filters.size()];
+        boolean jhdf = false;
+        for (int i = 0; i < ids.length; i++) {
+            ids[i] = filters.get(i).getId();
+            jhdf |= !ChunkCodec.supports(ids[i]);
+        }
+        long grid = 1;
+        for (int d = 0; d < dims.length; d++) {
+            grid *= (dims[d] + chunkDims[d] - 1) / chunkDims[d];
+        }
+        if (grid > Integer.MAX_VALUE - 8) {
+            throw Hdf5.error(ds, "too many chunks: " + grid);
+        }
+        long[] addr = new long[(int) grid];
+        int[] stored = new int[(int) grid];
+        int[] mask = new int[(int) grid];
+        Arrays.fill(addr, UNDEFINED);
+        Map<?, Chunk> lookup = chunkLookup(ds);
+        if (lookup == null) {
+            jhdf = true;
+        } else {
+            for (Chunk c : lookup.values()) {
+                long[] off = c.getChunkOffset();
+                long linear = 0;
+                for (int d = 0; d < dims.length; d++) {
+                    long g = off[d] / chunkDims[d];
+                    long gridD = (dims[d] + chunkDims[d] - 1) / chunkDims[d];
+                    if (off[d] % chunkDims[d] != 0 || g < 0 || g >= gridD) {
+                        throw Hdf5.error(ds, "chunk at offset " + Arrays.toString(off) + " outside the dataset "
+                                + Arrays.toString(dims));
+                    }
+                    linear = linear * gridD + g;
+                }
+                if (c.getAddress() < 0 || c.getSize() < 0 || c.getAddress() + c.getSize() > fileSize) {
+                    throw Hdf5.error(ds, "file truncated: chunk at offset " + Arrays.toString(off) + " lies at "
+                            + c.getAddress() + ".." + (c.getAddress() + c.getSize()) + ", the file has " + fileSize
+                            + " bytes");
+                }
+                addr[(int) linear] = c.getAddress();
+                stored[(int) linear] = c.getSize();
+                long[] m = c.getFilterMask().toLongArray();
+                mask[(int) linear] = m.length == 0 ? 0 : (int) m[0];
+            }
+        }
+        return new StoredArray(file, path, dtype, size, order, dims, Layout.CHUNKED, 0, null, chunkDims, addr, stored,
+                mask, ids, jhdf);
+    }
+
+    private static Method chunkLookupMethod() {
+        try {
+            Method m = ChunkedDatasetBase.class.getDeclaredMethod("getChunkLookup");
+            m.setAccessible(true);
+            return m;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<?, Chunk> chunkLookup(ChunkedDataset ds) {
+        if (CHUNK_LOOKUP == null || !(ds instanceof ChunkedDatasetBase)) {
+            return null;
+        }
+        try {
+            return (Map<?, Chunk>) CHUNK_LOOKUP.invoke(ds);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            throw Hdf5.error(ds, "unreadable chunk index: " + cause.getMessage(), cause);
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
+    }
+
+    private static ByteOrder byteOrder(DataType type) {
+        if (type instanceof EnumDataType e) {
+            type = e.getBaseType();
+        }
+        if (type instanceof OrderedDataType o) {
+            return o.getByteOrder();
+        }
+        return ByteOrder.LITTLE_ENDIAN;
+    }
+
+    private static long product(long[] dims) {
+        long n = 1;
+        for (long d : dims) {
+            n = Math.multiplyExact(n, d);
+        }
+        return n;
+    }
+
+    String path() {
+        return path;
+    }
+
+    DType dtype() {
+        return dtype;
+    }
+
+    int elementSize() {
+        return elementSize;
+    }
+
+    long[] dims() {
+        return dims.clone();
+    }
+
+    /** Length of the first axis. */
+    long length() {
+        return dims.length == 0 ? 1 : dims[0];
+    }
+
+    boolean isChunked() {
+        return layout == Layout.CHUNKED;
+    }
+
+    int[] chunkDims() {
+        return chunkDims == null ? null : chunkDims.clone();
+    }
+
+    /** The filter pipeline as {@code scflux info} names it. */
+    String compression() {
+        return ChunkCodec.describe(filterIds);
+    }
+
+    ScfluxFormatException error(String problem) {
+        return new ScfluxFormatException(file, path, problem);
+    }
+
+    /**
+     * Reads elements {@code [from, from + count)} in row-major order into a buffer of {@code count} elements (set to
+     * the dataset's byte order, positioned at 0). Contiguous data and unfiltered chunks are read in place; filtered
+     * chunks are decoded whole and kept by the storage for the next call.
+     */
+    ByteBuffer read(Storage s, long from, int count) {
+        long total = product(dims);
+        if (from < 0 || count < 0 || from + count > total) {
+            throw error("elements " + from + ".." + (from + count) + " requested of " + total);
+        }
+        ByteBuffer dst = ByteBuffer.allocate(count * elementSize).order(order);
+        if (count == 0) {
+            return dst;
+        }
+        switch (layout) {
+            case COMPACT -> dst.put(compact, (int) (from * elementSize), count * elementSize);
+            case CONTIGUOUS -> {
+                if (address != UNDEFINED) {
+                    s.read(address + from * elementSize, dst, path);
+                }
+            }
+            default -> readChunked(s, from, count, dst);
+        }
+        return dst.clear();
+    }
+
+    private void readChunked(Storage s, long from, int count, ByteBuffer dst) {
+        if (dims.length != 1) {
+            throw error("row-major ranges of chunked " + dims.length + "-D data are read chunk by chunk");
+        }
+        long end = from + count;
+        int cd = chunkDims[0];
+        for (long c = from / cd; c * cd < end; c++) {
+            long chunkStart = c * cd;
+            long a = Math.max(from, chunkStart);
+            long b = Math.min(end, chunkStart + cd);
+            int len = (int) (b - a) * elementSize;
+            int at = (int) (a - from) * elementSize;
+            if (!jhdfChunks && codec.isEmpty() && chunkAddress[(int) c] != UNDEFINED) {
+                ByteBuffer slice = dst.duplicate().position(at).limit(at + len);
+                s.read(chunkAddress[(int) c] + (a - chunkStart) * elementSize, slice, path);
+                s.stats().addChunk();
+            } else {
+                ByteBuffer chunk = chunk(s, c);
+                dst.put(at, chunk, (int) (a - chunkStart) * elementSize, len);
+            }
+        }
+    }
+
+    /** Number of chunks along each axis (chunked layout only). */
+    long[] chunkGrid() {
+        return chunkGrid.clone();
+    }
+
+    /**
+     * Chunk {@code linear} (row-major over the chunk grid), decoded: {@code chunkElements} elements in the dataset's
+     * byte order, the full chunk shape even at the edges. A chunk never written reads as zeros (the fill value).
+     */
+    ByteBuffer chunk(Storage s, long linear) {
+        ByteBuffer kept = s.decodedChunk(this, linear);
+        if (kept != null) {
+            return kept;
+        }
+        int bytes = Math.toIntExact(chunkElements * elementSize);
+        ByteBuffer out;
+        if (jhdfChunks) {
+            out = ByteBuffer.wrap(jhdfChunk(s, linear)).order(order);
+            s.stats().addBytes(bytes);
+        } else if (chunkAddress[(int) linear] == UNDEFINED) {
+            out = ByteBuffer.allocate(bytes).order(order);
+        } else {
+            ByteBuffer stored = ByteBuffer.allocate(chunkStored[(int) linear]);
+            s.read(chunkAddress[(int) linear], stored, path);
+            byte[] raw = stored.array();
+            if (codec.isEmpty()) {
+                if (raw.length < bytes) {
+                    throw error("chunk " + linear + " stores " + raw.length + " bytes, expected " + bytes);
+                }
+                out = ByteBuffer.wrap(raw).order(order);
+            } else {
+                try {
+                    out = ByteBuffer.wrap(codec.decode(raw, chunkMask[(int) linear], bytes)).order(order);
+                } catch (IllegalStateException e) {
+                    throw new ScfluxFormatException(file, path, "chunk " + linear + " at offset "
+                            + chunkAddress[(int) linear] + ": " + e.getMessage(), e);
+                }
+            }
+        }
+        s.stats().addChunk();
+        s.keepDecodedChunk(this, linear, out);
+        return out.duplicate().order(order);
+    }
+
+    private byte[] jhdfChunk(Storage s, long linear) {
+        int[] offset = new int[dims.length];
+        long rest = linear;
+        for (int d = dims.length - 1; d >= 0; d--) {
+            offset[d] = (int) (rest % chunkGrid[d]) * chunkDims[d];
+            rest /= chunkGrid[d];
+        }
+        try {
+            return ((ChunkedDataset) s.jhdfDataset(path)).getDecompressedChunk(offset);
+        } catch (RuntimeException e) {
+            throw new ScfluxFormatException(file, path, "chunk at " + Arrays.toString(offset) + " cannot be decoded: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "StoredArray[" + file + ":" + path + " " + dtype + " " + Arrays.toString(dims) + " " + layout + "]";
+    }
+}

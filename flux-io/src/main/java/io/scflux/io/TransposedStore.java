@@ -1,0 +1,380 @@
+package io.scflux.io;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.RowBlock;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * A CSR copy of a CSC matrix element, made once out of core so that CSC files stream row blocks in bounded memory,
+ * and reused while the source file is unchanged (the name holds a hash of its path, element, size and time).
+ *
+ * <p>Building reads the CSC indices once to count each row's entries, then streams the columns and scatters each
+ * entry into a bucket of rows that fits in memory (spilled to disk when there is more than one), and lays each
+ * bucket out in row order. Columns are visited in order, so entries stay sorted by column within every row.
+ *
+ * <p>The store is one little-endian file: a 64-byte header, int64 indptr, int32 indices, float32 values.
+ */
+final class TransposedStore {
+
+    private static final byte[] MAGIC = "SCFLUXT1".getBytes(StandardCharsets.US_ASCII);
+    private static final int HEADER = 64;
+    private static final int PIECE = 1 << 20;
+    private static final int SPILL_BUFFER = 1 << 18;
+    private static final int SPILL_RECORD = 12;
+
+    /** Entries held in memory per bucket: 16 Mi (128 MiB of indices and values). */
+    static final long DEFAULT_BUCKET_ENTRIES = 1L << 24;
+
+    private TransposedStore() {
+    }
+
+    /** Where stores live: {@code -Dscflux.cache.dir}, {@code $SCFLUX_CACHE_DIR} or {@code <tmpdir>/scflux-cache}. */
+    static Path cacheDir() {
+        String dir = System.getProperty("scflux.cache.dir");
+        if (dir == null || dir.isEmpty()) {
+            dir = System.getenv("SCFLUX_CACHE_DIR");
+        }
+        return dir == null || dir.isEmpty() ? Paths.get(System.getProperty("java.io.tmpdir"), "scflux-cache")
+                : Paths.get(dir);
+    }
+
+    /**
+     * The CSR store of the CSC element {@code csc} (whose "rows" are the matrix's columns), built if it does not
+     * exist yet for this version of the file.
+     */
+    static SparseFileMatrix.CsrStore ensure(Path file, String element, FileStamp stamp, CsrArrays csc,
+                                            ReadStats stats, long bucketEntries) {
+        long rows = csc.nCols();
+        int cols = Math.toIntExact(csc.nRows());
+        long nnz = csc.nnz();
+        Path dir = cacheDir();
+        String base = "transposed-" + hash(file.toAbsolutePath().normalize() + "\0" + element);
+        Path target = dir.resolve(base + "-" + hash(stamp.size() + ":" + stamp.modifiedMillis()) + ".csr");
+        try {
+            Files.createDirectories(dir);
+            if (!matches(target, rows, cols, nnz)) {
+                build(file, stamp, csc, stats, bucketEntries, target);
+            }
+            removeOlderVersions(dir, base, target);
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ":" + element + ": cannot build the transposed store in " + dir
+                    + ": " + e.getMessage(), e);
+        }
+        String name = target.toString();
+        long idxBase = align(HEADER + 8 * (rows + 1));
+        long valBase = align(idxBase + 4 * nnz);
+        FileStamp storeStamp = FileStamp.of(target);
+        try (Storage s = Storage.open(target, storeStamp, new ReadStats())) {
+            CsrArrays arrays = CsrArrays.of(StoredArray.raw(name, "indptr", DType.INT64, rows + 1, HEADER),
+                    StoredArray.raw(name, "indices", DType.INT32, nnz, idxBase),
+                    StoredArray.raw(name, "data", DType.FLOAT32, nnz, valBase), rows, cols, s);
+            return new SparseFileMatrix.CsrStore(target, storeStamp, arrays);
+        }
+    }
+
+    private static long align(long offset) {
+        return (offset + 63) & ~63L;
+    }
+
+    private static boolean matches(Path store, long rows, int cols, long nnz) throws IOException {
+        if (!Files.isRegularFile(store)) {
+            return false;
+        }
+        long idxBase = align(HEADER + 8 * (rows + 1));
+        long size = align(idxBase + 4 * nnz) + 4 * nnz;
+        if (Files.size(store) != size) {
+            return false;
+        }
+        try (FileChannel ch = FileChannel.open(store, StandardOpenOption.READ)) {
+            ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+            while (h.hasRemaining() && ch.read(h, h.position()) > 0) {
+                // keep reading the header
+            }
+            h.flip();
+            byte[] magic = new byte[MAGIC.length];
+            h.get(magic);
+            return java.util.Arrays.equals(magic, MAGIC) && h.getLong() == rows && h.getInt() == cols
+                    && h.getLong() == nnz;
+        }
+    }
+
+    private static void removeOlderVersions(Path dir, String base, Path keep) throws IOException {
+        try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, base + "-*.csr")) {
+            for (Path p : old) {
+                if (!p.equals(keep)) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private static void build(Path file, FileStamp stamp, CsrArrays csc, ReadStats stats, long bucketEntries,
+                              Path target) throws IOException {
+        long rows = csc.nCols();
+        int cols = Math.toIntExact(csc.nRows());
+        long nnz = csc.nnz();
+        Path temp = Files.createTempFile(target.getParent(), ".tmp-" + target.getFileName(), ".part");
+        try (Storage s = Storage.open(file, stamp, stats);
+             FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+            long[] rowptr = rowPointers(s, csc, rows);
+            long idxBase = align(HEADER + 8 * (rows + 1));
+            long valBase = align(idxBase + 4 * nnz);
+            writeHeader(out, rows, cols, nnz, rowptr);
+            long[] buckets = buckets(rowptr, bucketEntries);
+            int k = buckets.length - 1;
+            if (k == 1) {
+                scatterInMemory(s, csc, rowptr, out, idxBase, valBase);
+            } else {
+                scatterThroughSpills(s, csc, rowptr, buckets, out, idxBase, valBase, target.getParent());
+            }
+            long end = valBase + 4 * nnz;
+            if (out.size() < end) {
+                out.write(ByteBuffer.allocate(1), end - 1);
+            }
+        } catch (IOException | RuntimeException e) {
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+        try {
+            Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            Files.deleteIfExists(temp);
+            throw e;
+        }
+    }
+
+    /** Pass 1: each row's entry count from the CSC indices (which are checked against the row count). */
+    private static long[] rowPointers(Storage s, CsrArrays csc, long rows) {
+        int[] counts = new int[Math.toIntExact(rows)];
+        long nnz = csc.nnz();
+        int[] idx = new int[(int) Math.min(PIECE, Math.max(1, nnz))];
+        StoredArray indices = csc.indices();
+        for (long k = 0; k < nnz; k += idx.length) {
+            int n = (int) Math.min(idx.length, nnz - k);
+            Decode.ints(indices.read(s, k, n), indices.dtype(), idx, 0, n);
+            for (int i = 0; i < n; i++) {
+                int r = idx[i];
+                if (r < 0 || r >= rows) {
+                    long[] raw = new long[1];
+                    Decode.longs(indices.read(s, k + i, 1), indices.dtype(), raw, 0, 1);
+                    throw indices.error("row index " + raw[0] + " at entry " + (k + i) + " outside [0, " + rows
+                            + ")");
+                }
+                counts[r]++;
+            }
+        }
+        long[] rowptr = new long[counts.length + 1];
+        for (int r = 0; r < counts.length; r++) {
+            rowptr[r + 1] = rowptr[r] + counts[r];
+        }
+        return rowptr;
+    }
+
+    private static void writeHeader(FileChannel out, long rows, int cols, long nnz, long[] rowptr)
+            throws IOException {
+        ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        h.put(MAGIC).putLong(rows).putInt(cols).putLong(nnz).clear();
+        writeFully(out, h, 0);
+        ByteBuffer b = ByteBuffer.allocate(8 * PIECE).order(ByteOrder.LITTLE_ENDIAN);
+        for (int r = 0; r < rowptr.length; r += PIECE) {
+            int n = Math.min(PIECE, rowptr.length - r);
+            b.clear();
+            b.asLongBuffer().put(rowptr, r, n);
+            b.limit(8 * n);
+            writeFully(out, b, HEADER + 8L * r);
+        }
+    }
+
+    /** Row ranges (as boundaries) each holding at most {@code bucketEntries} entries, unless one row holds more. */
+    static long[] buckets(long[] rowptr, long bucketEntries) {
+        long[] bounds = new long[16];
+        int n = 0;
+        int rows = rowptr.length - 1;
+        int start = 0;
+        for (int r = 0; r < rows; r++) {
+            if (r > start && rowptr[r + 1] - rowptr[start] > bucketEntries) {
+                if (n + 2 > bounds.length) {
+                    bounds = java.util.Arrays.copyOf(bounds, bounds.length * 2);
+                }
+                bounds[++n] = r;
+                start = r;
+            }
+        }
+        bounds[++n] = rows;
+        return java.util.Arrays.copyOf(bounds, n + 1);
+    }
+
+    /** Streams the CSC columns in blocks; column order is what keeps rows sorted by column. */
+    private interface EntrySink {
+        void accept(int row, int col, float value) throws IOException;
+    }
+
+    private static void forEachEntry(Storage s, CsrArrays csc, EntrySink sink) throws IOException {
+        BlockPlan plan = csc.plan(s, PlanTarget.DEFAULT);
+        for (int b = 0; b < plan.size(); b++) {
+            RowBlock cb = csc.read(s, b, plan.rowStart(b), plan.rowEnd(b));
+            int[] ip = cb.indptr();
+            int[] ri = cb.indices();
+            float[] v = cb.values();
+            for (int c = 0; c < cb.nRows(); c++) {
+                int col = (int) (cb.rowStart() + c);
+                for (int k = ip[c]; k < ip[c + 1]; k++) {
+                    sink.accept(ri[k], col, v[k]);
+                }
+            }
+        }
+    }
+
+    private static void scatterInMemory(Storage s, CsrArrays csc, long[] rowptr, FileChannel out, long idxBase,
+                                        long valBase) throws IOException {
+        int nnz = Math.toIntExact(csc.nnz());
+        int[] cols = new int[nnz];
+        float[] vals = new float[nnz];
+        int[] cursor = new int[rowptr.length - 1];
+        for (int r = 0; r < cursor.length; r++) {
+            cursor[r] = (int) rowptr[r];
+        }
+        forEachEntry(s, csc, (row, col, value) -> {
+            int at = cursor[row]++;
+            cols[at] = col;
+            vals[at] = value;
+        });
+        writeArrays(out, cols, vals, nnz, idxBase, valBase);
+    }
+
+    private static void scatterThroughSpills(Storage s, CsrArrays csc, long[] rowptr, long[] buckets,
+                                             FileChannel out, long idxBase, long valBase, Path dir)
+            throws IOException {
+        int k = buckets.length - 1;
+        Path[] spillPaths = new Path[k];
+        FileChannel[] spills = new FileChannel[k];
+        ByteBuffer[] pending = new ByteBuffer[k];
+        try {
+            for (int b = 0; b < k; b++) {
+                spillPaths[b] = Files.createTempFile(dir, ".tmp-spill-", ".part");
+                spills[b] = FileChannel.open(spillPaths[b], StandardOpenOption.WRITE, StandardOpenOption.READ);
+                pending[b] = ByteBuffer.allocate(SPILL_BUFFER - SPILL_BUFFER % SPILL_RECORD)
+                        .order(ByteOrder.LITTLE_ENDIAN);
+            }
+            forEachEntry(s, csc, (row, col, value) -> {
+                int b = bucketOf(buckets, row);
+                ByteBuffer buf = pending[b];
+                if (!buf.hasRemaining()) {
+                    buf.flip();
+                    append(spills[b], buf);
+                    buf.clear();
+                }
+                buf.putInt(row).putInt(col).putFloat(value);
+            });
+            for (int b = 0; b < k; b++) {
+                pending[b].flip();
+                append(spills[b], pending[b]);
+                layOutBucket(spills[b], rowptr, (int) buckets[b], (int) buckets[b + 1], out, idxBase, valBase);
+                spills[b].close();
+                Files.deleteIfExists(spillPaths[b]);
+            }
+        } finally {
+            for (int b = 0; b < k; b++) {
+                if (spills[b] != null) {
+                    spills[b].close();
+                }
+                if (spillPaths[b] != null) {
+                    Files.deleteIfExists(spillPaths[b]);
+                }
+            }
+        }
+    }
+
+    private static int bucketOf(long[] buckets, int row) {
+        int i = java.util.Arrays.binarySearch(buckets, row);
+        return i >= 0 ? i : -i - 2;
+    }
+
+    private static void append(FileChannel ch, ByteBuffer b) throws IOException {
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+    }
+
+    private static void layOutBucket(FileChannel spill, long[] rowptr, int rowFrom, int rowTo, FileChannel out,
+                                     long idxBase, long valBase) throws IOException {
+        long base = rowptr[rowFrom];
+        int n = Math.toIntExact(rowptr[rowTo] - base);
+        int[] cols = new int[n];
+        float[] vals = new float[n];
+        int[] cursor = new int[rowTo - rowFrom];
+        for (int r = rowFrom; r < rowTo; r++) {
+            cursor[r - rowFrom] = (int) (rowptr[r] - base);
+        }
+        ByteBuffer buf = ByteBuffer.allocate(SPILL_BUFFER - SPILL_BUFFER % SPILL_RECORD)
+                .order(ByteOrder.LITTLE_ENDIAN);
+        long pos = 0;
+        long size = spill.size();
+        while (pos < size) {
+            buf.clear();
+            buf.limit((int) Math.min(buf.capacity(), size - pos));
+            while (buf.hasRemaining()) {
+                int got = spill.read(buf, pos + buf.position());
+                if (got < 0) {
+                    throw new IOException("spill file ended early");
+                }
+            }
+            buf.flip();
+            pos += buf.remaining();
+            while (buf.remaining() >= SPILL_RECORD) {
+                int at = cursor[buf.getInt() - rowFrom]++;
+                cols[at] = buf.getInt();
+                vals[at] = buf.getFloat();
+            }
+        }
+        writeArrays(out, cols, vals, n, idxBase + 4 * base, valBase + 4 * base);
+    }
+
+    private static void writeArrays(FileChannel out, int[] cols, float[] vals, int n, long idxAt, long valAt)
+            throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(4 * PIECE).order(ByteOrder.LITTLE_ENDIAN);
+        for (int i = 0; i < n; i += PIECE) {
+            int m = Math.min(PIECE, n - i);
+            b.clear();
+            b.asIntBuffer().put(cols, i, m);
+            b.limit(4 * m);
+            writeFully(out, b, idxAt + 4L * i);
+            b.clear();
+            b.asFloatBuffer().put(vals, i, m);
+            b.limit(4 * m);
+            writeFully(out, b, valAt + 4L * i);
+        }
+    }
+
+    private static void writeFully(FileChannel out, ByteBuffer b, long position) throws IOException {
+        long at = position;
+        while (b.hasRemaining()) {
+            at += out.write(b, at);
+        }
+    }
+
+    private static String hash(String s) {
+        try {
+            byte[] d = MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(d, 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package io.scflux.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.anndata.AnnData;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Files broken in one place each (malformed/*.h5ad: anndata 0.8 wrote base.h5ad, h5py broke a copy) give a
+ * ScfluxFormatException naming the file, the HDF5 path and what was expected.
+ */
+class MalformedMetadataTest {
+
+    @Test
+    void theUnbrokenBaseReads() {
+        AnnData data = H5ad.read(Fixtures.path("malformed/base.h5ad"));
+        assertEquals(10, data.nObs());
+        assertEquals(4, data.nVars());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+        "missing-encoding   | /obs/n_genes          | missing attribute 'encoding-type'",
+        "codes-out-of-range | /obs/cell_type/codes  | code 7 at row 5 is outside [-1, 3)",
+        "column-length      | /obs/n_genes          | expected 10 values (one per index entry), found 9",
+        "no-index           | /obs                  | missing index dataset '_index'",
+        "codes-dtype        | /obs/cell_type/codes  | expected signed integer codes (int8, int16, int32 or int64), found float64",
+        "unknown-encoding   | /obs/n_genes          | unknown column encoding-type 'fancy-array'",
+        "missing-column     | /obs                  | column 'ghost' named in column-order is missing",
+        "obsm-rows          | /obsm/X_pca           | obsm/X_pca has 9 rows, expected 10",
+    })
+    void brokenMetadata(String name, String path, String problem) {
+        ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
+                () -> H5ad.read(Fixtures.path("malformed/" + name + ".h5ad")));
+        assertTrue(e.file().endsWith(name + ".h5ad"), e.file());
+        assertEquals(path, e.path(), e.getMessage());
+        assertTrue(e.getMessage().contains(problem), e.getMessage());
+    }
+
+    @Test
+    void truncatedFile(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("cut.h5ad");
+        byte[] whole = Files.readAllBytes(Fixtures.path("rich.anndata08.h5ad"));
+        Files.write(file, Arrays.copyOf(whole, whole.length / 2));
+        ScfluxFormatException e = assertThrows(ScfluxFormatException.class, () -> H5ad.read(file));
+        assertTrue(e.getMessage().contains("not an HDF5 file or truncated"), e.getMessage());
+        assertEquals(file.toString(), e.file());
+    }
+
+    @Test
+    void notHdf5(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("notes.h5ad");
+        Files.writeString(file, "cell,gene,count\n");
+        ScfluxFormatException e = assertThrows(ScfluxFormatException.class, () -> H5ad.read(file));
+        assertTrue(e.getMessage().contains("not an HDF5 file or truncated"), e.getMessage());
+        assertEquals(file.toString(), e.file());
+    }
+}

@@ -1,0 +1,105 @@
+package io.scflux.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.jhdf.HdfFile;
+import io.jhdf.api.Group;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.anndata.CsrMatrix;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** CSC input is transposed once into a CSR store, the same with any bucket size, reused while the file holds. */
+class TransposedStoreTest {
+
+    @TempDir
+    Path cache;
+
+    @TempDir
+    Path work;
+
+    @BeforeEach
+    void isolate() {
+        System.setProperty("scflux.cache.dir", cache.toString());
+    }
+
+    private List<Path> stores() throws IOException {
+        try (var s = Files.list(cache)) {
+            return s.filter(p -> p.toString().endsWith(".csr")).sorted().collect(Collectors.toList());
+        }
+    }
+
+    @Test
+    void buildsOnceAndReusesWhileTheFileIsUnchanged() throws IOException {
+        Path csc = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
+        FileMatrix first = H5ad.openMatrix(csc, "/X");
+        CsrMatrix expected = Fixtures.collect(H5ad.openMatrix(Fixtures.path("synth-3k.int64.h5ad"), "/X"),
+                PlanTarget.DEFAULT, 1);
+        Fixtures.assertSameMatrix(expected, Fixtures.collect(first, PlanTarget.ofChunkNnz(50_000), 2));
+        List<Path> built = stores();
+        assertEquals(1, built.size());
+        long readToBuild = first.stats().bytesRead();
+        assertTrue(readToBuild > Files.size(csc) / 2, "building read the CSC data");
+
+        FileMatrix again = H5ad.openMatrix(csc, "/X");
+        again.plan();
+        assertEquals(built, stores());
+        assertTrue(again.stats().bytesRead() < Files.size(csc) / 10, "reuse reads only the store's indptr");
+
+        Files.setLastModifiedTime(csc, FileTime.fromMillis(Files.getLastModifiedTime(csc).toMillis() + 5000));
+        FileMatrix changed = H5ad.openMatrix(csc, "/X");
+        Fixtures.assertSameMatrix(expected, Fixtures.collect(changed, PlanTarget.DEFAULT, 1));
+        List<Path> rebuilt = stores();
+        assertEquals(1, rebuilt.size(), "the stale store was removed");
+        assertNotEquals(built, rebuilt);
+    }
+
+    @Test
+    void spillingThroughManyBucketsGivesTheSameRows() {
+        Path file = Fixtures.path("synth-3k.csc-gzip.h5ad");
+        CsrMatrix inMemory = Fixtures.collect(H5ad.openMatrix(file, "/X"), PlanTarget.DEFAULT, 1);
+        FileStamp stamp = FileStamp.of(file);
+        CsrArrays csc;
+        try (HdfFile hdf = new HdfFile(file); Storage s = Storage.open(file, stamp, new ReadStats())) {
+            Group x = (Group) hdf.getByPath("/X");
+            csc = CsrArrays.of(StoredArray.of(hdf.getDatasetByPath("/X/indptr"), stamp.size()),
+                    StoredArray.of(hdf.getDatasetByPath("/X/indices"), stamp.size()),
+                    StoredArray.of(hdf.getDatasetByPath("/X/data"), stamp.size()), 2000, 3000, s);
+            assertEquals("csc_matrix", Hdf5.encodingType(x));
+        }
+        System.setProperty("scflux.cache.dir", work.toString());
+        SparseFileMatrix.CsrStore store = TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(),
+                40_000);
+        MatrixInfo info = new MatrixInfo("csc_matrix", io.scflux.core.DType.FLOAT32, 3000, 2000, csc.nnz(),
+                io.scflux.core.DType.INT32, io.scflux.core.DType.INT32, "gzip", true);
+        FileMatrix spilled = new SparseFileMatrix(file, "/X", info, stats -> store);
+        Fixtures.assertSameMatrix(inMemory, Fixtures.collect(spilled, PlanTarget.ofChunkNnz(70_000), 3));
+        long[] rowptr = new long[3001];
+        for (int r = 0; r <= 3000; r++) {
+            rowptr[r] = inMemory.indptr(r);
+        }
+        assertTrue(TransposedStore.buckets(rowptr, 40_000).length > 20, "many buckets were used");
+        try (var left = Files.list(work)) {
+            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith(".tmp-"))
+                    .collect(Collectors.toList()), "spill and partial files are gone");
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    @Test
+    void bucketsRespectTheBoundExceptForSingleLargeRows() {
+        long[] rowptr = {0, 5, 10, 40, 41, 42, 60};
+        long[] b = TransposedStore.buckets(rowptr, 10);
+        assertEquals(List.of(0L, 2L, 3L, 5L, 6L), java.util.Arrays.stream(b).boxed().collect(Collectors.toList()));
+    }
+}

@@ -79,8 +79,9 @@ final class ElementWriter {
     }
 
     /**
-     * One value of a dict ({@code uns}, {@code obsm}...): a {@link DenseArray}, a nested {@link Map}, a {@link Frame}
-     * or a sparse {@link BlockSource}; Java strings, numbers, booleans and primitive arrays are taken as arrays.
+     * One value of a dict ({@code uns}, {@code obsm}...): a {@link DenseArray}, a nested {@link Map}, a {@link Frame},
+     * a sparse {@link BlockSource} or a {@link Column} (a categorical in uns); Java strings, numbers, booleans and
+     * primitive arrays are taken as arrays.
      */
     private void element(NativeHdf5.Group parent, String name, Object value) {
         if (value instanceof DenseArray a) {
@@ -91,6 +92,8 @@ final class ElementWriter {
             dataframe(parent, name, f);
         } else if (value instanceof BlockSource s) {
             matrix(parent, name, s);
+        } else if (value instanceof Column c) {
+            column(parent, name, c);
         } else if (value instanceof String || value instanceof Number || value instanceof Boolean) {
             array(parent, name, DenseArray.scalar(value));
         } else if (value != null && value.getClass().isArray()) {
@@ -98,7 +101,7 @@ final class ElementWriter {
         } else {
             throw new IllegalArgumentException(NativeHdf5.child(parent.path, name) + ": cannot write "
                     + (value == null ? "null" : "a " + value.getClass().getName())
-                    + " (expected a DenseArray, Map, Frame, BlockSource, scalar or primitive array)");
+                    + " (expected a DenseArray, Map, Frame, BlockSource, Column, scalar or primitive array)");
         }
     }
 

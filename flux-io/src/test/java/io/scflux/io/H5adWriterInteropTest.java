@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
 class H5adWriterInteropTest {
 
     /** Reads a file with anndata and prints what it sees, as plain JSON. */
-    private static final String READ_ANNDATA = """
+    static final String READ_ANNDATA = """
             import sys, json, warnings
             warnings.simplefilter("ignore")
             from collections.abc import Mapping
@@ -111,7 +111,7 @@ class H5adWriterInteropTest {
         return d;
     }
 
-    private AnnData everything() {
+    static AnnData everything() {
         Frame obs = new Frame(CELLS);
         obs.put("n_counts", ArrayColumn.of(new double[] {3.5, 0, 13.5, 7, 15, 19.25}));
         obs.put("n_genes", ArrayColumn.of(new int[] {2, 0, 3, 1, 2, 2}));

@@ -4,10 +4,12 @@ import static io.scflux.io.H5adWriterInteropTest.map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.scflux.core.DType;
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.test.Matrices;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /** Streaming of matrices: the int32 to int64 index switch, demand, and what h5py finds in the three datasets. */
@@ -107,6 +110,20 @@ class CsrWriterTest {
         assertEquals("int64", map(h5, "indptr").get("dtype"));
         assertEquals("int64", map(h5, "indices").get("dtype"));
         assertEquals(indptr, map(h5, "indptr").get("value"));
+    }
+
+    @Test
+    void writesToTwoFilesAtOnceShareTheHdf5ThreadWithoutMixing() {
+        CsrMatrix a = Matrices.random(500, 40, 0.2, 1);
+        CsrMatrix b = Matrices.random(700, 30, 0.3, 2).withDtype(DType.FLOAT64);
+        Path fa = dir.resolve("a.h5ad");
+        Path fb = dir.resolve("b.h5ad");
+        WriteOptions options = WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(50))
+                .withExecution(Execution.threads(2));
+        Mono.when(H5ad.write(AnnData.of(a), fa, options), H5ad.write(AnnData.of(b), fb, options)).block();
+        Fixtures.assertSameMatrix(a, Fixtures.collect(H5ad.read(fa).x(), PlanTarget.DEFAULT, 1));
+        Fixtures.assertSameMatrix(b, Fixtures.collect(H5ad.read(fb).x(), PlanTarget.DEFAULT, 1));
+        assertEquals(DType.FLOAT64, H5ad.read(fb).x().dtype());
     }
 
     @Test

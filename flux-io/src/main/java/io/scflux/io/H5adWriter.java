@@ -2,15 +2,60 @@ package io.scflux.io;
 
 import io.scflux.core.anndata.AnnData;
 import java.nio.file.Path;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
-/** Writes an {@link AnnData} as {@code .h5ad} through the HDF5 reference library, atomically. */
+/**
+ * Writes an {@link AnnData} as {@code .h5ad} through the HDF5 reference library, atomically: annotations first, then
+ * every matrix streamed block by block, all into a temporary file that is renamed onto the target when complete.
+ */
 final class H5adWriter {
 
     private H5adWriter() {
     }
 
     static Mono<Void> write(AnnData data, Path target, WriteOptions options) {
-        return Mono.error(new UnsupportedOperationException("H5adWriter is being written"));
+        return write(data, target, options, CsrWriter.INT32_LIMIT);
+    }
+
+    /** As {@link #write(AnnData, Path, WriteOptions)}, switching matrix indices to int64 past {@code indexLimit}. */
+    static Mono<Void> write(AnnData data, Path target, WriteOptions options, long indexLimit) {
+        Objects.requireNonNull(data, "data");
+        Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(options, "options");
+        return Mono.usingWhen(Mono.fromSupplier(() -> new AtomicOutput(target)),
+                out -> Mono.fromCallable(() -> new ElementWriter(out.open(options)).anndata(data))
+                        .subscribeOn(NativeHdf5.THREAD)
+                        .flatMapMany(Flux::fromIterable)
+                        .concatMap(m -> CsrWriter.write(out.file(), m, options, indexLimit))
+                        .then(),
+                out -> onHdf5Thread(out, AtomicOutput::commit),
+                (out, error) -> onHdf5Thread(out, o -> o.abort(error)),
+                out -> onHdf5Thread(out, o -> {
+                    CancellationException cancelled = new CancellationException("write of " + target
+                            + " cancelled");
+                    o.abort(cancelled);
+                    if (cancelled.getSuppressed().length > 0) {
+                        throw cancelled;
+                    }
+                }));
+    }
+
+    /**
+     * Runs {@code action} on the HDF5 thread after whatever is queued there (a block being written), and runs it
+     * even if the returned Mono is cancelled: commit and abort must not be skipped.
+     */
+    private static Mono<Void> onHdf5Thread(AtomicOutput out, Consumer<AtomicOutput> action) {
+        return Mono.create(sink -> NativeHdf5.THREAD.schedule(() -> {
+            try {
+                action.accept(out);
+                sink.success();
+            } catch (RuntimeException e) {
+                sink.error(e);
+            }
+        }));
     }
 }

@@ -289,15 +289,16 @@ final class StoredArray {
 
     /**
      * Reads elements {@code [from, from + count)} in row-major order into a buffer of {@code count} elements (set to
-     * the dataset's byte order, positioned at 0). Contiguous data and unfiltered chunks are read in place; filtered
-     * chunks are decoded whole and kept by the storage for the next call.
+     * the dataset's byte order, positioned at 0), valid until this thread's next read (see {@link Storage#scratch}).
+     * Contiguous data and unfiltered chunks are read in place; filtered chunks are decoded whole and kept by the
+     * storage for the next call.
      */
     ByteBuffer read(Storage s, long from, int count) {
         long total = product(dims);
         if (from < 0 || count < 0 || from + count > total) {
             throw error("elements " + from + ".." + (from + count) + " requested of " + total);
         }
-        ByteBuffer dst = ByteBuffer.allocate(count * elementSize).order(order);
+        ByteBuffer dst = Storage.scratch(count * elementSize).order(order);
         if (count == 0) {
             return dst;
         }
@@ -306,11 +307,15 @@ final class StoredArray {
             case CONTIGUOUS -> {
                 if (address != UNDEFINED) {
                     s.read(address + from * elementSize, dst, path);
+                } else {
+                    while (dst.hasRemaining()) {
+                        dst.put((byte) 0);
+                    }
                 }
             }
             default -> readChunked(s, from, count, dst);
         }
-        return dst.clear();
+        return dst.position(0).limit(count * elementSize);
     }
 
     private void readChunked(Storage s, long from, int count, ByteBuffer dst) {

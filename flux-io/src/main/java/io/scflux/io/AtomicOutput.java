@@ -1,0 +1,75 @@
+package io.scflux.io;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The HDF5 file behind one write: created under a temporary name beside the target
+ * ({@code .<target>.scflux-<pid>-<random>.tmp}, recognisable when a crash leaves one behind) and renamed onto the
+ * target only by {@link #commit}; {@link #abort} deletes it. The target is never opened, so it may be an input that
+ * is still being read until the commit.
+ */
+final class AtomicOutput {
+
+    private final Path target;
+    private final Path temporary;
+    private NativeHdf5 file;
+
+    AtomicOutput(Path target) {
+        this.target = target.toAbsolutePath();
+        this.temporary = this.target.resolveSibling("." + this.target.getFileName() + ".scflux-"
+                + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".tmp");
+    }
+
+    /** Creates the temporary file. */
+    NativeHdf5 open(WriteOptions options) {
+        if (!Files.isDirectory(target.getParent())) {
+            throw NativeHdf5.ioFailure(target + ": the folder does not exist");
+        }
+        int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
+        file = NativeHdf5.create(temporary, target.getFileName().toString(), gzip);
+        return file;
+    }
+
+    NativeHdf5 file() {
+        return file;
+    }
+
+    /** Closes the file, forces it to disk and renames it onto the target; on failure, aborts. */
+    void commit() {
+        try {
+            file.close();
+            try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+                ch.force(true);
+            }
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            UncheckedIOException failure = new UncheckedIOException(target + ": " + e.getMessage(), e);
+            abort(failure);
+            throw failure;
+        } catch (RuntimeException e) {
+            abort(e);
+            throw e;
+        }
+    }
+
+    /**
+     * Closes the file if it is open and deletes it; the target is untouched. Anything that goes wrong on the way is
+     * added to {@code cause}, the reason for aborting.
+     */
+    void abort(Throwable cause) {
+        NativeHdf5.closeAfter(file, cause);
+        try {
+            Files.deleteIfExists(temporary);
+        } catch (IOException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}

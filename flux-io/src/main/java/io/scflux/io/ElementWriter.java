@@ -1,0 +1,179 @@
+package io.scflux.io;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.CategoricalColumn;
+import io.scflux.core.anndata.Column;
+import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.NullableColumn;
+import io.scflux.core.anndata.Raw;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Writes the in-memory elements of an {@link AnnData} with the encodings anndata writes (dataframe, categorical,
+ * nullable-*, string-array, array, scalars, dict, raw) and lists its matrices, which {@link CsrWriter} then streams.
+ * Everything runs on {@link NativeHdf5#THREAD}.
+ */
+final class ElementWriter {
+
+    /** A matrix to stream into the {@code csr_matrix} group {@code name} of the existing group {@code parent}. */
+    record Matrix(String parent, String name, BlockSource source) {
+
+        String path() {
+            return NativeHdf5.child(parent, name);
+        }
+    }
+
+    private final NativeHdf5 file;
+    private final List<Matrix> matrices = new ArrayList<>();
+
+    ElementWriter(NativeHdf5 file) {
+        this.file = file;
+    }
+
+    /** Writes the elements of {@code data} and returns its matrices (X first) for streaming. */
+    List<Matrix> anndata(AnnData data) {
+        try (NativeHdf5.Group root = file.root()) {
+            encode(root, "anndata", "0.1.0");
+            if (data.x() != null) {
+                matrix(root, "X", data.x());
+            }
+            dataframe(root, "obs", data.obs());
+            dataframe(root, "var", data.var());
+            dict(root, "obsm", data.obsm());
+            dict(root, "varm", data.varm());
+            dict(root, "obsp", data.obsp());
+            dict(root, "varp", data.varp());
+            dict(root, "layers", data.layers());
+            dict(root, "uns", data.uns());
+            if (data.raw() != null) {
+                raw(root, data.raw());
+            }
+        }
+        return matrices;
+    }
+
+    /** anndata's {@code encoding-type} and {@code encoding-version} attributes. */
+    static void encode(NativeHdf5.Node node, String type, String version) {
+        node.attr(Hdf5.ENCODING_TYPE, type);
+        node.attr(Hdf5.ENCODING_VERSION, version);
+    }
+
+    private void raw(NativeHdf5.Group root, Raw raw) {
+        try (NativeHdf5.Group g = root.group("raw")) {
+            encode(g, "raw", "0.1.0");
+            matrix(g, "X", raw.x());
+            dataframe(g, "var", raw.var());
+            dict(g, "varm", raw.varm());
+        }
+    }
+
+    private void matrix(NativeHdf5.Group parent, String name, BlockSource source) {
+        NativeHdf5.child(parent.path, name);
+        matrices.add(new Matrix(parent.path, name, source));
+    }
+
+    /**
+     * One value of a dict ({@code uns}, {@code obsm}...): a {@link DenseArray}, a nested {@link Map}, a {@link Frame},
+     * a sparse {@link BlockSource} or a {@link Column} (a categorical in uns); Java strings, numbers, booleans and
+     * primitive arrays are taken as arrays.
+     */
+    private void element(NativeHdf5.Group parent, String name, Object value) {
+        if (value instanceof DenseArray a) {
+            array(parent, name, a);
+        } else if (value instanceof Map<?, ?> m) {
+            dict(parent, name, m);
+        } else if (value instanceof Frame f) {
+            dataframe(parent, name, f);
+        } else if (value instanceof BlockSource s) {
+            matrix(parent, name, s);
+        } else if (value instanceof Column c) {
+            column(parent, name, c);
+        } else if (value instanceof String || value instanceof Number || value instanceof Boolean) {
+            array(parent, name, DenseArray.scalar(value));
+        } else if (value != null && value.getClass().isArray()) {
+            array(parent, name, DenseArray.of(value));
+        } else {
+            throw new IllegalArgumentException(NativeHdf5.child(parent.path, name) + ": cannot write "
+                    + (value == null ? "null" : "a " + value.getClass().getName())
+                    + " (expected a DenseArray, Map, Frame, BlockSource, Column, scalar or primitive array)");
+        }
+    }
+
+    private void dict(NativeHdf5.Group parent, String name, Map<?, ?> entries) {
+        try (NativeHdf5.Group g = parent.group(name)) {
+            encode(g, "dict", "0.1.0");
+            for (Map.Entry<?, ?> e : entries.entrySet()) {
+                if (!(e.getKey() instanceof String key)) {
+                    throw new IllegalArgumentException(g.path + ": keys must be strings, found " + e.getKey());
+                }
+                element(g, key, e.getValue());
+            }
+        }
+    }
+
+    private void dataframe(NativeHdf5.Group parent, String name, Frame frame) {
+        String path = NativeHdf5.child(parent.path, name);
+        String indexKey = frame.indexName() == null ? "_index" : frame.indexName();
+        for (String reserved : new String[] {"_index", indexKey}) {
+            if (frame.has(reserved)) {
+                throw new IllegalArgumentException(path + ": column '" + reserved
+                        + "' has the name the index is stored under; rename the column or the index");
+            }
+        }
+        try (NativeHdf5.Group g = parent.group(name)) {
+            encode(g, "dataframe", "0.2.0");
+            g.attr("_index", indexKey);
+            String[] columns = frame.columns().keySet().toArray(String[]::new);
+            // h5py stores anndata's empty column list as an empty float64 array; anndata reads either.
+            g.attr("column-order", columns.length == 0 ? DenseArray.of(new double[0]) : DenseArray.of(columns));
+            array(g, indexKey, DenseArray.of(frame.index()));
+            for (Map.Entry<String, Column> c : frame.columns().entrySet()) {
+                column(g, c.getKey(), c.getValue());
+            }
+        }
+    }
+
+    private void column(NativeHdf5.Group frame, String name, Column column) {
+        if (column instanceof ArrayColumn a) {
+            array(frame, name, a.values());
+        } else if (column instanceof CategoricalColumn c) {
+            try (NativeHdf5.Group g = frame.group(name)) {
+                encode(g, "categorical", "0.2.0");
+                g.attr("ordered", DenseArray.scalar(c.ordered()));
+                // the library narrows the int32 codes to the pandas code type on the way
+                dataset(g, "codes", c.codeType(), DenseArray.of(DType.INT32, c.codes(), c.codes().length), "array");
+                array(g, "categories", c.categories());
+            }
+        } else {
+            NullableColumn n = (NullableColumn) column;
+            try (NativeHdf5.Group g = frame.group(name)) {
+                encode(g, n.encoding(), "0.1.0");
+                if (n.values().dtype() == DType.STRING) {
+                    g.attr("na-value", "NA");
+                }
+                array(g, "values", n.values());
+                array(g, "mask", DenseArray.of(n.mask()));
+            }
+        }
+    }
+
+    /** An array, string array, numeric scalar or string scalar, as anndata encodes each. */
+    private void array(NativeHdf5.Group parent, String name, DenseArray a) {
+        boolean str = a.dtype() == DType.STRING;
+        String encoding = a.isScalar() ? (str ? "string" : "numeric-scalar") : (str ? "string-array" : "array");
+        dataset(parent, name, a.dtype(), a, encoding);
+    }
+
+    private static void dataset(NativeHdf5.Group parent, String name, DType fileType, DenseArray a,
+                                String encoding) {
+        try (NativeHdf5.Dataset d = parent.dataset(name, fileType, a)) {
+            encode(d, encoding, "0.2.0");
+        }
+    }
+}

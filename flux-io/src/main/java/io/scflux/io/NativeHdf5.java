@@ -1,0 +1,566 @@
+package io.scflux.io;
+
+import static org.bytedeco.hdf5.global.hdf5.*;
+
+import io.scflux.core.DType;
+import io.scflux.core.anndata.DenseArray;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.Executors;
+import java.util.function.LongToIntFunction;
+import org.bytedeco.hdf5.global.hdf5;
+import org.bytedeco.hdf5.H5E_error2_t;
+import org.bytedeco.hdf5.H5E_walk2_t;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * One HDF5 file being written through the reference C library (bytedeco's JavaCPP binding): groups, attributes,
+ * fixed and extendable datasets, each known by its path, every return code checked. The bundled library is not
+ * thread-safe, so every call into it runs on {@link #THREAD}; Java arrays are copied to native memory through one
+ * reused staging buffer per file, in slices, so that native memory stays bounded whatever the dataset size.
+ */
+final class NativeHdf5 implements AutoCloseable {
+
+    /**
+     * The one thread that calls the HDF5 library, FIFO. A plain daemon thread, not one of Reactor's non-blocking
+     * ones: the library blocks on file I/O.
+     */
+    static final Scheduler THREAD = Schedulers.fromExecutorService(Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "scflux-hdf5");
+        t.setDaemon(true);
+        return t;
+    }), "scflux-hdf5");
+
+    /** Elements per chunk of a compressed fixed-size dataset (h5py picks chunks of this order). */
+    static final int CHUNK_ELEMENTS = 1 << 16;
+
+    /** Most elements staged and written by one {@code H5Dwrite}: bounds the native staging buffer. */
+    static final int SLICE_ELEMENTS = 1 << 20;
+
+    private static final long[] TYPES = new long[DType.values().length];
+    private static final long LINK_CREATION;
+    private static final long ATTRIBUTE_CREATION;
+    /** The outermost and innermost descriptions of the library's error stack, filled by {@link #check}. */
+    private static final String[] ERROR_ENDS = new String[2];
+    private static final H5E_walk2_t COLLECT_ERRORS = new H5E_walk2_t() {
+        @Override
+        public int call(int n, H5E_error2_t error, Pointer clientData) {
+            String desc = error.desc() == null ? "" : error.desc().getString();
+            if (n == 0) {
+                ERROR_ENDS[0] = desc;
+            }
+            ERROR_ENDS[1] = desc;
+            return 0;
+        }
+    };
+
+    static {
+        init(H5open(), "H5open");
+        // Errors are reported through return codes and the error stack, not printed on stderr.
+        init(H5Eset_auto2(H5E_DEFAULT, null, null), "H5Eset_auto2");
+        TYPES[DType.INT8.ordinal()] = H5T_STD_I8LE_g();
+        TYPES[DType.INT16.ordinal()] = H5T_STD_I16LE_g();
+        TYPES[DType.INT32.ordinal()] = H5T_STD_I32LE_g();
+        TYPES[DType.INT64.ordinal()] = H5T_STD_I64LE_g();
+        TYPES[DType.UINT8.ordinal()] = H5T_STD_U8LE_g();
+        TYPES[DType.UINT16.ordinal()] = H5T_STD_U16LE_g();
+        TYPES[DType.UINT32.ordinal()] = H5T_STD_U32LE_g();
+        TYPES[DType.UINT64.ordinal()] = H5T_STD_U64LE_g();
+        TYPES[DType.FLOAT32.ordinal()] = H5T_IEEE_F32LE_g();
+        TYPES[DType.FLOAT64.ordinal()] = H5T_IEEE_F64LE_g();
+        // numpy's bool as h5py stores it: an int8 enum {FALSE: 0, TRUE: 1}.
+        long bool = init(H5Tenum_create(H5T_STD_I8LE_g()), "H5Tenum_create");
+        try (BytePointer v = new BytePointer(1)) {
+            v.put(0, (byte) 0);
+            init(H5Tenum_insert(bool, "FALSE", v), "H5Tenum_insert");
+            v.put(0, (byte) 1);
+            init(H5Tenum_insert(bool, "TRUE", v), "H5Tenum_insert");
+        }
+        TYPES[DType.BOOL.ordinal()] = bool;
+        // h5py's str: variable-length, UTF-8, NUL-terminated.
+        long str = init(H5Tcopy(H5T_C_S1_g()), "H5Tcopy");
+        init(H5Tset_size(str, H5T_VARIABLE), "H5Tset_size");
+        init(H5Tset_cset(str, H5T_CSET_UTF8), "H5Tset_cset");
+        init(H5Tset_strpad(str, H5T_STR_NULLTERM), "H5Tset_strpad");
+        TYPES[DType.STRING.ordinal()] = str;
+        // h5py's link and attribute names: UTF-8.
+        LINK_CREATION = init(H5Pcreate(H5P_CLS_LINK_CREATE_ID_g()), "H5Pcreate");
+        init(H5Pset_char_encoding(LINK_CREATION, H5T_CSET_UTF8), "H5Pset_char_encoding");
+        ATTRIBUTE_CREATION = init(H5Pcreate(H5P_CLS_ATTRIBUTE_CREATE_ID_g()), "H5Pcreate");
+        init(H5Pset_char_encoding(ATTRIBUTE_CREATION, H5T_CSET_UTF8), "H5Pset_char_encoding");
+    }
+
+    private static long init(long ret, String call) {
+        return check(ret, "libhdf5", "-", call);
+    }
+
+    private final String name;
+    private final long id;
+    private final int gzipLevel;
+    private BytePointer staging = new BytePointer(1 << 16);
+    private ByteBuffer stagingView = staging.asByteBuffer();
+    private BytePointer strings = new BytePointer(1 << 16);
+    private boolean closed;
+
+    private NativeHdf5(String name, long id, int gzipLevel) {
+        this.name = name;
+        this.id = id;
+        this.gzipLevel = gzipLevel;
+    }
+
+    /**
+     * Creates {@code file}, which must not exist. {@code name} is how errors name it; {@code gzipLevel} in [0, 9]
+     * compresses every non-scalar dataset, -1 none.
+     */
+    static NativeHdf5 create(Path file, String name, int gzipLevel) {
+        try (Handle fapl = new Handle(check(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g()), name, "/", "H5Pcreate"), name,
+                "/", hdf5::H5Pclose); BytePointer path = utf8(file.toString())) {
+            // STRONG: closing the file closes whatever is still open in it (an aborted write).
+            check(H5Pset_fclose_degree(fapl.id, H5F_CLOSE_STRONG), name, "/", "H5Pset_fclose_degree");
+            // Nobody else knows the temporary name; locks only fail on file systems without them.
+            check(H5Pset_file_locking(fapl.id, false, true), name, "/", "H5Pset_file_locking");
+            long id = check(H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, fapl.id), name, "/", "H5Fcreate " + file);
+            return new NativeHdf5(name, id, gzipLevel);
+        }
+    }
+
+    /** The root group. */
+    Group root() {
+        return openGroup("/");
+    }
+
+    /** An existing group by absolute path. */
+    Group openGroup(String path) {
+        try (BytePointer p = utf8(path)) {
+            return new Group(check(H5Gopen2(id, p, H5P_DEFAULT), path, "H5Gopen2"), path);
+        }
+    }
+
+    /** Closes the file (and anything left open in it); an error if the library could not complete it. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            check(H5Fclose(id), name, "/", "H5Fclose");
+        } finally {
+            staging.close();
+            strings.close();
+        }
+    }
+
+    /** Closes {@code c} (if any) after {@code cause} went wrong, adding a failure to close to its suppressed. */
+    static void closeAfter(AutoCloseable c, Throwable cause) {
+        if (c == null) {
+            return;
+        }
+        try {
+            c.close();
+        } catch (Exception e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    /** The path of child {@code name} of {@code parent}; an error for names HDF5 would read as paths. */
+    static String child(String parent, String name) {
+        if (name.isEmpty() || name.indexOf('/') >= 0 || name.equals(".")) {
+            throw new IllegalArgumentException(parent + ": '" + name
+                    + "' cannot name an HDF5 element (empty, '.' or containing '/')");
+        }
+        return parent.endsWith("/") ? parent + name : parent + "/" + name;
+    }
+
+    private long check(long ret, String path, String call) {
+        if (closed) {
+            throw new IllegalStateException(name + ": " + path + ": file already closed");
+        }
+        return check(ret, name, path, call);
+    }
+
+    private static long check(long ret, String file, String path, String call) {
+        if (ret < 0) {
+            ERROR_ENDS[0] = null;
+            ERROR_ENDS[1] = null;
+            H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, COLLECT_ERRORS, null);
+            H5Eclear2(H5E_DEFAULT);
+            String why = ERROR_ENDS[0] == null ? "" : ERROR_ENDS[0].equals(ERROR_ENDS[1]) ? ": " + ERROR_ENDS[0]
+                    : ": " + ERROR_ENDS[0] + ": " + ERROR_ENDS[1];
+            throw ioFailure(file + ": " + path + ": " + call + " failed" + why);
+        }
+        return ret;
+    }
+
+    /** An I/O failure whose message is {@code message} (not prefixed with the class of its cause). */
+    static UncheckedIOException ioFailure(String message) {
+        return new UncheckedIOException(message, new IOException(message));
+    }
+
+    /** A property list, dataspace or attribute of the library, closed (and checked) by try-with-resources. */
+    private record Handle(long id, String file, String path, LongToIntFunction closer) implements AutoCloseable {
+        @Override
+        public void close() {
+            check(closer.applyAsInt(id), file, path, "close");
+        }
+    }
+
+    private Handle handle(long ret, String path, String call, LongToIntFunction closer) {
+        return new Handle(check(ret, path, call), name, path, closer);
+    }
+
+    private static BytePointer utf8(String s) {
+        return new BytePointer(s, StandardCharsets.UTF_8);
+    }
+
+    private static long typeId(DType t) {
+        return TYPES[t.ordinal()];
+    }
+
+    /** A dataspace of these dimensions (scalar when empty), unlimited along the first axis when extendable. */
+    private Handle space(String path, long[] dims, boolean extendable) {
+        if (dims.length == 0) {
+            return handle(H5Screate(H5S_SCALAR), path, "H5Screate", hdf5::H5Sclose);
+        }
+        long[] max = dims.clone();
+        if (extendable) {
+            max[0] = H5S_UNLIMITED;
+        }
+        return handle(H5Screate_simple(dims.length, dims, max), path, "H5Screate_simple", hdf5::H5Sclose);
+    }
+
+    private Handle propertyList(long cls, String path) {
+        return handle(H5Pcreate(cls), path, "H5Pcreate", hdf5::H5Pclose);
+    }
+
+    // ---- staging: Java arrays to native memory, one slice at a time ----
+
+    private ByteBuffer reserve(long bytes) {
+        if (bytes > staging.capacity()) {
+            long size = Math.max(bytes, 2 * staging.capacity());
+            staging.close();
+            staging = new BytePointer(size);
+            stagingView = staging.asByteBuffer();
+        }
+        stagingView.clear();
+        return stagingView;
+    }
+
+    /** Elements {@code [from, from + n)} of {@code data} (whose elements are {@code type}) in native layout. */
+    private Pointer stage(Object data, DType type, int from, int n) {
+        if (type == DType.STRING) {
+            return stageStrings((String[]) data, from, n);
+        }
+        ByteBuffer b = reserve((long) n * type.size());
+        if (data instanceof boolean[] v) {
+            for (int i = 0; i < n; i++) {
+                b.put(i, v[from + i] ? (byte) 1 : (byte) 0);
+            }
+        } else if (data instanceof byte[] v) {
+            b.put(v, from, n);
+        } else if (data instanceof short[] v) {
+            b.asShortBuffer().put(v, from, n);
+        } else if (data instanceof int[] v) {
+            b.asIntBuffer().put(v, from, n);
+        } else if (data instanceof long[] v) {
+            b.asLongBuffer().put(v, from, n);
+        } else if (data instanceof float[] v) {
+            b.asFloatBuffer().put(v, from, n);
+        } else {
+            b.asDoubleBuffer().put((double[]) data, from, n);
+        }
+        return staging;
+    }
+
+    /** {@code local[from + i] + add} as int64, for row pointers. */
+    private Pointer stageOffsets(int[] local, int from, int n, long add) {
+        ByteBuffer b = reserve(8L * n);
+        for (int i = 0; i < n; i++) {
+            b.putLong(8 * i, local[from + i] + add);
+        }
+        return staging;
+    }
+
+    /** A table of {@code char*} into UTF-8, NUL-terminated copies of the strings (null stored as ""). */
+    private Pointer stageStrings(String[] data, int from, int n) {
+        ByteBuffer table = reserve(8L * n);
+        long used = 0;
+        for (int i = 0; i < n; i++) {
+            String s = data[from + i];
+            if (s != null && s.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("an HDF5 string cannot hold a NUL character: '"
+                        + s.replace("\0", "\\0") + "'");
+            }
+            byte[] bytes = s == null ? new byte[0] : s.getBytes(StandardCharsets.UTF_8);
+            if (used + bytes.length + 1 > strings.capacity()) {
+                BytePointer grown = new BytePointer(Math.max(used + bytes.length + 1, 2 * strings.capacity()));
+                Pointer.memcpy(grown, strings, used);
+                strings.close();
+                strings = grown;
+            }
+            strings.position(used).put(bytes, 0, bytes.length).put(bytes.length, (byte) 0);
+            strings.position(0);
+            table.putLong(8 * i, used);
+            used += bytes.length + 1;
+        }
+        long base = strings.address();
+        for (int i = 0; i < n; i++) {
+            table.putLong(8 * i, base + table.getLong(8 * i));
+        }
+        return staging;
+    }
+
+    /** A group or dataset of the file: its id, its path, and the attributes anndata puts on both. */
+    abstract class Node implements AutoCloseable {
+        final long id;
+        final String path;
+        private boolean open = true;
+
+        Node(long id, String path) {
+            this.id = id;
+            this.path = path;
+        }
+
+        /** Writes an attribute: a scalar ({@code shape []}) or an array of any type, strings as h5py's str. */
+        void attr(String name, DenseArray value) {
+            long t = typeId(value.dtype());
+            try (Handle space = space(path, value.shape(), false); BytePointer n = utf8(name);
+                 Handle a = handle(H5Acreate2(id, n, t, space.id, ATTRIBUTE_CREATION, H5P_DEFAULT), path,
+                         "H5Acreate2 '" + name + "'", hdf5::H5Aclose)) {
+                check(H5Awrite(a.id, t, stage(value.data(), value.dtype(), 0, value.size())), path,
+                        "H5Awrite '" + name + "'");
+            }
+        }
+
+        void attr(String name, String value) {
+            attr(name, DenseArray.scalar(value));
+        }
+
+        @Override
+        public void close() {
+            if (open && !closed) {
+                open = false;
+                check(closeId(id), path, "close");
+            }
+        }
+
+        abstract int closeId(long id);
+    }
+
+    /** An HDF5 group. */
+    final class Group extends Node {
+
+        private Group(long id, String path) {
+            super(id, path);
+        }
+
+        /** Creates the child group {@code name}. */
+        Group group(String name) {
+            String p = child(path, name);
+            try (BytePointer n = utf8(name)) {
+                return new Group(check(H5Gcreate2(id, n, LINK_CREATION, H5P_DEFAULT, H5P_DEFAULT), p, "H5Gcreate2"),
+                        p);
+            }
+        }
+
+        /**
+         * Creates the dataset {@code name} of {@code fileType} and the shape of {@code value}, and writes the values
+         * (converted by the library when the types differ). Contiguous as h5py writes by default, or chunked along
+         * the first axis and deflated when the file compresses; scalars and empty arrays are never chunked.
+         */
+        Dataset dataset(String name, DType fileType, DenseArray value) {
+            String p = child(path, name);
+            long[] shape = value.shape();
+            long rowElements = 1;
+            for (int d = 1; d < shape.length; d++) {
+                rowElements *= shape[d];
+            }
+            long rowsPerChunk = Math.max(1, Math.min(shape.length == 0 ? 1 : shape[0],
+                    CHUNK_ELEMENTS / Math.max(1, rowElements)));
+            Dataset ds;
+            try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p)) {
+                if (gzipLevel >= 0 && shape.length > 0 && value.size() > 0) {
+                    long[] chunk = shape.clone();
+                    chunk[0] = rowsPerChunk;
+                    check(H5Pset_chunk(dcpl.id, chunk.length, chunk), p, "H5Pset_chunk");
+                    check(H5Pset_deflate(dcpl.id, gzipLevel), p, "H5Pset_deflate");
+                }
+                ds = create(id, name, p, fileType, shape, false, dcpl.id, H5P_DEFAULT, 0);
+            }
+            try {
+                ds.write(value, rowsPerChunk * Math.max(1, SLICE_ELEMENTS / (rowsPerChunk * Math.max(1,
+                        rowElements))));
+            } catch (RuntimeException e) {
+                closeAfter(ds, e);
+                throw e;
+            }
+            return ds;
+        }
+
+        /**
+         * Creates an empty 1-D dataset of {@code fileType} that grows by {@link Dataset#append}: chunks of
+         * {@code chunk} elements (deflated when the file compresses) and a chunk cache of a few chunks, so that a
+         * partly filled chunk stays in memory until it is complete and is written once.
+         */
+        Dataset extendable(String name, DType fileType, long chunk) {
+            String p = child(path, name);
+            return createExtendable(id, name, p, fileType, chunk);
+        }
+
+        @Override
+        int closeId(long id) {
+            return H5Gclose(id);
+        }
+    }
+
+    private Dataset createExtendable(long loc, String name, String path, DType fileType, long chunk) {
+        try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), path);
+             Handle dapl = propertyList(H5P_CLS_DATASET_ACCESS_ID_g(), path)) {
+            check(H5Pset_chunk(dcpl.id, 1, chunk), path, "H5Pset_chunk");
+            if (gzipLevel >= 0) {
+                check(H5Pset_deflate(dcpl.id, gzipLevel), path, "H5Pset_deflate");
+            }
+            check(H5Pset_chunk_cache(dapl.id, 101, 4 * chunk * fileType.size(), 1.0), path, "H5Pset_chunk_cache");
+            return create(loc, name, path, fileType, new long[] {0}, true, dcpl.id, dapl.id, chunk);
+        }
+    }
+
+    private Dataset create(long loc, String name, String path, DType fileType, long[] shape, boolean extendable,
+                           long dcpl, long dapl, long chunk) {
+        try (Handle space = space(path, shape, extendable); BytePointer n = utf8(name)) {
+            long ds = check(H5Dcreate2(loc, n, typeId(fileType), space.id, LINK_CREATION, dcpl, dapl), path,
+                    "H5Dcreate2 " + fileType);
+            return new Dataset(ds, path, fileType, chunk);
+        }
+    }
+
+    /** Something that stages elements {@code [offset, offset + n)} of what is being appended. */
+    private interface Stager {
+        Pointer stage(long offset, int n);
+    }
+
+    /** An HDF5 dataset: fixed (written once) or extendable along its only axis. */
+    final class Dataset extends Node {
+        private final DType type;
+        private final long chunk;
+        private long length;
+
+        private Dataset(long id, String path, DType type, long chunk) {
+            super(id, path);
+            this.type = type;
+            this.chunk = chunk;
+        }
+
+        DType fileType() {
+            return type;
+        }
+
+        /** Writes a whole fixed dataset, {@code rowsPerSlice} rows of the first axis per call. */
+        private void write(DenseArray value, long rowsPerSlice) {
+            long[] shape = value.shape();
+            if (value.size() == 0) {
+                return;
+            }
+            if (shape.length == 0) {
+                check(H5Dwrite(id, typeId(value.dtype()), H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                        stage(value.data(), value.dtype(), 0, 1)), path, "H5Dwrite");
+                return;
+            }
+            long rowElements = shape[0] == 0 ? 0 : value.size() / shape[0];
+            for (long row = 0; row < shape[0]; row += rowsPerSlice) {
+                long[] start = new long[shape.length];
+                long[] count = shape.clone();
+                start[0] = row;
+                count[0] = Math.min(rowsPerSlice, shape[0] - row);
+                writeSlice(start, count, typeId(value.dtype()),
+                        stage(value.data(), value.dtype(), (int) (row * rowElements), (int) (count[0] * rowElements)));
+            }
+        }
+
+        /** Appends {@code data[from, from + count)} (elements of {@code dataType}, converted to this type). */
+        void append(Object data, DType dataType, int from, int count) {
+            append(count, typeId(dataType), (offset, n) -> stage(data, dataType, from + (int) offset, n));
+        }
+
+        /** Appends {@code local[from + i] + add} for i in [0, count): row pointers made global. */
+        void appendOffsets(int[] local, int from, int count, long add) {
+            append(count, typeId(DType.INT64), (offset, n) -> stageOffsets(local, from + (int) offset, n, add));
+        }
+
+        private void append(long count, long memType, Stager stager) {
+            if (count == 0) {
+                return;
+            }
+            check(H5Dset_extent(id, length + count), path, "H5Dset_extent");
+            for (long done = 0; done < count; ) {
+                int n = (int) Math.min(SLICE_ELEMENTS, count - done);
+                writeSlice(new long[] {length + done}, new long[] {n}, memType, stager.stage(done, n));
+                done += n;
+            }
+            length += count;
+        }
+
+        private void writeSlice(long[] start, long[] count, long memType, Pointer buffer) {
+            try (Handle fileSpace = selection(start, count); Handle memSpace = space(path, count, false)) {
+                check(H5Dwrite(id, memType, memSpace.id, fileSpace.id, H5P_DEFAULT, buffer), path, "H5Dwrite");
+            }
+        }
+
+        /** The file dataspace with the block {@code [start, start + count)} selected. */
+        private Handle selection(long[] start, long[] count) {
+            Handle space = handle(H5Dget_space(id), path, "H5Dget_space", hdf5::H5Sclose);
+            try {
+                check(H5Sselect_hyperslab(space.id, H5S_SELECT_SET, start, null, count, null), path,
+                        "H5Sselect_hyperslab");
+                return space;
+            } catch (RuntimeException e) {
+                closeAfter(space, e);
+                throw e;
+            }
+        }
+
+        /**
+         * This extendable dataset with its elements converted to {@code wider}: a new dataset is filled from this
+         * one slice by slice, this one is deleted and the new one takes its name. Space freed by the old dataset is
+         * reused by what is written next.
+         */
+        Dataset widen(DType wider) {
+            String temporary = path + ".scflux-widen";
+            Dataset out = createExtendable(NativeHdf5.this.id, temporary, path, wider, chunk);
+            try {
+                long memType = typeId(wider);
+                out.append(length, memType, (offset, n) -> {
+                    long[] count = {n};
+                    try (Handle fileSpace = selection(new long[] {offset}, count);
+                         Handle memSpace = space(path, count, false)) {
+                        reserve((long) n * wider.size());
+                        check(H5Dread(id, memType, memSpace.id, fileSpace.id, H5P_DEFAULT, staging), path,
+                                "H5Dread");
+                        return staging;
+                    }
+                });
+                close();
+                try (BytePointer from = utf8(temporary); BytePointer to = utf8(path)) {
+                    check(H5Ldelete(NativeHdf5.this.id, to, H5P_DEFAULT), path, "H5Ldelete");
+                    check(H5Lmove(NativeHdf5.this.id, from, NativeHdf5.this.id, to, LINK_CREATION, H5P_DEFAULT),
+                            path, "H5Lmove");
+                }
+                return out;
+            } catch (RuntimeException e) {
+                closeAfter(out, e);
+                throw e;
+            }
+        }
+
+        @Override
+        int closeId(long id) {
+            return H5Dclose(id);
+        }
+    }
+}

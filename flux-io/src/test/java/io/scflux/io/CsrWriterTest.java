@@ -1,0 +1,147 @@
+package io.scflux.io;
+
+import static io.scflux.io.H5adWriterInteropTest.map;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.scflux.core.DType;
+import io.scflux.core.Execution;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.test.Matrices;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import reactor.core.publisher.Mono;
+import reactor.test.StepVerifier;
+
+/** Streaming of matrices: the int32 to int64 index switch, demand, and what h5py finds in the three datasets. */
+class CsrWriterTest {
+
+    private static final String READ_CSR = """
+            import sys, json, h5py
+            g = h5py.File(sys.argv[1], "r")["X"]
+            print(json.dumps({k: {"dtype": str(g[k].dtype), "value": g[k][()].tolist()}
+                              for k in ("data", "indices", "indptr")}))
+            """;
+
+    @TempDir
+    Path dir;
+
+    /** Row r holds (r % 7) + 1 entries in columns r % 3, r % 3 + 1, ..., valued r + k / 4. */
+    private static final int ROWS = 40;
+    private static final int COLS = 9;
+
+    private static CsrMatrix staircase(List<Double> indptr, List<Double> indices, List<Double> data) {
+        CsrMatrix.Builder b = CsrMatrix.builder(COLS);
+        indptr.add(0.0);
+        long nnz = 0;
+        for (int r = 0; r < ROWS; r++) {
+            int n = r % 7 + 1;
+            int[] idx = new int[n];
+            float[] val = new float[n];
+            for (int k = 0; k < n; k++) {
+                idx[k] = r % 3 + k;
+                val[k] = r + k / 4f;
+                indices.add((double) idx[k]);
+                data.add((double) val[k]);
+            }
+            b.addRow(idx, val);
+            nnz += n;
+            indptr.add((double) nnz);
+        }
+        return b.build();
+    }
+
+    @ParameterizedTest
+    @EnumSource(WriteOptions.Compression.class)
+    void indicesAndIndptrSwitchTogetherToInt64WhenTheEntriesPassTheLimit(WriteOptions.Compression c)
+            throws Exception {
+        PythonProbe.assumeModule("h5py");
+        List<Double> indptr = new ArrayList<>();
+        List<Double> indices = new ArrayList<>();
+        List<Double> data = new ArrayList<>();
+        CsrMatrix m = staircase(indptr, indices, data);
+        Path file = dir.resolve("wide.h5ad");
+        // about 16 blocks of at most 10 entries; the limit is passed in the middle of the stream
+        H5adWriter.write(AnnData.of(m), file, WriteOptions.DEFAULT.withCompression(c)
+                .withPlan(PlanTarget.ofChunkNnz(10)), 70).block();
+
+        Map<String, Object> h5 = PythonProbe.json(READ_CSR, file);
+        assertEquals("int64", map(h5, "indptr").get("dtype"));
+        assertEquals("int64", map(h5, "indices").get("dtype"));
+        assertEquals("float32", map(h5, "data").get("dtype"));
+        assertEquals(indptr, map(h5, "indptr").get("value"));
+        assertEquals(indices, map(h5, "indices").get("value"));
+        assertEquals(data, map(h5, "data").get("value"));
+    }
+
+    @Test
+    void indicesStayInt32BelowTheLimit() throws Exception {
+        PythonProbe.assumeModule("h5py");
+        List<Double> indptr = new ArrayList<>();
+        List<Double> indices = new ArrayList<>();
+        CsrMatrix m = staircase(indptr, indices, new ArrayList<>());
+        Path file = dir.resolve("narrow.h5ad");
+        H5adWriter.write(AnnData.of(m), file, WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(10)),
+                indptr.get(ROWS).longValue()).block();
+        Map<String, Object> h5 = PythonProbe.json(READ_CSR, file);
+        assertEquals("int32", map(h5, "indptr").get("dtype"));
+        assertEquals("int32", map(h5, "indices").get("dtype"));
+        assertEquals(indptr, map(h5, "indptr").get("value"));
+        assertEquals(indices, map(h5, "indices").get("value"));
+    }
+
+    @Test
+    void aDimensionPastTheLimitStartsWithInt64() throws Exception {
+        PythonProbe.assumeModule("h5py");
+        List<Double> indptr = new ArrayList<>();
+        CsrMatrix m = staircase(indptr, new ArrayList<>(), new ArrayList<>());
+        Path file = dir.resolve("cols.h5ad");
+        H5adWriter.write(AnnData.of(m), file, WriteOptions.DEFAULT, COLS - 1).block();
+        Map<String, Object> h5 = PythonProbe.json(READ_CSR, file);
+        assertEquals("int64", map(h5, "indptr").get("dtype"));
+        assertEquals("int64", map(h5, "indices").get("dtype"));
+        assertEquals(indptr, map(h5, "indptr").get("value"));
+    }
+
+    @Test
+    void writesToTwoFilesAtOnceShareTheHdf5ThreadWithoutMixing() {
+        CsrMatrix a = Matrices.random(500, 40, 0.2, 1);
+        CsrMatrix b = Matrices.random(700, 30, 0.3, 2).withDtype(DType.FLOAT64);
+        Path fa = dir.resolve("a.h5ad");
+        Path fb = dir.resolve("b.h5ad");
+        WriteOptions options = WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(50))
+                .withExecution(Execution.threads(2));
+        Mono.when(H5ad.write(AnnData.of(a), fa, options), H5ad.write(AnnData.of(b), fb, options)).block();
+        Fixtures.assertSameMatrix(a, Fixtures.collect(H5ad.read(fa).x(), PlanTarget.DEFAULT, 1));
+        Fixtures.assertSameMatrix(b, Fixtures.collect(H5ad.read(fb).x(), PlanTarget.DEFAULT, 1));
+        assertEquals(DType.FLOAT64, H5ad.read(fb).x().dtype());
+    }
+
+    @Test
+    void blocksAreRequestedAFewAtATime() {
+        CsrMatrix.Builder b = CsrMatrix.builder(50);
+        for (int r = 0; r < 3000; r++) {
+            b.addRow(new int[] {r % 50}, new float[] {r});
+        }
+        for (Execution e : List.of(Execution.sequential(), Execution.threads(4))) {
+            ScriptedSource source = new ScriptedSource(b.build(), i -> { });
+            Path file = dir.resolve("lazy-" + e.threads() + ".h5ad");
+            StepVerifier.create(H5ad.write(AnnData.of(source), file, WriteOptions.DEFAULT
+                            .withPlan(PlanTarget.ofChunkNnz(10)).withExecution(e)))
+                    .verifyComplete();
+            assertEquals(300, source.delivered());
+            assertTrue(source.maxRequestedAhead() >= 1 && source.maxRequestedAhead() <= 2,
+                    "the writer asked for " + source.maxRequestedAhead() + " blocks ahead of those it got");
+            assertTrue(Files.isRegularFile(file));
+        }
+    }
+}

@@ -3,6 +3,9 @@ package io.scflux.samples;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -52,7 +55,7 @@ final class SynthCommand implements Callable<Integer> {
     private Path output;
 
     @Override
-    public Integer call() {
+    public Integer call() throws IOException {
         Scflux global = Scflux.of(spec);
         SynthSpec synth;
         try {
@@ -60,6 +63,9 @@ final class SynthCommand implements Callable<Integer> {
                     donors, cellTypes, seed);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (Files.isDirectory(output)) {
+            throw new FileSystemException(output.toString(), null, "is a directory");
         }
         WriteOptions options = WriteOptions.DEFAULT.withCompression(compression).withPlan(global.planTarget())
                 .withExecution(global.execution());

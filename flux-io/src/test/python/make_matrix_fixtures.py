@@ -109,3 +109,27 @@ facts = {
 with open(out + "x-variants.json", "w") as f:
     json.dump(facts, f)
 print(json.dumps({k: v for k, v in facts.items() if not isinstance(v, list)}))
+
+# anndata >= 0.11 writes None as an empty dataset with encoding-type "null" (raw=None, a None in uns), and leaves X
+# out when it is None, as in expected/pca.h5ad. Built with h5py exactly as anndata 0.12's write_null does.
+with h5py.File(out + "nulls-anndata012.h5ad", "w") as f:
+    f.attrs["encoding-type"] = "anndata"
+    f.attrs["encoding-version"] = "0.1.0"
+    for name, n in (("obs", 3), ("var", 2)):
+        g = f.create_group(name)
+        g.attrs.update({"encoding-type": "dataframe", "encoding-version": "0.2.0", "_index": "_index",
+                        "column-order": np.array([], dtype="float64")})
+        idx = g.create_dataset("_index", data=np.array([f"{name}{i}" for i in range(n)], dtype=object),
+                               dtype=h5py.string_dtype())
+        idx.attrs.update({"encoding-type": "string-array", "encoding-version": "0.2.0"})
+    for name in ("obsm", "varm", "obsp", "varp", "layers"):
+        f.create_group(name).attrs.update({"encoding-type": "dict", "encoding-version": "0.1.0"})
+    uns = f.create_group("uns")
+    uns.attrs.update({"encoding-type": "dict", "encoding-version": "0.1.0"})
+    params = uns.create_group("params")
+    params.attrs.update({"encoding-type": "dict", "encoding-version": "0.1.0"})
+    for parent, key in ((params, "mask_var"), (f, "raw")):
+        d = parent.create_dataset(key, data=h5py.Empty("f"))
+        d.attrs.update({"encoding-type": "null", "encoding-version": "0.1.0"})
+    z = params.create_dataset("zero_center", data=True)
+    z.attrs.update({"encoding-type": "numeric-scalar", "encoding-version": "0.2.0"})

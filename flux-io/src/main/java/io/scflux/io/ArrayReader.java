@@ -2,7 +2,10 @@ package io.scflux.io;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
+import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.api.dataset.ContiguousDataset;
+import io.jhdf.dataset.DatasetReader;
+import java.nio.file.Path;
 import io.jhdf.object.datatype.CompoundDataType;
 import io.scflux.core.DType;
 import io.scflux.core.anndata.DenseArray;
@@ -32,8 +35,25 @@ final class ArrayReader {
         long[] shape = ds.isScalar() ? new long[0] : ds.getDimensionsAsLong();
         int n = elements(ds, shape);
         checkWithinFile(ds);
-        Object raw = n == 0 ? null : ds.isScalar() ? ds.getData() : ds.getDataFlat();
+        Object raw = n == 0 ? null : ds.isScalar() ? ds.getData() : flat(ds, t, n);
         return DenseArray.of(t, storage(ds, t, raw, n), shape);
+    }
+
+    /**
+     * The elements in row-major order as jhdf types them. Filtered chunks are decoded by scflux's own codecs: jhdf's
+     * lzf filter needs the chunk size in the filter's parameters, which h5py leaves out for string datasets.
+     */
+    private static Object flat(Dataset ds, DType t, int n) {
+        if (!(ds instanceof ChunkedDataset) || ds.getFilters().isEmpty()) {
+            return ds.getDataFlat();
+        }
+        Path file = ds.getFileAsPath();
+        FileStamp stamp = FileStamp.of(file);
+        StoredArray stored = StoredArray.anyType(ds, t, stamp.size());
+        try (Storage s = Storage.open(file, stamp, new ReadStats())) {
+            return DatasetReader.readDataset(ds.getDataType(), stored.readAll(s), n,
+                    ds.getHdfFile().getHdfBackingStorage());
+        }
     }
 
     /** A 1-D dataset: a column, its codes, categories or mask. */

@@ -39,14 +39,14 @@ final class CsrWriter {
     private long nnz;
     private long rowsWritten;
 
-    private CsrWriter(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
+    private CsrWriter(NativeHdf5 file, ElementWriter.Matrix matrix, BlockPlan plan, long indexLimit) {
         BlockSource source = matrix.source();
         this.path = matrix.path();
         DType valueType = source.dtype();
         if (valueType == DType.STRING || valueType == DType.BOOL) {
             throw new IllegalArgumentException(path + ": cannot write a sparse matrix of " + valueType);
         }
-        this.plan = source.plan(options.plan());
+        this.plan = plan;
         this.rows = source.nRows();
         this.cols = source.nCols();
         this.indexLimit = indexLimit;
@@ -69,12 +69,15 @@ final class CsrWriter {
     }
 
     /**
-     * Writes {@code matrix} from its blocks: they are decoded on the options' execution, and written in order on
-     * the HDF5 thread, at most {@link #PREFETCH} waiting. {@code indexLimit} is {@link #INT32_LIMIT} except in tests.
+     * Writes {@code matrix} from its blocks: the plan is computed off the HDF5 thread (it may read a whole indptr or
+     * generate every row's count), blocks are decoded on the options' execution, and written in order on the HDF5
+     * thread, at most {@link #PREFETCH} waiting. {@code indexLimit} is {@link #INT32_LIMIT} except in tests.
      */
     static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
-        return Mono.fromCallable(() -> new CsrWriter(file, matrix, options, indexLimit))
-                .subscribeOn(NativeHdf5.THREAD)
+        return Mono.fromCallable(() -> matrix.source().plan(options.plan()))
+                .subscribeOn(options.execution().scheduler())
+                .publishOn(NativeHdf5.THREAD)
+                .map(plan -> new CsrWriter(file, matrix, plan, indexLimit))
                 .flatMap(w -> matrix.source().blocks(w.plan, options.execution())
                         .publishOn(NativeHdf5.THREAD, PREFETCH)
                         .doOnNext(w::append)

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * Reads any anndata element by its {@code encoding-type}: dicts as nested maps, dataframes as frames, arrays and
  * scalars as dense arrays, categorical and nullable arrays as columns, rec-arrays as maps of fields, and matrices
- * (CSR, CSC) as {@link FileMatrix} left in the file. Elements written without encoding attributes (anndata < 0.8)
+ * (CSR, CSC) as {@link FileMatrix} left in the file, and anndata's {@code null} (Python's None) as null. Elements written without encoding attributes (anndata < 0.8)
  * are read by their HDF5 shape: a group is a dict (or a matrix when it has {@code h5sparse_format}), a dataset an
  * array.
  */
@@ -43,6 +43,8 @@ final class ElementReader {
                     return ArrayReader.read(node);
                 case "rec-array":
                     return ArrayReader.record(node);
+                case "null":
+                    return null;
                 default:
                     if (ColumnReader.isColumnEncoding(encoding)) {
                         return ColumnReader.read(node, false);

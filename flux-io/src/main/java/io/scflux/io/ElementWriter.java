@@ -81,10 +81,15 @@ final class ElementWriter {
     /**
      * One value of a dict ({@code uns}, {@code obsm}...): a {@link DenseArray}, a nested {@link Map}, a {@link Frame},
      * a sparse {@link BlockSource} or a {@link Column} (a categorical in uns); Java strings, numbers, booleans and
-     * primitive arrays are taken as arrays.
+     * primitive arrays are taken as arrays; null is written as anndata >= 0.11 writes None (an empty dataset of
+     * encoding-type {@code null}), which older anndata cannot read.
      */
     private void element(NativeHdf5.Group parent, String name, Object value) {
-        if (value instanceof DenseArray a) {
+        if (value == null) {
+            try (NativeHdf5.Dataset d = parent.empty(name)) {
+                encode(d, "null", "0.1.0");
+            }
+        } else if (value instanceof DenseArray a) {
             array(parent, name, a);
         } else if (value instanceof Map<?, ?> m) {
             dict(parent, name, m);

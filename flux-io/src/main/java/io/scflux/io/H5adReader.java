@@ -36,7 +36,7 @@ final class H5adReader {
         LegacyLayout.check(root);
         Frame obs = FrameReader.read(Hdf5.child(root, "obs"));
         Frame var = FrameReader.read(Hdf5.child(root, "var"));
-        Node x = Hdf5.childOrNull(root, "X");
+        Node x = present(Hdf5.childOrNull(root, "X"));
         AnnData data = new AnnData(x == null ? null : matrix(x, obs.size(), var.size()), obs, var);
         members(root, "layers", (name, node) -> data.putLayer(name, matrix(node, data.nObs(), data.nVars())));
         members(root, "obsm", (name, node) -> data.putObsm(name, elements.read(node)));
@@ -47,11 +47,16 @@ final class H5adReader {
         if (uns != null) {
             data.uns().putAll(elements.mapping(uns));
         }
-        Node raw = Hdf5.childOrNull(root, "raw");
+        Node raw = present(Hdf5.childOrNull(root, "raw"));
         if (raw != null) {
             data.setRaw(raw(raw, data.nObs()));
         }
         return data;
+    }
+
+    /** {@code node}, or null when it is absent or anndata's {@code null} element (X or raw set to None). */
+    private static Node present(Node node) {
+        return node == null || "null".equals(Hdf5.encodingType(node)) ? null : node;
     }
 
     /** {@code raw}: its own X (all the genes it kept), var and varm, over the container's cells. */

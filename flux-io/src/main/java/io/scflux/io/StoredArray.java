@@ -93,17 +93,29 @@ final class StoredArray {
 
     /** Describes {@code ds}, which must hold numbers or bools; {@code fileSize} bounds every address. */
     static StoredArray of(Dataset ds, long fileSize) {
-        String file = Hdf5.fileName(ds);
-        String path = ds.getPath();
         DType dtype = Hdf5.dtypeOf(ds);
         if (dtype == DType.STRING) {
             throw Hdf5.error(ds, "expected a numeric dataset, found strings");
         }
-        DataType type = ds.getDataType();
-        int size = type.getSize();
-        if (type instanceof io.jhdf.object.datatype.FloatingPoint && size == 2) {
+        if (ds.getDataType() instanceof io.jhdf.object.datatype.FloatingPoint && ds.getDataType().getSize() == 2) {
             throw Hdf5.error(ds, "float16 data is not supported; expected float32, float64 or integers");
         }
+        return describe(ds, dtype, fileSize);
+    }
+
+    /**
+     * Describes a dataset of any element type (strings included: their elements are global-heap references) for
+     * {@link #readAll}; {@code dtype} is what the elements mean.
+     */
+    static StoredArray anyType(Dataset ds, DType dtype, long fileSize) {
+        return describe(ds, dtype, fileSize);
+    }
+
+    private static StoredArray describe(Dataset ds, DType dtype, long fileSize) {
+        String file = Hdf5.fileName(ds);
+        String path = Hdf5.path(ds);
+        DataType type = ds.getDataType();
+        int size = type.getSize();
         ByteOrder order = byteOrder(type);
         long[] dims;
         try {
@@ -339,6 +351,62 @@ final class StoredArray {
                 dst.put(at, chunk, (int) (a - chunkStart) * elementSize, len);
             }
         }
+    }
+
+    /**
+     * Every element's stored bytes in row-major order, chunks decoded by scflux (whatever the rank): what jhdf's
+     * {@code DataType.fillData} turns into Java values, strings included.
+     */
+    ByteBuffer readAll(Storage s) {
+        long total = product(dims);
+        ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(total * elementSize)).order(order);
+        if (layout != Layout.CHUNKED || dims.length <= 1) {
+            return out.put(read(s, 0, (int) total)).flip();
+        }
+        int rank = dims.length;
+        long[] chunkStride = new long[rank];
+        long[] dimStride = new long[rank];
+        chunkStride[rank - 1] = 1;
+        dimStride[rank - 1] = 1;
+        for (int d = rank - 2; d >= 0; d--) {
+            chunkStride[d] = chunkStride[d + 1] * chunkDims[d + 1];
+            dimStride[d] = dimStride[d + 1] * dims[d + 1];
+        }
+        long chunks = 1;
+        for (long g : chunkGrid) {
+            chunks *= g;
+        }
+        long[] start = new long[rank];
+        long[] extent = new long[rank];
+        int[] at = new int[rank - 1];
+        for (long linear = 0; linear < chunks; linear++) {
+            long rest = linear;
+            for (int d = rank - 1; d >= 0; d--) {
+                start[d] = (rest % chunkGrid[d]) * chunkDims[d];
+                extent[d] = Math.min(chunkDims[d], dims[d] - start[d]);
+                rest /= chunkGrid[d];
+            }
+            ByteBuffer chunk = chunk(s, linear);
+            java.util.Arrays.fill(at, 0);
+            while (true) {
+                long src = 0;
+                long dst = start[rank - 1];
+                for (int d = 0; d < rank - 1; d++) {
+                    src += at[d] * chunkStride[d];
+                    dst += (start[d] + at[d]) * dimStride[d];
+                }
+                out.put((int) (dst * elementSize), chunk, (int) (src * elementSize),
+                        (int) (extent[rank - 1] * elementSize));
+                int d = rank - 2;
+                while (d >= 0 && ++at[d] == extent[d]) {
+                    at[d--] = 0;
+                }
+                if (d < 0) {
+                    break;
+                }
+            }
+        }
+        return out.clear();
     }
 
     /** Number of chunks along each axis (chunked layout only). */

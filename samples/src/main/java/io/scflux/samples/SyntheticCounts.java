@@ -1,6 +1,8 @@
 package io.scflux.samples;
 
+import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
+import io.scflux.core.PlanTarget;
 import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -10,6 +12,9 @@ import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 
 /**
  * Realistic single-cell counts made on demand, as a {@link BlockSource} that never holds the matrix: negative
@@ -22,6 +27,7 @@ import java.util.Arrays;
 public final class SyntheticCounts implements BlockSource {
 
     private final CountModel model;
+    private final Map<PlanTarget, BlockPlan> plans = new ConcurrentHashMap<>();
 
     public SyntheticCounts(SynthSpec spec) {
         this.model = new CountModel(spec);
@@ -50,6 +56,32 @@ public final class SyntheticCounts implements BlockSource {
     @Override
     public String describe() {
         return "synthetic counts [" + nRows() + " x " + nCols() + ", seed " + model.spec.seed() + "]";
+    }
+
+    /**
+     * The plan, computed once per target. Counting a row costs about its nonzeros, so rows are counted in parallel
+     * windows (each row's count depends only on the seed and the row) and fed to the builder in order.
+     */
+    @Override
+    public BlockPlan plan(PlanTarget target) {
+        return plans.computeIfAbsent(target, t -> {
+            BlockPlan.Builder b = BlockPlan.builder(t);
+            int piece = 1 << 14;
+            int[] counts = new int[(int) Math.min(nRows(), (long) piece * 64)];
+            for (long from = 0; from < nRows(); from += counts.length) {
+                long start = from;
+                int n = (int) Math.min(counts.length, nRows() - from);
+                IntStream.range(0, (n + piece - 1) / piece).parallel().forEach(k -> {
+                    int[] part = new int[Math.min(piece, n - k * piece)];
+                    rowNnz(start + (long) k * piece, part.length, part);
+                    System.arraycopy(part, 0, counts, k * piece, part.length);
+                });
+                for (int i = 0; i < n; i++) {
+                    b.addRow(counts[i]);
+                }
+            }
+            return b.build();
+        });
     }
 
     /** Draws each row's nonzero genes, not its counts: about the cost of the nonzeros, not of the genes. */

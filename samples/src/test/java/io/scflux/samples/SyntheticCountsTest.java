@@ -85,6 +85,14 @@ class SyntheticCountsTest {
     }
 
     @Test
+    void parallelPlanEqualsTheRowByRowPlan() {
+        SyntheticCounts counts = new SyntheticCounts(SMALL);
+        for (PlanTarget t : List.of(new PlanTarget(1000, 5), new PlanTarget(50_000, 700), PlanTarget.DEFAULT)) {
+            assertEquals(BlockPlan.of(counts, t), counts.plan(t));
+        }
+    }
+
+    @Test
     void countsArePositiveIntegersWithSortedIndices() {
         SyntheticCounts counts = new SyntheticCounts(SMALL);
         assertEquals(DType.FLOAT32, counts.dtype());

@@ -81,15 +81,10 @@ final class ElementWriter {
     /**
      * One value of a dict ({@code uns}, {@code obsm}...): a {@link DenseArray}, a nested {@link Map}, a {@link Frame},
      * a sparse {@link BlockSource} or a {@link Column} (a categorical in uns); Java strings, numbers, booleans and
-     * primitive arrays are taken as arrays; null is written as anndata >= 0.11 writes None (an empty dataset of
-     * encoding-type {@code null}), which older anndata cannot read.
+     * primitive arrays are taken as arrays.
      */
     private void element(NativeHdf5.Group parent, String name, Object value) {
-        if (value == null) {
-            try (NativeHdf5.Dataset d = parent.empty(name)) {
-                encode(d, "null", "0.1.0");
-            }
-        } else if (value instanceof DenseArray a) {
+        if (value instanceof DenseArray a) {
             array(parent, name, a);
         } else if (value instanceof Map<?, ?> m) {
             dict(parent, name, m);
@@ -110,6 +105,11 @@ final class ElementWriter {
         }
     }
 
+    /**
+     * A dict group. Entries whose value is null (Python's None, as in scanpy's {@code uns["log1p"]["base"]}) are left
+     * out: anndata >= 0.11 would write an element of encoding-type {@code null}, which anndata before 0.11 cannot
+     * read, while scanpy reads such keys with {@code .get}, so an absent key means the same to it.
+     */
     private void dict(NativeHdf5.Group parent, String name, Map<?, ?> entries) {
         try (NativeHdf5.Group g = parent.group(name)) {
             encode(g, "dict", "0.1.0");
@@ -117,7 +117,9 @@ final class ElementWriter {
                 if (!(e.getKey() instanceof String key)) {
                     throw new IllegalArgumentException(g.path + ": keys must be strings, found " + e.getKey());
                 }
-                element(g, key, e.getValue());
+                if (e.getValue() != null) {
+                    element(g, key, e.getValue());
+                }
             }
         }
     }

@@ -403,17 +403,6 @@ final class NativeHdf5 implements AutoCloseable {
             return ds;
         }
 
-        /** Creates a dataset with a null dataspace (no elements, h5py's {@code Empty("f")}): anndata's None. */
-        Dataset empty(String name) {
-            String p = child(path, name);
-            try (Handle space = handle(H5Screate(H5S_NULL), p, "H5Screate", hdf5::H5Sclose);
-                 BytePointer n = utf8(name)) {
-                long ds = check(H5Dcreate2(id, n, typeId(DType.FLOAT32), space.id, LINK_CREATION, H5P_DEFAULT,
-                        H5P_DEFAULT), p, "H5Dcreate2 null");
-                return new Dataset(ds, p, DType.FLOAT32, 0);
-            }
-        }
-
         /**
          * Creates an empty 1-D dataset of {@code fileType} that grows by {@link Dataset#append}: chunks of
          * {@code chunk} elements (deflated when the file compresses) and a chunk cache of a few chunks, so that a

@@ -27,6 +27,14 @@ public interface BlockSource {
         return DType.FLOAT32;
     }
 
+    /**
+     * True when the data are dense (a 2-D array on disk, or rows a stage fills): writers then store a dense array, as
+     * anndata would. Blocks are sparse either way.
+     */
+    default boolean isDense() {
+        return false;
+    }
+
     /** A short human name (file and HDF5 path, or kind) for messages. */
     default String describe() {
         return getClass().getSimpleName() + "[" + nRows() + " x " + nCols() + "]";

@@ -24,6 +24,11 @@ final class DenseFileMatrix extends FileMatrixBase {
         this.stamp = stamp;
     }
 
+    @Override
+    public boolean isDense() {
+        return true;
+    }
+
     /** Every row may hold {@code nCols} entries: the plan's weight is that upper bound. */
     @Override
     public void rowNnz(long rowFrom, int count, int[] out) {

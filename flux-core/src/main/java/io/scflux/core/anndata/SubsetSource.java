@@ -76,6 +76,11 @@ final class SubsetSource implements BlockSource {
         return base.dtype();
     }
 
+    @Override
+    public boolean isDense() {
+        return base.isDense();
+    }
+
     /**
      * Entry counts of the base rows: exact without a column selection, an upper bound with one. The selected rows
      * are visited in base order and counted a window of base rows at a time, so a file is asked a few times, not

@@ -1,0 +1,128 @@
+package io.scflux.core;
+
+import java.util.Objects;
+
+/**
+ * A source seen through a {@link Stage}: its blocks are the base's blocks mapped by the stage as they are read, never
+ * materialized. Staging a staged source fuses the two stages into one function per block. The stage may change the
+ * values and the columns (a column selection), not the rows.
+ */
+public final class StagedSource implements BlockSource {
+
+    private final BlockSource base;
+    private final Stage stage;
+    private final int nCols;
+    private final DType dtype;
+    private final boolean dense;
+
+    private StagedSource(BlockSource base, Stage stage, int nCols, DType dtype, boolean dense) {
+        this.base = base;
+        this.stage = stage;
+        this.nCols = nCols;
+        this.dtype = dtype;
+        this.dense = dense;
+    }
+
+    /** {@code base} through {@code stage}, which keeps the columns; values are float32 from then on. */
+    public static StagedSource of(BlockSource base, Stage stage) {
+        return of(base, stage, base.nCols(), DType.FLOAT32);
+    }
+
+    /** {@code base} through {@code stage}, which yields blocks of {@code nCols} columns of values of {@code dtype}. */
+    public static StagedSource of(BlockSource base, Stage stage, int nCols, DType dtype) {
+        return fuse(base, stage, nCols, dtype, false);
+    }
+
+    /**
+     * {@code base} through a stage that fills rows (scaling with zero-centring): every output row holds up to
+     * {@code nCols} entries, so the plan weighs rows by {@code nCols}, and the result is dense data.
+     */
+    public static StagedSource densifying(BlockSource base, Stage stage, int nCols, DType dtype) {
+        return fuse(base, stage, nCols, dtype, true);
+    }
+
+    private static StagedSource fuse(BlockSource base, Stage stage, int nCols, DType dtype, boolean dense) {
+        Objects.requireNonNull(stage, "stage");
+        if (base instanceof StagedSource s) {
+            return new StagedSource(s.base, s.stage.then(stage), nCols, dtype, dense || s.dense);
+        }
+        return new StagedSource(Objects.requireNonNull(base, "base"), stage, nCols, dtype, dense);
+    }
+
+    /** The source the stage reads (never itself a staged source). */
+    public BlockSource base() {
+        return base;
+    }
+
+    /** The stage applied to every block (all fused stages, in order). */
+    public Stage stage() {
+        return stage;
+    }
+
+    @Override
+    public long nRows() {
+        return base.nRows();
+    }
+
+    @Override
+    public int nCols() {
+        return nCols;
+    }
+
+    @Override
+    public DType dtype() {
+        return dtype;
+    }
+
+    @Override
+    public boolean isDense() {
+        return dense;
+    }
+
+    /**
+     * The base's counts (exact when the stage keeps zeros zero and the columns, an upper bound when it drops
+     * entries), or {@code nCols} per row when the stage fills rows.
+     */
+    @Override
+    public void rowNnz(long rowFrom, int count, int[] out) {
+        if (dense) {
+            java.util.Arrays.fill(out, 0, count, nCols);
+        } else {
+            base.rowNnz(rowFrom, count, out);
+        }
+    }
+
+    /**
+     * The base's plan when the stage never adds entries to a row (the base's blocks bound the staged ones, and
+     * cached plans are shared); blocks of {@code chunkNnz / nCols} rows when it fills rows.
+     */
+    @Override
+    public BlockPlan plan(PlanTarget target) {
+        if (dense) {
+            long rows = Math.max(1, Math.min(target.maxRows(), target.chunkNnz() / Math.max(1, nCols)));
+            return BlockPlan.uniform(nRows(), (int) rows, nCols, target);
+        }
+        return base.plan(target);
+    }
+
+    @Override
+    public RowReader open() {
+        RowReader r = base.open();
+        return new RowReader() {
+            @Override
+            public RowBlock read(int blockIndex, long from, long to) {
+                return stage.apply(r.read(blockIndex, from, to));
+            }
+
+            @Override
+            public void close() {
+                r.close();
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return "staged " + base.describe();
+    }
+}

@@ -1,0 +1,60 @@
+package io.scflux.samples;
+
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
+import io.scflux.io.WriteOptions;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+import reactor.core.publisher.Mono;
+
+/**
+ * What every operator command shares: read IN, apply one step (streaming X with the global {@code --threads} and
+ * {@code --chunk-nnz}), and write OUT atomically, holding the input plus the step's results.
+ */
+abstract class OpCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "IN", description = "The .h5ad to read.")
+    Path input;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "The .h5ad to write.")
+    Path output;
+
+    @Option(names = "--compression", paramLabel = "none|gzip", defaultValue = "none",
+            description = "Compression of the written datasets (default: ${DEFAULT-VALUE}).")
+    WriteOptions.Compression compression;
+
+    /** The step: reads what it needs of {@code data} and returns the container to write (usually {@code data}). */
+    abstract Mono<AnnData> apply(AnnData data, Streaming streaming);
+
+    @Override
+    public Integer call() throws IOException {
+        Scflux global = Scflux.of(spec);
+        Scflux.readable(input);
+        if (Files.isDirectory(output)) {
+            throw new FileSystemException(output.toString(), null, "is a directory");
+        }
+        Streaming streaming = new Streaming(global.planTarget(), global.execution());
+        long started = System.nanoTime();
+        AnnData data = H5ad.read(input);
+        if (data.x() != null) {
+            data.setX(global.progress(spec.commandLine().getErr()).track(data.x()));
+        }
+        AnnData result = apply(data, streaming).block();
+        H5ad.write(result, output, WriteOptions.DEFAULT.withCompression(compression).withPlan(streaming.target())
+                .withExecution(streaming.execution())).block();
+        spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, result.nObs(),
+                result.nVars(), (System.nanoTime() - started) / 1e9);
+        return 0;
+    }
+}

@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""The reference for the operator benchmarks: Debian's numpy, scipy, pandas and anndata doing in memory what scanpy
+and decoupler do, step for step (scanpy itself is not packaged by Debian).
+
+usage: reference_steps.py preprocess|pipeline|pseudobulk IN OUT [--target-sum 1e4] [--n-top-genes 2000]
+                          [--n-comps 50] [--sample-col sample] [--groups-col cell_type] [--mode sum]
+
+- preprocess: calculate_qc_metrics (qc var mt = MT- genes, percent_top 50/100/200, log1p) as scanpy computes it
+  (the top-N proportions with one np.partition per cell, where scanpy uses numba), normalize_total (row scaling of
+  the CSR data, as sklearn's inplace_row_scale), log1p on .data; writes the result with anndata.
+- pipeline: preprocess, then highly_variable_genes(flavor="seurat", n_top_genes) (means/dispersions of expm1, 20
+  bins by pd.cut, z-scores within bins), then pca(n_comps) on the HVGs with scanpy's default solver for sparse
+  input (arpack through scipy.sparse.linalg.svds on the implicitly centred matrix).
+- pseudobulk: decoupler's sum or mean per (group, sample), psbulk_props, psbulk_cells, psbulk_counts, through sparse
+  indicator products (pandas for the group table).
+Prints one JSON line with the step timings.
+"""
+import argparse
+import json
+import time
+
+import anndata as ad
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+from scipy.sparse.linalg import LinearOperator, svds
+
+
+def qc(a, percent_top=(50, 100, 200)):
+    X = a.X
+    mt = np.asarray(a.var_names.str.startswith("MT-"))
+    a.var["mt"] = mt
+    n_genes = np.diff(X.indptr).astype(np.int32)
+    total = np.asarray(X.sum(axis=1)).ravel().astype(np.float32)
+    a.obs["n_genes_by_counts"] = n_genes
+    a.obs["log1p_n_genes_by_counts"] = np.log1p(n_genes.astype(np.float64))
+    a.obs["total_counts"] = total
+    a.obs["log1p_total_counts"] = np.log1p(total)
+    tops = np.zeros((X.shape[0], len(percent_top)))
+    for r in range(X.shape[0]):
+        row = X.data[X.indptr[r]:X.indptr[r + 1]]
+        for j, n in enumerate(percent_top):
+            top = row if len(row) <= n else np.partition(row, len(row) - n)[len(row) - n:]
+            tops[r, j] = top.sum(dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for j, n in enumerate(percent_top):
+            a.obs[f"pct_counts_in_top_{n}_genes"] = tops[:, j] / total * 100
+        mt_total = np.asarray(X[:, mt].sum(axis=1)).ravel().astype(np.float32)
+        a.obs["total_counts_mt"] = mt_total
+        a.obs["log1p_total_counts_mt"] = np.log1p(mt_total)
+        a.obs["pct_counts_mt"] = mt_total / total * 100
+    cells = np.bincount(X.indices, minlength=X.shape[1]).astype(np.int64)
+    gene_total = np.bincount(X.indices, weights=X.data, minlength=X.shape[1])
+    a.var["n_cells_by_counts"] = cells
+    a.var["mean_counts"] = gene_total / X.shape[0]
+    a.var["log1p_mean_counts"] = np.log1p(a.var["mean_counts"])
+    a.var["pct_dropout_by_counts"] = (1 - cells / X.shape[0]) * 100
+    a.var["total_counts"] = gene_total.astype(np.float32)
+    a.var["log1p_total_counts"] = np.log1p(a.var["total_counts"])
+
+
+def normalize_log1p(a, target_sum):
+    X = a.X
+    counts = np.asarray(X.sum(axis=1)).ravel()
+    counts[counts == 0] = 1
+    X.data *= np.repeat((target_sum / counts).astype(np.float32), np.diff(X.indptr))
+    np.log1p(X.data, out=X.data)
+    a.uns["log1p"] = {}
+
+
+def hvg_seurat(a, n_top):
+    X = a.X.copy()
+    np.expm1(X.data, out=X.data)
+    n = X.shape[0]
+    mean = np.asarray(X.mean(axis=0)).ravel().astype(np.float64)
+    sq = np.asarray(X.multiply(X).mean(axis=0)).ravel()
+    var = (sq - mean ** 2) * n / (n - 1)
+    mean[mean == 0] = 1e-12
+    disp = var / mean
+    disp[disp == 0] = np.nan
+    disp = np.log(disp)
+    mean = np.log1p(mean)
+    df = pd.DataFrame({"means": mean, "dispersions": disp})
+    df["bin"] = pd.cut(df["means"], bins=20)
+    g = df.groupby("bin", observed=True)["dispersions"]
+    df["dispersions_norm"] = (df["dispersions"] - g.transform("mean")) / g.transform("std")
+    cut = np.sort(df["dispersions_norm"].fillna(-np.inf).to_numpy())[::-1][n_top - 1]
+    a.var["highly_variable"] = (df["dispersions_norm"].fillna(-np.inf) >= cut).to_numpy()
+    a.var["means"] = df["means"].to_numpy()
+    a.var["dispersions"] = df["dispersions"].to_numpy()
+    a.var["dispersions_norm"] = df["dispersions_norm"].to_numpy().astype(np.float32)
+
+
+def pca(a, n_comps):
+    hv = a.var["highly_variable"].to_numpy()
+    X = a.X[:, hv].astype(np.float64).tocsr()
+    mu = np.asarray(X.mean(axis=0)).ravel()
+    ones = np.ones(X.shape[0])
+    op = LinearOperator(X.shape, dtype=np.float64,
+                        matvec=lambda v: X @ v - mu @ v * ones,
+                        rmatvec=lambda v: X.T @ v - mu * v.sum(),
+                        matmat=lambda m: X @ m - np.outer(ones, mu @ m),
+                        rmatmat=lambda m: X.T @ m - np.outer(mu, m.sum(axis=0)))
+    u, s, vt = svds(op, k=n_comps, solver="arpack", v0=np.random.RandomState(0).uniform(-1, 1, min(X.shape)))
+    order = np.argsort(-s)
+    u, s, vt = u[:, order], s[order], vt[order]
+    a.obsm["X_pca"] = (u * s).astype(np.float32)
+    pcs = np.zeros((a.n_vars, n_comps), dtype=np.float32)
+    pcs[hv] = vt.T
+    a.varm["PCs"] = pcs
+    var = s ** 2 / (X.shape[0] - 1)
+    total = (np.asarray(X.multiply(X).sum(axis=0)).ravel() - X.shape[0] * mu ** 2).sum() / (X.shape[0] - 1)
+    a.uns["pca"] = {"variance": var, "variance_ratio": var / total}
+
+
+def pseudobulk(a, sample_col, groups_col, mode):
+    obs = a.obs[[sample_col, groups_col]].astype(str)
+    keys = obs[groups_col] + "\t" + obs[sample_col]
+    table = pd.DataFrame({"g": obs[groups_col], "s": obs[sample_col]}).drop_duplicates().sort_values(["g", "s"])
+    names = (table["s"] + "_" + table["g"]).tolist()
+    code = pd.Categorical(keys, categories=(table["g"] + "\t" + table["s"]).tolist()).codes
+    ind = sp.csr_matrix((np.ones(a.n_obs), (code, np.arange(a.n_obs))), shape=(len(names), a.n_obs))
+    X = a.X.tocsr()
+    sums = np.asarray((ind @ X).todense(), dtype=np.float64)
+    cells = np.asarray(ind.sum(axis=1)).ravel()
+    nz = X.copy()
+    nz.data = np.ones_like(nz.data)
+    props = np.asarray((ind @ nz).todense(), dtype=np.float64) / cells[:, None]
+    out = ad.AnnData(X=sums / cells[:, None] if mode == "mean" else sums,
+                     obs=pd.DataFrame({sample_col: table["s"].to_numpy(), groups_col: table["g"].to_numpy(),
+                                       "psbulk_cells": cells, "psbulk_counts": sums.sum(axis=1)}, index=names),
+                     var=a.var.copy(), layers={"psbulk_props": props})
+    return out
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("step", choices=["preprocess", "pipeline", "pseudobulk"])
+    p.add_argument("input")
+    p.add_argument("output")
+    p.add_argument("--target-sum", type=float, default=1e4)
+    p.add_argument("--n-top-genes", type=int, default=2000)
+    p.add_argument("--n-comps", type=int, default=50)
+    p.add_argument("--sample-col", default="sample")
+    p.add_argument("--groups-col", default="cell_type")
+    p.add_argument("--mode", default="sum")
+    o = p.parse_args()
+    t = {}
+    start = time.perf_counter()
+    a = ad.read_h5ad(o.input)
+    a.X = sp.csr_matrix((a.X.data, a.X.indices.astype(np.int32), a.X.indptr.astype(np.int64)), shape=a.X.shape)
+    t["read_s"] = time.perf_counter() - start
+    mark = time.perf_counter()
+    if o.step == "pseudobulk":
+        result = pseudobulk(a, o.sample_col, o.groups_col, o.mode)
+    else:
+        qc(a)
+        normalize_log1p(a, np.float32(o.target_sum))
+        if o.step == "pipeline":
+            hvg_seurat(a, o.n_top_genes)
+            pca(a, o.n_comps)
+        result = a
+    t["compute_s"] = time.perf_counter() - mark
+    mark = time.perf_counter()
+    result.write_h5ad(o.output)
+    t["write_s"] = time.perf_counter() - mark
+    t["total_s"] = time.perf_counter() - start
+    print(json.dumps({"tool": "reference", "step": o.step, **t}))
+
+
+if __name__ == "__main__":
+    main()

@@ -35,6 +35,14 @@ public interface BlockSource {
         return false;
     }
 
+    /**
+     * What identifies this source's data for a block cache (a file's path, modification time and element), or null
+     * when its blocks are not worth caching (data already in memory, or computed).
+     */
+    default Object cacheKey() {
+        return null;
+    }
+
     /** A short human name (file and HDF5 path, or kind) for messages. */
     default String describe() {
         return getClass().getSimpleName() + "[" + nRows() + " x " + nCols() + "]";

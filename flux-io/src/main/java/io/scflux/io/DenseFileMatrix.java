@@ -19,7 +19,7 @@ final class DenseFileMatrix extends FileMatrixBase {
     private final FileStamp stamp;
 
     DenseFileMatrix(Path file, String element, MatrixInfo info, StoredArray array, FileStamp stamp) {
-        super(file, element, info);
+        super(file, element, info, stamp);
         this.array = array;
         this.stamp = stamp;
     }

@@ -111,10 +111,10 @@ final class FileMatrices {
         String element = Hdf5.path(group);
         if (csr) {
             SparseFileMatrix.CsrStore store = new SparseFileMatrix.CsrStore(file, stamp, arrays);
-            return new SparseFileMatrix(file, element, info, stats -> store);
+            return new SparseFileMatrix(file, element, info, stamp, stats -> store);
         }
-        return new SparseFileMatrix(file, element, info, stats -> TransposedStore.ensure(file, element, stamp, arrays,
-                stats, TransposedStore.DEFAULT_BUCKET_ENTRIES));
+        return new SparseFileMatrix(file, element, info, stamp, stats -> TransposedStore.ensure(file, element, stamp,
+                arrays, stats, TransposedStore.DEFAULT_BUCKET_ENTRIES));
     }
 
     private static StoredArray member(Group group, String name, FileStamp stamp) {

@@ -15,11 +15,22 @@ abstract class FileMatrixBase implements FileMatrix {
     private final MatrixInfo info;
     private final ReadStats stats = new ReadStats();
     private final ConcurrentMap<PlanTarget, BlockPlan> plans = new ConcurrentHashMap<>();
+    private final Key key;
 
-    FileMatrixBase(Path file, String element, MatrixInfo info) {
+    FileMatrixBase(Path file, String element, MatrixInfo info, FileStamp stamp) {
         this.file = file;
         this.element = element;
         this.info = info;
+        this.key = new Key(file.toAbsolutePath().normalize(), stamp, element);
+    }
+
+    /** The file (path, size, modification time) and element: blocks cached under it stay valid while it holds. */
+    @Override
+    public final Object cacheKey() {
+        return key;
+    }
+
+    private record Key(Path file, FileStamp stamp, String element) {
     }
 
     @Override

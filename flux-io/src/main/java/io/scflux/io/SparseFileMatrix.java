@@ -20,8 +20,9 @@ final class SparseFileMatrix extends FileMatrixBase {
     private final Function<ReadStats, CsrStore> store;
     private volatile CsrStore resolved;
 
-    SparseFileMatrix(Path file, String element, MatrixInfo info, Function<ReadStats, CsrStore> store) {
-        super(file, element, info);
+    SparseFileMatrix(Path file, String element, MatrixInfo info, FileStamp stamp,
+                     Function<ReadStats, CsrStore> store) {
+        super(file, element, info, stamp);
         this.store = store;
     }
 

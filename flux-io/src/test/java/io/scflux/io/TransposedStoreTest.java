@@ -81,7 +81,7 @@ class TransposedStoreTest {
                 40_000);
         MatrixInfo info = new MatrixInfo("csc_matrix", io.scflux.core.DType.FLOAT32, 3000, 2000, csc.nnz(),
                 io.scflux.core.DType.INT32, io.scflux.core.DType.INT32, "gzip", true);
-        FileMatrix spilled = new SparseFileMatrix(file, "/X", info, stats -> store);
+        FileMatrix spilled = new SparseFileMatrix(file, "/X", info, stamp, stats -> store);
         Fixtures.assertSameMatrix(inMemory, Fixtures.collect(spilled, PlanTarget.ofChunkNnz(70_000), 3));
         long[] rowptr = new long[3001];
         for (int r = 0; r <= 3000; r++) {

@@ -16,22 +16,34 @@ public final class CountingSource implements BlockSource {
 
     private final BlockSource delegate;
     private final int failAt;
+    private final Object cacheKey;
     public final AtomicInteger opened = new AtomicInteger();
     public final AtomicInteger closed = new AtomicInteger();
     public final AtomicInteger reads = new AtomicInteger();
 
-    private CountingSource(BlockSource delegate, int failAt) {
+    private CountingSource(BlockSource delegate, int failAt, Object cacheKey) {
         this.delegate = delegate;
         this.failAt = failAt;
+        this.cacheKey = cacheKey;
     }
 
     public static CountingSource of(BlockSource delegate) {
-        return new CountingSource(delegate, -1);
+        return new CountingSource(delegate, -1, null);
+    }
+
+    /** Counts reads of {@code delegate} and identifies its data by {@code cacheKey}, as a file does. */
+    public static CountingSource keyed(BlockSource delegate, Object cacheKey) {
+        return new CountingSource(delegate, -1, cacheKey);
     }
 
     /** Fails the read of block {@code blockIndex} with an {@link IllegalStateException} "injected failure". */
     public static CountingSource failingAt(BlockSource delegate, int blockIndex) {
-        return new CountingSource(delegate, blockIndex);
+        return new CountingSource(delegate, blockIndex, null);
+    }
+
+    @Override
+    public Object cacheKey() {
+        return cacheKey;
     }
 
     @Override

@@ -1,0 +1,93 @@
+package io.scflux.core.cache;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import io.scflux.core.BlockSource;
+import io.scflux.core.pack.PackedBlock;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Decoded blocks kept between passes (the stats pass, HVG, the PCA Gram and projection passes read the same
+ * counts), bounded by a byte budget: a Caffeine cache of {@link PackedBlock}s weighed by their bytes, keyed by the
+ * source's identity and the block's rows. Results never depend on it: a block is the same read or cached.
+ */
+public final class BlockCache {
+
+    private static final long MB = 1L << 20;
+
+    private final long budget;
+    private final Cache<Key, PackedBlock> cache;
+    private final LongAdder hits = new LongAdder();
+    private final LongAdder misses = new LongAdder();
+
+    private BlockCache(long budget) {
+        if (budget < 0) {
+            throw new IllegalArgumentException("cache budget must be at least 0, got " + budget);
+        }
+        this.budget = budget;
+        this.cache = budget == 0 ? null : Caffeine.newBuilder()
+                .maximumWeight(budget)
+                .weigher((Key k, PackedBlock b) -> (int) Math.min(Integer.MAX_VALUE, b.sizeInBytes()))
+                .executor(Runnable::run)
+                .recordStats()
+                .build();
+    }
+
+    /** A cache of at most {@code bytes} bytes; 0 caches nothing (every read goes to the source). */
+    public static BlockCache ofBytes(long bytes) {
+        return new BlockCache(bytes);
+    }
+
+    public static BlockCache ofMegabytes(long mb) {
+        return new BlockCache(Math.multiplyExact(mb, MB));
+    }
+
+    /** {@code source} read through this cache, or {@code source} itself when it has no cache key. */
+    public BlockSource cached(BlockSource source) {
+        if (source instanceof CachedSource c && c.cache() == this) {
+            return source;
+        }
+        Object key = source.cacheKey();
+        return key == null ? source : new CachedSource(source, key, this);
+    }
+
+    public long budgetBytes() {
+        return budget;
+    }
+
+    /** Hits, misses, evictions and bytes held so far. */
+    public CacheStats stats() {
+        long evictions = cache == null ? 0 : cache.stats().evictionCount();
+        long bytes = cache == null ? 0 : cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+        return new CacheStats(hits.sum(), misses.sum(), evictions, bytes, budget);
+    }
+
+    /** Drops every block (tests, and a caller that knows its sources changed). */
+    public void clear() {
+        if (cache != null) {
+            cache.invalidateAll();
+            cache.cleanUp();
+        }
+    }
+
+    /** The cached block for {@code key}, or null; counts the hit. */
+    PackedBlock lookup(Key key) {
+        PackedBlock b = cache == null ? null : cache.getIfPresent(key);
+        if (b != null) {
+            hits.increment();
+        }
+        return b;
+    }
+
+    /** Records a block read from its source; keeps it if the budget allows. */
+    void store(Key key, PackedBlock block) {
+        misses.increment();
+        if (cache != null) {
+            cache.put(key, block);
+        }
+    }
+
+    /** A block's identity: its source's data and its rows. */
+    record Key(Object source, long from, long to) {
+    }
+}

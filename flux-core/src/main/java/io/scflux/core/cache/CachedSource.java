@@ -1,0 +1,104 @@
+package io.scflux.core.cache;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import io.scflux.core.pack.PackedBlock;
+
+/**
+ * A source whose blocks are looked up in a {@link BlockCache} before they are read: a hit unpacks the kept block,
+ * a miss reads the source, hands the block on and keeps it packed.
+ */
+final class CachedSource implements BlockSource {
+
+    private final BlockSource base;
+    private final Object key;
+    private final BlockCache cache;
+
+    CachedSource(BlockSource base, Object key, BlockCache cache) {
+        this.base = base;
+        this.key = key;
+        this.cache = cache;
+    }
+
+    BlockCache cache() {
+        return cache;
+    }
+
+    @Override
+    public long nRows() {
+        return base.nRows();
+    }
+
+    @Override
+    public int nCols() {
+        return base.nCols();
+    }
+
+    @Override
+    public DType dtype() {
+        return base.dtype();
+    }
+
+    @Override
+    public boolean isDense() {
+        return base.isDense();
+    }
+
+    @Override
+    public Object cacheKey() {
+        return key;
+    }
+
+    @Override
+    public void rowNnz(long rowFrom, int count, int[] out) {
+        base.rowNnz(rowFrom, count, out);
+    }
+
+    @Override
+    public BlockPlan plan(PlanTarget target) {
+        return base.plan(target);
+    }
+
+    @Override
+    public RowReader open() {
+        return new RowReader() {
+            private RowReader reader;
+
+            @Override
+            public RowBlock read(int blockIndex, long from, long to) {
+                BlockCache.Key k = new BlockCache.Key(key, from, to);
+                PackedBlock kept = cache.lookup(k);
+                if (kept != null) {
+                    return kept.unpack(blockIndex, from);
+                }
+                RowBlock block = base().read(blockIndex, from, to);
+                cache.store(k, PackedBlock.pack(block));
+                return block;
+            }
+
+            /** The source is opened on the first miss: a pass served from the cache never touches it. */
+            private synchronized RowReader base() {
+                if (reader == null) {
+                    reader = base.open();
+                }
+                return reader;
+            }
+
+            @Override
+            public synchronized void close() {
+                if (reader != null) {
+                    reader.close();
+                }
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return "cached " + base.describe();
+    }
+}

@@ -52,11 +52,11 @@ final class InfoCommand implements Callable<Integer> {
         Execution execution = global.execution();
         AnnData data = H5ad.read(Scflux.readable(file));
         PrintWriter out = spec.commandLine().getOut();
+        BlockSource x = data.x();
         if (json) {
             Map<String, Object> report = report(data);
-            BlockSource x = data.x();
             if (x != null) {
-                BlockSource tracked = global.progress(spec.commandLine().getErr()).track(x);
+                BlockSource tracked = global.progress(spec.commandLine().getErr()).track(global.cache().cached(x));
                 report.put("x_sum", Totals.of(tracked, tracked.plan(target), execution).sum());
             } else {
                 report.put("x_sum", null);
@@ -66,6 +66,8 @@ final class InfoCommand implements Callable<Integer> {
             out.print(text(data));
         }
         out.flush();
+        global.printStats(spec.commandLine().getErr(), x == null ? 0 : x.plan(target).size(),
+                x instanceof FileMatrix m ? m.stats().blocksRead() : 0);
         return 0;
     }
 

@@ -1,7 +1,9 @@
 package io.scflux.samples;
 
+import io.scflux.core.BlockSource;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.io.IOException;
@@ -17,7 +19,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * What every operator command shares: read IN, apply one step (streaming X with the global {@code --threads} and
- * {@code --chunk-nnz}), and write OUT atomically, holding the input plus the step's results.
+ * {@code --chunk-nnz}, its blocks shared between passes through the {@code --cache-mb} cache), and write OUT
+ * atomically, holding the input plus the step's results.
  */
 abstract class OpCommand implements Callable<Integer> {
 
@@ -47,12 +50,15 @@ abstract class OpCommand implements Callable<Integer> {
         Streaming streaming = new Streaming(global.planTarget(), global.execution());
         long started = System.nanoTime();
         AnnData data = H5ad.read(input);
-        if (data.x() != null) {
-            data.setX(global.progress(spec.commandLine().getErr()).track(data.x()));
+        BlockSource file = data.x();
+        if (file != null) {
+            data.setX(global.progress(spec.commandLine().getErr()).track(global.cache().cached(file)));
         }
         AnnData result = apply(data, streaming).block();
         H5ad.write(result, output, WriteOptions.DEFAULT.withCompression(compression).withPlan(streaming.target())
                 .withExecution(streaming.execution())).block();
+        global.printStats(spec.commandLine().getErr(), file == null ? 0 : file.plan(streaming.target()).size(),
+                file instanceof FileMatrix m ? m.stats().blocksRead() : 0);
         spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, result.nObs(),
                 result.nVars(), (System.nanoTime() - started) / 1e9);
         return 0;

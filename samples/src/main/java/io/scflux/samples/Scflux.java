@@ -3,6 +3,7 @@ package io.scflux.samples;
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.cache.BlockCache;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -49,6 +50,17 @@ public final class Scflux implements Runnable {
     @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print stack traces of errors.")
     private boolean debug;
 
+    @Option(names = "--cache-mb", paramLabel = "N", scope = ScopeType.INHERIT,
+            description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
+                    + "(default: a quarter of the maximum heap; 0 caches nothing). Results do not depend on it.")
+    private Long cacheMb;
+
+    @Option(names = "--stats", scope = ScopeType.INHERIT,
+            description = "Print one JSON line of block and cache statistics on stderr at the end.")
+    private boolean stats;
+
+    private BlockCache cache;
+
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));
     }
@@ -92,6 +104,30 @@ public final class Scflux implements Runnable {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
         }
         return Execution.threads(threads);
+    }
+
+    /** The block cache of {@code --cache-mb}, one per run. */
+    BlockCache cache() {
+        if (cache == null) {
+            long mb = cacheMb != null ? cacheMb : Runtime.getRuntime().maxMemory() / 4 / (1 << 20);
+            if (mb < 0) {
+                throw new ParameterException(spec.commandLine(), "--cache-mb must be at least 0, got " + mb);
+            }
+            cache = BlockCache.ofMegabytes(mb);
+        }
+        return cache;
+    }
+
+    /**
+     * With {@code --stats}, prints one JSON line on {@code err}: the blocks in the plan of the input's X, the block
+     * reads that went to the file (all passes), and the cache's hits, misses, evictions and bytes.
+     */
+    void printStats(PrintWriter err, long blocks, long blocksReadFromFile) {
+        if (stats) {
+            err.println("{\"blocks\": " + blocks + ", \"blocks_read_from_file\": " + blocksReadFromFile
+                    + ", \"cache\": " + cache().stats().toJson() + "}");
+            err.flush();
+        }
     }
 
     /** The progress bar of {@code --progress} on {@code err}, or one that shows nothing. */

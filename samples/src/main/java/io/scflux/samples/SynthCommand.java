@@ -76,6 +76,7 @@ final class SynthCommand implements Callable<Integer> {
         H5ad.write(data, output, options).block();
         spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, cells, genes,
                 (System.nanoTime() - started) / 1e9);
+        global.printStats(spec.commandLine().getErr(), counts.plan(options.plan()).size(), 0);
         return 0;
     }
 }

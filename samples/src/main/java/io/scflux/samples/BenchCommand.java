@@ -7,7 +7,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code scflux bench}: measurements that print one JSON line each, for scripts to compare with a reference. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Measures scflux; prints one JSON line.",
-        subcommands = ReadBench.class)
+        subcommands = {ReadBench.class, PackBench.class})
 final class BenchCommand implements Runnable {
 
     @Spec

@@ -91,7 +91,7 @@ public final class PackedBlock {
             }
             int w = BitPacking.width(max);
             widths[first + g] = (byte) w;
-            longs += BitPacking.groupLongs(w);
+            longs += BitPacking.groupLongs(w, end - g * BitPacking.GROUP);
         }
         return longs;
     }
@@ -99,9 +99,9 @@ public final class PackedBlock {
     private static int write(int[] v, int n, byte[] widths, int first, long[] words, int at) {
         for (int g = 0; g * BitPacking.GROUP < n; g++) {
             int w = widths[first + g];
-            BitPacking.pack(v, g * BitPacking.GROUP, Math.min(BitPacking.GROUP, n - g * BitPacking.GROUP), w,
-                    words, at);
-            at += BitPacking.groupLongs(w);
+            int len = Math.min(BitPacking.GROUP, n - g * BitPacking.GROUP);
+            BitPacking.pack(v, g * BitPacking.GROUP, len, w, words, at);
+            at += BitPacking.groupLongs(w, len);
         }
         return at;
     }
@@ -131,46 +131,42 @@ public final class PackedBlock {
                     plain.values().clone());
         }
         int[] indptr = new int[nRows + 1];
-        int[] scratch = new int[BitPacking.GROUP];
+        int[] lengths = new int[BitPacking.GROUP];
         int at = 0;
         int row = 0;
         for (int g = 0; g < gapGroupsAt; g++) {
             int w = widths[g];
             int n = Math.min(BitPacking.GROUP, nRows - g * BitPacking.GROUP);
-            BitPacking.unpack(words, at, w, scratch, 0, n);
+            BitPacking.unpack(words, at, w, lengths, 0, n);
             for (int i = 0; i < n; i++, row++) {
-                indptr[row + 1] = indptr[row] + scratch[i];
+                indptr[row + 1] = indptr[row] + lengths[i];
             }
-            at += BitPacking.groupLongs(w);
+            at += BitPacking.groupLongs(w, n);
         }
         int[] indices = new int[nnz];
-        unpackStream(gapsAt, gapGroupsAt, indices);
-        row = 0;
-        int previous = -1;
-        for (int k = 0; k < nnz; k++) {
-            while (k == indptr[row + 1]) {
-                row++;
-                previous = -1;
-            }
-            previous += indices[k] + 1;
-            indices[k] = previous;
+        at = gapsAt;
+        for (int g = 0; g * BitPacking.GROUP < nnz; g++) {
+            int w = widths[gapGroupsAt + g];
+            int n = Math.min(BitPacking.GROUP, nnz - g * BitPacking.GROUP);
+            BitPacking.unpack(words, at, w, indices, g * BitPacking.GROUP, n);
+            at += BitPacking.groupLongs(w, n);
         }
-        int[] counts = new int[nnz];
-        unpackStream(valuesAt, valueGroupsAt, counts);
+        for (int r = 0; r < nRows; r++) {
+            int column = -1;
+            for (int k = indptr[r], end = indptr[r + 1]; k < end; k++) {
+                column += indices[k] + 1;
+                indices[k] = column;
+            }
+        }
         float[] values = new float[nnz];
-        for (int k = 0; k < nnz; k++) {
-            values[k] = counts[k];
+        at = valuesAt;
+        for (int g = 0; g * BitPacking.GROUP < nnz; g++) {
+            int w = widths[valueGroupsAt + g];
+            int n = Math.min(BitPacking.GROUP, nnz - g * BitPacking.GROUP);
+            BitPacking.unpack(words, at, w, values, g * BitPacking.GROUP, n);
+            at += BitPacking.groupLongs(w, n);
         }
         return RowBlock.of(blockIndex, rowStart, nCols, indptr, indices, values);
-    }
-
-    private void unpackStream(int at, int firstGroup, int[] out) {
-        for (int g = 0; g * BitPacking.GROUP < nnz; g++) {
-            int w = widths[firstGroup + g];
-            BitPacking.unpack(words, at, w, out, g * BitPacking.GROUP,
-                    Math.min(BitPacking.GROUP, nnz - g * BitPacking.GROUP));
-            at += BitPacking.groupLongs(w);
-        }
     }
 
     @Override

@@ -144,17 +144,25 @@ public final class PackedBlock {
             at += BitPacking.groupLongs(w, n);
         }
         int[] indices = new int[nnz];
+        int[] gaps = lengths;
         at = gapsAt;
+        row = 0;
+        int rowEnd = nRows == 0 ? 0 : indptr[1];
+        int column = -1;
         for (int g = 0; g * BitPacking.GROUP < nnz; g++) {
             int w = widths[gapGroupsAt + g];
-            int n = Math.min(BitPacking.GROUP, nnz - g * BitPacking.GROUP);
-            BitPacking.unpack(words, at, w, indices, g * BitPacking.GROUP, n);
+            int first = g * BitPacking.GROUP;
+            int n = Math.min(BitPacking.GROUP, nnz - first);
+            BitPacking.unpack(words, at, w, gaps, 0, n);
             at += BitPacking.groupLongs(w, n);
-        }
-        for (int r = 0; r < nRows; r++) {
-            int column = -1;
-            for (int k = indptr[r], end = indptr[r + 1]; k < end; k++) {
-                column += indices[k] + 1;
+            // gaps to columns: a running sum that restarts at each row
+            for (int i = 0; i < n; i++) {
+                int k = first + i;
+                while (k == rowEnd) {
+                    rowEnd = indptr[++row + 1];
+                    column = -1;
+                }
+                column += gaps[i] + 1;
                 indices[k] = column;
             }
         }

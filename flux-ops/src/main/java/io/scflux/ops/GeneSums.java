@@ -1,0 +1,168 @@
+package io.scflux.ops;
+
+import io.scflux.core.Reducer;
+import io.scflux.core.RowBlock;
+
+/**
+ * Per-gene sums over the cells of each group (batch), in one pass: the sum of the values, the sum of their squares and
+ * the number of positive values, all genes of a group side by side ({@code [group * nGenes + gene]}). The values are
+ * the stored ones, their {@code expm1} (seurat's dispersions are computed on the un-logged data), or the stored ones
+ * clipped at a per-group, per-gene ceiling (seurat_v3's second pass).
+ *
+ * <p>The arithmetic is scanpy's: sums in float64 of float32 values; squares of the float32 values taken in float32
+ * (its numba kernel multiplies the float32 data), except the clipped values, which scanpy squares in float64.
+ */
+final class GeneSums implements Reducer<GeneSums.Sums> {
+
+    /** What is summed for a stored value {@code x}. */
+    private enum Kind { VALUES, EXPM1, CLIPPED }
+
+    private final Kind kind;
+    private final int[] groupOfRow;
+    private final int nGroups;
+    private final int nGenes;
+    private final float scale;
+    private final double[] ceiling;
+
+    private GeneSums(Kind kind, int[] groupOfRow, int nGroups, int nGenes, float scale, double[] ceiling) {
+        this.kind = kind;
+        this.groupOfRow = groupOfRow;
+        this.nGroups = nGroups;
+        this.nGenes = nGenes;
+        this.scale = scale;
+        this.ceiling = ceiling;
+    }
+
+    /** Sums of the values; {@code groupOfRow[cell]} in {@code [0, nGroups)}. */
+    static GeneSums values(int[] groupOfRow, int nGroups, int nGenes) {
+        return new GeneSums(Kind.VALUES, groupOfRow, nGroups, nGenes, 1f, null);
+    }
+
+    /** Sums of {@code expm1(x * scale)} in float32 (scale: the log base's {@code ln}, 1 for natural logs). */
+    static GeneSums expm1(int[] groupOfRow, int nGroups, int nGenes, float scale) {
+        return new GeneSums(Kind.EXPM1, groupOfRow, nGroups, nGenes, scale, null);
+    }
+
+    /** Sums of {@code min(x, ceiling[group * nGenes + gene])}. */
+    static GeneSums clipped(int[] groupOfRow, int nGroups, int nGenes, double[] ceiling) {
+        return new GeneSums(Kind.CLIPPED, groupOfRow, nGroups, nGenes, 1f, ceiling);
+    }
+
+    @Override
+    public Sums identity() {
+        return new Sums(nGroups, nGenes);
+    }
+
+    @Override
+    public Sums fold(RowBlock block) {
+        Sums s = new Sums(nGroups, nGenes);
+        int[] indptr = block.indptr();
+        int[] indices = block.indices();
+        float[] values = block.values();
+        double[] sum = s.sum;
+        double[] sumSq = s.sumSq;
+        int[] positive = s.positive;
+        int first = Math.toIntExact(block.rowStart());
+        for (int r = 0; r < block.nRows(); r++) {
+            int group = groupOfRow[first + r];
+            s.cells[group]++;
+            int base = group * nGenes;
+            int end = indptr[r + 1];
+            switch (kind) {
+                case VALUES:
+                    for (int k = indptr[r]; k < end; k++) {
+                        float v = values[k];
+                        int g = base + indices[k];
+                        sum[g] += v;
+                        sumSq[g] += v * v;
+                        if (v > 0) {
+                            positive[g]++;
+                        }
+                    }
+                    break;
+                case EXPM1:
+                    for (int k = indptr[r]; k < end; k++) {
+                        float x = values[k];
+                        float v = (float) Math.expm1(x * scale);
+                        int g = base + indices[k];
+                        sum[g] += v;
+                        sumSq[g] += v * v;
+                        if (x > 0) {
+                            positive[g]++;
+                        }
+                    }
+                    break;
+                default:
+                    for (int k = indptr[r]; k < end; k++) {
+                        float x = values[k];
+                        int g = base + indices[k];
+                        double v = Math.min(x, ceiling[g]);
+                        sum[g] += v;
+                        sumSq[g] += v * v;
+                        if (x > 0) {
+                            positive[g]++;
+                        }
+                    }
+                    break;
+            }
+        }
+        return s;
+    }
+
+    @Override
+    public Sums merge(Sums earlier, Sums later) {
+        for (int i = 0; i < earlier.sum.length; i++) {
+            earlier.sum[i] += later.sum[i];
+            earlier.sumSq[i] += later.sumSq[i];
+            earlier.positive[i] += later.positive[i];
+        }
+        for (int g = 0; g < earlier.cells.length; g++) {
+            earlier.cells[g] += later.cells[g];
+        }
+        return earlier;
+    }
+
+    /** The sums of one run of blocks; {@code cells[group]} counts the group's rows. */
+    static final class Sums {
+        final int nGenes;
+        final long[] cells;
+        final double[] sum;
+        final double[] sumSq;
+        final int[] positive;
+
+        Sums(int nGroups, int nGenes) {
+            this.nGenes = nGenes;
+            this.cells = new long[nGroups];
+            this.sum = new double[nGroups * nGenes];
+            this.sumSq = new double[nGroups * nGenes];
+            this.positive = new int[nGroups * nGenes];
+        }
+
+        /** The mean of the gene's values over the group's cells. */
+        double mean(int group, int gene) {
+            return sum[group * nGenes + gene] / cells[group];
+        }
+
+        /** The variance (ddof 1) as scanpy's mean_var takes it: {@code (E[x^2] - E[x]^2) * n / (n - 1)}. */
+        double variance(int group, int gene) {
+            long n = cells[group];
+            double mean = mean(group, gene);
+            double var = sumSq[group * nGenes + gene] / n - mean * mean;
+            return n == 1 ? var : var * (n / (double) (n - 1));
+        }
+
+        /** All groups as one, added in group order. */
+        Sums total() {
+            Sums t = new Sums(1, nGenes);
+            for (int b = 0; b < cells.length; b++) {
+                t.cells[0] += cells[b];
+                for (int g = 0; g < nGenes; g++) {
+                    t.sum[g] += sum[b * nGenes + g];
+                    t.sumSq[g] += sumSq[b * nGenes + g];
+                    t.positive[g] += positive[b * nGenes + g];
+                }
+            }
+            return t;
+        }
+    }
+}

@@ -1,0 +1,119 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.Frame;
+import io.scflux.ops.HighlyVariableGenesOptions.Flavor;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+
+/**
+ * scanpy's {@code pp.highly_variable_genes}: annotates the genes of X (log-normalized data for seurat and
+ * cell_ranger, counts for seurat_v3) with {@code var["highly_variable"]} and the statistics they were ranked by,
+ * under scanpy's names and dtypes, and sets {@code uns["hvg"]}. The statistics come from per-block sums merged in
+ * block order (one pass, two for seurat_v3), so they do not depend on the number of threads.
+ */
+public final class HighlyVariableGenes {
+
+    private HighlyVariableGenes() {
+    }
+
+    /**
+     * On subscription, reads X (one pass; two for seurat_v3), adds the var columns scanpy adds
+     * ({@code highly_variable}, {@code means}, {@code dispersions}, {@code dispersions_norm} float32; for seurat_v3
+     * {@code highly_variable_rank} float32, {@code means}, {@code variances}, {@code variances_norm}; with a batch key
+     * {@code highly_variable_nbatches} int64, and {@code highly_variable_intersection} for the dispersion flavors) and
+     * {@code uns["hvg"] = {"flavor": ...}}, and emits {@code data}.
+     */
+    public static Mono<AnnData> highlyVariableGenes(AnnData data, HighlyVariableGenesOptions options,
+                                                    Streaming streaming) {
+        return Mono.defer(() -> {
+            BlockSource x = data.x();
+            if (x == null) {
+                throw new IllegalArgumentException("highly_variable_genes needs X; this AnnData has none");
+            }
+            boolean v3 = options.flavor() == Flavor.SEURAT_V3;
+            Batches batches = options.batchKey() == null ? Batches.none(data.nObs())
+                    : Batches.of(data.obs(), options.batchKey(), !v3);
+            Mono<AnnData> done = v3 ? seuratV3(data, x, batches, options, streaming)
+                    : dispersions(data, x, batches, options, streaming);
+            return done.doOnNext(d -> {
+                Map<String, Object> hvg = new LinkedHashMap<>();
+                hvg.put("flavor", DenseArray.scalar(options.flavor().scanpyName()));
+                d.uns().put("hvg", hvg);
+            });
+        });
+    }
+
+    private static Mono<AnnData> dispersions(AnnData data, BlockSource x, Batches batches,
+                                             HighlyVariableGenesOptions options, Streaming streaming) {
+        GeneSums sums = options.flavor() == Flavor.SEURAT
+                ? GeneSums.expm1(batches.group, batches.groups(), x.nCols(), log1pBase(data))
+                : GeneSums.values(batches.group, batches.groups(), x.nCols());
+        return streaming.reduce(x, sums).map(s -> {
+            Dispersions d = options.batchKey() == null ? Dispersions.single(s, options)
+                    : Dispersions.batched(s, batches.count, data.var().index(), options);
+            Frame var = data.var();
+            var.put("highly_variable", ArrayColumn.of(d.highlyVariable));
+            var.put("means", ArrayColumn.of(d.means));
+            var.put("dispersions", ArrayColumn.of(d.dispersions));
+            var.put("dispersions_norm", ArrayColumn.of(toFloat(d.normalized)));
+            if (d.nBatches != null) {
+                boolean[] intersection = new boolean[d.nBatches.length];
+                for (int g = 0; g < intersection.length; g++) {
+                    intersection[g] = d.nBatches[g] == batches.count;
+                }
+                var.put("highly_variable_nbatches", ArrayColumn.of(d.nBatches));
+                var.put("highly_variable_intersection", ArrayColumn.of(intersection));
+            }
+            return data;
+        });
+    }
+
+    private static Mono<AnnData> seuratV3(AnnData data, BlockSource x, Batches batches,
+                                          HighlyVariableGenesOptions options, Streaming streaming) {
+        int nGenes = x.nCols();
+        return streaming.reduce(x, GeneSums.values(batches.group, batches.groups(), nGenes))
+                .flatMap(first -> {
+                    SeuratV3 fit = new SeuratV3(first, batches, options.span());
+                    GeneSums clipped = GeneSums.clipped(batches.group, batches.groups(), nGenes, fit.ceiling());
+                    return streaming.reduce(x, clipped).map(second -> fit.select(first, second, options.topGenes()));
+                })
+                .map(v3 -> {
+                    Frame var = data.var();
+                    var.put("highly_variable", ArrayColumn.of(v3.highlyVariable));
+                    var.put("highly_variable_rank", ArrayColumn.of(v3.rank));
+                    var.put("means", ArrayColumn.of(v3.means));
+                    var.put("variances", ArrayColumn.of(v3.variances));
+                    var.put("variances_norm", ArrayColumn.of(v3.variancesNorm));
+                    if (options.batchKey() != null) {
+                        var.put("highly_variable_nbatches", ArrayColumn.of(v3.nBatches));
+                    }
+                    return data;
+                });
+    }
+
+    /**
+     * The factor scanpy's seurat flavor multiplies log data by before {@code expm1}: {@code ln(base)} when
+     * {@code uns["log1p"]["base"]} is set, else 1.
+     */
+    private static float log1pBase(AnnData data) {
+        if (data.uns().get("log1p") instanceof Map<?, ?> log1p && log1p.get("base") instanceof DenseArray base
+                && base.size() == 1 && base.dtype().isNumeric()) {
+            return (float) Math.log(base.getDouble(0));
+        }
+        return 1f;
+    }
+
+    private static float[] toFloat(double[] values) {
+        float[] out = new float[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = (float) values[i];
+        }
+        return out;
+    }
+}

@@ -9,15 +9,16 @@ import java.time.Duration;
 
 /**
  * Compares a normalized X with a cut of scanpy's ({@code normalized_median} or {@code normalized_log1p}): every stored
- * entry of the first 100 cells, and the float64 sum of every row and column of the whole matrix.
+ * entry of the first 100 cells, and the float64 sum of every row and column of the whole matrix. Public for the
+ * command tests in samples.
  */
-final class NormalizedReference {
+public final class NormalizedReference {
 
     private NormalizedReference() {
     }
 
     /** Asserts the entries and sums within {@link Tolerance#RELATIVE}; prints the largest errors measured. */
-    static void assertMatches(String name, BlockSource x) {
+    public static void assertMatches(String name, BlockSource x) {
         CsrMatrix m = CsrMatrix.collect(Streaming.DEFAULT.blocks(x), x.nCols()).block(Duration.ofSeconds(120));
         Reference.Table rows = Reference.csv(name + "_rows");
         double[] want = rows.doubles("value");

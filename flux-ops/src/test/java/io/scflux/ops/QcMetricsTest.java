@@ -9,7 +9,6 @@ import io.scflux.core.DType;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
-import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
@@ -19,7 +18,6 @@ import io.scflux.core.test.Threads;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 
@@ -27,20 +25,6 @@ class QcMetricsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
     private static final QcMetricsOptions MT = QcMetricsOptions.defaults().withQcVars("mt");
-
-    /** The dtypes scanpy gives each column (expected/README.md). */
-    private static final Map<String, String> OBS_TYPES = Map.ofEntries(
-            Map.entry("n_genes_by_counts", "int32"), Map.entry("log1p_n_genes_by_counts", "float64"),
-            Map.entry("total_counts", "float32"), Map.entry("log1p_total_counts", "float32"),
-            Map.entry("pct_counts_in_top_50_genes", "float64"), Map.entry("pct_counts_in_top_100_genes", "float64"),
-            Map.entry("pct_counts_in_top_200_genes", "float64"), Map.entry("total_counts_mt", "float32"),
-            Map.entry("log1p_total_counts_mt", "float32"), Map.entry("pct_counts_mt", "float32"));
-    private static final Map<String, String> VAR_TYPES = Map.of("mt", "bool", "n_cells_by_counts", "int64",
-            "mean_counts", "float64", "log1p_mean_counts", "float64", "pct_dropout_by_counts", "float64",
-            "total_counts", "float32", "log1p_total_counts", "float32");
-    /** Integer sums: equal exactly. */
-    private static final List<String> EXACT = List.of("n_genes_by_counts", "total_counts", "total_counts_mt",
-            "n_cells_by_counts");
 
     /** synth-3k with scanpy's var["mt"] = var_names.str.startswith("MT-"). */
     static AnnData countsWithMt() {
@@ -52,34 +36,8 @@ class QcMetricsTest {
     @Test
     void everyColumnMatchesScanpy() {
         AnnData data = QcMetrics.calculate(countsWithMt(), MT, Streaming.DEFAULT).block(WAIT);
-        compare(Reference.csv("qc_obs"), data.obs(), OBS_TYPES);
-        compare(Reference.csv("qc_var"), data.var(), VAR_TYPES);
+        QcReference.assertMatches(data);
         assertEquals(13, Arrays.stream(Tolerance.doubles(data.var().column("mt"))).sum(), "13 MT- genes");
-    }
-
-    private static void compare(Reference.Table expected, Frame actual, Map<String, String> types) {
-        int[] rows = Arrays.stream(actual.index()).mapToInt(expected::row).toArray();
-        assertEquals(expected.size(), rows.length);
-        List<String> names = expected.columnNames().subList(1, expected.columnNames().size());
-        for (String name : names) {
-            Column column = actual.column(name);
-            assertEquals(types.get(name), column.typeName(), name + " dtype");
-            double[] want = new double[rows.length];
-            if (column.typeName().equals("bool")) {
-                boolean[] b = expected.bools(name);
-                for (int i = 0; i < rows.length; i++) {
-                    want[i] = b[rows[i]] ? 1 : 0;
-                }
-            } else {
-                double[] all = expected.doubles(name);
-                for (int i = 0; i < rows.length; i++) {
-                    want[i] = all[rows[i]];
-                }
-            }
-            double tol = EXACT.contains(name) || column.typeName().equals("bool") ? 0 : Tolerance.RELATIVE;
-            double err = Tolerance.assertClose(want, Tolerance.doubles(column), tol, name);
-            System.out.printf("qc %s: max relative error %.3g%n", name, err);
-        }
     }
 
     @Test

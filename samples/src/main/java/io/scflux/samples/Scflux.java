@@ -21,13 +21,15 @@ import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code scflux} command line: {@code synth}, {@code info} and {@code bench}, with the options every command
+ * The {@code scflux} command line: {@code synth}, {@code info}, {@code bench} and the operators ({@code qc},
+ * {@code normalize}, {@code log1p}, {@code preprocess}...), with the options every command
  * shares ({@code --threads}, {@code --chunk-nnz}, {@code --progress}, {@code --debug}). Bad input and I/O failures
  * print one line, {@code scflux: error: <message>}, and exit 1; usage errors exit 2.
  */
 @Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
-        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, HvgCommand.class})
+        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
+            NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class})
 public final class Scflux implements Runnable {
 
     @Spec

@@ -1,0 +1,43 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.StagedSource;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.DenseArray;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+
+/**
+ * scanpy's {@code pp.log1p(base)}: X becomes a lazy stage taking {@code log1p} of every stored value (fused with a
+ * preceding normalize_total into one function per block), and {@code uns["log1p"] = {"base": base}}. float32 data
+ * stay float32; other types become float64, as scanpy casts them.
+ */
+public final class Log1p {
+
+    private Log1p() {
+    }
+
+    /**
+     * On subscription, replaces {@code data}'s X with its log1p view and records the base; emits {@code data}. Nothing
+     * of X is read: {@code streaming} is unused, taken so that every operator is called alike.
+     */
+    public static Mono<AnnData> log1p(AnnData data, Log1pOptions options, Streaming streaming) {
+        return Mono.fromCallable(() -> {
+            apply(data, options);
+            return data;
+        });
+    }
+
+    static void apply(AnnData data, Log1pOptions options) {
+        BlockSource x = XMatrix.of(data);
+        boolean single = x.dtype() == DType.FLOAT32;
+        data.setX(StagedSource.of(x, new Log1pStage(single, options.base()), x.nCols(),
+                single ? DType.FLOAT32 : DType.FLOAT64));
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("base", options.base() == null ? null : DenseArray.scalar(options.base()));
+        data.uns().put("log1p", params);
+    }
+}

@@ -1,0 +1,63 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.StagedSource;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import reactor.core.publisher.Mono;
+
+/**
+ * scanpy's {@code pp.normalize_total}: one pass over X computes each cell's total (two when excluding highly
+ * expressed genes: the first finds them, the second sums the others), then X becomes a lazy {@link StagedSource}
+ * that divides each cell by {@code total / target_sum} as its blocks are read; nothing is materialized. With
+ * {@code keyAdded}, obs gets the factors {@code total / target_sum}, as scanpy 1.11 stores its {@code norm_factor}.
+ */
+public final class NormalizeTotal {
+
+    private NormalizeTotal() {
+    }
+
+    /** Computes the totals on subscription, replaces {@code data}'s X with the normalizing view, emits {@code data}. */
+    public static Mono<AnnData> normalize(AnnData data, NormalizeTotalOptions options, Streaming streaming) {
+        return Mono.defer(() -> {
+            BlockSource x = XMatrix.of(data);
+            SumType type = SumType.normalizing(x.dtype());
+            Mono<double[]> totals = options.excludeHighlyExpressed()
+                    ? streaming.reduce(x, new RowTotals(data.nObs(), data.nVars(), null, options.maxFraction(), type))
+                            .flatMap(flags -> totals(data, x, not(flags), type, streaming))
+                    : totals(data, x, null, type, streaming);
+            return totals.map(t -> {
+                apply(data, x, t, options);
+                return data;
+            });
+        });
+    }
+
+    /**
+     * Makes {@code counts} normalized by cells with these float64 totals the X of {@code data}, and adds the factors
+     * column if asked: what both {@link #normalize} and {@link Preprocess} end with.
+     */
+    static void apply(AnnData data, BlockSource counts, double[] totals, NormalizeTotalOptions options) {
+        SumType type = SumType.normalizing(counts.dtype());
+        double[] factors = SizeFactors.of(totals, options.targetSum(), type);
+        if (options.keyAdded() != null) {
+            data.obs().put(options.keyAdded(), type.column(factors));
+        }
+        data.setX(StagedSource.of(counts, new RowScale(factors), counts.nCols(), type.dtype()));
+    }
+
+    /** Each cell's float64 total over the genes {@code keep} marks (all when null), after one pass over X. */
+    private static Mono<double[]> totals(AnnData data, BlockSource x, boolean[] keep, SumType type,
+                                         Streaming streaming) {
+        RowTotals pass = new RowTotals(data.nObs(), data.nVars(), keep, Double.NaN, type);
+        return streaming.reduce(x, pass).map(noFlags -> pass.totals);
+    }
+
+    private static boolean[] not(boolean[] flags) {
+        boolean[] keep = new boolean[flags.length];
+        for (int g = 0; g < keep.length; g++) {
+            keep[g] = !flags[g];
+        }
+        return keep;
+    }
+}

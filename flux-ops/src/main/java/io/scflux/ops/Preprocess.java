@@ -1,0 +1,28 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import reactor.core.publisher.Mono;
+
+/**
+ * QC, normalize_total and log1p fused: ONE pass over X computes every {@link QcMetrics} column and, reusing each
+ * cell's total as its normalization total, the size factors; X then becomes one lazy stage over the counts
+ * (normalize, then log1p). Without a target sum the median is taken from the totals that pass collected, so it needs
+ * no second pass. The columns equal {@link QcMetrics}'s and X equals {@link NormalizeTotal} then {@link Log1p}.
+ */
+public final class Preprocess {
+
+    private Preprocess() {
+    }
+
+    /** Runs the pass on subscription, adds the QC columns, replaces X with the fused view, emits {@code data}. */
+    public static Mono<AnnData> preprocess(AnnData data, PreprocessOptions options, Streaming streaming) {
+        return QcMetrics.run(data, options.qc(), streaming).map(pass -> {
+            BlockSource counts = data.x();
+            NormalizeTotal.apply(data, counts, pass.totals, options.normalize());
+            Log1p.apply(data, options.log1p());
+            return data;
+        });
+    }
+}

@@ -1,0 +1,140 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.Column;
+import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.Frame;
+import java.util.List;
+import reactor.core.publisher.Mono;
+
+/**
+ * scanpy's {@code pp.calculate_qc_metrics(adata, qc_vars, percent_top, log1p, inplace=True)} in one pass over X:
+ * adds to obs {@code n_genes_by_counts}, {@code total_counts}, {@code pct_counts_in_top_{n}_genes} and, per qc
+ * variable, {@code total_counts_{qc}} and {@code pct_counts_{qc}}; to var {@code n_cells_by_counts},
+ * {@code mean_counts}, {@code pct_dropout_by_counts} and {@code total_counts}; with log1p, the {@code log1p_*} of
+ * each count. Names and dtypes are scanpy's (totals in X's sum type: float32 for float32 data).
+ */
+public final class QcMetrics {
+
+    private QcMetrics() {
+    }
+
+    /** Computes the metrics on subscription, adds them to {@code data}'s obs and var, and emits {@code data}. */
+    public static Mono<AnnData> calculate(AnnData data, QcMetricsOptions options, Streaming streaming) {
+        return run(data, options, streaming).thenReturn(data);
+    }
+
+    /** The pass and the columns it adds; emits the pass, whose per-cell totals {@link Preprocess} reuses. */
+    static Mono<QcPass> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
+        return Mono.defer(() -> {
+            BlockSource x = XMatrix.of(data);
+            QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
+                    ranks(options.percentTop(), data.nVars()));
+            SumType type = SumType.summing(x.dtype());
+            return streaming.reduce(x, pass).map(genes -> {
+                annotateObs(data.obs(), options, pass, type);
+                annotateVar(data.var(), options, genes, data.nObs(), type);
+                return pass;
+            });
+        });
+    }
+
+    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass pass, SumType type) {
+        double[] nGenes = new double[pass.nGenes.length];
+        for (int i = 0; i < nGenes.length; i++) {
+            nGenes[i] = pass.nGenes[i];
+        }
+        obs.put("n_genes_by_counts", ArrayColumn.of(pass.nGenes.clone()));
+        if (options.log1p()) {
+            obs.put("log1p_n_genes_by_counts", SumType.INT64.log1p(nGenes));
+        }
+        obs.put("total_counts", type.column(pass.totals));
+        if (options.log1p()) {
+            obs.put("log1p_total_counts", type.log1p(pass.totals));
+        }
+        List<Integer> ranks = options.percentTop();
+        for (int j = 0; j < ranks.size(); j++) {
+            double[] pct = new double[nGenes.length];
+            for (int i = 0; i < pct.length; i++) {
+                // scanpy: top sums and totals in X's sum type, their quotient in float64, times 100
+                pct[i] = type.round(pass.topSums[j][i]) / type.round(pass.totals[i]) * 100;
+            }
+            obs.put("pct_counts_in_top_" + ranks.get(j) + "_genes", ArrayColumn.of(pct));
+        }
+        for (int q = 0; q < options.qcVars().size(); q++) {
+            String name = options.qcVars().get(q);
+            obs.put("total_counts_" + name, type.column(pass.qcTotals[q]));
+            if (options.log1p()) {
+                obs.put("log1p_total_counts_" + name, type.log1p(pass.qcTotals[q]));
+            }
+            obs.put("pct_counts_" + name, type.percent(pass.qcTotals[q], pass.totals));
+        }
+    }
+
+    private static void annotateVar(Frame var, QcMetricsOptions options, QcPass.GeneTotals genes, int nObs,
+                                    SumType type) {
+        int n = genes.sums.length;
+        double[] mean = new double[n];
+        double[] dropout = new double[n];
+        for (int g = 0; g < n; g++) {
+            mean[g] = genes.sums[g] / nObs;
+            dropout[g] = (1 - (double) genes.cells[g] / nObs) * 100;
+        }
+        var.put("n_cells_by_counts", ArrayColumn.of(genes.cells.clone()));
+        var.put("mean_counts", ArrayColumn.of(mean));
+        if (options.log1p()) {
+            var.put("log1p_mean_counts", SumType.FLOAT64.log1p(mean));
+        }
+        var.put("pct_dropout_by_counts", ArrayColumn.of(dropout));
+        var.put("total_counts", type.column(genes.sums));
+        if (options.log1p()) {
+            var.put("log1p_total_counts", type.log1p(genes.sums));
+        }
+    }
+
+    /** Each qc variable's bool var column as a gene mask. */
+    private static boolean[][] masks(Frame var, List<String> qcVars) {
+        boolean[][] masks = new boolean[qcVars.size()][];
+        for (int q = 0; q < masks.length; q++) {
+            String name = qcVars.get(q);
+            if (!var.has(name)) {
+                throw new IllegalArgumentException("qc variable " + name + " is not a var column (columns: "
+                        + var.columns().keySet() + ")");
+            }
+            Column c = var.column(name);
+            if (!(c instanceof ArrayColumn a) || a.values().dtype() != DType.BOOL) {
+                throw new IllegalArgumentException("qc variable " + name + " must be a bool var column, found "
+                        + c.typeName());
+            }
+            masks[q] = (boolean[]) a.values().data();
+        }
+        return masks;
+    }
+
+    /** The ranks as an array, each at most the number of genes (scanpy: "Positions outside range of features"). */
+    private static int[] ranks(List<Integer> percentTop, int nVars) {
+        int[] out = new int[percentTop.size()];
+        for (int j = 0; j < out.length; j++) {
+            out[j] = percentTop.get(j);
+            if (out[j] > nVars) {
+                throw new IllegalArgumentException("percent_top rank " + out[j] + " is more than the " + nVars
+                        + " genes");
+            }
+        }
+        return out;
+    }
+
+    /** A bool var column marking the genes whose name starts with {@code prefix} ({@code str.startswith}). */
+    public static Column genesStartingWith(Frame var, String prefix) {
+        String[] names = var.index();
+        boolean[] mask = new boolean[names.length];
+        for (int g = 0; g < names.length; g++) {
+            mask[g] = names[g].startsWith(prefix);
+        }
+        return new ArrayColumn(DenseArray.of(mask));
+    }
+}

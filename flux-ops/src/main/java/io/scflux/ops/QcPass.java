@@ -1,0 +1,133 @@
+package io.scflux.ops;
+
+import io.scflux.core.Reducer;
+import io.scflux.core.RowBlock;
+import java.util.Arrays;
+
+/**
+ * The one pass over X of calculate_qc_metrics. Per cell, written into disjoint slices of preallocated arrays: the
+ * number of nonzero genes, the total, the total of each qc variable and the sums of the cell's top {@code n} values.
+ * Per gene, as block partials merged in block order: the total and the number of nonzero cells.
+ *
+ * <p>Stored zeros are skipped (scanpy calls {@code eliminate_zeros} first). Sums run in float64 in stored order. A
+ * row with fewer nonzeros than the largest {@code n} is padded with zeros before its top values are taken, as
+ * scanpy's {@code top_segment_proportions} does.
+ */
+final class QcPass implements Reducer<QcPass.GeneTotals> {
+
+    final int[] nGenes;
+    final double[] totals;
+    /** {@code qcTotals[q][cell]}: the cell's total over the genes of qc variable {@code q}. */
+    final double[][] qcTotals;
+    /** {@code topSums[j][cell]}: the sum of the cell's {@code percentTop[j]} largest values. */
+    final double[][] topSums;
+    private final int nCols;
+    private final boolean[][] qcMasks;
+    private final int[] percentTop;
+
+    /** {@code percentTop} ascending; {@code qcMasks[q][gene]} true for the genes of qc variable {@code q}. */
+    QcPass(int nRows, int nCols, boolean[][] qcMasks, int[] percentTop) {
+        this.nCols = nCols;
+        this.qcMasks = qcMasks;
+        this.percentTop = percentTop;
+        this.nGenes = new int[nRows];
+        this.totals = new double[nRows];
+        this.qcTotals = new double[qcMasks.length][nRows];
+        this.topSums = new double[percentTop.length][nRows];
+    }
+
+    @Override
+    public GeneTotals identity() {
+        return new GeneTotals(nCols);
+    }
+
+    @Override
+    public GeneTotals fold(RowBlock block) {
+        GeneTotals genes = identity();
+        int[] indptr = block.indptr();
+        int[] indices = block.indices();
+        float[] values = block.values();
+        int maxTop = percentTop.length == 0 ? 0 : percentTop[percentTop.length - 1];
+        float[] row = new float[Math.max(maxTop, maxRowNnz(indptr))];
+        double[] qc = new double[qcMasks.length];
+        for (int i = 0; i < block.nRows(); i++) {
+            int cell = Math.toIntExact(block.rowStart() + i);
+            int n = 0;
+            double total = 0;
+            Arrays.fill(qc, 0);
+            for (int k = indptr[i]; k < indptr[i + 1]; k++) {
+                float v = values[k];
+                if (v == 0) {
+                    continue;
+                }
+                int gene = indices[k];
+                row[n++] = v;
+                total += v;
+                genes.sums[gene] += v;
+                genes.cells[gene]++;
+                for (int q = 0; q < qcMasks.length; q++) {
+                    if (qcMasks[q][gene]) {
+                        qc[q] += v;
+                    }
+                }
+            }
+            nGenes[cell] = n;
+            totals[cell] = total;
+            for (int q = 0; q < qc.length; q++) {
+                qcTotals[q][cell] = qc[q];
+            }
+            if (maxTop > 0) {
+                topSums(row, n, maxTop, cell);
+            }
+        }
+        return genes;
+    }
+
+    @Override
+    public GeneTotals merge(GeneTotals earlier, GeneTotals later) {
+        for (int g = 0; g < nCols; g++) {
+            earlier.sums[g] += later.sums[g];
+            earlier.cells[g] += later.cells[g];
+        }
+        return earlier;
+    }
+
+    /** Selects the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments. */
+    private void topSums(float[] row, int n, int maxTop, int cell) {
+        int m = Math.max(n, maxTop);
+        Arrays.fill(row, n, m, 0f);
+        int to = m;
+        for (int j = percentTop.length - 1; j >= 0; j--) {
+            TopValues.selectLargest(row, 0, to, percentTop[j]);
+            to = percentTop[j];
+        }
+        double sum = 0;
+        int from = 0;
+        for (int j = 0; j < percentTop.length; j++) {
+            for (int k = from; k < percentTop[j]; k++) {
+                sum += row[k];
+            }
+            topSums[j][cell] = sum;
+            from = percentTop[j];
+        }
+    }
+
+    private static int maxRowNnz(int[] indptr) {
+        int max = 0;
+        for (int i = 1; i < indptr.length; i++) {
+            max = Math.max(max, indptr[i] - indptr[i - 1]);
+        }
+        return max;
+    }
+
+    /** Per-gene partial: float64 sums and nonzero-cell counts of the blocks folded so far. */
+    static final class GeneTotals {
+        final double[] sums;
+        final long[] cells;
+
+        GeneTotals(int nCols) {
+            sums = new double[nCols];
+            cells = new long[nCols];
+        }
+    }
+}

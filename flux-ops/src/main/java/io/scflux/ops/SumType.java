@@ -1,0 +1,93 @@
+package io.scflux.ops;
+
+import io.scflux.core.DType;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.Column;
+import io.scflux.core.anndata.DenseArray;
+
+/**
+ * The numpy type a step's arithmetic runs in, which decides the bits of scanpy's columns: sums of float32 data stay
+ * float32 (and so do the ratios and log1p values scanpy derives from them), float64 stays float64, integers sum to
+ * int64 (unsigned to uint64) and their ratios and logarithms are float64.
+ *
+ * <p>Sums are accumulated in float64 and rounded once to this type: exact for counts, which is what scanpy's float32
+ * sums give too while a total stays below 2^24.
+ */
+enum SumType {
+    FLOAT32(DType.FLOAT32), FLOAT64(DType.FLOAT64), INT64(DType.INT64), UINT64(DType.UINT64);
+
+    private final DType dtype;
+
+    SumType(DType dtype) {
+        this.dtype = dtype;
+    }
+
+    /** The type of {@code X.sum(axis)} for X of {@code x} (numpy's sum dtype). */
+    static SumType summing(DType x) {
+        if (x == DType.FLOAT32 || x == DType.FLOAT64) {
+            return x == DType.FLOAT32 ? FLOAT32 : FLOAT64;
+        }
+        return x.isUnsigned() ? UINT64 : INT64;
+    }
+
+    /** The type normalize_total works in: float64 data stay float64, anything else is cast to float32 first. */
+    static SumType normalizing(DType x) {
+        return x == DType.FLOAT64 ? FLOAT64 : FLOAT32;
+    }
+
+    DType dtype() {
+        return dtype;
+    }
+
+    /** {@code v} as this type holds it (float64 sums of whole numbers are exact integers already). */
+    double round(double v) {
+        return this == FLOAT32 ? (float) v : v;
+    }
+
+    /** A column of {@code values}, each rounded to this type. */
+    Column column(double[] values) {
+        int n = values.length;
+        switch (this) {
+            case FLOAT32: {
+                float[] out = new float[n];
+                for (int i = 0; i < n; i++) {
+                    out[i] = (float) values[i];
+                }
+                return ArrayColumn.of(out);
+            }
+            case FLOAT64:
+                return ArrayColumn.of(values.clone());
+            default: {
+                long[] out = new long[n];
+                for (int i = 0; i < n; i++) {
+                    out[i] = (long) values[i];
+                }
+                return new ArrayColumn(DenseArray.of(dtype, out, n));
+            }
+        }
+    }
+
+    /** {@code np.log1p} of sums of this type: float32 for float32 sums, float64 otherwise. */
+    Column log1p(double[] sums) {
+        double[] out = new double[sums.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Math.log1p(round(sums[i]));
+        }
+        return ratioType().column(out);
+    }
+
+    /** {@code part / whole * 100} as scanpy computes it on two columns of this type (0 / 0 is NaN). */
+    Column percent(double[] part, double[] whole) {
+        SumType r = ratioType();
+        double[] out = new double[part.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = r.round(r.round(round(part[i]) / round(whole[i])) * 100);
+        }
+        return r.column(out);
+    }
+
+    /** The type of a quotient or logarithm of values of this type. */
+    private SumType ratioType() {
+        return this == FLOAT32 ? FLOAT32 : FLOAT64;
+    }
+}

@@ -1,0 +1,19 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.anndata.AnnData;
+
+/** The matrix an operator reads: the container's X, or an error saying it has none. */
+final class XMatrix {
+
+    private XMatrix() {
+    }
+
+    static BlockSource of(AnnData data) {
+        BlockSource x = data.x();
+        if (x == null) {
+            throw new IllegalArgumentException("the container has no X");
+        }
+        return x;
+    }
+}

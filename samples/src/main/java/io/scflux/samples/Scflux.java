@@ -26,7 +26,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
-        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class})
+        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, PseudobulkCommand.class})
 public final class Scflux implements Runnable {
 
     @Spec

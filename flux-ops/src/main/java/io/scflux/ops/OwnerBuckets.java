@@ -115,7 +115,7 @@ final class OwnerBuckets {
     }
 
     /** The block's entries of grouped rows, sorted by bucket (stably: row order within each). */
-    Split split(RowBlock block) {
+    private Split split(RowBlock block) {
         int[] ip = block.indptr();
         int[] idx = block.indices();
         float[] val = block.values();
@@ -150,6 +150,6 @@ final class OwnerBuckets {
     }
 
     /** One block's entries by bucket: bucket {@code k} holds {@code [start[k], start[k + 1])}. */
-    record Split(int[] start, int[] cells, float[] values) {
+    private record Split(int[] start, int[] cells, float[] values) {
     }
 }

@@ -25,7 +25,7 @@ import java.util.TreeSet;
 final class PseudobulkRows {
 
     /** Python's order of strings: by code point (Java's {@code compareTo} orders UTF-16 units). */
-    static final Comparator<String> PYTHON_ORDER = PseudobulkRows::compareCodePoints;
+    private static final Comparator<String> PYTHON_ORDER = PseudobulkRows::compareCodePoints;
 
     private final Frame obs;
     private final String sampleCol;
@@ -216,7 +216,7 @@ final class PseudobulkRows {
      * The value of row {@code i} as Python would hold it in an object column: a string, a boolean, an integer
      * ({@code Long}) or a float ({@code Double}); null where missing (NaN included).
      */
-    static Object value(Column c, int i) {
+    private static Object value(Column c, int i) {
         if (c instanceof CategoricalColumn cat) {
             int code = cat.codes()[i];
             return code < 0 ? null : element(cat.categories(), code);
@@ -240,7 +240,7 @@ final class PseudobulkRows {
     }
 
     /** A categorical of the values of {@code c}: categories the distinct values present, sorted; codes int8 up. */
-    static CategoricalColumn categorical(Column c) {
+    private static CategoricalColumn categorical(Column c) {
         int n = c.size();
         Object[] values = new Object[n];
         TreeSet<Object> distinct = new TreeSet<>(PseudobulkRows::compareValues);

@@ -13,9 +13,12 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseMatrix;
+import io.scflux.core.test.BlockSize;
+import io.scflux.core.test.Threads;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -72,6 +75,34 @@ class PseudobulkReferenceTest {
         assertExact("X", float64(name, "/X"), (DenseMatrix) out.x(), refCol);
         assertExact("psbulk_props", float64(name, "/layers/psbulk_props"),
                 (DenseMatrix) out.layers().get("psbulk_props"), refCol);
+    }
+
+    @Test
+    void sameBitsWithAnyThreadsAndPlan() {
+        AnnData counts = Reference.counts();
+        PseudobulkOptions o = PseudobulkOptions.of("sample", "cell_type").withMode(PseudobulkOptions.Mode.MEAN);
+        AnnData base = Pseudobulk.pseudobulk(counts, o, Streaming.DEFAULT).block();
+        for (Threads t : Threads.values()) {
+            for (BlockSize b : List.of(BlockSize.TINY, BlockSize.SMALL, BlockSize.DEFAULT)) {
+                AnnData out = Pseudobulk.pseudobulk(counts, o, new Streaming(b.target(), t.execution())).block();
+                String where = t + " " + b;
+                assertArrayEquals(base.obs().index(), out.obs().index(), where);
+                base.obs().columns().forEach((k, v) -> assertEquals(v, out.obs().column(k), where + " " + k));
+                assertSameBits(where + " X", (DenseMatrix) base.x(), (DenseMatrix) out.x());
+                assertSameBits(where + " props", (DenseMatrix) base.layers().get("psbulk_props"),
+                        (DenseMatrix) out.layers().get("psbulk_props"));
+            }
+        }
+    }
+
+    private static void assertSameBits(String what, DenseMatrix expected, DenseMatrix actual) {
+        for (int r = 0; r < expected.nRows(); r++) {
+            for (int g = 0; g < expected.nCols(); g++) {
+                if (Double.doubleToLongBits(expected.get(r, g)) != Double.doubleToLongBits(actual.get(r, g))) {
+                    fail(what + "[" + r + ", " + g + "]: " + expected.get(r, g) + " vs " + actual.get(r, g));
+                }
+            }
+        }
     }
 
     private static void assertExact(String what, double[][] expected, DenseMatrix actual, int[] refCol) {

@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
         subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
-            NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class})
+            NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class,
+            PseudobulkCommand.class})
 public final class Scflux implements Runnable {
 
     @Spec

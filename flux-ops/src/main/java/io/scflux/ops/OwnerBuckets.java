@@ -1,0 +1,155 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.Execution;
+import io.scflux.core.RowBlock;
+import io.scflux.core.Streaming;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicInteger;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Sums the rows of a matrix into groups (row {@code i} into group {@code groupOfRow[i]}, none where it is -1) and
+ * counts each group's non-zero entries per column, deterministically and in parallel, into one
+ * {@code groups x columns} accumulator: there is no copy of it per thread or per block.
+ *
+ * <p>The scheme. The columns are cut into a constant number of owner buckets (contiguous column ranges,
+ * {@link #BUCKETS}, fewer only when there are fewer columns), and each accumulator cell belongs to the bucket of its
+ * column. Each block, in block order, is first split (in parallel with other blocks) into its entries per bucket,
+ * each bucket's in row order, with their accumulator cell precomputed. Then up to {@code threads} workers take the
+ * block's buckets one at a time from a shared counter and add each bucket's entries alone (buckets own disjoint
+ * cells, so workers never touch the same cell); the next block starts when all its buckets are done. So every cell
+ * receives its additions one at a time in row order, whatever the thread count, the bucket count, which worker took
+ * which bucket, or the block plan: the bits depend on none of them.
+ */
+final class OwnerBuckets {
+
+    /** Owner buckets (column ranges) of the accumulator: a constant, never the thread count. */
+    static final int BUCKETS = 64;
+
+    private final int nCols;
+    private final int[] groupOfRow;
+    private final int buckets;
+    private final int[] bucketOfCol;
+    private final double[] sums;
+    private final double[] nonzero;
+
+    /** An accumulator of {@code nGroups x nCols} cells split into {@code buckets} owners (at most one per column). */
+    OwnerBuckets(int nGroups, int nCols, int[] groupOfRow, int buckets) {
+        long cells = (long) nGroups * nCols;
+        if (cells > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(nGroups + " groups x " + nCols + " columns (" + cells
+                    + " cells) do not fit one array");
+        }
+        if (buckets < 1) {
+            throw new IllegalArgumentException("buckets must be at least 1, got " + buckets);
+        }
+        this.nCols = nCols;
+        this.groupOfRow = groupOfRow;
+        this.buckets = Math.max(1, Math.min(buckets, nCols));
+        this.bucketOfCol = new int[nCols];
+        for (int c = 0; c < nCols; c++) {
+            bucketOfCol[c] = (int) ((long) c * this.buckets / nCols);
+        }
+        this.sums = new double[(int) cells];
+        this.nonzero = new double[(int) cells];
+    }
+
+    int buckets() {
+        return buckets;
+    }
+
+    /** Per group, per column: the sum of the group's rows ({@code group * nCols + col}), once {@link #sum} is done. */
+    double[] sums() {
+        return sums;
+    }
+
+    /** Per group, per column: how many of the group's rows hold a value that is not zero (NaN counts). */
+    double[] nonzero() {
+        return nonzero;
+    }
+
+    /** Adds every block of {@code x} (which has {@code groupOfRow.length} rows), then emits this accumulator. */
+    Mono<OwnerBuckets> sum(BlockSource x, Streaming streaming) {
+        if (x.nRows() != groupOfRow.length || x.nCols() != nCols) {
+            return Mono.error(new IllegalArgumentException(x.describe() + " is not " + groupOfRow.length + " x "
+                    + nCols));
+        }
+        Execution e = streaming.execution();
+        Flux<RowBlock> blocks = streaming.blocks(x);
+        Mono<Void> added = e.threads() == 1
+                ? blocks.doOnNext(b -> addAll(split(b), new AtomicInteger())).then()
+                : blocks.flatMapSequential(b -> Mono.fromCallable(() -> split(b)).subscribeOn(e.scheduler()),
+                                e.threads(), 1)
+                        .concatMap(s -> {
+                            AtomicInteger next = new AtomicInteger();
+                            int workers = Math.min(e.threads(), buckets);
+                            return Flux.range(0, workers)
+                                    .flatMap(w -> Mono.<Void>fromRunnable(() -> addAll(s, next))
+                                            .subscribeOn(e.scheduler()), workers)
+                                    .then();
+                        }, 1)
+                        .then();
+        return added.then(Mono.fromSupplier(() -> this));
+    }
+
+    /** Takes the block's buckets one by one from {@code next} and adds each: the loop every worker of a block runs. */
+    private void addAll(Split s, AtomicInteger next) {
+        for (int k = next.getAndIncrement(); k < buckets; k = next.getAndIncrement()) {
+            add(s, k);
+        }
+    }
+
+    /** Bucket {@code k}'s entries of one block, added in row order: what one owner does. */
+    private void add(Split s, int k) {
+        int[] cell = s.cells;
+        float[] val = s.values;
+        for (int i = s.start[k], end = s.start[k + 1]; i < end; i++) {
+            float v = val[i];
+            sums[cell[i]] += v;
+            if (v != 0) {
+                nonzero[cell[i]] += 1;
+            }
+        }
+    }
+
+    /** The block's entries of grouped rows, sorted by bucket (stably: row order within each). */
+    private Split split(RowBlock block) {
+        int[] ip = block.indptr();
+        int[] idx = block.indices();
+        float[] val = block.values();
+        int base = Math.toIntExact(block.rowStart());
+        int[] start = new int[buckets + 1];
+        for (int r = 0; r < block.nRows(); r++) {
+            if (groupOfRow[base + r] >= 0) {
+                for (int k = ip[r]; k < ip[r + 1]; k++) {
+                    start[bucketOfCol[idx[k]] + 1]++;
+                }
+            }
+        }
+        for (int k = 0; k < buckets; k++) {
+            start[k + 1] += start[k];
+        }
+        int[] at = Arrays.copyOf(start, buckets);
+        int[] cells = new int[start[buckets]];
+        float[] values = new float[start[buckets]];
+        for (int r = 0; r < block.nRows(); r++) {
+            int g = groupOfRow[base + r];
+            if (g >= 0) {
+                int row = g * nCols;
+                for (int k = ip[r]; k < ip[r + 1]; k++) {
+                    int b = bucketOfCol[idx[k]];
+                    int i = at[b]++;
+                    cells[i] = row + idx[k];
+                    values[i] = val[k];
+                }
+            }
+        }
+        return new Split(start, cells, values);
+    }
+
+    /** One block's entries by bucket: bucket {@code k} holds {@code [start[k], start[k + 1])}. */
+    private record Split(int[] start, int[] cells, float[] values) {
+    }
+}

@@ -1,0 +1,313 @@
+package io.scflux.ops;
+
+import io.scflux.core.DType;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.CategoricalColumn;
+import io.scflux.core.anndata.Column;
+import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.NullableColumn;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * decoupler's pseudobulk rows for a sample and a groups column of obs: one row for every pair of a group and a sample
+ * present in the data (pairs without cells included), ordered by group then sample, each sorted as Python sorts
+ * strings, and named {@code {sample}_{group}}; the row of every cell (-1 where its sample or group is missing); and
+ * the obs columns that are constant within every pair of cells, which the rows keep.
+ */
+final class PseudobulkRows {
+
+    /** Python's order of strings: by code point (Java's {@code compareTo} orders UTF-16 units). */
+    private static final Comparator<String> PYTHON_ORDER = PseudobulkRows::compareCodePoints;
+
+    private final Frame obs;
+    private final String sampleCol;
+    private final String groupsCol;
+    private final String[] samples;
+    private final String[] groups;
+    private final String[] names;
+    private final int[] rowOfCell;
+    private final int[] cells;
+    private final int[] firstCell;
+    private final List<String> constant;
+
+    private PseudobulkRows(Frame obs, String sampleCol, String groupsCol, String[] samples, String[] groups,
+                           int[] rowOfCell, int[] cells, int[] firstCell, List<String> constant) {
+        this.obs = obs;
+        this.sampleCol = sampleCol;
+        this.groupsCol = groupsCol;
+        this.samples = samples;
+        this.groups = groups;
+        this.names = new String[groups.length * samples.length];
+        for (int g = 0; g < groups.length; g++) {
+            for (int s = 0; s < samples.length; s++) {
+                names[g * samples.length + s] = samples[s] + "_" + groups[g];
+            }
+        }
+        this.rowOfCell = rowOfCell;
+        this.cells = cells;
+        this.firstCell = firstCell;
+        this.constant = constant;
+    }
+
+    static PseudobulkRows of(Frame obs, String sampleCol, String groupsCol) {
+        String[] sample = strings(obs, sampleCol);
+        String[] group = strings(obs, groupsCol);
+        List<String> samples = new ArrayList<>();
+        List<String> groups = new ArrayList<>();
+        int[] sampleRank = ranks(sample, samples);
+        int[] groupRank = ranks(group, groups);
+        int nSamples = samples.size();
+        int rows = Math.multiplyExact(groups.size(), nSamples);
+        int[] rowOfCell = new int[sample.length];
+        int[] cells = new int[rows];
+        int[] firstCell = new int[rows];
+        int[] firstOfSample = new int[nSamples];
+        Arrays.fill(firstCell, -1);
+        Arrays.fill(firstOfSample, -1);
+        for (int i = 0; i < rowOfCell.length; i++) {
+            int s = sampleRank[i];
+            int g = groupRank[i];
+            if (s >= 0 && firstOfSample[s] < 0) {
+                firstOfSample[s] = i;
+            }
+            int row = s < 0 || g < 0 ? -1 : g * nSamples + s;
+            rowOfCell[i] = row;
+            if (row >= 0 && cells[row]++ == 0) {
+                firstCell[row] = i;
+            }
+        }
+        for (int row = 0; row < rows; row++) {
+            if (firstCell[row] < 0) {
+                firstCell[row] = firstOfSample[row % nSamples];
+            }
+        }
+        List<String> constant = new ArrayList<>();
+        for (Map.Entry<String, Column> c : obs.columns().entrySet()) {
+            String name = c.getKey();
+            if (!name.equals(sampleCol) && !name.equals(groupsCol)
+                    && constantInRows(c.getValue(), rowOfCell, firstCell)) {
+                constant.add(name);
+            }
+        }
+        return new PseudobulkRows(obs, sampleCol, groupsCol, samples.toArray(String[]::new),
+                groups.toArray(String[]::new), rowOfCell, cells, firstCell, constant);
+    }
+
+    /** Number of rows (every group-sample pair). */
+    int size() {
+        return names.length;
+    }
+
+    /** The row of each cell, -1 for cells left out. */
+    int[] rowOfCell() {
+        return rowOfCell;
+    }
+
+    /** Cells in row {@code row}. */
+    int cells(int row) {
+        return cells[row];
+    }
+
+    /**
+     * The obs of rows {@code rows}: sample, group and the constant columns, each taking the value of the row's first
+     * cell (for a pair without cells, the sample's first cell, with the group set), every one a categorical of the
+     * values present, sorted, as decoupler leaves them.
+     */
+    Frame obs(int[] rows) {
+        String[] index = new String[rows.length];
+        String[] sample = new String[rows.length];
+        String[] group = new String[rows.length];
+        int[] source = new int[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            int row = rows[i];
+            index[i] = names[row];
+            sample[i] = samples[row % samples.length];
+            group[i] = groups[row / samples.length];
+            source[i] = firstCell[row];
+        }
+        Frame out = new Frame(index);
+        out.put(sampleCol, categorical(ArrayColumn.of(sample)));
+        out.put(groupsCol, categorical(ArrayColumn.of(group)));
+        for (String name : constant) {
+            out.put(name, categorical(obs.column(name).take(source)));
+        }
+        return out;
+    }
+
+    /** Whether every cell of a pair holds the value of the pair's first cell (missing counts as a value). */
+    private static boolean constantInRows(Column c, int[] rowOfCell, int[] firstCell) {
+        int[] codes = c instanceof CategoricalColumn cat ? cat.codes() : null;
+        for (int i = 0; i < rowOfCell.length; i++) {
+            int row = rowOfCell[i];
+            if (row < 0) {
+                continue;
+            }
+            int first = firstCell[row];
+            boolean same = codes != null ? codes[i] == codes[first] : Objects.equals(value(c, i), value(c, first));
+            if (!same) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The strings of a sample or groups column, null where missing. */
+    private static String[] strings(Frame obs, String name) {
+        if (!obs.has(name)) {
+            throw new IllegalArgumentException("pseudobulk: no obs column '" + name + "' (obs columns: "
+                    + obs.columns().keySet() + ")");
+        }
+        Column c = obs.column(name);
+        if (c instanceof CategoricalColumn cat && cat.categories().dtype() == DType.STRING) {
+            String[] cats = cat.categories().strings();
+            String[] out = new String[cat.size()];
+            for (int i = 0; i < out.length; i++) {
+                int code = cat.codes()[i];
+                out[i] = code < 0 ? null : cats[code];
+            }
+            return out;
+        }
+        if (c instanceof ArrayColumn a && a.values().dtype() == DType.STRING) {
+            return a.values().strings();
+        }
+        if (c instanceof NullableColumn n && n.values().dtype() == DType.STRING) {
+            String[] out = n.values().strings().clone();
+            for (int i = 0; i < out.length; i++) {
+                if (n.mask()[i]) {
+                    out[i] = null;
+                }
+            }
+            return out;
+        }
+        throw new IllegalArgumentException("pseudobulk: obs column '" + name + "' must hold strings (names of "
+                + "samples or groups), found " + c.typeName());
+    }
+
+    /** Each value's rank among the distinct values present, sorted into {@code sorted}; -1 where missing. */
+    private static int[] ranks(String[] values, List<String> sorted) {
+        Map<String, Integer> id = new HashMap<>();
+        for (String v : values) {
+            if (v != null) {
+                id.putIfAbsent(v, id.size());
+            }
+        }
+        sorted.addAll(id.keySet());
+        sorted.sort(PYTHON_ORDER);
+        int[] rankOfId = new int[id.size()];
+        for (int r = 0; r < sorted.size(); r++) {
+            rankOfId[id.get(sorted.get(r))] = r;
+        }
+        int[] out = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            out[i] = values[i] == null ? -1 : rankOfId[id.get(values[i])];
+        }
+        return out;
+    }
+
+    /**
+     * The value of row {@code i} as Python would hold it in an object column: a string, a boolean, an integer
+     * ({@code Long}) or a float ({@code Double}); null where missing (NaN included).
+     */
+    private static Object value(Column c, int i) {
+        if (c instanceof CategoricalColumn cat) {
+            int code = cat.codes()[i];
+            return code < 0 ? null : element(cat.categories(), code);
+        }
+        if (c instanceof NullableColumn n) {
+            return n.mask()[i] ? null : element(n.values(), i);
+        }
+        return element(((ArrayColumn) c).values(), i);
+    }
+
+    private static Object element(DenseArray a, int i) {
+        DType t = a.dtype();
+        if (t == DType.STRING || t == DType.BOOL) {
+            return a.get(i);
+        }
+        if (t.isFloat() || t == DType.UINT64) {
+            double d = a.getDouble(i);
+            return Double.isNaN(d) ? null : d;
+        }
+        return ((Number) a.get(i)).longValue();
+    }
+
+    /** A categorical of the values of {@code c}: categories the distinct values present, sorted; codes int8 up. */
+    private static CategoricalColumn categorical(Column c) {
+        int n = c.size();
+        Object[] values = new Object[n];
+        TreeSet<Object> distinct = new TreeSet<>(PseudobulkRows::compareValues);
+        for (int i = 0; i < n; i++) {
+            values[i] = value(c, i);
+            if (values[i] != null) {
+                distinct.add(values[i]);
+            }
+        }
+        Object[] cats = distinct.toArray();
+        Map<Object, Integer> code = new HashMap<>();
+        for (int k = 0; k < cats.length; k++) {
+            code.put(cats[k], k);
+        }
+        int[] codes = new int[n];
+        for (int i = 0; i < n; i++) {
+            codes[i] = values[i] == null ? -1 : code.get(values[i]);
+        }
+        return new CategoricalColumn(categoryArray(cats), codes, false,
+                CategoricalColumn.smallestCodeType(cats.length));
+    }
+
+    private static DenseArray categoryArray(Object[] cats) {
+        if (cats.length == 0 || cats[0] instanceof String) {
+            return DenseArray.of(Arrays.copyOf(cats, cats.length, String[].class));
+        }
+        if (cats[0] instanceof Boolean) {
+            boolean[] b = new boolean[cats.length];
+            for (int k = 0; k < b.length; k++) {
+                b[k] = (Boolean) cats[k];
+            }
+            return DenseArray.of(b);
+        }
+        if (cats[0] instanceof Long) {
+            long[] l = new long[cats.length];
+            for (int k = 0; k < l.length; k++) {
+                l[k] = (Long) cats[k];
+            }
+            return DenseArray.of(l);
+        }
+        double[] d = new double[cats.length];
+        for (int k = 0; k < d.length; k++) {
+            d[k] = (Double) cats[k];
+        }
+        return DenseArray.of(d);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int compareValues(Object a, Object b) {
+        if (a instanceof String x && b instanceof String y) {
+            return compareCodePoints(x, y);
+        }
+        return ((Comparable<Object>) a).compareTo(b);
+    }
+
+    private static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int x = a.codePointAt(i);
+            int y = b.codePointAt(j);
+            if (x != y) {
+                return Integer.compare(x, y);
+            }
+            i += Character.charCount(x);
+            j += Character.charCount(y);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
+    }
+}

@@ -62,15 +62,7 @@ final class Reference {
     }
 
     static Path resource(String file) {
-        try {
-            var url = Reference.class.getResource("/expected/" + file);
-            if (url == null) {
-                throw new IllegalArgumentException("no reference file " + file);
-            }
-            return Path.of(url.toURI());
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return TestFixtures.resource("/expected/" + file);
     }
 
     /** A CSV read as strings, with typed column access. */

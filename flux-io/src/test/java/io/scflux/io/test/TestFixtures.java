@@ -23,14 +23,23 @@ public final class TestFixtures {
 
     /** The path of fixture {@code name} (e.g. {@code synth-3k.int64.h5ad}). */
     public static Path path(String name) {
-        return COPIES.computeIfAbsent(name, TestFixtures::locate);
+        return resource("/fixtures/" + name);
     }
 
-    private static Path locate(String name) {
-        var url = TestFixtures.class.getResource("/fixtures/" + name);
+    /**
+     * The path of any test resource on the classpath (e.g. {@code /expected/pca.h5ad} of flux-ops' test-jar), copied
+     * once to a temporary file when it lies inside a jar.
+     */
+    public static Path resource(String absoluteName) {
+        return COPIES.computeIfAbsent(absoluteName, TestFixtures::locate);
+    }
+
+    private static Path locate(String absoluteName) {
+        var url = TestFixtures.class.getResource(absoluteName);
         if (url == null) {
-            throw new IllegalArgumentException("no fixture " + name);
+            throw new IllegalArgumentException("no test resource " + absoluteName);
         }
+        String name = absoluteName.substring(absoluteName.lastIndexOf('/') + 1);
         try {
             if ("file".equals(url.getProtocol())) {
                 return Path.of(url.toURI());

@@ -5,14 +5,16 @@ import io.scflux.core.DType;
 import io.scflux.core.StagedSource;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.Log1pStage;
+import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.anndata.DenseArray;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import reactor.core.publisher.Mono;
 
 /**
- * scanpy's {@code pp.log1p(base)}: X becomes a lazy stage taking {@code log1p} of every stored value (fused with a
- * preceding normalize_total into one function per block), and {@code uns["log1p"] = {"base": base}}. float32 data
+ * scanpy's {@code pp.log1p(base)}: X becomes a lazy stage taking {@code log1p} of every stored value (a normalized
+ * view takes it on as part of its one function per block), and {@code uns["log1p"] = {"base": base}}. float32 data
  * stay float32; other types become float64, as scanpy casts them.
  */
 public final class Log1p {
@@ -34,8 +36,12 @@ public final class Log1p {
     static void apply(AnnData data, Log1pOptions options) {
         BlockSource x = XMatrix.of(data);
         boolean single = x.dtype() == DType.FLOAT32;
-        data.setX(StagedSource.of(x, new Log1pStage(single, options.base()), x.nCols(),
-                single ? DType.FLOAT32 : DType.FLOAT64));
+        if (x instanceof NormalizedView v && !v.isLog1p()) {
+            data.setX(v.withLog1p(options.base()));
+        } else {
+            data.setX(StagedSource.of(x, new Log1pStage(single, options.base()), x.nCols(),
+                    single ? DType.FLOAT32 : DType.FLOAT64));
+        }
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("base", options.base() == null ? null : DenseArray.scalar(options.base()));
         data.uns().put("log1p", params);

@@ -1,15 +1,15 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.StagedSource;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.NormalizedView;
 import reactor.core.publisher.Mono;
 
 /**
  * scanpy's {@code pp.normalize_total}: one pass over X computes each cell's total (two when excluding highly
- * expressed genes: the first finds them, the second sums the others), then X becomes a lazy {@link StagedSource}
- * that divides each cell by {@code total / target_sum} as its blocks are read; nothing is materialized. With
+ * expressed genes: the first finds them, the second sums the others), then X becomes a {@link NormalizedView} of the
+ * counts that divides each cell by {@code total / target_sum} as its blocks are read; nothing is materialized. With
  * {@code keyAdded}, obs gets the factors {@code total / target_sum}, as scanpy 1.11 stores its {@code norm_factor}.
  */
 public final class NormalizeTotal {
@@ -21,16 +21,21 @@ public final class NormalizeTotal {
     public static Mono<AnnData> normalize(AnnData data, NormalizeTotalOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
-            SumType type = SumType.normalizing(x.dtype());
-            Mono<double[]> totals = options.excludeHighlyExpressed()
-                    ? streaming.reduce(x, new RowTotals(data.nObs(), data.nVars(), null, options.maxFraction(), type))
-                            .flatMap(flags -> totals(data, x, not(flags), type, streaming))
-                    : totals(data, x, null, type, streaming);
-            return totals.map(t -> {
+            return totals(x, options, streaming).map(t -> {
                 apply(data, x, t, options);
                 return data;
             });
         });
+    }
+
+    /** Each cell's float64 total as the options count it (without the highly expressed genes when excluding). */
+    private static Mono<double[]> totals(BlockSource x, NormalizeTotalOptions options, Streaming streaming) {
+        SumType type = SumType.normalizing(x.dtype());
+        int rows = Math.toIntExact(x.nRows());
+        return options.excludeHighlyExpressed()
+                ? streaming.reduce(x, new RowTotals(rows, x.nCols(), null, options.maxFraction(), type))
+                        .flatMap(flags -> totals(x, not(flags), type, streaming))
+                : totals(x, null, type, streaming);
     }
 
     /**
@@ -43,13 +48,13 @@ public final class NormalizeTotal {
         if (options.keyAdded() != null) {
             data.obs().put(options.keyAdded(), type.column(factors));
         }
-        data.setX(StagedSource.of(counts, new RowScale(factors), counts.nCols(), type.dtype()));
+        data.setX(NormalizedView.of(counts, factors, (c, s) -> totals(c, options, s)
+                .map(t -> SizeFactors.of(t, options.targetSum(), SumType.normalizing(c.dtype())))));
     }
 
     /** Each cell's float64 total over the genes {@code keep} marks (all when null), after one pass over X. */
-    private static Mono<double[]> totals(AnnData data, BlockSource x, boolean[] keep, SumType type,
-                                         Streaming streaming) {
-        RowTotals pass = new RowTotals(data.nObs(), data.nVars(), keep, Double.NaN, type);
+    private static Mono<double[]> totals(BlockSource x, boolean[] keep, SumType type, Streaming streaming) {
+        RowTotals pass = new RowTotals(Math.toIntExact(x.nRows()), x.nCols(), keep, Double.NaN, type);
         return streaming.reduce(x, pass).map(noFlags -> pass.totals);
     }
 

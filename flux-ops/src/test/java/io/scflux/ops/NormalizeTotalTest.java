@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
-import io.scflux.core.StagedSource;
+import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
@@ -58,10 +58,11 @@ class NormalizeTotalTest {
         int blocks = counts.plan(BlockSize.SMALL.target()).size();
         assertEquals(1, counts.opened.get(), "one pass");
         assertEquals(blocks, counts.reads.get(), "each block read once");
-        StagedSource x = (StagedSource) data.x();
-        assertSame(counts, x.base(), "X is a stage over the counts");
+        NormalizedView x = (NormalizedView) data.x();
+        assertSame(counts, x.counts(), "X is a view over the counts");
         Log1p.log1p(data, Log1pOptions.defaults(), streaming).block(WAIT);
-        assertSame(counts, ((StagedSource) data.x()).base(), "log1p fuses into the same stage");
+        assertSame(counts, ((NormalizedView) data.x()).counts(), "log1p joins the same view");
+        assertTrue(((NormalizedView) data.x()).isLog1p());
         assertEquals(blocks, counts.reads.get(), "nothing read by log1p");
     }
 
@@ -178,7 +179,7 @@ class NormalizeTotalTest {
         assertEquals(0, counts.opened.get());
         assertSame(counts, data.x(), "X unchanged before subscription");
         StepVerifier.create(normalized).expectNext(data).verifyComplete();
-        assertTrue(data.x() instanceof StagedSource);
+        assertTrue(data.x() instanceof NormalizedView);
 
         for (NormalizeTotalOptions options : List.of(TARGET_1E4, TARGET_1E4.excludingHighlyExpressed(0.5))) {
             BlockSource failing = CountingSource.failingAt(edgeCases(), 2);

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.StagedSource;
+import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.test.BlockSize;
@@ -35,7 +35,7 @@ class PreprocessTest {
             Preprocess.preprocess(fused, options, streaming).block(WAIT);
             assertEquals(1, counts.opened.get(), "one pass over X");
             assertEquals(counts.plan(BlockSize.SMALL.target()).size(), counts.reads.get());
-            assertSame(counts, ((StagedSource) fused.x()).base(), "X is one stage over the counts");
+            assertSame(counts, ((NormalizedView) fused.x()).counts(), "X is one view over the counts");
 
             AnnData steps = QcMetrics.calculate(QcMetricsTest.countsWithMt(), options.qc(), streaming)
                     .flatMap(d -> NormalizeTotal.normalize(d, options.normalize(), streaming))

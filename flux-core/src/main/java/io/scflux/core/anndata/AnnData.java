@@ -125,6 +125,7 @@ public final class AnnData {
         return raw;
     }
 
+    /** Sets {@code raw}, which must hold counts: a {@link Raw} refuses a normalized or staged view. */
     public AnnData setRaw(Raw newRaw) {
         if (newRaw != null && newRaw.x().nRows() != nObs()) {
             throw new IllegalArgumentException("raw has " + newRaw.x().nRows() + " rows, the container " + nObs()
@@ -136,14 +137,16 @@ public final class AnnData {
 
     /**
      * The cells {@code rows} and genes {@code cols}, as anndata's {@code adata[rows, cols]}: X and layers become
-     * views that read the selected rows and re-index columns per block (nothing copied); obs, var, obsm and varm are
-     * taken; uns is shared; raw keeps all its genes and the selected cells.
+     * views that read the selected rows and re-index columns per block (nothing copied; a {@link NormalizedView} keeps
+     * the statistics it was normalized with); obs, var, obsm and varm are taken (the frames are new, so columns
+     * added to the subset do not appear in this container); uns is shared; raw keeps all its genes and the selected
+     * cells.
      */
     public AnnData subset(Selection rows, Selection cols) {
         int[] r = rows.resolve(obs);
         int[] c = cols.resolve(var);
-        AnnData out = new AnnData(x == null ? null : view(x, r, c), r == null ? obs : obs.take(r),
-                c == null ? var : var.take(c));
+        AnnData out = new AnnData(x == null ? null : view(x, r, c), r == null ? obs.copy() : obs.take(r),
+                c == null ? var.copy() : var.take(c));
         layers.forEach((k, v) -> out.putLayer(k, view(v, r, c)));
         obsm.forEach((k, v) -> out.putObsm(k, takeRows(v, r)));
         varm.forEach((k, v) -> out.putVarm(k, takeRows(v, c)));
@@ -156,8 +159,12 @@ public final class AnnData {
         return out;
     }
 
+    /** A matrix's selection: a normalized view keeps its statistics (slicing a normalized matrix); others subset. */
     private static BlockSource view(BlockSource s, int[] rows, int[] cols) {
-        return rows == null && cols == null ? s : new SubsetSource(s, rows, cols);
+        if (rows == null && cols == null) {
+            return s;
+        }
+        return s instanceof NormalizedView v ? v.select(rows, cols, false) : new SubsetSource(s, rows, cols);
     }
 
     private static Object takeRows(Object v, int[] rows) {

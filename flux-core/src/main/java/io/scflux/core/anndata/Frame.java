@@ -111,6 +111,13 @@ public final class Frame {
         return f;
     }
 
+    /** A frame with the same index and the same columns, to which columns can be added without touching this one. */
+    public Frame copy() {
+        Frame f = new Frame(index, indexName);
+        f.columns.putAll(columns);
+        return f;
+    }
+
     /** A frame with the same index and no columns. */
     public Frame indexOnly() {
         return new Frame(index, indexName);

@@ -14,6 +14,10 @@ public record Raw(BlockSource x, Frame var, Map<String, Object> varm) {
     public Raw {
         Objects.requireNonNull(x, "raw X");
         Objects.requireNonNull(var, "raw var");
+        if (x instanceof NormalizedView || x instanceof io.scflux.core.StagedSource) {
+            throw new IllegalArgumentException("raw holds counts, not a view (" + x.describe()
+                    + "); set raw before normalizing, or pass the view's counts()");
+        }
         if (x.nCols() != var.size()) {
             throw new IllegalArgumentException("raw X has " + x.nCols() + " columns, raw var " + var.size()
                     + " rows");
@@ -25,6 +29,7 @@ public record Raw(BlockSource x, Frame var, Map<String, Object> varm) {
         this(x, var, Map.of());
     }
 
+    /** The selected cells' raw counts, all genes kept. */
     Raw rows(int[] rows) {
         return rows == null ? this : new Raw(new SubsetSource(x, rows, null), var, varm);
     }

@@ -1,4 +1,4 @@
-package io.scflux.ops;
+package io.scflux.core.anndata;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
@@ -26,7 +26,8 @@ final class RowScale implements Stage {
             double f = factors[Math.toIntExact(block.rowStart() + i)];
             double divisor = f == 0 ? 1 : f;
             for (int k = indptr[i]; k < indptr[i + 1]; k++) {
-                // a float32 quotient rounded from float64 is the float32 division's (53 >= 2 * 24 + 2 bits)
+                // a float32 quotient rounded from float64 is the float32 division's (53 >= 2 * 24 + 2 bits); for
+                // float64 data the quotient is kept in float64 up to the block's float32 values
                 out[k] = (float) (in[k] / divisor);
             }
         }

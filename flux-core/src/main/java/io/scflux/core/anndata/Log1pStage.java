@@ -1,4 +1,4 @@
-package io.scflux.ops;
+package io.scflux.core.anndata;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
@@ -7,7 +7,7 @@ import io.scflux.core.Stage;
  * {@code log1p} of every stored value, as scanpy does it: in float32 for float32 data (the logarithm rounded to
  * float32, then divided by {@code ln(base)} in float64 and rounded again), in float64 otherwise.
  */
-final class Log1pStage implements Stage {
+public final class Log1pStage implements Stage {
 
     /** At or above this magnitude a float32 {@code v} makes {@code 1 + v} exact in float64. */
     private static final double EXACT_ONE_PLUS = 0x1p-29;
@@ -16,7 +16,7 @@ final class Log1pStage implements Stage {
     private final double lnBase;
 
     /** {@code single}: the data are float32; {@code base} null for the natural logarithm. */
-    Log1pStage(boolean single, Double base) {
+    public Log1pStage(boolean single, Double base) {
         this.single = single;
         this.lnBase = base == null ? 1 : Math.log(base);
     }
@@ -36,7 +36,7 @@ final class Log1pStage implements Stage {
      * {@code ln(1 + v)}: through the fast {@link Math#log} when {@code 1 + v} is exact in float64, which is
      * {@link Math#log1p} to within its error bound; {@link Math#log1p} for tiny values.
      */
-    static double log1p(float v) {
+    public static double log1p(float v) {
         return Math.abs(v) >= EXACT_ONE_PLUS ? Math.log(1.0 + v) : Math.log1p(v);
     }
 }

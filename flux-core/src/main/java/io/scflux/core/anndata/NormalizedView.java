@@ -1,0 +1,168 @@
+package io.scflux.core.anndata;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import io.scflux.core.Stage;
+import io.scflux.core.Streaming;
+import java.util.Objects;
+import reactor.core.publisher.Mono;
+
+/**
+ * The normalized matrix, never materialized: a counts source, each cell's size factor (its total over the target
+ * sum, as {@code normalize_total} computes it) and optionally {@code log1p}. Its blocks are the counts' blocks divided
+ * by the factors (and logged) as they are read, so the normalized matrix costs no memory and the counts are read,
+ * or cached, once for every pass.
+ *
+ * <p>{@link #select} keeps the factors the view was normalized with (slicing an already normalized matrix), or
+ * recomputes them on the selection ({@code normalize_total} on the subset) with the {@link SizeFactorRule} the view
+ * was made with.
+ */
+public final class NormalizedView implements BlockSource {
+
+    /** How size factors are computed from counts: {@code normalize_total}'s rule, supplied by whoever normalizes. */
+    @FunctionalInterface
+    public interface SizeFactorRule {
+        /** Each row's factor for {@code counts}, exactly representable in the type the division runs in. */
+        Mono<double[]> factors(BlockSource counts, Streaming streaming);
+    }
+
+    private final BlockSource counts;
+    private final Mono<double[]> factors;
+    private final SizeFactorRule rule;
+    private final boolean log1p;
+    private final Double base;
+    private final DType dtype;
+
+    private NormalizedView(BlockSource counts, Mono<double[]> factors, SizeFactorRule rule, boolean log1p,
+                           Double base) {
+        if (counts instanceof NormalizedView || counts instanceof io.scflux.core.StagedSource) {
+            throw new IllegalArgumentException("a normalized view reads counts, not " + counts.describe());
+        }
+        this.counts = counts;
+        this.factors = factors;
+        this.rule = rule;
+        this.log1p = log1p;
+        this.base = base;
+        this.dtype = counts.dtype() == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
+    }
+
+    /**
+     * The view of {@code counts} divided row by row by {@code factors} (one per row; a factor of 0 leaves the row as
+     * it is), which {@code rule} computed and can compute again for a selection.
+     */
+    public static NormalizedView of(BlockSource counts, double[] factors, SizeFactorRule rule) {
+        Objects.requireNonNull(rule, "rule");
+        if (factors.length != counts.nRows()) {
+            throw new IllegalArgumentException(factors.length + " size factors for " + counts.nRows() + " rows");
+        }
+        return new NormalizedView(counts, Mono.just(factors.clone()), rule, false, null);
+    }
+
+    /** This view with {@code log1p} applied after the division ({@code base} null for the natural logarithm). */
+    public NormalizedView withLog1p(Double base) {
+        if (log1p) {
+            throw new IllegalStateException("the view is already log-transformed");
+        }
+        return new NormalizedView(counts, factors, rule, true, base);
+    }
+
+    /**
+     * The rows and columns selected (positions in this view, any order, null for all). With {@code recalculate}
+     * false the selection keeps this view's factors: the values equal slicing the materialized matrix. With
+     * {@code recalculate} true the factors are computed on the selection (the columns selected) by the view's rule the
+     * first time a block is read: the values equal normalizing the selected counts.
+     */
+    public NormalizedView select(int[] rows, int[] cols, boolean recalculate) {
+        BlockSource selected = rows == null && cols == null ? counts : new SubsetSource(counts, rows, cols);
+        Mono<double[]> f = recalculate
+                ? Mono.defer(() -> rule.factors(selected, Streaming.DEFAULT)).cache()
+                : factors.map(all -> rows == null ? all : pick(all, rows)).cache();
+        return new NormalizedView(selected, f, rule, log1p, base);
+    }
+
+    /** This view with its factors computed again on its counts by its rule (normalize_total on this data). */
+    public Mono<NormalizedView> renormalized(Streaming streaming) {
+        return rule.factors(counts, streaming)
+                .map(f -> new NormalizedView(counts, Mono.just(f), rule, log1p, base));
+    }
+
+    private static double[] pick(double[] all, int[] rows) {
+        double[] out = new double[rows.length];
+        for (int i = 0; i < rows.length; i++) {
+            out[i] = all[rows[i]];
+        }
+        return out;
+    }
+
+    /** The counts the view reads. */
+    public BlockSource counts() {
+        return counts;
+    }
+
+    /** The size factors (resolving them first when the view was selected with recalculation). */
+    public Mono<double[]> factors() {
+        return factors.map(double[]::clone);
+    }
+
+    public boolean isLog1p() {
+        return log1p;
+    }
+
+    /** The logarithm's base, null for the natural logarithm (or when the view is not log-transformed). */
+    public Double log1pBase() {
+        return base;
+    }
+
+    @Override
+    public long nRows() {
+        return counts.nRows();
+    }
+
+    @Override
+    public int nCols() {
+        return counts.nCols();
+    }
+
+    /** float32, as normalize_total leaves float32 and integer counts; float64 counts stay float64. */
+    @Override
+    public DType dtype() {
+        return dtype;
+    }
+
+    @Override
+    public void rowNnz(long rowFrom, int count, int[] out) {
+        counts.rowNnz(rowFrom, count, out);
+    }
+
+    @Override
+    public BlockPlan plan(PlanTarget target) {
+        return counts.plan(target);
+    }
+
+    @Override
+    public RowReader open() {
+        Stage normalize = new RowScale(factors.block());
+        Stage stage = log1p ? normalize.then(new Log1pStage(dtype == DType.FLOAT32, base)) : normalize;
+        RowReader reader = counts.open();
+        return new RowReader() {
+            @Override
+            public RowBlock read(int blockIndex, long from, long to) {
+                return stage.apply(reader.read(blockIndex, from, to));
+            }
+
+            @Override
+            public void close() {
+                reader.close();
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return "normalized" + (log1p ? " log1p" : "") + " view of " + counts.describe();
+    }
+}

@@ -26,7 +26,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
-        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class})
+        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, PcaCommand.class,
+            ScaleCommand.class})
 public final class Scflux implements Runnable {
 
     @Spec

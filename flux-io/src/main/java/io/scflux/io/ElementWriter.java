@@ -16,12 +16,13 @@ import java.util.Map;
 
 /**
  * Writes the in-memory elements of an {@link AnnData} with the encodings anndata writes (dataframe, categorical,
- * nullable-*, string-array, array, scalars, dict, raw) and lists its matrices, which {@link CsrWriter} then streams.
+ * nullable-*, string-array, array, scalars, dict, raw) and lists its matrices, which {@link MatrixWriter} then
+ * streams.
  * Everything runs on {@link NativeHdf5#THREAD}.
  */
 final class ElementWriter {
 
-    /** A matrix to stream into the {@code csr_matrix} group {@code name} of the existing group {@code parent}. */
+    /** A matrix to stream into the element {@code name} (a csr_matrix, or an array) of the group {@code parent}. */
     record Matrix(String parent, String name, BlockSource source) {
 
         String path() {

@@ -30,7 +30,7 @@ final class H5adWriter {
                 out -> Mono.fromCallable(() -> new ElementWriter(out.open(options)).anndata(data))
                         .subscribeOn(NativeHdf5.THREAD)
                         .flatMapMany(Flux::fromIterable)
-                        .concatMap(m -> CsrWriter.write(out.file(), m, options, indexLimit))
+                        .concatMap(m -> MatrixWriter.write(out.file(), m, options, indexLimit))
                         .then(),
                 out -> onHdf5Thread(out, AtomicOutput::commit),
                 (out, error) -> onHdf5Thread(out, o -> o.abort(error)),

@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.Executors;
 import java.util.function.LongToIntFunction;
 import org.bytedeco.hdf5.global.hdf5;
@@ -409,8 +410,16 @@ final class NativeHdf5 implements AutoCloseable {
          * partly filled chunk stays in memory until it is complete and is written once.
          */
         Dataset extendable(String name, DType fileType, long chunk) {
+            return extendable(name, fileType, new long[0], chunk);
+        }
+
+        /**
+         * As {@link #extendable(String, DType, long)} for a dataset of rows of shape {@code rowShape} (a 2-D array
+         * when it holds the number of columns): it grows along the first axis, in chunks of {@code chunkRows} rows.
+         */
+        Dataset extendable(String name, DType fileType, long[] rowShape, long chunkRows) {
             String p = child(path, name);
-            return createExtendable(id, name, p, fileType, chunk);
+            return createExtendable(id, name, p, fileType, rowShape, chunkRows);
         }
 
         @Override
@@ -419,25 +428,48 @@ final class NativeHdf5 implements AutoCloseable {
         }
     }
 
-    private Dataset createExtendable(long loc, String name, String path, DType fileType, long chunk) {
+    private Dataset createExtendable(long loc, String name, String path, DType fileType, long[] rowShape,
+                                     long chunkRows) {
+        long[] shape = shapeOfRows(0, rowShape);
+        long[] chunk = shapeOfRows(chunkRows, rowShape);
+        long chunkElements = chunkRows * elements(rowShape);
         try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), path);
              Handle dapl = propertyList(H5P_CLS_DATASET_ACCESS_ID_g(), path)) {
-            check(H5Pset_chunk(dcpl.id, 1, chunk), path, "H5Pset_chunk");
+            check(H5Pset_chunk(dcpl.id, chunk.length, chunk), path, "H5Pset_chunk");
             if (gzipLevel >= 0) {
                 check(H5Pset_deflate(dcpl.id, gzipLevel), path, "H5Pset_deflate");
             }
-            check(H5Pset_chunk_cache(dapl.id, 101, 4 * chunk * fileType.size(), 1.0), path, "H5Pset_chunk_cache");
-            return create(loc, name, path, fileType, new long[] {0}, true, dcpl.id, dapl.id, chunk);
+            check(H5Pset_chunk_cache(dapl.id, 101, 4 * chunkElements * fileType.size(), 1.0), path,
+                    "H5Pset_chunk_cache");
+            return create(loc, name, path, fileType, shape, true, dcpl.id, dapl.id, chunkRows);
         }
     }
 
     private Dataset create(long loc, String name, String path, DType fileType, long[] shape, boolean extendable,
-                           long dcpl, long dapl, long chunk) {
+                           long dcpl, long dapl, long chunkRows) {
         try (Handle space = space(path, shape, extendable); BytePointer n = utf8(name)) {
             long ds = check(H5Dcreate2(loc, n, typeId(fileType), space.id, LINK_CREATION, dcpl, dapl), path,
                     "H5Dcreate2 " + fileType);
-            return new Dataset(ds, path, fileType, chunk);
+            long[] rowShape = shape.length == 0 ? shape : Arrays.copyOfRange(shape, 1, shape.length);
+            return new Dataset(ds, path, fileType, rowShape, chunkRows);
         }
+    }
+
+    /** The shape of {@code n} rows of shape {@code rowShape}. */
+    private static long[] shapeOfRows(long n, long[] rowShape) {
+        long[] shape = new long[rowShape.length + 1];
+        shape[0] = n;
+        System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
+        return shape;
+    }
+
+    /** The number of elements of an array of this shape (1 for a scalar). */
+    private static long elements(long[] shape) {
+        long n = 1;
+        for (long d : shape) {
+            n *= d;
+        }
+        return n;
     }
 
     /** Something that stages elements {@code [offset, offset + n)} of what is being appended. */
@@ -445,16 +477,23 @@ final class NativeHdf5 implements AutoCloseable {
         Pointer stage(long offset, int n);
     }
 
-    /** An HDF5 dataset: fixed (written once) or extendable along its only axis. */
+    /**
+     * An HDF5 dataset: fixed (written once) or extendable along its first axis, whose rows have the shape
+     * {@code rowShape} (none for a 1-D dataset, whose rows are single elements).
+     */
     final class Dataset extends Node {
         private final DType type;
-        private final long chunk;
+        private final long[] rowShape;
+        private final long rowElements;
+        private final long chunkRows;
         private long length;
 
-        private Dataset(long id, String path, DType type, long chunk) {
+        private Dataset(long id, String path, DType type, long[] rowShape, long chunkRows) {
             super(id, path);
             this.type = type;
-            this.chunk = chunk;
+            this.rowShape = rowShape;
+            this.rowElements = elements(rowShape);
+            this.chunkRows = chunkRows;
         }
 
         DType fileType() {
@@ -483,9 +522,12 @@ final class NativeHdf5 implements AutoCloseable {
             }
         }
 
-        /** Appends {@code data[from, from + count)} (elements of {@code dataType}, converted to this type). */
-        void append(Object data, DType dataType, int from, int count) {
-            append(count, typeId(dataType), (offset, n) -> stage(data, dataType, from + (int) offset, n));
+        /**
+         * Appends {@code rows} rows whose elements are {@code data[from, from + rows * elements per row)} (of
+         * {@code dataType}, converted to this type; for a 1-D dataset, {@code rows} elements).
+         */
+        void append(Object data, DType dataType, int from, int rows) {
+            append(rows, typeId(dataType), (offset, n) -> stage(data, dataType, from + (int) offset, n));
         }
 
         /** Appends {@code local[from + i] + add} for i in [0, count): row pointers made global. */
@@ -493,17 +535,23 @@ final class NativeHdf5 implements AutoCloseable {
             append(count, typeId(DType.INT64), (offset, n) -> stageOffsets(local, from + (int) offset, n, add));
         }
 
-        private void append(long count, long memType, Stager stager) {
-            if (count == 0) {
+        /** Grows the first axis by {@code rows} and writes them, staged a slice of whole rows at a time. */
+        private void append(long rows, long memType, Stager stager) {
+            if (rows == 0) {
                 return;
             }
-            check(H5Dset_extent(id, length + count), path, "H5Dset_extent");
-            for (long done = 0; done < count; ) {
-                int n = (int) Math.min(SLICE_ELEMENTS, count - done);
-                writeSlice(new long[] {length + done}, new long[] {n}, memType, stager.stage(done, n));
+            long[] extent = shapeOfRows(length + rows, rowShape);
+            check(H5Dset_extent(id, extent), path, "H5Dset_extent");
+            long rowsPerSlice = Math.max(1, SLICE_ELEMENTS / Math.max(1, rowElements));
+            for (long done = 0; done < rows; ) {
+                long n = Math.min(rowsPerSlice, rows - done);
+                long[] start = new long[extent.length];
+                start[0] = length + done;
+                writeSlice(start, shapeOfRows(n, rowShape), memType,
+                        stager.stage(done * rowElements, (int) (n * rowElements)));
                 done += n;
             }
-            length += count;
+            length += rows;
         }
 
         private void writeSlice(long[] start, long[] count, long memType, Pointer buffer) {
@@ -526,13 +574,13 @@ final class NativeHdf5 implements AutoCloseable {
         }
 
         /**
-         * This extendable dataset with its elements converted to {@code wider}: a new dataset is filled from this
+         * This extendable 1-D dataset with its elements converted to {@code wider}: a new dataset is filled from this
          * one slice by slice, this one is deleted and the new one takes its name. Space freed by the old dataset is
          * reused by what is written next.
          */
         Dataset widen(DType wider) {
             String temporary = path + ".scflux-widen";
-            Dataset out = createExtendable(NativeHdf5.this.id, temporary, path, wider, chunk);
+            Dataset out = createExtendable(NativeHdf5.this.id, temporary, path, wider, rowShape, chunkRows);
             try {
                 long memType = typeId(wider);
                 out.append(length, memType, (offset, n) -> {

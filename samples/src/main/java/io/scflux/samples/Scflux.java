@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
         subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
             NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class,
-            PseudobulkCommand.class})
+            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class})
 public final class Scflux implements Runnable {
 
     @Spec

@@ -1,0 +1,99 @@
+package io.scflux.io;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.RowBlock;
+import reactor.core.publisher.Mono;
+
+/**
+ * Streams a {@link BlockSource} into one matrix element, block by block in row order, each block written and
+ * forgotten: a {@code csr_matrix} group ({@link CsrWriter}), or a 2-D {@code array} ({@link DenseWriter}) when the
+ * source says its data are dense, as anndata would store them.
+ */
+abstract class MatrixWriter {
+
+    /** Blocks requested ahead of the one being written. */
+    static final int PREFETCH = 2;
+
+    /** Largest chunk of a streamed dataset, in elements (1 MiB of float32 values). */
+    static final long MAX_CHUNK = 1 << 18;
+
+    final String path;
+    final BlockPlan plan;
+    final long rows;
+    final int cols;
+    private long rowsWritten;
+
+    MatrixWriter(ElementWriter.Matrix matrix, BlockPlan plan) {
+        BlockSource source = matrix.source();
+        this.path = matrix.path();
+        this.plan = plan;
+        this.rows = source.nRows();
+        this.cols = source.nCols();
+        DType valueType = source.dtype();
+        if (valueType == DType.STRING || valueType == DType.BOOL) {
+            throw new IllegalArgumentException(path + ": cannot write a matrix of " + valueType + " from blocks");
+        }
+    }
+
+    /**
+     * Writes {@code matrix} from its blocks: the plan is computed off the HDF5 thread (it may read a whole indptr or
+     * generate every row's count), blocks are decoded on the options' execution, and written in order on the HDF5
+     * thread, at most {@link #PREFETCH} waiting. {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
+     */
+    static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
+        BlockSource source = matrix.source();
+        return Mono.fromCallable(() -> source.plan(options.plan()))
+                .subscribeOn(options.execution().scheduler())
+                .publishOn(NativeHdf5.THREAD)
+                .map(plan -> isDense(source) ? new DenseWriter(file, matrix, plan)
+                        : (MatrixWriter) new CsrWriter(file, matrix, plan, indexLimit))
+                .flatMap(w -> source.blocks(w.plan, options.execution())
+                        .publishOn(NativeHdf5.THREAD, PREFETCH)
+                        .doOnNext(w::accept)
+                        .then(Mono.fromRunnable(w::finish)));
+    }
+
+    /**
+     * Whether the source is written as a dense array. A dense matrix without columns is written as CSR: HDF5 cannot
+     * chunk a zero-length axis (anndata then reads an empty sparse matrix instead of an empty array).
+     */
+    private static boolean isDense(BlockSource source) {
+        return source.isDense() && source.nCols() > 0;
+    }
+
+    private void accept(RowBlock block) {
+        if (block.rowStart() != rowsWritten || block.rowEnd() > rows || block.nCols() != cols) {
+            throw new IllegalStateException(path + ": expected a block of " + cols + " columns starting at row "
+                    + rowsWritten + " of " + rows + ", got " + block);
+        }
+        append(block);
+        rowsWritten = block.rowEnd();
+    }
+
+    /** Writes the rows of {@code block}, the next ones in order. */
+    abstract void append(RowBlock block);
+
+    /** What {@link #finish} and {@link #closeAfter} close, in that order (entries may be null). */
+    abstract NativeHdf5.Node[] nodes();
+
+    private void finish() {
+        if (rowsWritten != rows) {
+            IllegalStateException e = new IllegalStateException(path + ": the blocks ended at row " + rowsWritten
+                    + " of " + rows);
+            closeAfter(e);
+            throw e;
+        }
+        for (NativeHdf5.Node n : nodes()) {
+            n.close();
+        }
+    }
+
+    /** Closes whatever is open after {@code cause} went wrong. */
+    void closeAfter(Throwable cause) {
+        for (NativeHdf5.Node n : nodes()) {
+            NativeHdf5.closeAfter(n, cause);
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.scflux.ops;
+
+import io.scflux.core.Reducer;
+import io.scflux.core.RowBlock;
+
+/**
+ * Per-column sums and sums of squares in float64, folded per block and merged in block order: the means and
+ * variances that scale divides by and that centre the randomized PCA. Squares of float32 data are taken in float32
+ * and summed in float64, as scanpy's numba kernel does ({@code value * value} on the float32 data).
+ */
+final class ColumnMoments implements Reducer<ColumnMoments.Sums> {
+
+    private final int nCols;
+    private final boolean float32Squares;
+
+    /** Moments of {@code nCols} columns; {@code float32Squares} when the data are float32. */
+    ColumnMoments(int nCols, boolean float32Squares) {
+        this.nCols = nCols;
+        this.float32Squares = float32Squares;
+    }
+
+    /** The sums of a run of blocks. */
+    static final class Sums {
+        private final double[] sum;
+        private final double[] squares;
+
+        private Sums(int nCols) {
+            sum = new double[nCols];
+            squares = new double[nCols];
+        }
+
+        /** Column means over {@code n} rows. */
+        double[] means(long n) {
+            double[] mean = new double[sum.length];
+            for (int c = 0; c < mean.length; c++) {
+                mean[c] = sum[c] / n;
+            }
+            return mean;
+        }
+
+        /**
+         * Column variances over {@code n} rows as scanpy computes them: {@code squares / n - mean^2}, made unbiased
+         * by the factor {@code n / (n - 1)} (unless n is 1).
+         */
+        double[] variances(long n) {
+            double[] var = new double[sum.length];
+            double unbiased = n == 1 ? 1 : (double) n / (n - 1);
+            for (int c = 0; c < var.length; c++) {
+                double mean = sum[c] / n;
+                var[c] = (squares[c] / n - mean * mean) * unbiased;
+            }
+            return var;
+        }
+    }
+
+    @Override
+    public Sums identity() {
+        return new Sums(nCols);
+    }
+
+    @Override
+    public Sums fold(RowBlock block) {
+        Sums s = new Sums(nCols);
+        int[] indices = block.indices();
+        float[] values = block.values();
+        for (int k = 0; k < block.nnz(); k++) {
+            float v = values[k];
+            int c = indices[k];
+            s.sum[c] += v;
+            s.squares[c] += float32Squares ? v * v : (double) v * v;
+        }
+        return s;
+    }
+
+    @Override
+    public Sums merge(Sums earlier, Sums later) {
+        for (int c = 0; c < nCols; c++) {
+            earlier.sum[c] += later.sum[c];
+            earlier.squares[c] += later.squares[c];
+        }
+        return earlier;
+    }
+}

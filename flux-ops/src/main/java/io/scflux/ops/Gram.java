@@ -1,0 +1,102 @@
+package io.scflux.ops;
+
+import io.scflux.core.Reducer;
+import io.scflux.core.RowBlock;
+
+/**
+ * The Gram matrix {@code X^T X} (its upper triangle, packed by rows) and the column sums of a matrix, in float64:
+ * one pass of per-block partials merged in block order. Products of float32 values are exact in float64.
+ */
+final class Gram implements Reducer<Gram.Sums> {
+
+    /** Most columns whose full covariance matrix fits a Java array. */
+    static final int MAX_COLUMNS = 46_340;
+
+    private final int p;
+    /** {@code rowBase[a] + b} is the packed position of entry (a, b), b >= a. */
+    private final int[] rowBase;
+
+    Gram(int p) {
+        if (p > MAX_COLUMNS) {
+            throw new IllegalArgumentException("a Gram matrix of " + p + " columns does not fit in memory (at most "
+                    + MAX_COLUMNS + ")");
+        }
+        this.p = p;
+        rowBase = new int[p];
+        for (int a = 0; a < p; a++) {
+            rowBase[a] = (int) ((long) a * p - (long) a * (a - 1) / 2 - a);
+        }
+    }
+
+    /** The sums of a run of blocks. */
+    static final class Sums {
+        private final double[] upper;
+        private final double[] columnSums;
+
+        private Sums(int p) {
+            upper = new double[(int) ((long) p * (p + 1) / 2)];
+            columnSums = new double[p];
+        }
+    }
+
+    @Override
+    public Sums identity() {
+        return new Sums(p);
+    }
+
+    @Override
+    public Sums fold(RowBlock block) {
+        Sums s = new Sums(p);
+        double[] g = s.upper;
+        int[] indptr = block.indptr();
+        int[] indices = block.indices();
+        float[] values = block.values();
+        for (int r = 0; r < block.nRows(); r++) {
+            int from = indptr[r];
+            int to = indptr[r + 1];
+            for (int i = from; i < to; i++) {
+                int a = indices[i];
+                double va = values[i];
+                s.columnSums[a] += va;
+                int base = rowBase[a];
+                for (int j = from; j < to; j++) {
+                    int b = indices[j];
+                    if (b >= a) {
+                        g[base + b] += va * values[j];
+                    }
+                }
+            }
+        }
+        return s;
+    }
+
+    @Override
+    public Sums merge(Sums earlier, Sums later) {
+        for (int i = 0; i < earlier.upper.length; i++) {
+            earlier.upper[i] += later.upper[i];
+        }
+        for (int c = 0; c < p; c++) {
+            earlier.columnSums[c] += later.columnSums[c];
+        }
+        return earlier;
+    }
+
+    /**
+     * The covariance matrix of the {@code n} rows summed into {@code s} (row-major, full), as scikit-learn's
+     * covariance_eigh solver forms it: {@code (X^T X - n * mean mean^T) / (n - 1)}; and the means, into {@code mean}.
+     */
+    double[] covariance(Sums s, long n, double[] mean) {
+        for (int c = 0; c < p; c++) {
+            mean[c] = s.columnSums[c] / n;
+        }
+        double[] cov = new double[p * p];
+        for (int a = 0; a < p; a++) {
+            for (int b = a; b < p; b++) {
+                double v = (s.upper[rowBase[a] + b] - n * mean[a] * mean[b]) / (n - 1);
+                cov[a * p + b] = v;
+                cov[b * p + a] = v;
+            }
+        }
+        return cov;
+    }
+}

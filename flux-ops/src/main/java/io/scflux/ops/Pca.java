@@ -1,0 +1,147 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.Column;
+import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.Selection;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import reactor.core.publisher.Mono;
+
+/**
+ * Principal component analysis as scanpy's {@code sc.pp.pca(adata, zero_center=True)}: on the highly variable genes
+ * or all, exactly (Gram matrix pass and eigendecomposition) or by randomized subspace iteration for many genes, then
+ * a projection pass; components signed as scikit-learn signs them.
+ */
+public final class Pca {
+
+    /** Features up to which {@link PcaOptions.Solver#AUTO} is exact (the eigendecomposition is cubic in them). */
+    public static final int EXACT_MAX_FEATURES = 2_000;
+
+    /** scanpy's default number of components. */
+    static final int DEFAULT_COMPS = 50;
+
+    private static final String HVG = "highly_variable";
+
+    private Pca() {
+    }
+
+    /**
+     * Computes on subscription and adds, as scanpy does, {@code obsm["X_pca"]} (float32), {@code varm["PCs"]}
+     * (zeros for genes outside the mask, which makes it float64 as in scanpy), {@code uns["pca"]} with
+     * {@code params}, {@code variance} and {@code variance_ratio}; then emits {@code data}.
+     */
+    public static Mono<AnnData> pca(AnnData data, PcaOptions options, Streaming streaming) {
+        return Mono.defer(() -> {
+            if (data.x() == null) {
+                throw new IllegalArgumentException("pca needs X, and this AnnData has none");
+            }
+            boolean[] mask = mask(data, options.useHighlyVariable());
+            BlockSource x = mask == null ? data.x() : data.subset(Selection.all(), Selection.mask(mask)).x();
+            int p = x.nCols();
+            long n = x.nRows();
+            int k = nComps(options, n, p);
+            boolean exact = switch (options.solver()) {
+                case AUTO -> p <= EXACT_MAX_FEATURES;
+                case COVARIANCE_EIGH -> true;
+                case RANDOMIZED -> false;
+            };
+            Mono<Components> components = exact ? CovarianceEigh.solve(x, k, streaming)
+                    : RandomizedPca.solve(x, k, streaming);
+            return components.flatMap(c -> Projection.project(x, c, streaming)
+                    .map(coordinates -> store(data, mask, x.dtype(), c, coordinates)));
+        });
+    }
+
+    /** The genes to use, or null for all (scanpy's {@code _handle_mask_var}). */
+    private static boolean[] mask(AnnData data, Boolean useHighlyVariable) {
+        boolean has = data.var().has(HVG);
+        if (Boolean.FALSE.equals(useHighlyVariable) || (useHighlyVariable == null && !has)) {
+            return null;
+        }
+        if (!has) {
+            throw new IllegalArgumentException("use_highly_variable: var has no column '" + HVG
+                    + "' (run highly_variable_genes first)");
+        }
+        Column c = data.var().column(HVG);
+        if (!(c instanceof ArrayColumn a) || a.values().dtype() != DType.BOOL) {
+            throw new IllegalArgumentException("var['" + HVG + "'] must be a bool column, found " + c.typeName());
+        }
+        boolean[] mask = (boolean[]) a.values().data();
+        for (boolean b : mask) {
+            if (b) {
+                return mask;
+            }
+        }
+        throw new IllegalArgumentException("var['" + HVG + "'] selects no gene");
+    }
+
+    private static int nComps(PcaOptions options, long n, int p) {
+        long smaller = Math.min(n, p);
+        if (options.nComps() == null) {
+            int k = (int) (smaller <= DEFAULT_COMPS ? smaller - 1 : DEFAULT_COMPS);
+            if (k < 1) {
+                throw new IllegalArgumentException("pca of " + n + " cells x " + p + " genes has no component");
+            }
+            return k;
+        }
+        if (options.nComps() > smaller) {
+            throw new IllegalArgumentException("n_comps=" + options.nComps() + " must be at most min(n_cells, n_genes)="
+                    + smaller);
+        }
+        if (n < 2) {
+            throw new IllegalArgumentException("pca needs at least 2 cells, got " + n);
+        }
+        return options.nComps();
+    }
+
+    private static AnnData store(AnnData data, boolean[] mask, DType xType, Components c, float[] coordinates) {
+        int k = c.k();
+        int p = c.nFeatures();
+        // scikit-learn keeps float32 for float32 data and computes in float64 otherwise
+        DType fitted = xType == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64;
+        data.putObsm("X_pca", DenseArray.of(DType.FLOAT32, coordinates, data.nObs(), k));
+        if (mask == null) {
+            data.putVarm("PCs", array(fitted, c.loadings(), p, k));
+        } else {
+            // scanpy fills a float64 zeros array with the (float32 for float32 data) components
+            double[] all = new double[data.nVars() * k];
+            double[] loadings = c.loadings();
+            for (int g = 0, a = 0; g < mask.length; g++) {
+                if (mask[g]) {
+                    for (int j = 0; j < k; j++) {
+                        double v = loadings[a * k + j];
+                        all[g * k + j] = fitted == DType.FLOAT32 ? (float) v : v;
+                    }
+                    a++;
+                }
+            }
+            data.putVarm("PCs", DenseArray.of(DType.FLOAT64, all, data.nVars(), k));
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("zero_center", true);
+        params.put("use_highly_variable", mask != null);
+        params.put("mask_var", mask == null ? null : HVG);
+        Map<String, Object> pca = new LinkedHashMap<>();
+        pca.put("params", params);
+        pca.put("variance", array(fitted, c.variance(), k));
+        pca.put("variance_ratio", array(fitted, c.varianceRatio(), k));
+        data.uns().put("pca", pca);
+        return data;
+    }
+
+    private static DenseArray array(DType type, double[] values, long... shape) {
+        if (type == DType.FLOAT64) {
+            return DenseArray.of(type, values, shape);
+        }
+        float[] f = new float[values.length];
+        for (int i = 0; i < f.length; i++) {
+            f[i] = (float) values[i];
+        }
+        return DenseArray.of(type, f, shape);
+    }
+}

@@ -1,0 +1,25 @@
+package io.scflux.ops;
+
+/**
+ * The parameters of {@link Scale#scale}, as scanpy's {@code sc.pp.scale(zero_center, max_value)}: centre each gene
+ * on its mean (which makes the data dense) or not, and clip at {@code maxValue} (null: no clipping; negatives are
+ * clipped at {@code -maxValue} only when centring, as in scanpy).
+ */
+public record ScaleOptions(boolean zeroCenter, Double maxValue) {
+
+    public static final ScaleOptions DEFAULT = new ScaleOptions(true, null);
+
+    public ScaleOptions {
+        if (maxValue != null && !(maxValue > 0)) {
+            throw new IllegalArgumentException("max_value must be positive, got " + maxValue);
+        }
+    }
+
+    public ScaleOptions withZeroCenter(boolean z) {
+        return new ScaleOptions(z, maxValue);
+    }
+
+    public ScaleOptions withMaxValue(Double max) {
+        return new ScaleOptions(zeroCenter, max);
+    }
+}

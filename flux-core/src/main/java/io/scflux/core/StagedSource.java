@@ -46,7 +46,8 @@ public final class StagedSource implements BlockSource {
         if (base instanceof StagedSource s) {
             return new StagedSource(s.base, s.stage.then(stage), nCols, dtype, dense || s.dense);
         }
-        return new StagedSource(Objects.requireNonNull(base, "base"), stage, nCols, dtype, dense);
+        Objects.requireNonNull(base, "base");
+        return new StagedSource(base, stage, nCols, dtype, dense || base.isDense());
     }
 
     /** The source the stage reads (never itself a staged source). */

@@ -12,8 +12,13 @@ public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double mi
     public static final int SEURAT_V3_DEFAULT_TOP_GENES = 2000;
 
     /** scanpy's defaults: flavor seurat, cut-offs mean in (0.0125, 3), normalized dispersion in (0.5, inf). */
-    public static final HighlyVariableGenesOptions DEFAULT = new HighlyVariableGenesOptions(Flavor.SEURAT, 0, 0.0125,
+    private static final HighlyVariableGenesOptions DEFAULT = new HighlyVariableGenesOptions(Flavor.SEURAT, 0, 0.0125,
             3, 0.5, Double.POSITIVE_INFINITY, 20, 0.3, null);
+
+    /** scanpy's defaults. */
+    public static HighlyVariableGenesOptions defaults() {
+        return DEFAULT;
+    }
 
     /** How genes are ranked. */
     public enum Flavor {

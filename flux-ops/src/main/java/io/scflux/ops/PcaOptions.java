@@ -18,7 +18,12 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
         RANDOMIZED
     }
 
-    public static final PcaOptions DEFAULT = new PcaOptions(null, null, Solver.AUTO);
+    private static final PcaOptions DEFAULT = new PcaOptions(null, null, Solver.AUTO);
+
+    /** scanpy's defaults. */
+    public static PcaOptions defaults() {
+        return DEFAULT;
+    }
 
     public PcaOptions {
         if (nComps != null && nComps < 1) {

@@ -7,7 +7,12 @@ package io.scflux.ops;
  */
 public record ScaleOptions(boolean zeroCenter, Double maxValue) {
 
-    public static final ScaleOptions DEFAULT = new ScaleOptions(true, null);
+    private static final ScaleOptions DEFAULT = new ScaleOptions(true, null);
+
+    /** scanpy's defaults. */
+    public static ScaleOptions defaults() {
+        return DEFAULT;
+    }
 
     public ScaleOptions {
         if (maxValue != null && !(maxValue > 0)) {

@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class HighlyVariableGenesTest {
 
-    private static final HighlyVariableGenesOptions TOP_500 = HighlyVariableGenesOptions.DEFAULT.withNTopGenes(500);
+    private static final HighlyVariableGenesOptions TOP_500 = HighlyVariableGenesOptions.defaults().withNTopGenes(500);
 
     /** The reference's {@code adata_log1p}: {@code normalize_total(target_sum=1e4)}, {@code log1p}, of the counts. */
     static AnnData log1pNormalized() {
@@ -132,7 +132,7 @@ class HighlyVariableGenesTest {
         SEURAT(HighlyVariableGenesTest::log1pNormalized, TOP_500),
         CELL_RANGER(HighlyVariableGenesTest::log1pNormalized, TOP_500.withFlavor(Flavor.CELL_RANGER)),
         SEURAT_BATCH(HighlyVariableGenesTest::log1pNormalized, TOP_500.withBatchKey("sample")),
-        SEURAT_CUTOFFS(HighlyVariableGenesTest::log1pNormalized, HighlyVariableGenesOptions.DEFAULT),
+        SEURAT_CUTOFFS(HighlyVariableGenesTest::log1pNormalized, HighlyVariableGenesOptions.defaults()),
         SEURAT_V3(Reference::counts, TOP_500.withFlavor(Flavor.SEURAT_V3)),
         SEURAT_V3_BATCH(Reference::counts, TOP_500.withFlavor(Flavor.SEURAT_V3).withBatchKey("batch"));
 
@@ -200,7 +200,7 @@ class HighlyVariableGenesTest {
         AnnData data = AnnData.of(dense(x));
         int genes = x[0].length;
         // n_bins=1: one bin, so the normalized dispersion is the z-score of log dispersion over all genes
-        run(data, HighlyVariableGenesOptions.DEFAULT.withNTopGenes(7).withNBins(1), Streaming.DEFAULT);
+        run(data, HighlyVariableGenesOptions.defaults().withNTopGenes(7).withNBins(1), Streaming.DEFAULT);
         double[] mean = new double[genes];
         double[] logDispersion = new double[genes];
         for (int g = 0; g < genes; g++) {
@@ -236,7 +236,7 @@ class HighlyVariableGenesTest {
     @Test
     void cutoffsSelectTheGenesInsideTheBounds() {
         AnnData data = AnnData.of(dense(smallLogData()));
-        HighlyVariableGenesOptions options = HighlyVariableGenesOptions.DEFAULT.withNBins(3)
+        HighlyVariableGenesOptions options = HighlyVariableGenesOptions.defaults().withNBins(3)
                 .withCutoffs(0.2, 2.5, -0.3, 1.5);
         run(data, options, Streaming.DEFAULT);
         double[] means = doubles(data, "means");

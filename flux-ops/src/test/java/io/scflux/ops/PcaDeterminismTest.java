@@ -21,7 +21,7 @@ class PcaDeterminismTest {
     private static final int K = 20;
 
     private static AnnData pca(PcaOptions.Solver solver, Streaming streaming) {
-        return Pca.pca(ReferenceInput.log1pHvg(), PcaOptions.DEFAULT.withNComps(K).withSolver(solver), streaming)
+        return Pca.pca(ReferenceInput.log1pHvg(), PcaOptions.defaults().withNComps(K).withSolver(solver), streaming)
                 .block();
     }
 

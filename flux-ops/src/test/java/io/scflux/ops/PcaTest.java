@@ -24,7 +24,7 @@ class PcaTest {
 
     @BeforeAll
     static void run() {
-        ours = Pca.pca(ReferenceInput.log1pHvg(), PcaOptions.DEFAULT.withNComps(K), Streaming.DEFAULT).block();
+        ours = Pca.pca(ReferenceInput.log1pHvg(), PcaOptions.defaults().withNComps(K), Streaming.DEFAULT).block();
         scanpy = Reference.h5ad("pca");
     }
 
@@ -122,7 +122,7 @@ class PcaTest {
         boolean[] hvg = Reference.csv("hvg_seurat").bools("highly_variable");
         all.setX(StagedSource.of(all.x(), ReferenceInput::normalizeLog1p));
         all.var().put("highly_variable", ArrayColumn.of(hvg));
-        Pca.pca(all, PcaOptions.DEFAULT.withNComps(K), Streaming.DEFAULT).block();
+        Pca.pca(all, PcaOptions.defaults().withNComps(K), Streaming.DEFAULT).block();
 
         assertEquals(uns(ours).get("variance"), uns(all).get("variance"));
         assertEquals(ours.obsm().get("X_pca"), all.obsm().get("X_pca"));

@@ -67,7 +67,7 @@ class RandomizedPcaTest {
     }
 
     private static AnnData pca(PcaOptions.Solver solver, int k) {
-        return Pca.pca(AnnData.of(planted(5)), PcaOptions.DEFAULT.withNComps(k).withSolver(solver),
+        return Pca.pca(AnnData.of(planted(5)), PcaOptions.defaults().withNComps(k).withSolver(solver),
                 Streaming.DEFAULT.withTarget(PlanTarget.ofChunkNnz(20_000)).withThreads(2)).block();
     }
 

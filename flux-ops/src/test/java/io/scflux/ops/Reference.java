@@ -23,7 +23,7 @@ import java.util.zip.GZIPInputStream;
  * {@code flux-ops/src/test/python/extract_expected.py} from {@code shared/fixtures/expected}), and the input they
  * were computed from.
  */
-final class Reference {
+public final class Reference {
 
     private Reference() {
     }
@@ -32,17 +32,17 @@ final class Reference {
      * The oracle's input: synth-3k counts (3000 x 2000, CSR float32). The int64 copy holds the same values as
      * {@code synth-3k.anndata.h5ad}, which the oracle read.
      */
-    static AnnData counts() {
+    public static AnnData counts() {
         return H5ad.read(TestFixtures.path("synth-3k.int64.h5ad"));
     }
 
     /** A reference {@code .h5ad} (pca, scaled, pseudobulk_sum, pseudobulk_mean), read by scflux. */
-    static AnnData h5ad(String name) {
+    public static AnnData h5ad(String name) {
         return H5ad.read(resource(name + ".h5ad"));
     }
 
     /** A reference CSV ({@code qc_obs}, {@code hvg_seurat}, ...): first column the row name. */
-    static Table csv(String name) {
+    public static Table csv(String name) {
         try (InputStream raw = Files.newInputStream(resource(name + ".csv.gz"));
              BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(raw),
                      StandardCharsets.UTF_8))) {
@@ -61,12 +61,12 @@ final class Reference {
         }
     }
 
-    static Path resource(String file) {
+    public static Path resource(String file) {
         return TestFixtures.resource("/expected/" + file);
     }
 
     /** A CSV read as strings, with typed column access. */
-    static final class Table {
+    public static final class Table {
         private final String name;
         private final Map<String, Integer> columns = new LinkedHashMap<>();
         private final List<String[]> rows;
@@ -83,20 +83,20 @@ final class Reference {
             }
         }
 
-        int size() {
+        public int size() {
             return rows.size();
         }
 
-        List<String> columnNames() {
+        public List<String> columnNames() {
             return new ArrayList<>(columns.keySet());
         }
 
         /** Row names (the first column), in file order. */
-        String[] rowNames() {
+        public String[] rowNames() {
             return rows.stream().map(r -> r[0]).toArray(String[]::new);
         }
 
-        int row(String rowName) {
+        public int row(String rowName) {
             Integer r = rowIndex.get(rowName);
             if (r == null) {
                 throw new IllegalArgumentException(name + ": no row " + rowName);
@@ -104,7 +104,7 @@ final class Reference {
             return r;
         }
 
-        String string(int row, String column) {
+        public String string(int row, String column) {
             Integer c = columns.get(column);
             if (c == null) {
                 throw new IllegalArgumentException(name + ": no column " + column + " in " + columns.keySet());
@@ -113,7 +113,7 @@ final class Reference {
         }
 
         /** A float column ({@code NaN} for missing), as the shortest decimal of the float64 value. */
-        double[] doubles(String column) {
+        public double[] doubles(String column) {
             double[] out = new double[rows.size()];
             for (int r = 0; r < out.length; r++) {
                 out[r] = Double.parseDouble(string(r, column));
@@ -121,7 +121,7 @@ final class Reference {
             return out;
         }
 
-        boolean[] bools(String column) {
+        public boolean[] bools(String column) {
             boolean[] out = new boolean[rows.size()];
             for (int r = 0; r < out.length; r++) {
                 String v = string(r, column);
@@ -133,7 +133,7 @@ final class Reference {
             return out;
         }
 
-        String[] strings(String column) {
+        public String[] strings(String column) {
             String[] out = new String[rows.size()];
             for (int r = 0; r < out.length; r++) {
                 out[r] = string(r, column);

@@ -47,7 +47,7 @@ class ScaleTest {
 
     @Test
     void matchesScanpyOnTheReferenceInput() {
-        AnnData ours = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.DEFAULT.withMaxValue(10.0),
+        AnnData ours = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0),
                 Streaming.DEFAULT).block();
         AnnData scanpy = Reference.h5ad("scaled");
         for (String column : new String[] {"mean", "std"}) {
@@ -129,7 +129,7 @@ class ScaleTest {
     void aDenseFloat32ArrayIsScaledInFloat32Steps() {
         AnnData a = AnnData.of(H5ad.openMatrix(TestFixtures.path("x-dense-lzf.h5ad"), "/X"));
         double[][] x = dense(a.x(), Streaming.DEFAULT);
-        Scale.scale(a, ScaleOptions.DEFAULT, Streaming.DEFAULT).block();
+        Scale.scale(a, ScaleOptions.defaults(), Streaming.DEFAULT).block();
         assertTrue(a.x().isDense());
         assertEquals(DType.FLOAT32, a.x().dtype());
         double[] mean = doubles(a, "mean");
@@ -146,12 +146,12 @@ class ScaleTest {
     @Test
     void oneTwoAndEightThreadsGiveTheSameBits() {
         Streaming small = Streaming.DEFAULT.withTarget(BlockSize.SMALL.target());
-        AnnData one = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.DEFAULT.withMaxValue(10.0),
+        AnnData one = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0),
                 small.withThreads(Threads.ONE.count())).block();
         double[][] x = dense(one.x(), small);
         for (Threads t : new Threads[] {Threads.TWO, Threads.EIGHT}) {
             Streaming s = small.withThreads(t.count());
-            AnnData other = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.DEFAULT.withMaxValue(10.0), s)
+            AnnData other = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0), s)
                     .block();
             assertArrayEquals(doubles(one, "mean"), doubles(other, "mean"), t + ": mean");
             assertArrayEquals(doubles(one, "std"), doubles(other, "std"), t + ": std");
@@ -166,9 +166,9 @@ class ScaleTest {
     @EnumSource(value = BlockSize.class, names = {"ONE_ROW", "TINY", "DEFAULT"})
     void blockPlansAgreeWithinRounding(BlockSize size) {
         Streaming reference = Streaming.DEFAULT.withTarget(BlockSize.SMALL.target());
-        AnnData a = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.DEFAULT, reference).block();
+        AnnData a = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults(), reference).block();
         Streaming other = Streaming.DEFAULT.withTarget(size.target()).withThreads(2);
-        AnnData b = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.DEFAULT, other).block();
+        AnnData b = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults(), other).block();
         for (String column : new String[] {"mean", "std"}) {
             double[] u = doubles(a, column);
             double[] v = doubles(b, column);
@@ -187,7 +187,7 @@ class ScaleTest {
 
     @Test
     void theScaledMatrixIsWrittenDenseWithItsStatistics() {
-        AnnData ours = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.DEFAULT.withMaxValue(10.0),
+        AnnData ours = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0),
                 Streaming.DEFAULT).block();
         Path file = dir.resolve("scaled.h5ad");
         H5ad.write(ours, file, io.scflux.io.WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(100_000))).block();

@@ -62,7 +62,7 @@ final class HvgCommand extends OpCommand {
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
         HighlyVariableGenesOptions options;
         try {
-            options = HighlyVariableGenesOptions.DEFAULT
+            options = HighlyVariableGenesOptions.defaults()
                     .withFlavor(HighlyVariableGenesOptions.Flavor.of(flavor))
                     .withNTopGenes(nTopGenes)
                     .withBatchKey(batchKey)

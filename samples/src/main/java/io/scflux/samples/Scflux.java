@@ -30,7 +30,7 @@ import picocli.CommandLine.Spec;
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
         subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
             NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class,
-            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class})
+            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class})
 public final class Scflux implements Runnable {
 
     @Spec
@@ -159,7 +159,8 @@ public final class Scflux implements Runnable {
 
     private static boolean isInputOrIo(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ScfluxFormatException || t instanceof IOException || t instanceof UncheckedIOException) {
+            if (t instanceof ScfluxFormatException || t instanceof IOException || t instanceof UncheckedIOException
+                    || t instanceof IllegalArgumentException) {
                 return true;
             }
         }
@@ -181,7 +182,7 @@ public final class Scflux implements Runnable {
             if (t instanceof FileSystemException f) {
                 return f.getFile() + ": " + (f.getReason() != null ? f.getReason() : f.getClass().getSimpleName());
             }
-            if (t instanceof IOException) {
+            if (t instanceof IOException || t instanceof IllegalArgumentException) {
                 return t.getMessage() != null ? t.getMessage() : t.toString();
             }
         }

@@ -1,0 +1,68 @@
+package io.scflux.ops;
+
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import reactor.core.publisher.Mono;
+
+/**
+ * scanpy's {@code sc.pp} on a scflux {@link AnnData}: each step computes on subscription, streaming X with
+ * {@code streaming}, changes the container in place as scanpy does and emits it, so steps chain with
+ * {@code flatMap}. Results do not depend on the thread count.
+ */
+public final class Pp {
+
+    private Pp() {
+    }
+
+    /** {@code sc.pp.calculate_qc_metrics}: see {@link QcMetrics}. */
+    public static Mono<AnnData> calculateQcMetrics(AnnData data, QcMetricsOptions options, Streaming streaming) {
+        return QcMetrics.calculate(data, options, streaming);
+    }
+
+    /** {@code sc.pp.normalize_total}: X becomes a lazy normalized view; see {@link NormalizeTotal}. */
+    public static Mono<AnnData> normalizeTotal(AnnData data, NormalizeTotalOptions options, Streaming streaming) {
+        return NormalizeTotal.normalize(data, options, streaming);
+    }
+
+    /** {@code sc.pp.log1p}: see {@link Log1p}. */
+    public static Mono<AnnData> log1p(AnnData data, Log1pOptions options, Streaming streaming) {
+        return Log1p.log1p(data, options, streaming);
+    }
+
+    /** QC, normalize_total and log1p in one pass over X: see {@link Preprocess}. */
+    public static Mono<AnnData> preprocess(AnnData data, PreprocessOptions options, Streaming streaming) {
+        return Preprocess.preprocess(data, options, streaming);
+    }
+
+    /** {@code sc.pp.highly_variable_genes}: see {@link HighlyVariableGenes}. */
+    public static Mono<AnnData> highlyVariableGenes(AnnData data, HighlyVariableGenesOptions options,
+                                                    Streaming streaming) {
+        return HighlyVariableGenes.highlyVariableGenes(data, options, streaming);
+    }
+
+    /** {@code sc.pp.pca}: see {@link Pca}. */
+    public static Mono<AnnData> pca(AnnData data, PcaOptions options, Streaming streaming) {
+        return Pca.pca(data, options, streaming);
+    }
+
+    /** {@code sc.pp.scale}: see {@link Scale}. */
+    public static Mono<AnnData> scale(AnnData data, ScaleOptions options, Streaming streaming) {
+        return Scale.scale(data, options, streaming);
+    }
+
+    /** decoupler's {@code dc.pp.pseudobulk}, a new container of (group, sample) rows: see {@link Pseudobulk}. */
+    public static Mono<AnnData> pseudobulk(AnnData data, PseudobulkOptions options, Streaming streaming) {
+        return Pseudobulk.pseudobulk(data, options, streaming);
+    }
+
+    /**
+     * The standard pipeline: {@link #preprocess} (QC with the qc variables given, normalize_total, log1p), seurat
+     * highly variable genes, and PCA on them. X ends log-normalized (a lazy view over the counts).
+     */
+    public static Mono<AnnData> pipeline(AnnData data, PreprocessOptions preprocess, HighlyVariableGenesOptions hvg,
+                                         PcaOptions pca, Streaming streaming) {
+        return preprocess(data, preprocess, streaming)
+                .flatMap(d -> highlyVariableGenes(d, hvg, streaming))
+                .flatMap(d -> pca(d, pca.withUseHighlyVariable(true), streaming));
+    }
+}

@@ -1,0 +1,53 @@
+package io.scflux.samples;
+
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.ops.HighlyVariableGenesOptions;
+import io.scflux.ops.Log1pOptions;
+import io.scflux.ops.PcaOptions;
+import io.scflux.ops.Pp;
+import io.scflux.ops.PreprocessOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import reactor.core.publisher.Mono;
+
+/** {@code scflux pipeline}: preprocess, seurat highly variable genes, PCA on them ({@link Pp#pipeline}). */
+@Command(name = "pipeline", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"The standard preprocessing in one command: qc + normalize_total + log1p in one pass, "
+                + "highly variable genes (flavor seurat), and PCA on them. OUT holds IN plus every column, obsm "
+                + "X_pca, varm PCs and uns entries these add, with X log-normalized.",
+            "Passes over X: the qc pass, the HVG pass, the PCA covariance and projection passes; with --cache-mb "
+                + "large enough for the packed counts, X is read from the file once."})
+final class PipelineCommand extends OpCommand {
+
+    @Spec
+    private CommandSpec command;
+
+    @Mixin
+    private TargetSumOption target;
+
+    @Mixin
+    private QcOptions qc;
+
+    @Option(names = "--n-top-genes", paramLabel = "N", defaultValue = "2000",
+            description = "Highly variable genes to keep (default: ${DEFAULT-VALUE}).")
+    private int nTopGenes;
+
+    @Option(names = "--n-comps", paramLabel = "N", defaultValue = "50",
+            description = "Principal components (default: ${DEFAULT-VALUE}).")
+    private int nComps;
+
+    @Override
+    Mono<AnnData> apply(AnnData data, Streaming streaming) {
+        if (nTopGenes < 1 || nComps < 1) {
+            throw new ParameterException(command.commandLine(), "--n-top-genes and --n-comps must be at least 1");
+        }
+        return Pp.pipeline(data, new PreprocessOptions(qc.apply(data), target.options(), Log1pOptions.defaults()),
+                HighlyVariableGenesOptions.defaults().withNTopGenes(nTopGenes), PcaOptions.defaults().withNComps(nComps),
+                streaming);
+    }
+}

@@ -17,7 +17,8 @@ import reactor.core.publisher.Mono;
  * <p>The scheme. The columns are cut into a constant number of owner buckets (contiguous column ranges,
  * {@link #BUCKETS}, fewer only when there are fewer columns), and each accumulator cell belongs to the bucket of its
  * column. Each block, in block order, is first split (in parallel with other blocks) into its entries per bucket,
- * each bucket's in row order, with their accumulator cell precomputed. Then up to {@code threads} workers take the
+ * each bucket's in row order: for rows sorted by column (as anndata writes them) only each row's bucket boundaries are
+ * found, otherwise the entries are copied out by bucket with their accumulator cell. Then up to {@code threads} workers take the
  * block's buckets one at a time from a shared counter and add each bucket's entries alone (buckets own disjoint
  * cells, so workers never touch the same cell); the next block starts when all its buckets are done. So every cell
  * receives its additions one at a time in row order, whatever the thread count, the bucket count, which worker took
@@ -26,7 +27,7 @@ import reactor.core.publisher.Mono;
 final class OwnerBuckets {
 
     /** Owner buckets (column ranges) of the accumulator: a constant, never the thread count. */
-    static final int BUCKETS = 64;
+    static final int BUCKETS = 32;
 
     private final int nCols;
     private final int[] groupOfRow;
@@ -103,6 +104,10 @@ final class OwnerBuckets {
 
     /** Bucket {@code k}'s entries of one block, added in row order: what one owner does. */
     private void add(Split s, int k) {
+        if (s.rowBounds != null) {
+            addSorted(s, k);
+            return;
+        }
         int[] cell = s.cells;
         float[] val = s.values;
         for (int i = s.start[k], end = s.start[k + 1]; i < end; i++) {
@@ -114,8 +119,74 @@ final class OwnerBuckets {
         }
     }
 
-    /** The block's entries of grouped rows, sorted by bucket (stably: row order within each). */
+    /** Bucket {@code k}'s part of every row of a block whose rows are sorted by column: no copy, no scatter. */
+    private void addSorted(Split s, int k) {
+        RowBlock b = s.block;
+        int[] idx = b.indices();
+        float[] val = b.values();
+        int[] bounds = s.rowBounds;
+        int rows = b.nRows();
+        int from = k * rows;
+        int to = (k + 1) * rows;
+        int base = Math.toIntExact(b.rowStart());
+        for (int r = 0; r < rows; r++) {
+            int g = groupOfRow[base + r];
+            if (g < 0) {
+                continue;
+            }
+            int row = g * nCols;
+            for (int i = bounds[from + r], end = bounds[to + r]; i < end; i++) {
+                float v = val[i];
+                int cell = row + idx[i];
+                sums[cell] += v;
+                if (v != 0) {
+                    nonzero[cell] += 1;
+                }
+            }
+        }
+    }
+
+    /**
+     * Where each row's entries of each bucket start, bucket by bucket ({@code bounds[k * rows + r]}, bucket
+     * {@code buckets} being each row's end), so that one owner reads its bounds in order; when every row is sorted
+     * by column (one pass reading the columns). Null when a row is not, and the block is then split by copying.
+     */
+    private int[] rowBounds(RowBlock block) {
+        int[] ip = block.indptr();
+        int[] idx = block.indices();
+        int rows = block.nRows();
+        int[] bounds = new int[rows * (buckets + 1)];
+        for (int r = 0; r < rows; r++) {
+            int bucket = 0;
+            bounds[r] = ip[r];
+            int previous = -1;
+            for (int k = ip[r]; k < ip[r + 1]; k++) {
+                int c = idx[k];
+                if (c <= previous) {
+                    return null;
+                }
+                previous = c;
+                int b = bucketOfCol[c];
+                while (bucket < b) {
+                    bounds[++bucket * rows + r] = k;
+                }
+            }
+            while (bucket < buckets) {
+                bounds[++bucket * rows + r] = ip[r + 1];
+            }
+        }
+        return bounds;
+    }
+
+    /**
+     * The block's entries by bucket: for rows sorted by column, each row's bucket boundaries; otherwise the entries
+     * of grouped rows copied and sorted by bucket (stably: row order within each).
+     */
     private Split split(RowBlock block) {
+        int[] bounds = rowBounds(block);
+        if (bounds != null) {
+            return new Split(null, null, null, block, bounds);
+        }
         int[] ip = block.indptr();
         int[] idx = block.indices();
         float[] val = block.values();
@@ -146,10 +217,13 @@ final class OwnerBuckets {
                 }
             }
         }
-        return new Split(start, cells, values);
+        return new Split(start, cells, values, null, null);
     }
 
-    /** One block's entries by bucket: bucket {@code k} holds {@code [start[k], start[k + 1])}. */
-    private record Split(int[] start, int[] cells, float[] values) {
+    /**
+     * One block's entries by bucket: either copied ({@code [start[k], start[k + 1])} of cells and values) or left in
+     * the block with each row's bucket boundaries ({@code rowBounds[k * rows + r]}).
+     */
+    private record Split(int[] start, int[] cells, float[] values, RowBlock block, int[] rowBounds) {
     }
 }

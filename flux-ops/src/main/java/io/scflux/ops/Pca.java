@@ -19,8 +19,11 @@ import reactor.core.publisher.Mono;
  */
 public final class Pca {
 
-    /** Features up to which {@link PcaOptions.Solver#AUTO} is exact (the eigendecomposition is cubic in them). */
-    public static final int EXACT_MAX_FEATURES = 2_000;
+    /**
+     * Features up to which {@link PcaOptions.Solver#AUTO} is exact: the covariance pass keeps a Gram triangle per
+     * block in flight ({@code 8 p^2 / 2} bytes each, 64 MiB at 4,000), which bounds it under a 1 GiB heap.
+     */
+    public static final int EXACT_MAX_FEATURES = 4_000;
 
     /** scanpy's default number of components. */
     static final int DEFAULT_COMPS = 50;

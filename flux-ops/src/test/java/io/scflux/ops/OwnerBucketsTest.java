@@ -30,6 +30,14 @@ class OwnerBucketsTest {
 
     /** Values of magnitudes from 1e-12 to 1e12, so that the order of additions shows in float64 sums. */
     private static CsrMatrix data() {
+        return data(false);
+    }
+
+    /**
+     * As {@link #data()}; with {@code someRowsReversed}, every seventh row lists its columns backwards (scipy allows
+     * unsorted indices), which takes the copying split instead of the row-bounds one.
+     */
+    private static CsrMatrix data(boolean someRowsReversed) {
         SplittableRandom rnd = new SplittableRandom(3);
         CsrMatrix.Builder b = CsrMatrix.builder(COLS);
         for (int r = 0; r < ROWS; r++) {
@@ -42,7 +50,19 @@ class OwnerBucketsTest {
                     val[n++] = rnd.nextInt(7) == 0 ? 0 : (float) (rnd.nextDouble() * Math.pow(10, rnd.nextInt(-12, 13)));
                 }
             }
-            b.addRow(Arrays.copyOf(idx, n), Arrays.copyOf(val, n));
+            int[] rowIdx = Arrays.copyOf(idx, n);
+            float[] rowVal = Arrays.copyOf(val, n);
+            if (someRowsReversed && r % 7 == 3) {
+                for (int i = 0; i < n / 2; i++) {
+                    int t = rowIdx[i];
+                    rowIdx[i] = rowIdx[n - 1 - i];
+                    rowIdx[n - 1 - i] = t;
+                    float v = rowVal[i];
+                    rowVal[i] = rowVal[n - 1 - i];
+                    rowVal[n - 1 - i] = v;
+                }
+            }
+            b.addRow(rowIdx, rowVal);
         }
         return b.build();
     }
@@ -70,9 +90,10 @@ class OwnerBucketsTest {
         return s;
     }
 
-    @Test
-    void sameBitsAsARowOrderSumWithAnyThreadsPlanAndBuckets() {
-        CsrMatrix x = data();
+    @org.junit.jupiter.params.ParameterizedTest(name = "some rows reversed: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void sameBitsAsARowOrderSumWithAnyThreadsPlanAndBuckets(boolean someRowsReversed) {
+        CsrMatrix x = data(someRowsReversed);
         int[] group = groups();
         double[] expected = plainSums(x, group, false);
         assertFalse(Arrays.equals(expected, plainSums(x, group, true)), "the data make the order of additions visible");

@@ -78,4 +78,9 @@ final class HvgCommand extends OpCommand {
         }
         return HighlyVariableGenes.highlyVariableGenes(data, options, streaming);
     }
+
+    @Override
+    boolean rereadsX() {
+        return true;
+    }
 }

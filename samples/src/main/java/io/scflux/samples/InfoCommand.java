@@ -56,7 +56,7 @@ final class InfoCommand implements Callable<Integer> {
         if (json) {
             Map<String, Object> report = report(data);
             if (x != null) {
-                BlockSource tracked = global.progress(spec.commandLine().getErr()).track(global.cache().cached(x));
+                BlockSource tracked = global.progress(spec.commandLine().getErr()).track(global.cache(false).cached(x));
                 report.put("x_sum", Totals.of(tracked, tracked.plan(target), execution).sum());
             } else {
                 report.put("x_sum", null);

@@ -40,6 +40,14 @@ abstract class OpCommand implements Callable<Integer> {
     /** The step: reads what it needs of {@code data} and returns the container to write (usually {@code data}). */
     abstract Mono<AnnData> apply(AnnData data, Streaming streaming);
 
+    /**
+     * Whether the step reads X several times besides writing it (statistics, then covariance, then projection...):
+     * then X goes through the block cache by default. One statistics pass and the write re-read the file instead.
+     */
+    boolean rereadsX() {
+        return false;
+    }
+
     @Override
     public Integer call() throws IOException {
         Scflux global = Scflux.of(spec);
@@ -52,7 +60,7 @@ abstract class OpCommand implements Callable<Integer> {
         AnnData data = H5ad.read(input);
         BlockSource file = data.x();
         if (file != null) {
-            data.setX(global.progress(spec.commandLine().getErr()).track(global.cache().cached(file)));
+            data.setX(global.progress(spec.commandLine().getErr()).track(global.cache(rereadsX()).cached(file)));
         }
         AnnData result = apply(data, streaming).block();
         H5ad.write(result, output, WriteOptions.DEFAULT.withCompression(compression).withPlan(streaming.target())

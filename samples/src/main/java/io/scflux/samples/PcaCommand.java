@@ -38,4 +38,9 @@ final class PcaCommand extends OpCommand {
         }
         return Pca.pca(data, new PcaOptions(nComps, useHighlyVariable, solver), streaming);
     }
+
+    @Override
+    boolean rereadsX() {
+        return true;
+    }
 }

@@ -50,4 +50,9 @@ final class PipelineCommand extends OpCommand {
                 HighlyVariableGenesOptions.defaults().withNTopGenes(nTopGenes), PcaOptions.defaults().withNComps(nComps),
                 streaming);
     }
+
+    @Override
+    boolean rereadsX() {
+        return true;
+    }
 }

@@ -30,4 +30,9 @@ final class ScaleCommand extends OpCommand {
         }
         return Scale.scale(data, new ScaleOptions(!noZeroCenter, maxValue), streaming);
     }
+
+    @Override
+    boolean rereadsX() {
+        return true;
+    }
 }

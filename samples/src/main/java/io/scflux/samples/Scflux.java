@@ -55,7 +55,8 @@ public final class Scflux implements Runnable {
 
     @Option(names = "--cache-mb", paramLabel = "N", scope = ScopeType.INHERIT,
             description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
-                    + "(default: a quarter of the maximum heap; 0 caches nothing). Results do not depend on it.")
+                    + "(default: a quarter of the maximum heap for commands that read X several times, else 0). "
+                    + "Results do not depend on it.")
     private Long cacheMb;
 
     @Option(names = "--stats", scope = ScopeType.INHERIT,
@@ -109,10 +110,14 @@ public final class Scflux implements Runnable {
         return Execution.threads(threads);
     }
 
-    /** The block cache of {@code --cache-mb}, one per run. */
-    BlockCache cache() {
+    /**
+     * The block cache of {@code --cache-mb}, one per run. Without the option, a quarter of the heap when the command
+     * reads its input several times ({@code rereads}), else none: packing blocks for a single pass costs more than
+     * reading them again.
+     */
+    BlockCache cache(boolean rereads) {
         if (cache == null) {
-            long mb = cacheMb != null ? cacheMb : Runtime.getRuntime().maxMemory() / 4 / (1 << 20);
+            long mb = cacheMb != null ? cacheMb : rereads ? Runtime.getRuntime().maxMemory() / 4 / (1 << 20) : 0;
             if (mb < 0) {
                 throw new ParameterException(spec.commandLine(), "--cache-mb must be at least 0, got " + mb);
             }
@@ -128,7 +133,7 @@ public final class Scflux implements Runnable {
     void printStats(PrintWriter err, long blocks, long blocksReadFromFile) {
         if (stats) {
             err.println("{\"blocks\": " + blocks + ", \"blocks_read_from_file\": " + blocksReadFromFile
-                    + ", \"cache\": " + cache().stats().toJson() + "}");
+                    + ", \"cache\": " + (cache != null ? cache : BlockCache.ofBytes(0)).stats().toJson() + "}");
             err.flush();
         }
     }

@@ -3,6 +3,7 @@ package io.scflux.core.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.scflux.core.BlockSource;
+import io.scflux.core.RowBlock;
 import io.scflux.core.pack.PackedBlock;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -79,11 +80,11 @@ public final class BlockCache {
         return b;
     }
 
-    /** Records a block read from its source; keeps it if the budget allows. */
-    void store(Key key, PackedBlock block) {
+    /** Records a block read from its source; keeps it, packed, if there is a budget. */
+    void store(Key key, RowBlock block) {
         misses.increment();
         if (cache != null) {
-            cache.put(key, block);
+            cache.put(key, PackedBlock.pack(block));
         }
     }
 

@@ -76,7 +76,7 @@ final class CachedSource implements BlockSource {
                     return kept.unpack(blockIndex, from);
                 }
                 RowBlock block = base().read(blockIndex, from, to);
-                cache.store(k, PackedBlock.pack(block));
+                cache.store(k, block);
                 return block;
             }
 

@@ -32,8 +32,15 @@ final class BitPacking {
             return;
         }
         int perWord = 64 / w;
-        for (int i = 0; i < n; i++) {
-            dst[at + i / perWord] |= (src[from + i] & 0xffffffffL) << (w * (i % perWord));
+        int i = 0;
+        while (i < n) {
+            int end = Math.min(n, i + perWord);
+            long word = 0;
+            for (int j = end - 1; j >= i; j--) {
+                word = word << w | (src[from + j] & 0xffffffffL);
+            }
+            dst[at++] = word;
+            i = end;
         }
     }
 

@@ -1,0 +1,123 @@
+package io.scflux.ops;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.Column;
+import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.NormalizedView;
+import io.scflux.core.anndata.Raw;
+import io.scflux.core.anndata.Selection;
+import io.scflux.core.test.Matrices;
+import io.scflux.io.H5ad;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The normalized view in the container: select without recalculation equals slicing the materialized matrix,
+ * with recalculation equals normalizing the slice; HVG and PCA on the view equal them on the materialized matrix,
+ * bit for bit; writing the view writes the materialized values; raw refuses it.
+ */
+class NormalizedViewTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final Streaming STREAMING = Streaming.DEFAULT.withThreads(2);
+    private static final int[] ROWS = {2999, 0, 17, 17, 1500, 42, 2000, 1999, 3};
+    private static final int[] COLS = {5, 1999, 0, 700, 701, 702, 1234, 5};
+
+    private static AnnData normalized;
+    private static CsrMatrix materialized;
+
+    @BeforeAll
+    static void normalizeTheReferenceCounts() {
+        normalized = Reference.counts();
+        NormalizeTotal.normalize(normalized, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
+                .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), STREAMING)).block(WAIT);
+        materialized = collect(normalized.x());
+    }
+
+    private static CsrMatrix collect(BlockSource x) {
+        return CsrMatrix.collect(STREAMING.blocks(x), x.nCols()).block(WAIT);
+    }
+
+    @Test
+    void subsettingKeepsTheStatisticsLikeSlicingTheNormalizedMatrix() {
+        AnnData sub = normalized.subset(Selection.of(ROWS), Selection.of(COLS));
+        assertTrue(sub.x() instanceof NormalizedView, "a subset of a view is a view");
+        CsrMatrix expected = collect(AnnData.of(materialized).subset(Selection.of(ROWS), Selection.of(COLS)).x());
+        Matrices.assertSame(expected, collect(sub.x()));
+        Matrices.assertSame(expected, collect(((NormalizedView) normalized.x()).select(ROWS, COLS, false)));
+    }
+
+    @Test
+    void recalculatingEqualsNormalizingTheSlice() {
+        AnnData slice = Reference.counts().subset(Selection.of(ROWS), Selection.of(COLS));
+        NormalizeTotal.normalize(slice, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
+                .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), STREAMING)).block(WAIT);
+        NormalizedView recalculated = ((NormalizedView) normalized.x()).select(ROWS, COLS, true);
+        Matrices.assertSame(collect(slice.x()), collect(recalculated));
+        CsrMatrix kept = collect(((NormalizedView) normalized.x()).select(ROWS, COLS, false));
+        assertTrue(kept.value(0) != collect(recalculated).value(0) || kept.nnz() == 0,
+                "recalculation changes the values (fewer genes, smaller totals)");
+    }
+
+    @Test
+    void hvgAndPcaOnTheViewEqualThemOnTheMaterializedMatrix() {
+        AnnData onView = copyOf(normalized);
+        AnnData onMatrix = copyOf(normalized).setX(materialized.withDtype(normalized.x().dtype()));
+        HighlyVariableGenesOptions hvg = HighlyVariableGenesOptions.defaults().withNTopGenes(500);
+        PcaOptions pca = PcaOptions.defaults().withNComps(20).withUseHighlyVariable(true);
+        for (AnnData a : new AnnData[] {onView, onMatrix}) {
+            HighlyVariableGenes.highlyVariableGenes(a, hvg, STREAMING).flatMap(d -> Pca.pca(d, pca, STREAMING))
+                    .block(WAIT);
+        }
+        for (String c : new String[] {"highly_variable", "means", "dispersions", "dispersions_norm"}) {
+            assertColumnBits(onMatrix.var().column(c), onView.var().column(c), c);
+        }
+        assertEquals(onMatrix.obsm().get("X_pca"), onView.obsm().get("X_pca"), "X_pca bit for bit");
+        assertEquals(onMatrix.varm().get("PCs"), onView.varm().get("PCs"), "PCs bit for bit");
+    }
+
+    private static AnnData copyOf(AnnData a) {
+        return a.subset(Selection.all(), Selection.all());
+    }
+
+    private static void assertColumnBits(Column expected, Column actual, String name) {
+        DenseArray e = ((ArrayColumn) expected).values();
+        DenseArray g = ((ArrayColumn) actual).values();
+        assertEquals(e, g, name);
+    }
+
+    @Test
+    void writingTheViewWritesTheNormalizedValues(@TempDir Path dir) {
+        Path out = dir.resolve("normalized.h5ad");
+        H5ad.write(normalized, out).block(WAIT);
+        Matrices.assertSame(materialized, collect(H5ad.read(out).x()));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> log1p = (Map<String, Object>) H5ad.read(out).uns().get("log1p");
+        assertEquals(Map.of(), log1p, "uns['log1p'] with base None, as the writer leaves None out");
+    }
+
+    @Test
+    void rawRefusesTheView() {
+        NormalizedView view = (NormalizedView) normalized.x();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> normalized.setRaw(new Raw(view, normalized.var())));
+        assertTrue(e.getMessage().startsWith("raw holds counts, not a view"), e.getMessage());
+        normalized.setRaw(new Raw(view.counts(), normalized.var()));
+        assertArrayEquals(new long[] {3000, 2000}, new long[] {normalized.raw().x().nRows(),
+                normalized.raw().x().nCols()});
+        normalized.setRaw(null);
+    }
+}

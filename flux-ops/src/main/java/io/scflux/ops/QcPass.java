@@ -92,8 +92,52 @@ final class QcPass implements Reducer<QcPass.GeneTotals> {
         return earlier;
     }
 
-    /** Selects the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments. */
+    /** Counts up to this value take the histogram path of {@link #topSums}. */
+    private static final int HISTOGRAM = 1024;
+
+    /**
+     * Each top-n sum of a cell. A row of small whole counts is counted by value and the top values taken from the
+     * largest down (whole numbers sum exactly, so in any order); any other row goes through selection.
+     */
     private void topSums(float[] row, int n, int maxTop, int cell) {
+        int max = 0;
+        for (int k = 0; k < n && max >= 0; k++) {
+            float v = row[k];
+            int c = (int) v;
+            max = c == v && c >= 0 && c < HISTOGRAM ? Math.max(max, c) : -1;
+        }
+        if (max >= 0) {
+            int[] byValue = histogram.get();
+            for (int k = 0; k < n; k++) {
+                byValue[(int) row[k]]++;
+            }
+            long sum = 0;
+            int taken = 0;
+            int value = max;
+            for (int j = 0; j < percentTop.length; j++) {
+                while (taken < percentTop[j] && value > 0) {
+                    int use = Math.min(byValue[value], percentTop[j] - taken);
+                    sum += (long) use * value;
+                    taken += use;
+                    byValue[value] -= use;
+                    if (byValue[value] == 0) {
+                        value--;
+                    }
+                }
+                topSums[j][cell] = sum;
+            }
+            for (int k = 0; k < n; k++) {
+                byValue[(int) row[k]] = 0;
+            }
+            return;
+        }
+        selectTopSums(row, n, maxTop, cell);
+    }
+
+    private final ThreadLocal<int[]> histogram = ThreadLocal.withInitial(() -> new int[HISTOGRAM]);
+
+    /** Selects the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments. */
+    private void selectTopSums(float[] row, int n, int maxTop, int cell) {
         int m = Math.max(n, maxTop);
         Arrays.fill(row, n, m, 0f);
         int to = m;

@@ -26,10 +26,15 @@ public final class Log1pStage implements Stage {
         float[] in = block.values();
         float[] out = new float[in.length];
         for (int k = 0; k < in.length; k++) {
-            double l = log1p(in[k]);
-            out[k] = (float) ((single ? (float) l : l) / lnBase);
+            out[k] = of(in[k]);
         }
         return block.withValues(out);
+    }
+
+    /** The transformed value of {@code v}. */
+    float of(float v) {
+        double l = log1p(v);
+        return (float) ((single ? (float) l : l) / lnBase);
     }
 
     /**

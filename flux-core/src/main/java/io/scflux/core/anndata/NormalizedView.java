@@ -145,8 +145,8 @@ public final class NormalizedView implements BlockSource {
 
     @Override
     public RowReader open() {
-        Stage normalize = new RowScale(factors.block());
-        Stage stage = log1p ? normalize.then(new Log1pStage(dtype == DType.FLOAT32, base)) : normalize;
+        double[] f = factors.block();
+        Stage stage = log1p ? new NormalizeLog1p(f, new Log1pStage(dtype == DType.FLOAT32, base)) : new RowScale(f);
         RowReader reader = counts.open();
         return new RowReader() {
             @Override

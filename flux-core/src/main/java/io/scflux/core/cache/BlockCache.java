@@ -20,6 +20,7 @@ public final class BlockCache {
     private final Cache<Key, PackedBlock> cache;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
+    private final LongAdder rejections = new LongAdder();
 
     private BlockCache(long budget) {
         if (budget < 0) {
@@ -56,11 +57,11 @@ public final class BlockCache {
         return budget;
     }
 
-    /** Hits, misses, evictions and bytes held so far. */
+    /** Hits, misses, evictions, blocks not admitted and bytes held so far. */
     public CacheStats stats() {
         long evictions = cache == null ? 0 : cache.stats().evictionCount();
-        long bytes = cache == null ? 0 : cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
-        return new CacheStats(hits.sum(), misses.sum(), evictions, bytes, budget);
+        return new CacheStats(hits.sum(), misses.sum(), evictions, rejections.sum(), cache == null ? 0 : held(),
+                budget);
     }
 
     /** Drops every block (tests, and a caller that knows its sources changed). */
@@ -80,12 +81,31 @@ public final class BlockCache {
         return b;
     }
 
-    /** Records a block read from its source; keeps it, packed, if there is a budget. */
+    /**
+     * Records a block read from its source and keeps it, packed, if it fits in what is left of the budget. A full
+     * cache admits nothing more rather than evicting: passes scan the blocks in the same order, and under LRU-like
+     * eviction a scan larger than the budget would evict every block before its next use; keeping the first blocks
+     * serves them on every later pass.
+     */
     void store(Key key, RowBlock block) {
         misses.increment();
-        if (cache != null) {
-            cache.put(key, PackedBlock.pack(block));
+        if (cache == null) {
+            return;
         }
+        if (held() + block.nnz() > budget) {
+            rejections.increment();
+            return;
+        }
+        PackedBlock packed = PackedBlock.pack(block);
+        if (held() + packed.sizeInBytes() > budget) {
+            rejections.increment();
+            return;
+        }
+        cache.put(key, packed);
+    }
+
+    private long held() {
+        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
     }
 
     /** A block's identity: its source's data and its rows. */

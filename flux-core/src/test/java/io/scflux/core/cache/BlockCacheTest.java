@@ -90,13 +90,21 @@ class BlockCacheTest {
     }
 
     @Test
-    void aSmallBudgetEvicts() {
+    void aFullCacheKeepsTheFirstBlocksForEveryLaterPass() {
         BlockCache cache = BlockCache.ofBytes(DATA_BYTES / 20);
-        BlockSource x = cache.cached(CountingSource.keyed(DATA, "k"));
+        CountingSource file = CountingSource.keyed(DATA, "k");
+        BlockSource x = cache.cached(file);
         BlockPlan plan = x.plan(BlockSize.TINY.target());
         x.blocks(plan).blockLast();
+        CacheStats first = cache.stats();
+        assertTrue(first.rejections() > 0, "the budget holds part of the data");
+        assertTrue(first.bytes() <= DATA_BYTES / 20);
+        long kept = plan.size() - first.rejections();
         x.blocks(plan).blockLast();
-        assertTrue(cache.stats().evictions() > 0);
-        assertTrue(cache.stats().bytes() <= DATA_BYTES / 20);
+        x.blocks(plan).blockLast();
+        CacheStats third = cache.stats();
+        assertEquals(2 * kept, third.hits(), "the kept blocks serve every later pass");
+        assertEquals(plan.size() + 2 * (plan.size() - kept), file.reads.get(), "only the others are read again");
+        assertEquals(0, third.evictions());
     }
 }

@@ -5,13 +5,15 @@ import io.scflux.core.DType;
 import io.scflux.core.StagedSource;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ColumnScale;
+import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.anndata.ArrayColumn;
 import reactor.core.publisher.Mono;
 
 /**
  * Scaling to unit variance and zero mean as scanpy's {@code sc.pp.scale}: one pass for each gene's mean and standard
  * deviation (unbiased; a zero deviation is taken as 1), then X becomes a lazy stage that scales every block as it is
- * read. Adds {@code var["mean"]} and {@code var["std"]} (float64).
+ * read (a normalized view takes the scaling on, and stays one view over the counts). Adds {@code var["mean"]} and {@code var["std"]} (float64).
  */
 public final class Scale {
 
@@ -43,11 +45,16 @@ public final class Scale {
                 data.var().put("mean", ArrayColumn.of(mean));
                 data.var().put("std", ArrayColumn.of(std));
                 boolean float32Array = float32 && x.isDense();
-                ScaleStage stage = new ScaleStage(mean, std, options, float32Array);
+                ColumnScale stage = new ColumnScale(mean, std, options.zeroCenter(), options.maxValue(),
+                        float32Array);
                 DType type = float32Array ? DType.FLOAT32 : DType.FLOAT64;
-                data.setX(options.zeroCenter() || x.isDense()
-                        ? StagedSource.densifying(x, stage, x.nCols(), type)
-                        : StagedSource.of(x, stage, x.nCols(), type));
+                if (x instanceof NormalizedView view && !float32Array) {
+                    data.setX(view.withScaling(stage));
+                } else {
+                    data.setX(options.zeroCenter() || x.isDense()
+                            ? StagedSource.densifying(x, stage, x.nCols(), type)
+                            : StagedSource.of(x, stage, x.nCols(), type));
+                }
                 return data;
             });
         });

@@ -89,6 +89,25 @@ class NormalizedViewTest {
         assertEquals(onMatrix.varm().get("PCs"), onView.varm().get("PCs"), "PCs bit for bit");
     }
 
+    @Test
+    void scalingJoinsTheViewAndSelectsWithIt() {
+        int[] genes = java.util.stream.IntStream.range(0, 2000).filter(g -> g % 10 == 3).toArray();
+        AnnData onView = copyOf(normalized).subset(Selection.all(), Selection.of(genes));
+        AnnData onMatrix = AnnData.of(collect(onView.x()).withDtype(onView.x().dtype()));
+        ScaleOptions options = ScaleOptions.defaults().withMaxValue(10.0);
+        Scale.scale(onView, options, STREAMING).block(WAIT);
+        Scale.scale(onMatrix, options, STREAMING).block(WAIT);
+        NormalizedView scaled = (NormalizedView) onView.x();
+        assertTrue(scaled.isScaled() && scaled.isDense());
+        CsrMatrix viewed = collect(scaled);
+        Matrices.assertSame(collect(onMatrix.x()), viewed);
+        int[] rows = {5, 2999, 0};
+        int[] cols = {7, 0, 199};
+        Matrices.assertSame(collect(AnnData.of(viewed).subset(Selection.of(rows), Selection.of(cols)).x()),
+                collect(onView.subset(Selection.of(rows), Selection.of(cols)).x()));
+        assertThrows(IllegalStateException.class, () -> scaled.select(rows, cols, true));
+    }
+
     private static AnnData copyOf(AnnData a) {
         return a.subset(Selection.all(), Selection.all());
     }

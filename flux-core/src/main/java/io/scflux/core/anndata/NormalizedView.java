@@ -13,9 +13,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * The normalized matrix, never materialized: a counts source, each cell's size factor (its total over the target
- * sum, as {@code normalize_total} computes it) and optionally {@code log1p}. Its blocks are the counts' blocks divided
- * by the factors (and logged) as they are read, so the normalized matrix costs no memory and the counts are read,
- * or cached, once for every pass.
+ * sum, as {@code normalize_total} computes it), optionally {@code log1p} and optionally a per-gene scaling. Its
+ * blocks are the counts' blocks divided by the factors (logged, scaled) as they are read, so the normalized matrix
+ * costs no memory and the counts are read, or cached, once for every pass.
  *
  * <p>{@link #select} keeps the factors the view was normalized with (slicing an already normalized matrix), or
  * recomputes them on the selection ({@code normalize_total} on the subset) with the {@link SizeFactorRule} the view
@@ -35,10 +35,11 @@ public final class NormalizedView implements BlockSource {
     private final SizeFactorRule rule;
     private final boolean log1p;
     private final Double base;
+    private final ColumnScale scaling;
     private final DType dtype;
 
     private NormalizedView(BlockSource counts, Mono<double[]> factors, SizeFactorRule rule, boolean log1p,
-                           Double base) {
+                           Double base, ColumnScale scaling) {
         if (counts instanceof NormalizedView || counts instanceof io.scflux.core.StagedSource) {
             throw new IllegalArgumentException("a normalized view reads counts, not " + counts.describe());
         }
@@ -47,7 +48,8 @@ public final class NormalizedView implements BlockSource {
         this.rule = rule;
         this.log1p = log1p;
         this.base = base;
-        this.dtype = counts.dtype() == DType.FLOAT64 ? DType.FLOAT64 : DType.FLOAT32;
+        this.scaling = scaling;
+        this.dtype = counts.dtype() == DType.FLOAT64 || scaling != null ? DType.FLOAT64 : DType.FLOAT32;
     }
 
     /**
@@ -59,15 +61,26 @@ public final class NormalizedView implements BlockSource {
         if (factors.length != counts.nRows()) {
             throw new IllegalArgumentException(factors.length + " size factors for " + counts.nRows() + " rows");
         }
-        return new NormalizedView(counts, Mono.just(factors.clone()), rule, false, null);
+        return new NormalizedView(counts, Mono.just(factors.clone()), rule, false, null, null);
     }
 
     /** This view with {@code log1p} applied after the division ({@code base} null for the natural logarithm). */
     public NormalizedView withLog1p(Double base) {
-        if (log1p) {
-            throw new IllegalStateException("the view is already log-transformed");
+        if (log1p || scaling != null) {
+            throw new IllegalStateException("the view is already " + (log1p ? "log-transformed" : "scaled"));
         }
-        return new NormalizedView(counts, factors, rule, true, base);
+        return new NormalizedView(counts, factors, rule, true, base, null);
+    }
+
+    /**
+     * This view scaled per gene, as {@code sc.pp.scale} scales the normalized matrix (values become float64; with
+     * centring every row is filled, and the view is dense).
+     */
+    public NormalizedView withScaling(ColumnScale columnScale) {
+        if (scaling != null) {
+            throw new IllegalStateException("the view is already scaled");
+        }
+        return new NormalizedView(counts, factors, rule, log1p, this.base, columnScale);
     }
 
     /**
@@ -77,17 +90,26 @@ public final class NormalizedView implements BlockSource {
      * first time a block is read: the values equal normalizing the selected counts.
      */
     public NormalizedView select(int[] rows, int[] cols, boolean recalculate) {
+        if (recalculate && scaling != null) {
+            throw new IllegalStateException("a scaled view keeps its statistics; select without recalculating, or "
+                    + "renormalize and scale again");
+        }
         BlockSource selected = rows == null && cols == null ? counts : new SubsetSource(counts, rows, cols);
         Mono<double[]> f = recalculate
                 ? Mono.defer(() -> rule.factors(selected, Streaming.DEFAULT)).cache()
                 : factors.map(all -> rows == null ? all : pick(all, rows)).cache();
-        return new NormalizedView(selected, f, rule, log1p, base);
+        ColumnScale s = scaling == null || cols == null ? scaling : scaling.select(cols);
+        return new NormalizedView(selected, f, rule, log1p, base, s);
     }
 
     /** This view with its factors computed again on its counts by its rule (normalize_total on this data). */
     public Mono<NormalizedView> renormalized(Streaming streaming) {
+        if (scaling != null) {
+            return Mono.error(new IllegalStateException("a scaled view keeps its statistics; scale again after "
+                    + "renormalizing"));
+        }
         return rule.factors(counts, streaming)
-                .map(f -> new NormalizedView(counts, Mono.just(f), rule, log1p, base));
+                .map(f -> new NormalizedView(counts, Mono.just(f), rule, log1p, base, null));
     }
 
     private static double[] pick(double[] all, int[] rows) {
@@ -112,6 +134,10 @@ public final class NormalizedView implements BlockSource {
         return log1p;
     }
 
+    public boolean isScaled() {
+        return scaling != null;
+    }
+
     /** The logarithm's base, null for the natural logarithm (or when the view is not log-transformed). */
     public Double log1pBase() {
         return base;
@@ -127,26 +153,46 @@ public final class NormalizedView implements BlockSource {
         return counts.nCols();
     }
 
-    /** float32, as normalize_total leaves float32 and integer counts; float64 counts stay float64. */
+    /**
+     * float32, as normalize_total leaves float32 and integer counts; float64 for float64 counts, and once scaled
+     * (scanpy's scale gives float64).
+     */
     @Override
     public DType dtype() {
         return dtype;
     }
 
+    /** Dense once scaled with centring, as scanpy's scale makes X dense. */
     @Override
-    public void rowNnz(long rowFrom, int count, int[] out) {
-        counts.rowNnz(rowFrom, count, out);
+    public boolean isDense() {
+        return scaling != null && scaling.fillsRows();
     }
 
     @Override
+    public void rowNnz(long rowFrom, int count, int[] out) {
+        if (isDense()) {
+            java.util.Arrays.fill(out, 0, count, nCols());
+        } else {
+            counts.rowNnz(rowFrom, count, out);
+        }
+    }
+
+    /** The counts' plan, or blocks of {@code chunkNnz / nCols} rows when centring fills the rows. */
+    @Override
     public BlockPlan plan(PlanTarget target) {
+        if (isDense()) {
+            long rows = Math.max(1, Math.min(target.maxRows(), target.chunkNnz() / Math.max(1, nCols())));
+            return BlockPlan.uniform(nRows(), (int) rows, nCols(), target);
+        }
         return counts.plan(target);
     }
 
     @Override
     public RowReader open() {
         double[] f = factors.block();
-        Stage stage = log1p ? new NormalizeLog1p(f, new Log1pStage(dtype == DType.FLOAT32, base)) : new RowScale(f);
+        boolean single = counts.dtype() != DType.FLOAT64;
+        Stage normalized = log1p ? new NormalizeLog1p(f, new Log1pStage(single, base)) : new RowScale(f);
+        Stage stage = scaling == null ? normalized : normalized.then(scaling);
         RowReader reader = counts.open();
         return new RowReader() {
             @Override
@@ -163,6 +209,7 @@ public final class NormalizedView implements BlockSource {
 
     @Override
     public String describe() {
-        return "normalized" + (log1p ? " log1p" : "") + " view of " + counts.describe();
+        return "normalized" + (log1p ? " log1p" : "") + (scaling != null ? " scaled" : "") + " view of "
+                + counts.describe();
     }
 }

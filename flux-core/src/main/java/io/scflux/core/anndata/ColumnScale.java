@@ -1,4 +1,4 @@
-package io.scflux.ops;
+package io.scflux.core.anndata;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
@@ -9,7 +9,7 @@ import io.scflux.core.Stage;
  * When the data are a float32 array, the centred value is rounded to float32 before the division, as numpy's in-place
  * float32 arithmetic does; otherwise both steps are one float64 computation (scanpy's result is float64).
  */
-final class ScaleStage implements Stage {
+public final class ColumnScale implements Stage {
 
     private final double[] mean;
     private final double[] std;
@@ -20,11 +20,16 @@ final class ScaleStage implements Stage {
     private final float[] zeros;
     private final int[] columns;
 
-    ScaleStage(double[] mean, double[] std, ScaleOptions options, boolean float32Steps) {
+    /**
+     * Scaling of each column {@code c} by {@code mean[c]} and {@code std[c]}, centred when {@code zeroCenter}, clipped
+     * at {@code maxValue} (null for no clipping); {@code float32Steps} rounds the centred value to float32 first, as
+     * numpy's in-place arithmetic on a float32 array does.
+     */
+    public ColumnScale(double[] mean, double[] std, boolean zeroCenter, Double maxValue, boolean float32Steps) {
         this.mean = mean;
         this.std = std;
-        this.zeroCenter = options.zeroCenter();
-        this.max = options.maxValue() == null ? Double.POSITIVE_INFINITY : options.maxValue();
+        this.zeroCenter = zeroCenter;
+        this.max = maxValue == null ? Double.POSITIVE_INFINITY : maxValue;
         this.float32Steps = float32Steps;
         int p = mean.length;
         zeros = new float[p];
@@ -33,6 +38,22 @@ final class ScaleStage implements Stage {
             zeros[c] = scaled(c, 0);
             columns[c] = c;
         }
+    }
+
+    /** Whether centring fills every row. */
+    public boolean fillsRows() {
+        return zeroCenter;
+    }
+
+    /** The same scaling of the columns {@code cols} only, in that order. */
+    ColumnScale select(int[] cols) {
+        double[] m = new double[cols.length];
+        double[] s = new double[cols.length];
+        for (int j = 0; j < cols.length; j++) {
+            m[j] = mean[cols[j]];
+            s[j] = std[cols[j]];
+        }
+        return new ColumnScale(m, s, zeroCenter, max == Double.POSITIVE_INFINITY ? null : max, float32Steps);
     }
 
     private float scaled(int c, float x) {

@@ -54,6 +54,19 @@ public final class BlockPlan {
         return new BlockPlan(target, rows, nnz);
     }
 
+    /**
+     * The plan of dense rows of {@code nCols} entries: blocks of as many rows as fit {@code chunkNnz} entries, at most
+     * {@code maxRows}, rounded down to a multiple of {@code rowAlignment} rows when they span at least that many (a
+     * file's chunk rows, so that no chunk is decoded twice; 1 for none).
+     */
+    public static BlockPlan dense(long nRows, int nCols, PlanTarget target, int rowAlignment) {
+        long rows = Math.max(1, Math.min(target.maxRows(), target.chunkNnz() / Math.max(1, nCols)));
+        if (rowAlignment > 1 && rows >= rowAlignment) {
+            rows -= rows % rowAlignment;
+        }
+        return uniform(nRows, (int) rows, nCols, target);
+    }
+
     /** The plan of a source that reports its row entry counts through {@link BlockSource#rowNnz}. */
     public static BlockPlan of(BlockSource source, PlanTarget target) {
         Builder b = builder(target);

@@ -99,11 +99,7 @@ public final class StagedSource implements BlockSource {
      */
     @Override
     public BlockPlan plan(PlanTarget target) {
-        if (dense) {
-            long rows = Math.max(1, Math.min(target.maxRows(), target.chunkNnz() / Math.max(1, nCols)));
-            return BlockPlan.uniform(nRows(), (int) rows, nCols, target);
-        }
-        return base.plan(target);
+        return dense ? BlockPlan.dense(nRows(), nCols, target, 1) : base.plan(target);
     }
 
     @Override

@@ -41,15 +41,7 @@ final class DenseFileMatrix extends FileMatrixBase {
      */
     @Override
     BlockPlan computePlan(PlanTarget target) {
-        long perRow = Math.max(1, nCols());
-        long rows = Math.max(1, Math.min(target.maxRows(), target.chunkNnz() / perRow));
-        if (array.isChunked()) {
-            int chunkRows = array.chunkDims()[0];
-            if (rows >= chunkRows) {
-                rows -= rows % chunkRows;
-            }
-        }
-        return BlockPlan.uniform(nRows(), (int) rows, nCols(), target);
+        return BlockPlan.dense(nRows(), nCols(), target, array.isChunked() ? array.chunkDims()[0] : 1);
     }
 
     @Override

@@ -2,8 +2,8 @@ package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
-import io.scflux.core.DType;
 import io.scflux.core.Execution;
+import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,42 +14,21 @@ import reactor.core.publisher.Flux;
  * A test source over another one that runs a hook before each block is read (to fail, block or look around) and
  * records how far the subscriber's demand ran ahead of the blocks delivered.
  */
-final class ScriptedSource implements BlockSource {
+final class ScriptedSource extends ForwardingSource {
 
-    private final BlockSource base;
     private final IntConsumer beforeRead;
     private final AtomicLong requested = new AtomicLong();
     private final AtomicLong delivered = new AtomicLong();
     private final AtomicLong maxAhead = new AtomicLong();
 
     ScriptedSource(BlockSource base, IntConsumer beforeRead) {
-        this.base = base;
+        super(base);
         this.beforeRead = beforeRead;
     }
 
     @Override
-    public long nRows() {
-        return base.nRows();
-    }
-
-    @Override
-    public int nCols() {
-        return base.nCols();
-    }
-
-    @Override
-    public void rowNnz(long rowFrom, int count, int[] out) {
-        base.rowNnz(rowFrom, count, out);
-    }
-
-    @Override
-    public DType dtype() {
-        return base.dtype();
-    }
-
-    @Override
     public RowReader open() {
-        RowReader reader = base.open();
+        RowReader reader = delegate().open();
         return new RowReader() {
             @Override
             public RowBlock read(int blockIndex, long from, long to) {
@@ -66,7 +45,7 @@ final class ScriptedSource implements BlockSource {
 
     @Override
     public Flux<RowBlock> blocks(BlockPlan plan, Execution execution) {
-        return BlockSource.super.blocks(plan, execution)
+        return super.blocks(plan, execution)
                 .doOnNext(b -> delivered.incrementAndGet())
                 .doOnRequest(n -> {
                     long total = n == Long.MAX_VALUE ? Long.MAX_VALUE : requested.addAndGet(n);

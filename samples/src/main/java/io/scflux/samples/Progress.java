@@ -2,7 +2,7 @@ package io.scflux.samples;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
-import io.scflux.core.DType;
+import io.scflux.core.ForwardingSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -43,32 +43,7 @@ final class Progress {
             return source;
         }
         Progress progress = this;
-        return new BlockSource() {
-            @Override
-            public long nRows() {
-                return source.nRows();
-            }
-
-            @Override
-            public int nCols() {
-                return source.nCols();
-            }
-
-            @Override
-            public void rowNnz(long rowFrom, int count, int[] out) {
-                source.rowNnz(rowFrom, count, out);
-            }
-
-            @Override
-            public DType dtype() {
-                return source.dtype();
-            }
-
-            @Override
-            public String describe() {
-                return source.describe();
-            }
-
+        return new ForwardingSource(source) {
             @Override
             public BlockPlan plan(PlanTarget target) {
                 BlockPlan plan = source.plan(target);

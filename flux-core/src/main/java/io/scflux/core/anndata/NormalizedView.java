@@ -180,11 +180,7 @@ public final class NormalizedView implements BlockSource {
     /** The counts' plan, or blocks of {@code chunkNnz / nCols} rows when centring fills the rows. */
     @Override
     public BlockPlan plan(PlanTarget target) {
-        if (isDense()) {
-            long rows = Math.max(1, Math.min(target.maxRows(), target.chunkNnz() / Math.max(1, nCols())));
-            return BlockPlan.uniform(nRows(), (int) rows, nCols(), target);
-        }
-        return counts.plan(target);
+        return isDense() ? BlockPlan.dense(nRows(), nCols(), target, 1) : counts.plan(target);
     }
 
     @Override

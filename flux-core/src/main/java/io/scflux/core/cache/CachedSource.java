@@ -1,9 +1,7 @@
 package io.scflux.core.cache;
 
-import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
-import io.scflux.core.DType;
-import io.scflux.core.PlanTarget;
+import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.pack.PackedBlock;
@@ -12,14 +10,13 @@ import io.scflux.core.pack.PackedBlock;
  * A source whose blocks are looked up in a {@link BlockCache} before they are read: a hit unpacks the kept block,
  * a miss reads the source, hands the block on and keeps it packed.
  */
-final class CachedSource implements BlockSource {
+final class CachedSource extends ForwardingSource {
 
-    private final BlockSource base;
     private final Object key;
     private final BlockCache cache;
 
     CachedSource(BlockSource base, Object key, BlockCache cache) {
-        this.base = base;
+        super(base);
         this.key = key;
         this.cache = cache;
     }
@@ -29,38 +26,8 @@ final class CachedSource implements BlockSource {
     }
 
     @Override
-    public long nRows() {
-        return base.nRows();
-    }
-
-    @Override
-    public int nCols() {
-        return base.nCols();
-    }
-
-    @Override
-    public DType dtype() {
-        return base.dtype();
-    }
-
-    @Override
-    public boolean isDense() {
-        return base.isDense();
-    }
-
-    @Override
     public Object cacheKey() {
         return key;
-    }
-
-    @Override
-    public void rowNnz(long rowFrom, int count, int[] out) {
-        base.rowNnz(rowFrom, count, out);
-    }
-
-    @Override
-    public BlockPlan plan(PlanTarget target) {
-        return base.plan(target);
     }
 
     @Override
@@ -83,7 +50,7 @@ final class CachedSource implements BlockSource {
             /** The source is opened on the first miss: a pass served from the cache never touches it. */
             private synchronized RowReader base() {
                 if (reader == null) {
-                    reader = base.open();
+                    reader = delegate().open();
                 }
                 return reader;
             }
@@ -99,6 +66,6 @@ final class CachedSource implements BlockSource {
 
     @Override
     public String describe() {
-        return "cached " + base.describe();
+        return "cached " + delegate().describe();
     }
 }

@@ -1,9 +1,7 @@
 package io.scflux.core.test;
 
-import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
-import io.scflux.core.DType;
-import io.scflux.core.PlanTarget;
+import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,9 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Wraps a source to count readers opened and closed and blocks read, and optionally to fail the read of one block:
  * what demand, cancellation and error scenarios observe.
  */
-public final class CountingSource implements BlockSource {
+public final class CountingSource extends ForwardingSource {
 
-    private final BlockSource delegate;
     private final int failAt;
     private final Object cacheKey;
     public final AtomicInteger opened = new AtomicInteger();
@@ -22,7 +19,7 @@ public final class CountingSource implements BlockSource {
     public final AtomicInteger reads = new AtomicInteger();
 
     private CountingSource(BlockSource delegate, int failAt, Object cacheKey) {
-        this.delegate = delegate;
+        super(delegate);
         this.failAt = failAt;
         this.cacheKey = cacheKey;
     }
@@ -47,33 +44,8 @@ public final class CountingSource implements BlockSource {
     }
 
     @Override
-    public long nRows() {
-        return delegate.nRows();
-    }
-
-    @Override
-    public int nCols() {
-        return delegate.nCols();
-    }
-
-    @Override
-    public DType dtype() {
-        return delegate.dtype();
-    }
-
-    @Override
-    public void rowNnz(long rowFrom, int count, int[] out) {
-        delegate.rowNnz(rowFrom, count, out);
-    }
-
-    @Override
-    public BlockPlan plan(PlanTarget target) {
-        return delegate.plan(target);
-    }
-
-    @Override
     public RowReader open() {
-        RowReader r = delegate.open();
+        RowReader r = delegate().open();
         opened.incrementAndGet();
         return new RowReader() {
             @Override

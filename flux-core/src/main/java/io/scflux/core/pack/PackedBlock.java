@@ -4,10 +4,11 @@ import io.scflux.core.RowBlock;
 import java.util.Arrays;
 
 /**
- * A row block of counts held compressed: row lengths, column-index gaps and values bit-packed in groups of 128 (each
- * group as wide as its largest number). Counts are small and sorted indices of a sparse row are close together, so
- * a count block shrinks several fold and unpacks with shifts and a running sum. Blocks whose values are not
- * non-negative integers, or whose rows are not sorted by column, are kept as they are.
+ * A row block of counts held compressed: row lengths, column-index gaps and values packed in groups of 128, each
+ * group in as few whole bytes per number as its largest needs ({@link BytePacking}). Counts are small and sorted
+ * indices of a sparse row are close together, so a count block shrinks about four fold and unpacks with vectorized
+ * widening copies and a running sum. Blocks whose values are not non-negative integers, or whose rows are not sorted
+ * by column, are kept as they are.
  */
 public final class PackedBlock {
 
@@ -15,7 +16,7 @@ public final class PackedBlock {
     private final int nCols;
     private final int nnz;
     /** Packed streams: row lengths, then index gaps, then values; null when the block is kept unpacked. */
-    private final long[] words;
+    private final byte[] words;
     private final byte[] widths;
     private final int gapsAt;
     private final int valuesAt;
@@ -23,7 +24,7 @@ public final class PackedBlock {
     private final int valueGroupsAt;
     private final RowBlock plain;
 
-    private PackedBlock(int nRows, int nCols, int nnz, long[] words, byte[] widths, int gapsAt, int valuesAt,
+    private PackedBlock(int nRows, int nCols, int nnz, byte[] words, byte[] widths, int gapsAt, int valuesAt,
                         int gapGroupsAt, int valueGroupsAt, RowBlock plain) {
         this.nRows = nRows;
         this.nCols = nCols;
@@ -66,7 +67,7 @@ public final class PackedBlock {
         byte[] widths = new byte[lengthGroups + 2 * gapGroups];
         int total = sizeOf(lengths, rows, widths, 0) + sizeOf(gaps, n, widths, lengthGroups)
                 + sizeOf(counts, n, widths, lengthGroups + gapGroups);
-        long[] words = new long[total];
+        byte[] words = new byte[total];
         int at = write(lengths, rows, widths, 0, words, 0);
         int gapsAt = at;
         at = write(gaps, n, widths, lengthGroups, words, at);
@@ -77,31 +78,31 @@ public final class PackedBlock {
     }
 
     private static int groups(int n) {
-        return (n + BitPacking.GROUP - 1) / BitPacking.GROUP;
+        return (n + BytePacking.GROUP - 1) / BytePacking.GROUP;
     }
 
-    /** Longs the stream takes, recording each group's width in {@code widths[first..]}. */
+    /** Bytes the stream takes, recording each group's bytes per value in {@code widths[first..]}. */
     private static int sizeOf(int[] v, int n, byte[] widths, int first) {
-        int longs = 0;
-        for (int g = 0; g * BitPacking.GROUP < n; g++) {
+        int bytes = 0;
+        for (int g = 0; g * BytePacking.GROUP < n; g++) {
             int max = 0;
-            int end = Math.min(n, (g + 1) * BitPacking.GROUP);
-            for (int i = g * BitPacking.GROUP; i < end; i++) {
+            int end = Math.min(n, (g + 1) * BytePacking.GROUP);
+            for (int i = g * BytePacking.GROUP; i < end; i++) {
                 max |= v[i];
             }
-            int w = BitPacking.width(max);
-            widths[first + g] = (byte) w;
-            longs += BitPacking.groupLongs(w, end - g * BitPacking.GROUP);
+            int b = BytePacking.bytesFor(max);
+            widths[first + g] = (byte) b;
+            bytes += b * (end - g * BytePacking.GROUP);
         }
-        return longs;
+        return bytes;
     }
 
-    private static int write(int[] v, int n, byte[] widths, int first, long[] words, int at) {
-        for (int g = 0; g * BitPacking.GROUP < n; g++) {
-            int w = widths[first + g];
-            int len = Math.min(BitPacking.GROUP, n - g * BitPacking.GROUP);
-            BitPacking.pack(v, g * BitPacking.GROUP, len, w, words, at);
-            at += BitPacking.groupLongs(w, len);
+    private static int write(int[] v, int n, byte[] widths, int first, byte[] words, int at) {
+        for (int g = 0; g * BytePacking.GROUP < n; g++) {
+            int b = widths[first + g];
+            int len = Math.min(BytePacking.GROUP, n - g * BytePacking.GROUP);
+            BytePacking.pack(v, g * BytePacking.GROUP, len, b, words, at);
+            at += b * len;
         }
         return at;
     }
@@ -121,7 +122,7 @@ public final class PackedBlock {
 
     /** Bytes held: what a cache weighs. */
     public long sizeInBytes() {
-        return plain != null ? plain.sizeInBytes() : 8L * words.length + widths.length + 64;
+        return plain != null ? plain.sizeInBytes() : words.length + widths.length + 64;
     }
 
     /** The block again, as {@code blockIndex} starting at {@code rowStart}, with fresh arrays. */
@@ -131,48 +132,40 @@ public final class PackedBlock {
                     plain.values().clone());
         }
         int[] indptr = new int[nRows + 1];
-        int[] lengths = new int[BitPacking.GROUP];
+        int[] lengths = new int[BytePacking.GROUP];
         int at = 0;
         int row = 0;
         for (int g = 0; g < gapGroupsAt; g++) {
-            int w = widths[g];
-            int n = Math.min(BitPacking.GROUP, nRows - g * BitPacking.GROUP);
-            BitPacking.unpack(words, at, w, lengths, 0, n);
+            int b = widths[g];
+            int n = Math.min(BytePacking.GROUP, nRows - g * BytePacking.GROUP);
+            BytePacking.unpack(words, at, b, lengths, 0, n);
             for (int i = 0; i < n; i++, row++) {
                 indptr[row + 1] = indptr[row] + lengths[i];
             }
-            at += BitPacking.groupLongs(w, n);
+            at += b * n;
         }
         int[] indices = new int[nnz];
-        int[] gaps = lengths;
         at = gapsAt;
-        row = 0;
-        int rowEnd = nRows == 0 ? 0 : indptr[1];
-        int column = -1;
-        for (int g = 0; g * BitPacking.GROUP < nnz; g++) {
-            int w = widths[gapGroupsAt + g];
-            int first = g * BitPacking.GROUP;
-            int n = Math.min(BitPacking.GROUP, nnz - first);
-            BitPacking.unpack(words, at, w, gaps, 0, n);
-            at += BitPacking.groupLongs(w, n);
-            // gaps to columns: a running sum that restarts at each row
-            for (int i = 0; i < n; i++) {
-                int k = first + i;
-                while (k == rowEnd) {
-                    rowEnd = indptr[++row + 1];
-                    column = -1;
-                }
-                column += gaps[i] + 1;
+        for (int g = 0; g * BytePacking.GROUP < nnz; g++) {
+            int b = widths[gapGroupsAt + g];
+            int n = Math.min(BytePacking.GROUP, nnz - g * BytePacking.GROUP);
+            BytePacking.unpack(words, at, b, indices, g * BytePacking.GROUP, n);
+            at += b * n;
+        }
+        for (int r = 0; r < nRows; r++) {
+            int column = -1;
+            for (int k = indptr[r], end = indptr[r + 1]; k < end; k++) {
+                column += indices[k] + 1;
                 indices[k] = column;
             }
         }
         float[] values = new float[nnz];
         at = valuesAt;
-        for (int g = 0; g * BitPacking.GROUP < nnz; g++) {
-            int w = widths[valueGroupsAt + g];
-            int n = Math.min(BitPacking.GROUP, nnz - g * BitPacking.GROUP);
-            BitPacking.unpack(words, at, w, values, g * BitPacking.GROUP, n);
-            at += BitPacking.groupLongs(w, n);
+        for (int g = 0; g * BytePacking.GROUP < nnz; g++) {
+            int b = widths[valueGroupsAt + g];
+            int n = Math.min(BytePacking.GROUP, nnz - g * BytePacking.GROUP);
+            BytePacking.unpack(words, at, b, values, g * BytePacking.GROUP, n);
+            at += b * n;
         }
         return RowBlock.of(blockIndex, rowStart, nCols, indptr, indices, values);
     }

@@ -5,7 +5,8 @@
 #
 # usage: samples/bench/ops-vs-reference.sh FILE.h5ad [FILE2.h5ad ...]
 # env:   XMX (1g), THREADS (2), STEPS ("preprocess pipeline pseudobulk"), N_TOP_GENES (2000), N_COMPS (50),
-#        OUT (bench-out)
+#        OUT (bench-out), REFERENCE (1; 0 runs scflux only, e.g. for files the reference cannot hold in memory)
+# Before each run the file is read once (cat > /dev/null), so that both tools start with it in the page cache.
 # Needs samples/target/scflux.jar (mvn -q -DskipTests package) and /usr/bin/python3 with anndata (python3-anndata).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -16,6 +17,7 @@ STEPS=${STEPS:-preprocess pipeline pseudobulk}
 N_TOP_GENES=${N_TOP_GENES:-2000}
 N_COMPS=${N_COMPS:-50}
 OUT=${OUT:-bench-out}
+REFERENCE=${REFERENCE:-1}
 
 [ -f "$JAR" ] || { echo "ops-vs-reference: $JAR is missing; run: mvn -q -DskipTests package" >&2; exit 1; }
 [ -x /usr/bin/time ] || .ci/apt-install time
@@ -26,6 +28,7 @@ results="$OUT/ops-vs-reference.tsv"
 run() {  # run FILE STEP TOOL COMMAND...: appends FILE STEP TOOL wall_s peak_rss_mb exit
   local file=$1 step=$2 tool=$3; shift 3
   local status=0
+  cat "$file" > /dev/null
   /usr/bin/time -v -o "$OUT/time.txt" "$@" > "$OUT/last.log" 2>&1 || status=$?
   local wall rss
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$OUT/time.txt" \
@@ -43,7 +46,7 @@ for file in "$@"; do
       pipeline) args=(pipeline "$file" -o "$out-scflux.h5ad" --n-top-genes "$N_TOP_GENES" --n-comps "$N_COMPS") ;;
       pseudobulk) args=(pseudobulk "$file" -o "$out-scflux.h5ad" --sample-col sample --groups-col cell_type) ;;
     esac
-    run "$file" "$step" reference /usr/bin/python3 samples/bench/reference_steps.py "$step" "$file" \
+    [ "$REFERENCE" = 0 ] || run "$file" "$step" reference /usr/bin/python3 samples/bench/reference_steps.py "$step" "$file" \
       "$out-reference.h5ad" --n-top-genes "$N_TOP_GENES" --n-comps "$N_COMPS"
     run "$file" "$step" scflux java -Xmx"$XMX" -jar "$JAR" --threads "$THREADS" "${args[@]}"
     rm -f "$out-reference.h5ad" "$out-scflux.h5ad"

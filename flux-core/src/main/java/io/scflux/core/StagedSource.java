@@ -82,24 +82,27 @@ public final class StagedSource implements BlockSource {
 
     /**
      * The base's counts (exact when the stage keeps zeros zero and the columns, an upper bound when it drops
-     * entries), or {@code nCols} per row when the stage fills rows.
+     * entries); when the stage fills rows, the larger of the base's count and {@code nCols}, which bounds both what a
+     * block reads and what it holds.
      */
     @Override
     public void rowNnz(long rowFrom, int count, int[] out) {
+        base.rowNnz(rowFrom, count, out);
         if (dense) {
-            java.util.Arrays.fill(out, 0, count, nCols);
-        } else {
-            base.rowNnz(rowFrom, count, out);
+            for (int i = 0; i < count; i++) {
+                out[i] = Math.max(out[i], nCols);
+            }
         }
     }
 
     /**
      * The base's plan when the stage never adds entries to a row (the base's blocks bound the staged ones, and
-     * cached plans are shared); blocks of {@code chunkNnz / nCols} rows when it fills rows.
+     * cached plans are shared); when it fills rows, a plan weighing each row by {@link #rowNnz}, so that neither the
+     * rows read nor the dense rows made exceed the target.
      */
     @Override
     public BlockPlan plan(PlanTarget target) {
-        return dense ? BlockPlan.dense(nRows(), nCols, target, 1) : base.plan(target);
+        return dense ? BlockPlan.of(this, target) : base.plan(target);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.StagedSource;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
@@ -14,8 +15,9 @@ import reactor.core.publisher.Mono;
 
 /**
  * Principal component analysis as scanpy's {@code sc.pp.pca(adata, zero_center=True)}: on the highly variable genes
- * or all, exactly (Gram matrix pass and eigendecomposition) or by randomized subspace iteration for many genes, then
- * a projection pass; components signed as scikit-learn signs them.
+ * or all, exactly (Gram matrix pass and eigendecomposition) or by randomized subspace iteration for many genes;
+ * components signed as scikit-learn signs them. The embedding {@code obsm["X_pca"]} is a lazy dense source that
+ * projects X's blocks as it is read (when written, or by {@link DenseArray#materialize}), so it is never held whole.
  */
 public final class Pca {
 
@@ -34,7 +36,7 @@ public final class Pca {
     }
 
     /**
-     * Computes on subscription and adds, as scanpy does, {@code obsm["X_pca"]} (float32), {@code varm["PCs"]}
+     * Computes on subscription and adds, as scanpy does, {@code obsm["X_pca"]} (float32, lazy), {@code varm["PCs"]}
      * (zeros for genes outside the mask, which makes it float64 as in scanpy), {@code uns["pca"]} with
      * {@code params}, {@code variance} and {@code variance_ratio}; then emits {@code data}.
      */
@@ -55,8 +57,7 @@ public final class Pca {
             };
             Mono<Components> components = exact ? CovarianceEigh.solve(x, k, streaming)
                     : RandomizedPca.solve(x, k, streaming);
-            return components.flatMap(c -> Projection.project(x, c, streaming)
-                    .map(coordinates -> store(data, mask, x.dtype(), c, coordinates)));
+            return components.map(c -> store(data, mask, x, c));
         });
     }
 
@@ -102,12 +103,12 @@ public final class Pca {
         return options.nComps();
     }
 
-    private static AnnData store(AnnData data, boolean[] mask, DType xType, Components c, float[] coordinates) {
+    private static AnnData store(AnnData data, boolean[] mask, BlockSource x, Components c) {
         int k = c.k();
         int p = c.nFeatures();
         // scikit-learn keeps float32 for float32 data and computes in float64 otherwise
-        DType fitted = xType == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64;
-        data.putObsm("X_pca", DenseArray.of(DType.FLOAT32, coordinates, data.nObs(), k));
+        DType fitted = x.dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64;
+        data.putObsm("X_pca", StagedSource.densifying(x, new ProjectionStage(c), k, DType.FLOAT32));
         if (mask == null) {
             data.putVarm("PCs", array(fitted, c.loadings(), p, k));
         } else {

@@ -112,8 +112,8 @@ class RandomizedPcaTest {
         for (int j = 0; j < K; j++) {
             assertTrue(cos.get(j, j) >= 1 - 1e-8, "component " + j + ": cosine " + cos.get(j, j));
         }
-        DenseArray xe = (DenseArray) exact.obsm().get("X_pca");
-        DenseArray xr = (DenseArray) randomized.obsm().get("X_pca");
+        DenseArray xe = Embeddings.xPca(exact);
+        DenseArray xr = Embeddings.xPca(randomized);
         for (int j = 0; j < K; j++) {
             double r = PcaTest.correlation(PcaTest.column(xe, j), PcaTest.column(xr, j));
             assertTrue(r >= 1 - 1e-8, "X_pca column " + j + ": correlation " + r);

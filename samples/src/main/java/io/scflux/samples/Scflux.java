@@ -19,6 +19,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The {@code scflux} command line: {@code synth}, {@code info}, {@code bench} and the operators ({@code qc},
@@ -55,7 +56,7 @@ public final class Scflux implements Runnable {
 
     @Option(names = "--cache-mb", paramLabel = "N", scope = ScopeType.INHERIT,
             description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
-                    + "(default: a quarter of the maximum heap for commands that read X several times, else 0). "
+                    + "(default: an eighth of the maximum heap for commands that read X several times, else 0). "
                     + "Results do not depend on it.")
     private Long cacheMb;
 
@@ -66,7 +67,22 @@ public final class Scflux implements Runnable {
     private BlockCache cache;
 
     public static void main(String[] args) {
+        // An Error thrown on a scheduler's worker (out of memory) never reaches the subscriber, which would wait
+        // forever: report it and stop instead.
+        Schedulers.onHandleError(Scflux.class.getName(), (thread, error) -> fatal(error));
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) -> fatal(error));
         System.exit(commandLine().execute(args));
+    }
+
+    /** Prints one line for an error nothing else will report, then stops the JVM with status 1. */
+    static void fatal(Throwable error) {
+        String advice = error instanceof OutOfMemoryError
+                ? " (the heap holds obs and var, the block cache of --cache-mb and the blocks in flight of --threads "
+                        + "and --chunk-nnz: raise java -Xmx or lower those)"
+                : "";
+        System.err.println("scflux: error: " + error + advice);
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
     }
 
     /** The command line with scflux's error handling, ready to {@code execute}; tests redirect its out and err. */
@@ -111,13 +127,13 @@ public final class Scflux implements Runnable {
     }
 
     /**
-     * The block cache of {@code --cache-mb}, one per run. Without the option, a quarter of the heap when the command
+     * The block cache of {@code --cache-mb}, one per run. Without the option, an eighth of the heap when the command
      * reads its input several times ({@code rereads}), else none: packing blocks for a single pass costs more than
      * reading them again.
      */
     BlockCache cache(boolean rereads) {
         if (cache == null) {
-            long mb = cacheMb != null ? cacheMb : rereads ? Runtime.getRuntime().maxMemory() / 4 / (1 << 20) : 0;
+            long mb = cacheMb != null ? cacheMb : rereads ? Runtime.getRuntime().maxMemory() / 8 / (1 << 20) : 0;
             if (mb < 0) {
                 throw new ParameterException(spec.commandLine(), "--cache-mb must be at least 0, got " + mb);
             }

@@ -53,6 +53,22 @@ class PipelineCommandTest {
         }
     }
 
+    @Test
+    void theSameBitsWithAnyCacheBudget() throws Exception {
+        DenseArray[] pca = new DenseArray[3];
+        String[] budgets = {"0", "1", "512"};
+        for (int i = 0; i < budgets.length; i++) {
+            Path out = tmp.resolve("pipeline-" + budgets[i] + ".h5ad");
+            Cli c = Cli.run("--cache-mb", budgets[i], "--threads", "2", "--chunk-nnz", "100000", "pipeline",
+                    Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString(), "-o", out.toString(),
+                    "--target-sum", "10000", "--n-top-genes", "300", "--n-comps", "10");
+            assertEquals(0, c.exitCode(), c.err());
+            pca[i] = (DenseArray) H5ad.read(out).obsm().get("X_pca");
+        }
+        assertEquals(pca[0], pca[1], "no cache vs a cache smaller than the data");
+        assertEquals(pca[0], pca[2], "no cache vs a cache holding the data");
+    }
+
     private static double correlation(DenseArray a, DenseArray b, int col) {
         int n = a.length();
         int k = (int) a.shape()[1];

@@ -49,6 +49,29 @@ public final class DenseArray {
         return new DenseArray(naturalType(data), new long[] {Array.getLength(data)}, data);
     }
 
+    /**
+     * A 2-D float32 array of every entry of {@code source} (zeros where nothing is stored), read block by block: how a
+     * lazy dense element (as {@code obsm["X_pca"]}) is brought into memory.
+     */
+    public static DenseArray materialize(io.scflux.core.BlockSource source) {
+        long cells = source.nRows() * (long) source.nCols();
+        if (cells > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(source.describe() + " has " + cells + " entries, more than one array");
+        }
+        int cols = source.nCols();
+        float[] out = new float[(int) cells];
+        source.blocks().doOnNext(b -> {
+            int[] ip = b.indptr();
+            for (int r = 0; r < b.nRows(); r++) {
+                int base = (int) (b.rowStart() + r) * cols;
+                for (int k = ip[r]; k < ip[r + 1]; k++) {
+                    out[base + b.indices()[k]] = b.values()[k];
+                }
+            }
+        }).blockLast();
+        return of(DType.FLOAT32, out, source.nRows(), cols);
+    }
+
     /** A 0-dimensional array holding one value (uns scalars). */
     public static DenseArray scalar(Object value) {
         Objects.requireNonNull(value, "value");

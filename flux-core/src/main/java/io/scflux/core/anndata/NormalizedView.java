@@ -168,19 +168,21 @@ public final class NormalizedView implements BlockSource {
         return scaling != null && scaling.fillsRows();
     }
 
+    /** The counts' entries, or at least {@code nCols} when centring fills the rows (what a block then holds). */
     @Override
     public void rowNnz(long rowFrom, int count, int[] out) {
+        counts.rowNnz(rowFrom, count, out);
         if (isDense()) {
-            java.util.Arrays.fill(out, 0, count, nCols());
-        } else {
-            counts.rowNnz(rowFrom, count, out);
+            for (int i = 0; i < count; i++) {
+                out[i] = Math.max(out[i], nCols());
+            }
         }
     }
 
-    /** The counts' plan, or blocks of {@code chunkNnz / nCols} rows when centring fills the rows. */
+    /** The counts' plan, or one weighing rows by {@link #rowNnz} when centring fills them. */
     @Override
     public BlockPlan plan(PlanTarget target) {
-        return isDense() ? BlockPlan.dense(nRows(), nCols(), target, 1) : counts.plan(target);
+        return isDense() ? BlockPlan.of(this, target) : counts.plan(target);
     }
 
     @Override

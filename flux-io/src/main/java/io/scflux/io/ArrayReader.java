@@ -4,7 +4,10 @@ import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
 import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.api.dataset.ContiguousDataset;
+import io.jhdf.dataset.DatasetBase;
 import io.jhdf.dataset.DatasetReader;
+import io.jhdf.object.datatype.VariableLength;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import io.jhdf.object.datatype.CompoundDataType;
 import io.scflux.core.DType;
@@ -44,16 +47,26 @@ final class ArrayReader {
      * lzf filter needs the chunk size in the filter's parameters, which h5py leaves out for string datasets.
      */
     private static Object flat(Dataset ds, DType t, int n) {
-        if (!(ds instanceof ChunkedDataset) || ds.getFilters().isEmpty()) {
-            return ds.getDataFlat();
+        boolean filtered = ds instanceof ChunkedDataset && !ds.getFilters().isEmpty();
+        boolean vlenStrings = ds.getDataType() instanceof VariableLength v && v.isVariableLengthString();
+        if (!filtered) {
+            return vlenStrings
+                    ? VlenStrings.decode(ds, ((DatasetBase) ds).getDataBuffer(), n, encoding(ds))
+                    : ds.getDataFlat();
         }
         Path file = ds.getFileAsPath();
         FileStamp stamp = FileStamp.of(file);
         StoredArray stored = StoredArray.anyType(ds, t, stamp.size());
         try (Storage s = Storage.open(file, stamp, new ReadStats())) {
-            return DatasetReader.readDataset(ds.getDataType(), stored.readAll(s), n,
-                    ds.getHdfFile().getHdfBackingStorage());
+            ByteBuffer raw = stored.readAll(s);
+            return vlenStrings
+                    ? VlenStrings.decode(ds, raw, n, encoding(ds))
+                    : DatasetReader.readDataset(ds.getDataType(), raw, n, ds.getHdfFile().getHdfBackingStorage());
         }
+    }
+
+    private static java.nio.charset.Charset encoding(Dataset ds) {
+        return ((VariableLength) ds.getDataType()).getEncoding();
     }
 
     /** A 1-D dataset: a column, its codes, categories or mask. */

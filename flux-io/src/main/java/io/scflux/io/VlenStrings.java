@@ -1,0 +1,143 @@
+package io.scflux.io;
+
+import io.jhdf.api.Dataset;
+import io.jhdf.storage.HdfBackingStorage;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.Charset;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Decodes a variable-length string dataset from its global heap collections, one collection at a time. jhdf keeps
+ * every collection and a heap id object per element alive until the last string is made (hundreds of MB for a
+ * million cell barcodes); this keeps a few recent collections, so the strings themselves are all that remains.
+ */
+final class VlenStrings {
+
+    /** Collections kept decoded: strings written together sit in the same or the next collection. */
+    private static final int COLLECTIONS_KEPT = 8;
+    private static final int GCOL = 0x4C4F4347; // "GCOL" read little-endian
+
+    private final Dataset ds;
+    private final HdfBackingStorage storage;
+    private final int offsetSize;
+    private final int lengthSize;
+    private final Charset charset;
+    private final Map<Long, Collection> recent = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Collection> eldest) {
+            return size() > COLLECTIONS_KEPT;
+        }
+    };
+
+    private VlenStrings(Dataset ds, HdfBackingStorage storage, Charset charset) {
+        this.ds = ds;
+        this.storage = storage;
+        this.offsetSize = storage.getSizeOfOffsets();
+        this.lengthSize = storage.getSizeOfLengths();
+        this.charset = charset;
+    }
+
+    /**
+     * The {@code n} strings whose heap references are {@code raw} (the dataset's bytes after any filters: per element
+     * a 4-byte length, a collection address and a 4-byte object index).
+     */
+    static String[] decode(Dataset ds, ByteBuffer raw, int n, Charset charset) {
+        HdfBackingStorage storage = ds.getHdfFile().getHdfBackingStorage();
+        return new VlenStrings(ds, storage, charset).decode(raw.order(ByteOrder.LITTLE_ENDIAN), n);
+    }
+
+    private String[] decode(ByteBuffer raw, int n) {
+        int elementSize = 4 + offsetSize + 4;
+        if ((long) n * elementSize > raw.remaining()) {
+            throw Hdf5.error(ds, "expected " + n + " variable-length strings (" + (long) n * elementSize
+                    + " bytes of heap references), the dataset holds " + raw.remaining() + " bytes");
+        }
+        String[] out = new String[n];
+        int base = raw.position();
+        for (int i = 0; i < n; i++) {
+            int at = base + i * elementSize;
+            int length = raw.getInt(at);
+            long address = offsetSize == 8 ? raw.getLong(at + 4) : Integer.toUnsignedLong(raw.getInt(at + 4));
+            int object = raw.getInt(at + 4 + offsetSize);
+            out[i] = length == 0 ? "" : collection(address).string(object, length, i);
+        }
+        return out;
+    }
+
+    private Collection collection(long address) {
+        Collection c = recent.get(address);
+        if (c == null) {
+            c = read(address);
+            recent.put(address, c);
+        }
+        return c;
+    }
+
+    private Collection read(long address) {
+        int header = 8 + lengthSize;
+        if (address <= 0 || address > storage.size() - header) {
+            throw Hdf5.error(ds, "a string refers to global heap address " + address
+                    + ", outside the file (" + storage.size() + " bytes)");
+        }
+        ByteBuffer h = storage.readBufferFromAddress(address, header).order(ByteOrder.LITTLE_ENDIAN);
+        if (h.getInt(0) != GCOL) {
+            throw Hdf5.error(ds, "expected a global heap collection (GCOL) at address " + address);
+        }
+        long size = lengthSize == 8 ? h.getLong(8) : Integer.toUnsignedLong(h.getInt(8));
+        if (size < header || size > Integer.MAX_VALUE || address + size > storage.size()) {
+            throw Hdf5.error(ds, "global heap collection at " + address + " declares " + size
+                    + " bytes, which do not fit the file");
+        }
+        ByteBuffer b = storage.readBufferFromAddress(address, (int) size).order(ByteOrder.LITTLE_ENDIAN);
+        byte[] bytes = new byte[(int) size];
+        b.get(0, bytes);
+        return new Collection(address, bytes);
+    }
+
+    /** One global heap collection: its bytes and where each object's data starts. */
+    private final class Collection {
+        private final long address;
+        private final byte[] bytes;
+        private int[] start = new int[64];
+        private int[] length = new int[64];
+
+        Collection(long address, byte[] bytes) {
+            this.address = address;
+            this.bytes = bytes;
+            ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            int pos = 8 + lengthSize;
+            int objectHeader = 8 + lengthSize;
+            while (pos + objectHeader <= bytes.length) {
+                int index = Short.toUnsignedInt(b.getShort(pos));
+                long size = lengthSize == 8 ? b.getLong(pos + 8) : Integer.toUnsignedLong(b.getInt(pos + 8));
+                if (index == 0) {
+                    break; // free space: the rest of the collection
+                }
+                int data = pos + objectHeader;
+                if (size > bytes.length - data) {
+                    throw Hdf5.error(ds, "global heap object " + index + " at " + address + " declares " + size
+                            + " bytes, past the end of its collection");
+                }
+                if (index >= start.length) {
+                    int grown = Math.max(index + 1, start.length * 2);
+                    start = java.util.Arrays.copyOf(start, grown);
+                    length = java.util.Arrays.copyOf(length, grown);
+                }
+                start[index] = data;
+                length[index] = (int) size + 1; // 0 marks an absent object
+                pos = data + (int) ((size + 7) & ~7L);
+            }
+        }
+
+        String string(int object, int declared, int element) {
+            if (object <= 0 || object >= start.length || length[object] == 0) {
+                throw Hdf5.error(ds, "string " + element + " refers to object " + object
+                        + " missing from the global heap collection at " + address);
+            }
+            int len = Math.min(declared, length[object] - 1);
+            return new String(bytes, start[object], len, charset);
+        }
+    }
+}

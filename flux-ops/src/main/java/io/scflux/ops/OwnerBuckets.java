@@ -27,22 +27,23 @@ import reactor.core.publisher.Mono;
 final class OwnerBuckets {
 
     /** Owner buckets (column ranges) of the accumulator: a constant, never the thread count. */
-    static final int BUCKETS = 32;
+    static final int BUCKETS = 128;
 
     private final int nCols;
     private final int[] groupOfRow;
     private final int buckets;
     private final int[] bucketOfCol;
-    private final double[] sums;
-    private final double[] nonzero;
+    /** The first column of each bucket, and {@code nCols} after the last. */
+    private final int[] firstCol;
+    /**
+     * The accumulator, each cell's sum and non-zero count side by side ({@code 2 * cell}, {@code 2 * cell + 1}): one
+     * addition touches one cache line.
+     */
+    private final double[] cells;
 
     /** An accumulator of {@code nGroups x nCols} cells split into {@code buckets} owners (at most one per column). */
     OwnerBuckets(int nGroups, int nCols, int[] groupOfRow, int buckets) {
         long cells = (long) nGroups * nCols;
-        if (cells > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(nGroups + " groups x " + nCols + " columns (" + cells
-                    + " cells) do not fit one array");
-        }
         if (buckets < 1) {
             throw new IllegalArgumentException("buckets must be at least 1, got " + buckets);
         }
@@ -50,25 +51,44 @@ final class OwnerBuckets {
         this.groupOfRow = groupOfRow;
         this.buckets = Math.max(1, Math.min(buckets, nCols));
         this.bucketOfCol = new int[nCols];
-        for (int c = 0; c < nCols; c++) {
+        this.firstCol = new int[this.buckets + 1];
+        for (int c = nCols - 1; c >= 0; c--) {
             bucketOfCol[c] = (int) ((long) c * this.buckets / nCols);
+            firstCol[bucketOfCol[c]] = c;
         }
-        this.sums = new double[(int) cells];
-        this.nonzero = new double[(int) cells];
+        firstCol[this.buckets] = nCols;
+        if (2 * cells > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(nGroups + " groups x " + nCols + " columns (" + cells
+                    + " cells) do not fit one array");
+        }
+        this.cells = new double[(int) (2 * cells)];
     }
 
     int buckets() {
         return buckets;
     }
 
+    /** The one accumulator (sums and counts interleaved), summed in place. */
+    double[] accumulator() {
+        return cells;
+    }
+
     /** Per group, per column: the sum of the group's rows ({@code group * nCols + col}), once {@link #sum} is done. */
     double[] sums() {
-        return sums;
+        return every(0);
     }
 
     /** Per group, per column: how many of the group's rows hold a value that is not zero (NaN counts). */
     double[] nonzero() {
-        return nonzero;
+        return every(1);
+    }
+
+    private double[] every(int offset) {
+        double[] out = new double[cells.length / 2];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = cells[2 * i + offset];
+        }
+        return out;
     }
 
     /** Adds every block of {@code x} (which has {@code groupOfRow.length} rows), then emits this accumulator. */
@@ -110,12 +130,12 @@ final class OwnerBuckets {
         }
         int[] cell = s.cells;
         float[] val = s.values;
+        double[] acc = cells;
         for (int i = s.start[k], end = s.start[k + 1]; i < end; i++) {
             float v = val[i];
-            sums[cell[i]] += v;
-            if (v != 0) {
-                nonzero[cell[i]] += 1;
-            }
+            int at = 2 * cell[i];
+            acc[at] += v;
+            acc[at + 1] += v != 0 ? 1 : 0;
         }
     }
 
@@ -129,19 +149,18 @@ final class OwnerBuckets {
         int from = k * rows;
         int to = (k + 1) * rows;
         int base = Math.toIntExact(b.rowStart());
+        double[] acc = cells;
         for (int r = 0; r < rows; r++) {
             int g = groupOfRow[base + r];
             if (g < 0) {
                 continue;
             }
-            int row = g * nCols;
+            int row = 2 * g * nCols;
             for (int i = bounds[from + r], end = bounds[to + r]; i < end; i++) {
                 float v = val[i];
-                int cell = row + idx[i];
-                sums[cell] += v;
-                if (v != 0) {
-                    nonzero[cell] += 1;
-                }
+                int at = row + 2 * idx[i];
+                acc[at] += v;
+                acc[at + 1] += v != 0 ? 1 : 0;
             }
         }
     }
@@ -155,27 +174,41 @@ final class OwnerBuckets {
         int[] ip = block.indptr();
         int[] idx = block.indices();
         int rows = block.nRows();
+        int unsorted = 0;
+        for (int r = 0; r < rows; r++) {
+            for (int k = ip[r] + 1; k < ip[r + 1]; k++) {
+                unsorted |= idx[k] - idx[k - 1] - 1; // negative when a column does not exceed the one before
+            }
+        }
+        if (unsorted < 0) {
+            return null;
+        }
         int[] bounds = new int[rows * (buckets + 1)];
         for (int r = 0; r < rows; r++) {
-            int bucket = 0;
-            bounds[r] = ip[r];
-            int previous = -1;
-            for (int k = ip[r]; k < ip[r + 1]; k++) {
-                int c = idx[k];
-                if (c <= previous) {
-                    return null;
-                }
-                previous = c;
-                int b = bucketOfCol[c];
-                while (bucket < b) {
-                    bounds[++bucket * rows + r] = k;
-                }
-            }
-            while (bucket < buckets) {
-                bounds[++bucket * rows + r] = ip[r + 1];
+            int lo = ip[r];
+            int end = ip[r + 1];
+            bounds[r] = lo;
+            for (int k = 1; k <= buckets; k++) {
+                lo = firstAtLeast(idx, lo, end, firstCol[k]);
+                bounds[k * rows + r] = lo;
             }
         }
         return bounds;
+    }
+
+    /** The first position in the sorted {@code idx[from, to)} whose column is at least {@code col}, else {@code to}. */
+    private static int firstAtLeast(int[] idx, int from, int to, int col) {
+        int lo = from;
+        int hi = to;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (idx[mid] < col) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /**

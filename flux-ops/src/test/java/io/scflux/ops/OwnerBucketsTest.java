@@ -124,11 +124,11 @@ class OwnerBucketsTest {
         CsrMatrix x = data();
         for (Threads t : Threads.values()) {
             OwnerBuckets acc = new OwnerBuckets(GROUPS, COLS, groups(), OwnerBuckets.BUCKETS);
-            double[] sums = acc.sums();
+            double[] cells = acc.accumulator();
             assertSame(acc, acc.sum(x, Streaming.DEFAULT.withThreads(t.count())).block());
             assertEquals(OwnerBuckets.BUCKETS, acc.buckets(), "buckets do not follow the threads");
-            assertSame(sums, acc.sums(), "the one accumulator is summed in place");
-            assertEquals(GROUPS * COLS, sums.length);
+            assertSame(cells, acc.accumulator(), "the one accumulator is summed in place");
+            assertEquals(2 * GROUPS * COLS, cells.length, "a sum and a count per cell");
         }
         assertEquals(3, new OwnerBuckets(GROUPS, 3, groups(), OwnerBuckets.BUCKETS).buckets(),
                 "at most one bucket per column");

@@ -116,7 +116,7 @@ final class VlenStrings {
                     break; // free space: the rest of the collection
                 }
                 int data = pos + objectHeader;
-                if (size > bytes.length - data) {
+                if (size < 0 || size > bytes.length - data) {
                     throw Hdf5.error(ds, "global heap object " + index + " at " + address + " declares " + size
                             + " bytes, past the end of its collection");
                 }

@@ -1,0 +1,217 @@
+package io.scflux.samples;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.RowBlock;
+import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
+import io.scflux.ops.Pp;
+import io.scflux.ops.QcMetricsOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Damages real {@code .h5ad} files ({@link Mutation}) and reads each damaged copy as a user would — its metadata
+ * ({@code info}), a full scan of X's blocks, and {@code calculate_qc_metrics} — counting how each case ends
+ * ({@link FuzzOutcome}). Case {@code i} of seed {@code s} is always the same damage, so a defect can be replayed.
+ */
+final class Fuzzer implements AutoCloseable {
+
+    /** One case that ended in a defect: enough to replay it. */
+    record Defect(int index, Path base, Mutation mutation, long caseSeed, FuzzOutcome outcome, String what) {
+        @Override
+        public String toString() {
+            return "case " + index + " (" + base.getFileName() + ", " + mutation + ", case seed " + caseSeed + "): "
+                    + outcome + ": " + what;
+        }
+    }
+
+    /** Counts by outcome and the defects. */
+    record Report(Map<FuzzOutcome, Integer> counts, List<Defect> defects) {
+        int cases() {
+            return counts.values().stream().mapToInt(Integer::intValue).sum();
+        }
+    }
+
+    /** An intact file; {@code matrixOnly} when it holds just an X element (no obs, var...). */
+    private record Base(Path file, byte[] bytes, FileLayout layout, boolean matrixOnly) {
+    }
+
+    private final List<Base> bases = new ArrayList<>();
+    private final Path workDir;
+    private final Duration limit;
+    private ExecutorService worker = newWorker();
+
+    /** A fuzzer over intact {@code files}, writing damaged copies in {@code workDir}, each case given {@code limit}. */
+    Fuzzer(List<Path> files, Path workDir, Duration limit) {
+        for (Path f : files) {
+            try {
+                byte[] bytes = Files.readAllBytes(f);
+                FileLayout layout = FileLayout.of(f, bytes);
+                bases.add(new Base(f, bytes, layout, layout.matrixOnly));
+            } catch (IOException e) {
+                throw new UncheckedIOException(f + ": cannot read: " + e.getMessage(), e);
+            }
+        }
+        if (bases.isEmpty()) {
+            throw new IllegalArgumentException("no files to fuzz");
+        }
+        this.workDir = workDir;
+        this.limit = limit;
+    }
+
+    /** Reads the intact files: each should be {@link FuzzOutcome#READ}; any other ending is listed as a defect. */
+    Report intact() {
+        Map<FuzzOutcome, Integer> counts = new EnumMap<>(FuzzOutcome.class);
+        List<Defect> defects = new ArrayList<>();
+        for (int i = 0; i < bases.size(); i++) {
+            Base base = bases.get(i);
+            String[] what = new String[1];
+            FuzzOutcome outcome = runCase(base.file, base.matrixOnly, what);
+            counts.merge(outcome, 1, Integer::sum);
+            if (outcome != FuzzOutcome.READ) {
+                defects.add(new Defect(i, base.file, null, 0, outcome, what[0]));
+            }
+        }
+        return new Report(counts, defects);
+    }
+
+    /** Runs cases {@code 0 .. cases-1} of {@code seed}. */
+    Report run(long seed, int cases) {
+        Map<FuzzOutcome, Integer> counts = new EnumMap<>(FuzzOutcome.class);
+        List<Defect> defects = new ArrayList<>();
+        try {
+            for (int i = 0; i < cases; i++) {
+                Case c = prepare(seed, i);
+                Path file = workDir.resolve("fuzz-" + i + ".h5ad");
+                Files.write(file, c.bytes);
+                String[] what = new String[1];
+                FuzzOutcome outcome = runCase(file, c.base.matrixOnly, what);
+                counts.merge(outcome, 1, Integer::sum);
+                if (outcome.isDefect()) {
+                    defects.add(new Defect(i, c.base.file, c.mutation, c.seed, outcome, what[0]));
+                }
+                Files.deleteIfExists(file);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(workDir + ": " + e.getMessage(), e);
+        }
+        return new Report(counts, defects);
+    }
+
+    /** Case {@code i} of {@code seed}: the file it damages, how, and the damaged bytes. */
+    Case prepare(long seed, int i) {
+        Base base = bases.get(i % bases.size());
+        Mutation[] mutations = Mutation.values();
+        long caseSeed = new SplittableRandom(seed + i).nextLong();
+        SplittableRandom random = new SplittableRandom(caseSeed);
+        Mutation m = mutations[(i / bases.size()) % mutations.length];
+        byte[] damaged = m.apply(base.bytes, base.layout, random);
+        if (damaged == null) { // nothing to aim at: damage anywhere instead
+            m = Mutation.ANY_RUN;
+            damaged = m.apply(base.bytes, base.layout, random);
+        }
+        return new Case(base, m, caseSeed, damaged);
+    }
+
+    /** One prepared case. */
+    record Case(Base base, Mutation mutation, long seed, byte[] bytes) {
+    }
+
+    /** Stops the worker thread (one stuck in a timed-out case included). */
+    @Override
+    public void close() {
+        worker.shutdownNow();
+    }
+
+    private FuzzOutcome runCase(Path file, boolean matrixOnly, String[] what) {
+        Future<?> f = worker.submit(() -> {
+            exercise(file, matrixOnly);
+            return null;
+        });
+        try {
+            f.get(limit.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            return FuzzOutcome.READ;
+        } catch (TimeoutException e) {
+            f.cancel(true);
+            worker.shutdownNow();
+            worker = newWorker();
+            what[0] = "no end within " + limit.toSeconds() + " s";
+            return FuzzOutcome.TIMEOUT;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            what[0] = String.valueOf(c);
+            if (c instanceof ScfluxFormatException) {
+                return FuzzOutcome.REJECTED;
+            }
+            if (c instanceof OutOfMemoryError) {
+                return FuzzOutcome.OUT_OF_MEMORY;
+            }
+            StackTraceElement[] st = c.getStackTrace();
+            what[0] = c + (st.length > 0 ? " at " + st[0] : "");
+            return FuzzOutcome.UNCLEAR_ERROR;
+        }
+    }
+
+    /**
+     * What a user does with a file: read it ({@code info}), scan X, compute QC metrics. A {@code matrixOnly} file is
+     * opened as its {@code /X} element.
+     */
+    static void exercise(Path file, boolean matrixOnly) {
+        AnnData data = matrixOnly ? AnnData.of(H5ad.openMatrix(file, "/X")) : H5ad.read(file);
+        InfoCommand.report(data);
+        BlockSource x = data.x();
+        if (x == null) {
+            return;
+        }
+        Streaming streaming = Streaming.DEFAULT;
+        streaming.blocks(x).doOnNext(b -> check(b, x)).blockLast();
+        Integer[] top = QcMetricsOptions.DEFAULT_PERCENT_TOP.stream().filter(n -> n <= x.nCols())
+                .toArray(Integer[]::new);
+        Pp.calculateQcMetrics(data, QcMetricsOptions.defaults().withPercentTop(top), streaming).block();
+    }
+
+    /** A block the reader emits must be well formed whatever the file held. */
+    private static void check(RowBlock b, BlockSource x) {
+        int[] ip = b.indptr();
+        int[] idx = b.indices();
+        if (ip[0] != 0) {
+            throw new IllegalStateException("block " + b.blockIndex() + ": indptr starts at " + ip[0]);
+        }
+        for (int r = 0; r < b.nRows(); r++) {
+            if (ip[r + 1] < ip[r]) {
+                throw new IllegalStateException("block " + b.blockIndex() + ": indptr decreases at row " + r);
+            }
+        }
+        for (int k = 0; k < b.nnz(); k++) {
+            if (idx[k] < 0 || idx[k] >= x.nCols()) {
+                throw new IllegalStateException("block " + b.blockIndex() + ": column " + idx[k] + " out of range");
+            }
+        }
+    }
+
+    private static ExecutorService newWorker() {
+        return Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "scflux-fuzz");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+}

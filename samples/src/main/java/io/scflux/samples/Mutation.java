@@ -102,6 +102,34 @@ enum Mutation {
             return f;
         }
     },
+    /**
+     * An attribute's value given another type: the datatype class of an attribute anndata reads ({@code
+     * encoding-type}, {@code shape}...) changed among integer, float, string and variable-length.
+     */
+    ATTRIBUTE_TYPE {
+        @Override
+        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+            String name = ATTRIBUTES[r.nextInt(ATTRIBUTES.length)];
+            java.util.List<Integer> at = new java.util.ArrayList<>();
+            byte[] n = (name + "\0").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+            for (int i = 0; i + n.length <= f.length; i++) {
+                if (java.util.Arrays.equals(f, i, i + n.length, n, 0, n.length)) {
+                    at.add(i);
+                }
+            }
+            if (at.isEmpty()) {
+                return null;
+            }
+            int end = at.get(r.nextInt(at.size())) + n.length;
+            int type = r.nextBoolean() ? end : (end + 7) & ~7; // attribute messages v3 and v1 (padded names)
+            if (type >= f.length) {
+                return null;
+            }
+            int[] classes = {0, 1, 3, 9};
+            f[type] = (byte) ((f[type] & 0xF0) | classes[r.nextInt(classes.length)]);
+            return f;
+        }
+    },
     /** X's shape attribute made smaller, larger, huge (far beyond memory) or negative. */
     SHAPE {
         @Override
@@ -120,6 +148,9 @@ enum Mutation {
             return f;
         }
     };
+
+    private static final String[] ATTRIBUTES = {"encoding-type", "encoding-version", "shape", "_index",
+        "column-order", "ordered", "h5sparse_format"};
 
     abstract byte[] damage(byte[] file, FileLayout layout, SplittableRandom random);
 

@@ -3,11 +3,14 @@ package io.scflux.io;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The HDF5 file behind one write: created under a temporary name beside the target
@@ -16,6 +19,9 @@ import java.util.concurrent.ThreadLocalRandom;
  * is still being read until the commit.
  */
 final class AtomicOutput {
+
+    /** A temporary file's name: the owner's pid is group 1. */
+    private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.scflux-(\\d{1,18})-[0-9a-f]+\\.tmp");
 
     private final Path target;
     private final Path temporary;
@@ -36,9 +42,27 @@ final class AtomicOutput {
         if (Files.isDirectory(target)) {
             throw NativeHdf5.ioFailure(target + ": is a folder, not a file to write");
         }
+        removeStale(target.getParent());
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
         file = NativeHdf5.create(temporary, target.getFileName().toString(), gzip);
         return file;
+    }
+
+    /**
+     * Deletes the temporary files that killed writers left in {@code folder}: those named as {@link AtomicOutput}
+     * names them whose process is no longer alive on this machine. A live process's file is never touched.
+     */
+    static void removeStale(Path folder) {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, ".*.scflux-*.tmp")) {
+            for (Path f : files) {
+                Matcher m = TEMPORARY.matcher(f.getFileName().toString());
+                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).map(p -> !p.isAlive()).orElse(true)) {
+                    Files.deleteIfExists(f);
+                }
+            }
+        } catch (IOException | NumberFormatException e) {
+            // a folder we cannot list or a name we cannot parse: leave it; the write itself reports real problems
+        }
     }
 
     NativeHdf5 file() {

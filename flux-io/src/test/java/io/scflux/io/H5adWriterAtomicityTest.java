@@ -69,6 +69,22 @@ class H5adWriterAtomicityTest {
     }
 
     @Test
+    void theNextWriteRemovesTemporaryFilesOfDeadWritersOnly() throws Exception {
+        Process gone = new ProcessBuilder("true").start();
+        gone.waitFor();
+        long dead = gone.pid();
+        long alive = ProcessHandle.current().pid();
+        Path stale = Files.writeString(dir.resolve(".old.h5ad.scflux-" + dead + "-1f2e.tmp"), "half a file");
+        Path live = Files.writeString(dir.resolve(".other.h5ad.scflux-" + alive + "-3c4d.tmp"), "being written");
+        Path unrelated = Files.writeString(dir.resolve(".notes.tmp"), "not ours");
+        H5ad.write(AnnData.of(hundredRows()), dir.resolve("out.h5ad")).block();
+        assertFalse(Files.exists(stale), "a dead writer's temporary file is removed");
+        assertTrue(Files.exists(live), "a live writer's temporary file is kept");
+        assertTrue(Files.exists(unrelated), "other files are kept");
+        assertEquals(List.of(".notes.tmp", ".other.h5ad.scflux-" + alive + "-3c4d.tmp", "out.h5ad"), files());
+    }
+
+    @Test
     void aFailedWriteLeavesAnEarlierTargetByteIdentical() throws IOException {
         Path target = dir.resolve("out.h5ad");
         write(i -> { }, target).block();

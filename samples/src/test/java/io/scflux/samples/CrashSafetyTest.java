@@ -62,7 +62,8 @@ class CrashSafetyTest {
                 p.waitFor();
             }
             String state = (!Files.exists(target) ? "absent" : "complete")
-                    + (temporaryFiles().isEmpty() ? "" : ", mid-write: temporary file left");
+                    + (temporaryFiles().stream().anyMatch(n -> n.contains(".scflux-" + p.pid() + "-"))
+                            ? ", killed mid-write" : "");
             if (Files.exists(target)) {
                 assertEquals(expected, Fingerprint.of(target), "trial " + trial + ": killed after " + delay
                         + " ms, the target is not the complete output");

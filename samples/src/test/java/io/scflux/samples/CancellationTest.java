@@ -1,0 +1,138 @@
+package io.scflux.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.cache.BlockCache;
+import io.scflux.io.H5ad;
+import io.scflux.io.test.TestFixtures;
+import io.scflux.ops.HighlyVariableGenesOptions;
+import io.scflux.ops.PcaOptions;
+import io.scflux.ops.Pp;
+import io.scflux.ops.PreprocessOptions;
+import java.io.File;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+
+/**
+ * A hundred runs of the multi-pass pipeline (read, QC + normalize + log1p, HVG, PCA Gram and projection passes, write)
+ * cancelled at random moments: afterwards no file handle is open, no thread is alive outside the schedulers' pools,
+ * the heap has not grown, and no output or temporary file exists.
+ */
+class CancellationTest {
+
+    static final int RUNS = 100;
+    /** Threads that belong to pools which outlive a run by design. */
+    static final List<String> POOLS = List.of("boundedElastic-", "parallel-", "scflux-hdf5", "single-",
+            "boundedElastic-evictor", "reactor-");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void cancelledPipelinesLeaveNothingBehind() throws Exception {
+        Path input = TestFixtures.path("synth-3k-b.h5ad");
+        BlockCache cache = BlockCache.ofMegabytes(16);
+        Streaming streaming = Streaming.DEFAULT.withThreads(2);
+        Supplier<Mono<Void>> run = () -> Mono.fromCallable(() -> H5ad.read(input))
+                .map(d -> new AnnData(cache.cached(d.x()), d.obs(), d.var()))
+                .flatMap(d -> Pp.pipeline(d, PreprocessOptions.defaults(), HighlyVariableGenesOptions.defaults()
+                        .withNTopGenes(200), PcaOptions.defaults().withNComps(10), streaming))
+                .flatMap(d -> H5ad.write(d, dir.resolve("out.h5ad")))
+                .subscribeOn(streaming.execution().scheduler());
+
+        run.get().block(); // warms every class and pool; the baseline is taken after
+        long fullMillis = Long.MAX_VALUE;
+        for (int i = 0; i < 3; i++) {
+            long started = System.nanoTime();
+            run.get().block();
+            fullMillis = Math.min(fullMillis, Math.max(1, (System.nanoTime() - started) / 1_000_000));
+        }
+        Files.delete(dir.resolve("out.h5ad"));
+        cache.clear();
+        settle();
+        int fds = openFiles();
+        Set<String> threads = liveThreads();
+        long heap = usedHeapAfterGc();
+
+        SplittableRandom random = new SplittableRandom(7);
+        int finished = 0;
+        for (int i = 0; i < RUNS; i++) {
+            Disposable d = run.get().subscribe();
+            Thread.sleep(random.nextLong(fullMillis + 1));
+            finished += d.isDisposed() ? 1 : 0;
+            d.dispose();
+            Files.deleteIfExists(dir.resolve("out.h5ad")); // a run that finished before its cancel wrote it
+        }
+        cache.clear();
+        settle();
+
+        System.out.println("cancellation: " + RUNS + " runs, " + finished + " finished before the cancel, "
+                + "open files " + fds + " -> " + openFiles() + ", heap " + heap / 1024 / 1024 + " -> "
+                + usedHeapAfterGc() / 1024 / 1024 + " MB");
+        assertEquals(fds, openFiles(), "open file handles: " + openFileNames());
+        Set<String> extra = liveThreads();
+        extra.removeAll(threads);
+        extra.removeIf(t -> POOLS.stream().anyMatch(t::startsWith));
+        assertEquals(Set.of(), extra, "threads alive outside the pools");
+        assertTrue(usedHeapAfterGc() < heap + (32 << 20), "the heap grew by more than 32 MB");
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(List.of(), left.collect(Collectors.toList()), "no output or temporary file is left");
+        }
+    }
+
+    /** Waits until cancelled work has stopped: no worker is busy on our files (polls the open files). */
+    private static void settle() throws InterruptedException {
+        int previous = -1;
+        for (int i = 0; i < 50; i++) {
+            Thread.sleep(100);
+            int now = openFiles();
+            if (now == previous) {
+                return;
+            }
+            previous = now;
+        }
+    }
+
+    private static int openFiles() {
+        File[] fds = new File("/proc/self/fd").listFiles();
+        return fds == null ? -1 : fds.length;
+    }
+
+    private static List<String> openFileNames() throws Exception {
+        try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
+            return s.map(p -> {
+                try {
+                    return Files.readSymbolicLink(p).toString();
+                } catch (Exception e) {
+                    return "?";
+                }
+            }).sorted().collect(Collectors.toList());
+        }
+    }
+
+    private static Set<String> liveThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                .collect(Collectors.toCollection(java.util.TreeSet::new));
+    }
+
+    private static long usedHeapAfterGc() {
+        for (int i = 0; i < 3; i++) {
+            System.gc();
+        }
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+    }
+}

@@ -1,0 +1,93 @@
+package io.scflux.samples;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.Frame;
+import io.scflux.core.cache.BlockCache;
+import io.scflux.io.H5ad;
+import io.scflux.io.test.TestFixtures;
+import io.scflux.ops.Pp;
+import io.scflux.ops.QcMetricsOptions;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingOperationError;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+import reactor.test.StepVerifier;
+
+/**
+ * Sixteen subscribers at once on one file and one shared block cache, subscribed from Reactor's non-blocking threads,
+ * get the bits one subscriber gets; BlockHound is installed, so any blocking call (a file read, a lock wait) on a
+ * non-blocking thread fails the run.
+ */
+class ConcurrencyTest {
+
+    static final int SUBSCRIBERS = 16;
+
+    @BeforeAll
+    static void watchForBlockingCalls() {
+        BlockHound.install();
+    }
+
+    @Test
+    void blockHoundIsWatching() {
+        StepVerifier.create(Mono.fromCallable(() -> {
+            Thread.sleep(1);
+            return 1;
+        }).subscribeOn(Schedulers.parallel())).expectError(BlockingOperationError.class).verify();
+    }
+
+    @Test
+    void sixteenSubscribersOnOneFileAndOneCacheAgreeWithOne() {
+        Path file = TestFixtures.path("synth-3k-b.h5ad");
+        AnnData template = H5ad.read(file);
+        BlockCache cache = BlockCache.ofMegabytes(64);
+        BlockSource x = cache.cached(template.x());
+        Streaming streaming = Streaming.DEFAULT.withThreads(2);
+        QcMetricsOptions options = QcMetricsOptions.defaults();
+
+        Map<String, Object> alone = qc(template, x, options, streaming).block();
+        List<Map<String, Object>> together = Flux.range(0, SUBSCRIBERS)
+                .flatMap(i -> qc(template, x, options, streaming).subscribeOn(Schedulers.parallel()), SUBSCRIBERS)
+                .collectList().block();
+
+        assertEquals(SUBSCRIBERS, together.size());
+        for (Map<String, Object> r : together) {
+            assertEquals(alone.keySet(), r.keySet());
+            for (String column : alone.keySet()) {
+                assertTrue(java.util.Objects.deepEquals(alone.get(column), r.get(column)), column + " differs");
+            }
+        }
+        assertTrue(cache.stats().hits() > 0, "the subscribers shared the cache: " + cache.stats());
+    }
+
+    /** QC metrics of a fresh AnnData over the shared {@code x}: its obs and var columns' values by name. */
+    private static Mono<Map<String, Object>> qc(AnnData template, BlockSource x, QcMetricsOptions options,
+            Streaming streaming) {
+        AnnData data = new AnnData(x, template.obs().copy(), template.var().copy());
+        return Pp.calculateQcMetrics(data, options, streaming).map(d -> {
+            Map<String, Object> values = new TreeMap<>();
+            for (Frame f : List.of(d.obs(), d.var())) {
+                String axis = f == d.obs() ? "obs/" : "var/";
+                f.columns().forEach((name, c) -> {
+                    if (c instanceof ArrayColumn a) {
+                        values.put(axis + name, a.values().data());
+                    }
+                });
+            }
+            return values;
+        });
+    }
+}

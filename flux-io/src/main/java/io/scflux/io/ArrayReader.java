@@ -11,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import io.jhdf.object.datatype.CompoundDataType;
 import io.scflux.core.DType;
+import io.scflux.core.MemoryBudget;
 import io.scflux.core.anndata.DenseArray;
 import java.lang.reflect.Array;
 import java.math.BigInteger;
@@ -25,6 +26,9 @@ import java.util.Map;
  */
 final class ArrayReader {
 
+    /** What a Java string of a short name costs: the String, its byte array and the reference. */
+    private static final int STRING_BYTES = 64;
+
     /** HDF5's undefined address: storage never allocated (all fill value). */
     private static final long UNDEFINED_ADDRESS = -1L;
 
@@ -36,7 +40,7 @@ final class ArrayReader {
         Dataset ds = dataset(node);
         DType t = Hdf5.dtypeOf(ds);
         long[] shape = ds.isScalar() ? new long[0] : ds.getDimensionsAsLong();
-        int n = elements(ds, shape);
+        int n = elements(ds, t, shape);
         checkWithinFile(ds);
         Object raw = n == 0 ? null : ds.isScalar() ? ds.getData() : flat(ds, t, n);
         return DenseArray.of(t, storage(ds, t, raw, n), shape);
@@ -126,7 +130,7 @@ final class ArrayReader {
         if (shape.length != 1) {
             throw Hdf5.error(node, "expected a 1-D structured array, found shape " + Arrays.toString(shape));
         }
-        int n = elements(ds, shape);
+        int n = elements(ds, Math.max(1, type.getSize()), "structured", shape);
         Map<?, ?> fields = n == 0 ? Map.of() : (Map<?, ?>) ds.getData();
         Map<String, Object> out = new LinkedHashMap<>();
         for (CompoundDataType.CompoundDataMember m : type.getMembers()) {
@@ -167,15 +171,14 @@ final class ArrayReader {
         }
     }
 
-    private static int elements(Dataset ds, long[] shape) {
-        long n = 1;
-        for (long d : shape) {
-            n *= d;
-        }
-        if (n > Integer.MAX_VALUE - 8) {
-            throw Hdf5.error(ds, n + " elements are too many to hold in memory as metadata");
-        }
-        return (int) n;
+    /** The element count, refused up front when holding it would not fit the memory budget. */
+    private static int elements(Dataset ds, DType t, long[] shape) {
+        return elements(ds, t == DType.STRING ? STRING_BYTES : Math.max(1, t.size()), t.toString(), shape);
+    }
+
+    private static int elements(Dataset ds, int bytesPerElement, String type, long[] shape) {
+        return MemoryBudget.require(MemoryBudget.product(shape), bytesPerElement, Hdf5.fileName(ds) + ": "
+                + Hdf5.path(ds) + ": a " + type + " array of shape " + Arrays.toString(shape));
     }
 
     /**

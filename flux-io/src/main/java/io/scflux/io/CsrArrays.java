@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
+import io.scflux.core.MemoryBudget;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
@@ -157,7 +158,8 @@ final class CsrArrays {
             throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + count
                     + " entries, more than one block may (" + PlanTarget.MAX_CHUNK_NNZ + ")");
         }
-        int n = (int) count;
+        int n = MemoryBudget.require(count, Integer.BYTES + Float.BYTES, indices.where() + ": rows " + from + ".."
+                + to + " (their indices and values)");
         int[] local = new int[rows + 1];
         for (int i = 0; i <= rows; i++) {
             local[i] = (int) (p[i] - start);

@@ -1,6 +1,7 @@
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
+import io.scflux.core.MemoryBudget;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -68,7 +69,7 @@ final class DenseFileMatrix extends FileMatrixBase {
             throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + cells
                     + " dense entries, more than one block may (" + PlanTarget.MAX_CHUNK_NNZ + ")");
         }
-        float[] dense = new float[(int) cells];
+        float[] dense = new float[MemoryBudget.require(cells, Float.BYTES, array.where() + ": rows " + from + ".." + to)];
         if (array.isChunked()) {
             readChunks(s, from, to, dense);
         } else {

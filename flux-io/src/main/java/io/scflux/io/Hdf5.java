@@ -11,6 +11,7 @@ import io.jhdf.object.datatype.FloatingPoint;
 import io.jhdf.object.datatype.StringData;
 import io.jhdf.object.datatype.VariableLength;
 import io.scflux.core.DType;
+import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.ScfluxFormatException;
 import java.lang.reflect.Array;
 import java.util.Map;
@@ -167,7 +168,7 @@ final class Hdf5 {
     static <T> T guard(Node node, Supplier<T> read) {
         try {
             return read.get();
-        } catch (ScfluxFormatException e) {
+        } catch (ScfluxFormatException | MemoryBudgetExceededException e) {
             throw e;
         } catch (RuntimeException e) {
             throw error(node, e instanceof IllegalArgumentException ? e.getMessage() : "unreadable (" + e + ")", e);

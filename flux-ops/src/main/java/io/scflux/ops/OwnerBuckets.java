@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
+import io.scflux.core.MemoryBudget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
 import java.util.Arrays;
@@ -57,11 +58,8 @@ final class OwnerBuckets {
             firstCol[bucketOfCol[c]] = c;
         }
         firstCol[this.buckets] = nCols;
-        if (2 * cells > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(nGroups + " groups x " + nCols + " columns (" + cells
-                    + " cells) do not fit one array");
-        }
-        this.cells = new double[(int) (2 * cells)];
+        this.cells = new double[MemoryBudget.require(2 * cells, Double.BYTES, "the pseudobulk sums and counts of "
+                + nGroups + " groups x " + nCols + " genes")];
     }
 
     int buckets() {

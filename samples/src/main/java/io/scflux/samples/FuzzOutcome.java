@@ -6,6 +6,8 @@ enum FuzzOutcome {
     READ,
     /** A step stopped with a {@code ScfluxFormatException} naming the file and the HDF5 path. */
     REJECTED,
+    /** A declared size beyond the memory budget was refused up front ({@code MemoryBudgetExceededException}). */
+    REFUSED_TOO_LARGE,
     /** Any other exception reached the caller. */
     UNCLEAR_ERROR,
     /** An {@code OutOfMemoryError}: a declared size was believed. */

@@ -1,6 +1,7 @@
 package io.scflux.samples;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.Streaming;
@@ -160,6 +161,9 @@ final class Fuzzer implements AutoCloseable {
             what[0] = String.valueOf(c);
             if (c instanceof ScfluxFormatException) {
                 return FuzzOutcome.REJECTED;
+            }
+            if (c instanceof MemoryBudgetExceededException) {
+                return FuzzOutcome.REFUSED_TOO_LARGE;
             }
             if (c instanceof OutOfMemoryError) {
                 return FuzzOutcome.OUT_OF_MEMORY;

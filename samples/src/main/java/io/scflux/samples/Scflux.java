@@ -2,6 +2,7 @@ package io.scflux.samples;
 
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.cache.BlockCache;
 import java.io.IOException;
@@ -182,7 +183,7 @@ public final class Scflux implements Runnable {
     private static boolean isInputOrIo(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof ScfluxFormatException || t instanceof IOException || t instanceof UncheckedIOException
-                    || t instanceof IllegalArgumentException) {
+                    || t instanceof IllegalArgumentException || t instanceof MemoryBudgetExceededException) {
                 return true;
             }
         }
@@ -192,7 +193,7 @@ public final class Scflux implements Runnable {
     /** The message of the first format or I/O error among {@code e} and its causes, else {@code e}'s. */
     static String message(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ScfluxFormatException) {
+            if (t instanceof ScfluxFormatException || t instanceof MemoryBudgetExceededException) {
                 return t.getMessage();
             }
             if (t instanceof NoSuchFileException f) {

@@ -88,6 +88,16 @@ class ScfluxCommandTest {
     }
 
     @Test
+    void aDeclaredSizeBeyondTheMemoryBudgetIsOneLineAndExitOne() {
+        Cli c = Cli.run("info", Cli.FIXTURES.resolve("huge-obsm.h5ad").toString());
+        assertEquals(1, c.exitCode());
+        String err = c.err().replace("\r\n", "\n");
+        assertTrue(err.startsWith("scflux: error: ") && err.contains("huge-obsm.h5ad: /obsm/X_huge: ")
+                && err.contains("memory budget"), err);
+        assertEquals(1, err.lines().count(), "one line, no stack trace:\n" + err);
+    }
+
+    @Test
     void aFileThatIsNotHdf5IsOneLineAndExitOne() throws IOException {
         Path text = Files.writeString(tmp.resolve("notes.h5ad"), "these are not the cells you are looking for\n");
         Cli c = Cli.run("info", text.toString());

@@ -6,10 +6,17 @@ import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.BlockTransfer;
+import io.scflux.core.backend.Resident;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 
 /**
  * Several sources stacked by rows, as anndata's {@code concat} stacks X, without materializing any: each block is
@@ -18,8 +25,11 @@ import java.util.Objects;
  *
  * <p>The block plan is the inputs' plans one after the other: no block spans two inputs, every input keeps the
  * blocks it would have alone, so results and cached blocks do not depend on what it is concatenated with.
+ *
+ * <p>Blocks stay on their backend ({@link Resident}): the concatenation lives on the first input's, and only the
+ * blocks of inputs on another backend are moved there, by a {@link BlockTransfer}, which is said once.
  */
-public final class ConcatSource implements BlockSource {
+public final class ConcatSource implements BlockSource, Resident {
 
     /** Rows decoded per read while counting the entries an inner join keeps. */
     private static final int COUNT_WINDOW = 4096;
@@ -30,12 +40,20 @@ public final class ConcatSource implements BlockSource {
     private final int nCols;
     private final float fill;
     private final DType dtype;
+    private final Backend[] backends;
+    private final BlockTransfer transfer;
+    private final Consumer<String> notice;
+    private final AtomicBoolean told = new AtomicBoolean();
 
-    private ConcatSource(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill) {
+    private ConcatSource(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill, BlockTransfer transfer,
+                         Consumer<String> notice) {
         this.inputs = inputs;
         this.maps = maps;
         this.nCols = nCols;
         this.fill = fill;
+        this.transfer = transfer;
+        this.notice = notice;
+        this.backends = inputs.stream().map(Resident::of).toArray(Backend[]::new);
         this.starts = new long[inputs.size() + 1];
         DType type = null;
         for (int i = 0; i < inputs.size(); i++) {
@@ -78,7 +96,7 @@ public final class ConcatSource implements BlockSource {
                 maps[i] = ColumnMap.of(map, nCols, s.describe());
             }
         }
-        return new ConcatSource(in, maps, nCols, fillValue);
+        return new ConcatSource(in, maps, nCols, fillValue, BlockTransfer.HOST, System.err::println);
     }
 
     /** Sources with the same columns stacked by rows. */
@@ -87,6 +105,21 @@ public final class ConcatSource implements BlockSource {
         List<int[]> none = new ArrayList<>();
         inputs.forEach(s -> none.add(null));
         return of(inputs, none, inputs.isEmpty() ? 0 : inputs.get(0).nCols(), 0f);
+    }
+
+    /**
+     * This concatenation moving the blocks of inputs on another backend than the first input's with {@code transfer},
+     * and saying so once to {@code notice} (by default {@link BlockTransfer#HOST} and standard error).
+     */
+    public ConcatSource withTransfer(BlockTransfer transfer, Consumer<String> notice) {
+        return new ConcatSource(inputs, maps, nCols, fill, Objects.requireNonNull(transfer, "transfer"),
+                Objects.requireNonNull(notice, "notice"));
+    }
+
+    /** The first input's backend, where every block of the concatenation is. */
+    @Override
+    public Backend backend() {
+        return backends[0];
     }
 
     /** The stacked sources, in order. */
@@ -190,8 +223,8 @@ public final class ConcatSource implements BlockSource {
             if (m == null || (!m.drops() && (fill == 0 || m.missingCount() == 0))) {
                 plans.add(inputs.get(i).plan(target));
             } else {
-                plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {m}, nCols, fill),
-                        target));
+                plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {m}, nCols, fill,
+                        transfer, notice), target));
             }
         }
         return BlockPlan.concat(target, plans);
@@ -220,8 +253,21 @@ public final class ConcatSource implements BlockSource {
         return i;
     }
 
-    /** Input {@code i}'s block re-indexed to the output's columns, as block {@code blockIndex} at {@code rowStart}. */
-    private RowBlock reindex(int i, RowBlock b, int blockIndex, long rowStart) {
+    /**
+     * Input {@code i}'s block on the concatenation's backend (moved there, and said once, when the input is on
+     * another), re-indexed to the output's columns, as block {@code blockIndex} at {@code rowStart}.
+     */
+    private RowBlock reindex(int i, RowBlock read, int blockIndex, long rowStart) {
+        RowBlock b = read;
+        if (backends[i] != backends[0]) {
+            if (!told.getAndSet(true)) {
+                Set<String> names = new LinkedHashSet<>();
+                Arrays.stream(backends).forEach(x -> names.add(x.name()));
+                notice.accept("scflux: concatenated data are on backends " + names + "; moving the blocks of the "
+                        + "inputs not on " + backends[0].name() + " (the first input's backend) there");
+            }
+            b = transfer.move(read, backends[i], backends[0]);
+        }
         ColumnMap m = maps[i];
         if (m == null) {
             return b.relocate(blockIndex, rowStart);

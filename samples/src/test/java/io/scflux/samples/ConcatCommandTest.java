@@ -118,6 +118,34 @@ class ConcatCommandTest {
         }
     }
 
+    /** anndata (Debian's 0.8) reads the written file and finds what its own concat makes of the same files. */
+    @Test
+    void anndataReadsWhatItsConcatMakes() throws IOException {
+        Python.assumeAnndata();
+        String a = TestFixtures.path("synth-3k.int64.h5ad").toString();
+        String b = TestFixtures.path("synth-3k-b.h5ad").toString();
+        for (String join : List.of("inner", "outer")) {
+            Path out = tmp.resolve(join + ".h5ad");
+            Cli c = Cli.run("concat", b, a, "-o", out.toString(), "--join", join, "--label", "src", "--keys", "b,a",
+                    "--index-unique", "_", "--compression", "gzip");
+            assertEquals(0, c.exitCode(), c.err());
+            String script = String.join("\n",
+                    "import sys, anndata as ad, numpy as np",
+                    "mine = ad.read_h5ad(sys.argv[1])",
+                    "ins = [ad.read_h5ad(p) for p in sys.argv[2:4]]",
+                    "ref = ad.concat(ins, join=sys.argv[4], label='src', keys=['b', 'a'], index_unique='_')",
+                    "assert list(mine.obs_names) == list(ref.obs_names)",
+                    "assert list(mine.var_names) == list(ref.var_names), (mine.var_names[:5], ref.var_names[:5])",
+                    "assert list(mine.obs.columns) == list(ref.obs.columns), (mine.obs.columns, ref.obs.columns)",
+                    "for col in ref.obs.columns:",
+                    "    assert list(mine.obs[col].astype(str)) == list(ref.obs[col].astype(str)), col",
+                    "assert mine.X.dtype == ref.X.dtype, (mine.X.dtype, ref.X.dtype)",
+                    "assert mine.shape == ref.shape and (mine.X != ref.X).nnz == 0",
+                    "print('ok')");
+            assertEquals("ok", Python.run(script, out.toString(), b, a, join).strip(), join);
+        }
+    }
+
     @Test
     void badInputsExitWithAMessage() {
         Path out = tmp.resolve("x.h5ad");

@@ -15,11 +15,14 @@ import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.DenseMatrix;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.NullableColumn;
 import io.scflux.core.test.Matrices;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import reactor.test.StepVerifier;
 
 /**
  * The anndata/pandas rules of {@link Concat} on small containers whose answers are worked out by hand: gene order of
@@ -127,6 +130,36 @@ class ConcatTest {
         assertArrayEquals(new double[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, (double[]) pca.data());
         assertTrue(r.uns().isEmpty());
         assertEquals(0, r.var().columns().size(), "var annotations dropped (merge=None)");
+    }
+
+    @Test
+    void denseInputsArePaddedWithNaNAndSparseOnesWithImplicitZeros() {
+        AnnData a = new AnnData(DenseMatrix.of(2, 2, new double[] {1, 2, 3, 4}), new Frame(new String[] {"x", "y"}),
+                new Frame(new String[] {"g", "h"}));
+        AnnData b = new AnnData(DenseMatrix.of(1, 1, new double[] {5}), new Frame(new String[] {"z"}),
+                new Frame(new String[] {"k"}));
+        ConcatOptions outer = ConcatOptions.defaults().withJoin(ConcatOptions.Join.OUTER);
+        AnnData r = Concat.concat(List.of(a, b), outer);
+        assertTrue(r.x().isDense());
+        float nan = Float.NaN;
+        assertArrayEquals(new float[] {1, 2, nan, 3, 4, nan, nan, nan, 5},
+                (float[]) DenseArray.materialize(r.x()).data(), "genes g, h, k");
+        AnnData s = Concat.concat(List.of(a, data(CELLS_B, new String[] {"k"}, 4)), outer);
+        assertFalse(s.x().isDense());
+        assertArrayEquals(new float[] {1, 2, 0, 3, 4, 0},
+                Arrays.copyOf((float[]) DenseArray.materialize(s.x()).data(), 6), "a sparse input: zeros");
+        AnnData f = Concat.concat(List.of(a, b), outer.withFillValue(-1f));
+        assertArrayEquals(new float[] {1, 2, -1, 3, 4, -1, -1, -1, 5},
+                (float[]) DenseArray.materialize(f.x()).data());
+    }
+
+    @Test
+    void ppConcatEmitsTheContainerOnSubscription() {
+        AnnData a = data(CELLS_A, new String[] {"g"}, 1);
+        StepVerifier.create(Pp.concat(List.of(a, a), ConcatOptions.defaults().withIndexUnique("-")))
+                .assertNext(r -> assertArrayEquals(new String[] {"c1-0", "c2-0", "c3-0", "c1-1", "c2-1", "c3-1"},
+                        r.obs().index()))
+                .verifyComplete();
     }
 
     @Test

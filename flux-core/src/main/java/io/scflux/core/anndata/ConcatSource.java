@@ -174,14 +174,15 @@ public final class ConcatSource implements BlockSource, Resident {
     public void rowNnz(long rowFrom, int count, int[] out) {
         long row = rowFrom;
         int done = 0;
-        int[] part = null;
         while (done < count) {
             int i = inputOf(row);
             int n = (int) Math.min(count - done, starts[i + 1] - row);
-            int[] dst = done == 0 ? out : (part == null || part.length < n ? part = new int[n] : part);
-            inputNnz(i, row - starts[i], n, dst);
-            if (dst != out) {
-                System.arraycopy(dst, 0, out, done, n);
+            if (done == 0) {
+                inputNnz(i, row - starts[i], n, out);
+            } else {
+                int[] part = new int[n];
+                inputNnz(i, row - starts[i], n, part);
+                System.arraycopy(part, 0, out, done, n);
             }
             done += n;
             row += n;

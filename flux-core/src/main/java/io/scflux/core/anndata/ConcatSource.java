@@ -314,23 +314,16 @@ public final class ConcatSource implements BlockSource, Resident {
     }
 
     /**
-     * Reads from each input through its own reader, opened on the first read that needs it and kept until close
+     * Reads from each input through its own reader, opened on the first read that needs it and closed once all of
+     * the input's rows have been read and no read of it is in flight, so that a pass over many files holds few open
      * (plans never make a block span inputs; a range that does is read piecewise and joined).
      */
     private final class Reader implements RowReader {
 
         private final RowReader[] readers = new RowReader[inputs.size()];
+        private final long[] rowsRead = new long[inputs.size()];
+        private final int[] inFlight = new int[inputs.size()];
         private boolean closed;
-
-        private synchronized RowReader reader(int i) {
-            if (closed) {
-                throw new java.util.concurrent.CancellationException("reader closed");
-            }
-            if (readers[i] == null) {
-                readers[i] = inputs.get(i).open();
-            }
-            return readers[i];
-        }
 
         @Override
         public RowBlock read(int blockIndex, long from, long to) {
@@ -339,17 +332,49 @@ public final class ConcatSource implements BlockSource, Resident {
             }
             int i = inputOf(from);
             if (to <= starts[i + 1]) {
-                return reindex(i, reader(i).read(blockIndex, from - starts[i], to - starts[i]), blockIndex, from);
+                return reindex(i, readInput(i, blockIndex, from - starts[i], to - starts[i]), blockIndex, from);
             }
             List<RowBlock> parts = new ArrayList<>();
             for (long row = from; row < to; i++) {
                 long end = Math.min(to, starts[i + 1]);
                 if (end > row) {
-                    parts.add(reindex(i, reader(i).read(0, row - starts[i], end - starts[i]), 0, row));
+                    parts.add(reindex(i, readInput(i, 0, row - starts[i], end - starts[i]), 0, row));
                 }
                 row = end;
             }
             return join(parts, blockIndex, from);
+        }
+
+        /** Rows {@code [from, to)} of input {@code i}, its reader opened if needed and closed when it is done. */
+        private RowBlock readInput(int i, int blockIndex, long from, long to) {
+            RowReader r;
+            synchronized (this) {
+                if (closed) {
+                    throw new java.util.concurrent.CancellationException("reader closed");
+                }
+                if (readers[i] == null) {
+                    readers[i] = inputs.get(i).open();
+                }
+                r = readers[i];
+                inFlight[i]++;
+            }
+            try {
+                return r.read(blockIndex, from, to);
+            } finally {
+                RowReader done = null;
+                synchronized (this) {
+                    inFlight[i]--;
+                    rowsRead[i] += to - from;
+                    if (inFlight[i] == 0 && rowsRead[i] >= inputs.get(i).nRows() && readers[i] != null) {
+                        done = readers[i];
+                        readers[i] = null;
+                        rowsRead[i] = 0;
+                    }
+                }
+                if (done != null) {
+                    done.close();
+                }
+            }
         }
 
         @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
@@ -12,11 +13,13 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.test.BlockSourceContract;
 import io.scflux.core.test.BlockSize;
+import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import reactor.test.StepVerifier;
 
 /**
  * Concatenations stream every input's rows with columns re-indexed, checked against dense stacking: inner joins
@@ -125,6 +128,43 @@ class ConcatSourceContractTest {
 
         int nCols() {
             return 15;
+        }
+    }
+
+    /** Inputs with the same columns: blocks passed through, each input's reader closed once it is read. */
+    @Nested
+    class Stacked extends Case {
+        List<CsrMatrix> inputs() {
+            return List.of(A, C);
+        }
+
+        List<int[]> maps() {
+            return Arrays.asList(null, null);
+        }
+
+        int nCols() {
+            return 12;
+        }
+
+        @Test
+        void anInputsReaderClosesOnceItsRowsAreRead() {
+            CountingSource a = CountingSource.of(A);
+            CountingSource c = CountingSource.of(C);
+            ConcatSource s = ConcatSource.of(List.of(a, c));
+            PlanTarget t = BlockSize.TINY.target();
+            int aBlocks = A.plan(t).size();
+            assertTrue(C.plan(t).size() > 1, "C spans several blocks");
+            StepVerifier.create(s.blocks(s.plan(t)), 0)
+                    .thenRequest(aBlocks + 1)
+                    .expectNextCount(aBlocks + 1)
+                    .then(() -> {
+                        assertEquals(1, a.closed.get(), "A's reader closed once A is read");
+                        assertEquals(1, c.opened.get());
+                        assertEquals(0, c.closed.get(), "C's reader open while C is read");
+                    })
+                    .thenCancel()
+                    .verify(WAIT);
+            awaitClosed(c);
         }
     }
 

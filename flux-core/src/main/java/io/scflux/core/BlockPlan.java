@@ -81,6 +81,33 @@ public final class BlockPlan {
         return b.build();
     }
 
+    /**
+     * The plans of sources stacked by rows, one after the other: no block spans two of them, so each keeps the blocks
+     * it would have alone. All must share one target.
+     */
+    public static BlockPlan concat(PlanTarget target, java.util.List<BlockPlan> plans) {
+        int n = 0;
+        for (BlockPlan p : plans) {
+            if (!p.target.equals(target)) {
+                throw new IllegalArgumentException("plan for " + p.target + " among plans for " + target);
+            }
+            n += p.size();
+        }
+        long[] rows = new long[n + 1];
+        long[] nnz = new long[n + 1];
+        int at = 0;
+        for (BlockPlan p : plans) {
+            long rowBase = rows[at];
+            long nnzBase = nnz[at];
+            for (int i = 1; i <= p.size(); i++) {
+                rows[at + i] = rowBase + p.rowBounds[i];
+                nnz[at + i] = nnzBase + p.nnzBounds[i];
+            }
+            at += p.size();
+        }
+        return new BlockPlan(target, rows, nnz);
+    }
+
     public PlanTarget target() {
         return target;
     }

@@ -43,6 +43,47 @@ public enum DType {
         return this != STRING;
     }
 
+    /**
+     * The type numpy gives an array that holds values of both types ({@code numpy.result_type}): what concatenating
+     * them yields. Booleans give way to numbers; a signed and an unsigned integer meet in the next wider signed type
+     * (float64 past int64); an integer of more than 16 bits with float32 gives float64.
+     */
+    public static DType promote(DType a, DType b) {
+        if (a == b) {
+            return a;
+        }
+        if (a == STRING || b == STRING) {
+            throw new IllegalArgumentException("no common type for " + a + " and " + b);
+        }
+        if (a == BOOL || b == BOOL) {
+            return a == BOOL ? b : a;
+        }
+        if (a.isFloat() || b.isFloat()) {
+            DType f = a.isFloat() ? a : b;
+            DType other = f == a ? b : a;
+            boolean wide = f == FLOAT64 || other == FLOAT64 || (!other.isFloat() && other.size > 2);
+            return wide ? FLOAT64 : FLOAT32;
+        }
+        if (a.isUnsigned() == b.isUnsigned()) {
+            return a.size >= b.size ? a : b;
+        }
+        DType signed = a.isUnsigned() ? b : a;
+        DType unsigned = signed == a ? b : a;
+        if (signed.size > unsigned.size) {
+            return signed;
+        }
+        switch (unsigned) {
+            case UINT8:
+                return INT16;
+            case UINT16:
+                return INT32;
+            case UINT32:
+                return INT64;
+            default:
+                return FLOAT64;
+        }
+    }
+
     /** The type for a numpy name, or an exception naming it. */
     public static DType ofNumpy(String name) {
         for (DType t : values()) {

@@ -56,6 +56,14 @@ public final class Pp {
     }
 
     /**
+     * anndata's {@code concat} along obs, a new container whose X re-indexes each input's blocks as they are read:
+     * see {@link Concat}.
+     */
+    public static Mono<AnnData> concat(java.util.List<AnnData> inputs, ConcatOptions options) {
+        return Mono.fromCallable(() -> Concat.concat(inputs, options));
+    }
+
+    /**
      * The standard pipeline: {@link #preprocess} (QC with the qc variables given, normalize_total, log1p), seurat
      * highly variable genes, and PCA on them. X ends log-normalized (a lazy view over the counts).
      */

@@ -32,7 +32,7 @@ import reactor.core.scheduler.Schedulers;
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
         subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
             NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class,
-            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class,
+            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class, ConcatCommand.class,
             FuzzCommand.class})
 public final class Scflux implements Runnable {
 

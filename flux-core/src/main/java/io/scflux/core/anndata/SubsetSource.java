@@ -187,7 +187,7 @@ final class SubsetSource implements BlockSource {
     }
 
     /** Sorts one row's entries by column: insertion sort for short rows, a packed-key sort for long ones. */
-    private static void sortRow(int[] idx, float[] val, int from, int to) {
+    static void sortRow(int[] idx, float[] val, int from, int to) {
         if (to - from > 32) {
             long[] keys = new long[to - from];
             for (int k = from; k < to; k++) {

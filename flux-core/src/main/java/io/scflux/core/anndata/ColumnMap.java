@@ -1,0 +1,118 @@
+package io.scflux.core.anndata;
+
+import java.util.Arrays;
+
+/**
+ * Where one input's columns go in a concatenation: {@code to[c]} is the output column of input column {@code c}, or
+ * -1 where an inner join drops it. Output columns the input lacks ({@code missing}) are filled with the fill value
+ * when it is not zero, as anndata pads an outer join.
+ */
+final class ColumnMap {
+
+    private final int[] to;
+    private final int[] missing;
+    private final boolean drops;
+    private final boolean keepsOrder;
+
+    private ColumnMap(int[] to, int[] missing, boolean drops, boolean keepsOrder) {
+        this.to = to;
+        this.missing = missing;
+        this.drops = drops;
+        this.keepsOrder = keepsOrder;
+    }
+
+    /**
+     * The map of {@code to} (copied) onto {@code nOut} output columns, or null when it is the identity. Fails when an
+     * entry is outside {@code [-1, nOut)} or two input columns go to the same output column.
+     */
+    static ColumnMap of(int[] to, int nOut, String input) {
+        boolean identity = to.length == nOut;
+        boolean drops = false;
+        boolean keepsOrder = true;
+        boolean[] hit = new boolean[nOut];
+        int last = -1;
+        int kept = 0;
+        for (int c = 0; c < to.length; c++) {
+            int o = to[c];
+            identity &= o == c;
+            if (o == -1) {
+                drops = true;
+                continue;
+            }
+            if (o < -1 || o >= nOut) {
+                throw new IllegalArgumentException(input + ": column " + c + " maps to " + o + ", outside [-1, "
+                        + nOut + ")");
+            }
+            if (hit[o]) {
+                throw new IllegalArgumentException(input + ": two columns map to output column " + o);
+            }
+            hit[o] = true;
+            keepsOrder &= o > last;
+            last = o;
+            kept++;
+        }
+        if (identity) {
+            return null;
+        }
+        int[] missing = new int[nOut - kept];
+        int m = 0;
+        for (int o = 0; o < nOut; o++) {
+            if (!hit[o]) {
+                missing[m++] = o;
+            }
+        }
+        return new ColumnMap(to.clone(), missing, drops, keepsOrder);
+    }
+
+    /** Whether some input columns have no output column, so that row entry counts must be read, not looked up. */
+    boolean drops() {
+        return drops;
+    }
+
+    /** Output columns the input lacks, ascending. */
+    int missingCount() {
+        return missing.length;
+    }
+
+    /** Entries of {@code indices[from, to)} whose column is kept. */
+    int kept(int[] indices, int from, int to) {
+        int n = 0;
+        for (int k = from; k < to; k++) {
+            if (this.to[indices[k]] >= 0) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Writes the row {@code [from, to)} of {@code idx}/{@code val}, re-indexed, at {@code at} of {@code outIdx}/
+     * {@code outVal}, plus {@code fill} at every missing column when it is not zero, sorted by column. Returns the
+     * end of the written row.
+     */
+    int remapRow(int[] idx, float[] val, int from, int to, int[] outIdx, float[] outVal, int at, float fill) {
+        int n = at;
+        for (int k = from; k < to; k++) {
+            int o = this.to[idx[k]];
+            if (o >= 0) {
+                outIdx[n] = o;
+                outVal[n++] = val[k];
+            }
+        }
+        boolean filled = fill != 0 && missing.length > 0;
+        if (filled) {
+            System.arraycopy(missing, 0, outIdx, n, missing.length);
+            Arrays.fill(outVal, n, n + missing.length, fill);
+            n += missing.length;
+        }
+        if (filled || !keepsOrder) {
+            SubsetSource.sortRow(outIdx, outVal, at, n);
+        }
+        return n;
+    }
+
+    /** The map as an immutable value for a cache key. */
+    Object key() {
+        return java.nio.IntBuffer.wrap(to).asReadOnlyBuffer();
+    }
+}

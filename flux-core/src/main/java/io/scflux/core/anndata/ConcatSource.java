@@ -1,0 +1,406 @@
+package io.scflux.core.anndata;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.BlockTransfer;
+import io.scflux.core.backend.Resident;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Several sources stacked by rows, as anndata's {@code concat} stacks X, without materializing any: each block is
+ * read from one input and its columns re-indexed to the output's on the way (dropped where an inner join has no place
+ * for them, a fill value at columns the input lacks when it is not zero).
+ *
+ * <p>The block plan is the inputs' plans one after the other: no block spans two inputs, every input keeps the
+ * blocks it would have alone, so results and cached blocks do not depend on what it is concatenated with.
+ *
+ * <p>Blocks stay on their backend ({@link Resident}): the concatenation lives on the first input's, and only the
+ * blocks of inputs on another backend are moved there, by a {@link BlockTransfer}, which is said once.
+ */
+public final class ConcatSource implements BlockSource, Resident {
+
+    /** Rows decoded per read while counting the entries an inner join keeps. */
+    private static final int COUNT_WINDOW = 4096;
+
+    private final List<BlockSource> inputs;
+    private final ColumnMap[] maps;
+    private final long[] starts;
+    private final int nCols;
+    private final float fill;
+    private final DType dtype;
+    private final Backend[] backends;
+    private final BlockTransfer transfer;
+    private final Consumer<String> notice;
+    private final AtomicBoolean told = new AtomicBoolean();
+
+    private ConcatSource(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill, BlockTransfer transfer,
+                         Consumer<String> notice) {
+        this.inputs = inputs;
+        this.maps = maps;
+        this.nCols = nCols;
+        this.fill = fill;
+        this.transfer = transfer;
+        this.notice = notice;
+        this.backends = inputs.stream().map(Resident::of).toArray(Backend[]::new);
+        this.starts = new long[inputs.size() + 1];
+        DType type = null;
+        for (int i = 0; i < inputs.size(); i++) {
+            starts[i + 1] = starts[i] + inputs.get(i).nRows();
+            type = type == null ? inputs.get(i).dtype() : DType.promote(type, inputs.get(i).dtype());
+        }
+        boolean filled = fill != 0 && Arrays.stream(maps).anyMatch(m -> m != null && m.missingCount() > 0);
+        boolean fractional = Float.isNaN(fill) || fill != Math.rint(fill);
+        this.dtype = filled && fractional && !type.isFloat() ? DType.FLOAT64 : type;
+    }
+
+    /**
+     * {@code inputs} stacked by rows onto {@code nCols} columns. {@code columnMaps.get(i)[c]} is the output column of
+     * column {@code c} of input {@code i}, or -1 to drop it; a null map keeps the input's columns as they are (it must
+     * have {@code nCols}). Output columns an input lacks hold {@code fillValue} (0 keeps them implicit, as anndata
+     * pads sparse data). The value type is numpy's promotion of the inputs' types.
+     */
+    public static ConcatSource of(List<? extends BlockSource> inputs, List<int[]> columnMaps, int nCols,
+                                  float fillValue) {
+        if (inputs.isEmpty()) {
+            throw new IllegalArgumentException("nothing to concatenate");
+        }
+        if (columnMaps.size() != inputs.size()) {
+            throw new IllegalArgumentException(inputs.size() + " inputs but " + columnMaps.size() + " column maps");
+        }
+        List<BlockSource> in = List.copyOf(inputs);
+        ColumnMap[] maps = new ColumnMap[in.size()];
+        for (int i = 0; i < maps.length; i++) {
+            BlockSource s = in.get(i);
+            int[] map = columnMaps.get(i);
+            if (map == null) {
+                if (s.nCols() != nCols) {
+                    throw new IllegalArgumentException(s.describe() + " has " + s.nCols() + " columns, not " + nCols
+                            + ", and no column map");
+                }
+            } else if (map.length != s.nCols()) {
+                throw new IllegalArgumentException(s.describe() + " has " + s.nCols() + " columns but its map "
+                        + map.length);
+            } else {
+                maps[i] = ColumnMap.of(map, nCols, s.describe());
+            }
+        }
+        return new ConcatSource(in, maps, nCols, fillValue, BlockTransfer.HOST, System.err::println);
+    }
+
+    /** Sources with the same columns stacked by rows. */
+    public static ConcatSource of(List<? extends BlockSource> inputs) {
+        Objects.requireNonNull(inputs, "inputs");
+        List<int[]> none = new ArrayList<>();
+        inputs.forEach(s -> none.add(null));
+        return of(inputs, none, inputs.isEmpty() ? 0 : inputs.get(0).nCols(), 0f);
+    }
+
+    /**
+     * This concatenation moving the blocks of inputs on another backend than the first input's with {@code transfer},
+     * and saying so once to {@code notice} (by default {@link BlockTransfer#HOST} and standard error).
+     */
+    public ConcatSource withTransfer(BlockTransfer transfer, Consumer<String> notice) {
+        return new ConcatSource(inputs, maps, nCols, fill, Objects.requireNonNull(transfer, "transfer"),
+                Objects.requireNonNull(notice, "notice"));
+    }
+
+    /** The first input's backend, where every block of the concatenation is. */
+    @Override
+    public Backend backend() {
+        return backends[0];
+    }
+
+    /** The stacked sources, in order. */
+    public List<BlockSource> inputs() {
+        return inputs;
+    }
+
+    @Override
+    public long nRows() {
+        return starts[starts.length - 1];
+    }
+
+    @Override
+    public int nCols() {
+        return nCols;
+    }
+
+    @Override
+    public DType dtype() {
+        return dtype;
+    }
+
+    /** Dense when every input is (anndata stacks dense arrays densely and anything with a sparse one sparsely). */
+    @Override
+    public boolean isDense() {
+        return inputs.stream().allMatch(BlockSource::isDense);
+    }
+
+    /** The inputs' keys with the column maps and fill, or null when an input has none. */
+    @Override
+    public Object cacheKey() {
+        List<Object> key = new ArrayList<>();
+        key.add("concat");
+        key.add(nCols);
+        key.add(Float.floatToIntBits(fill));
+        for (int i = 0; i < inputs.size(); i++) {
+            Object k = inputs.get(i).cacheKey();
+            if (k == null) {
+                return null;
+            }
+            key.add(k);
+            key.add(maps[i] == null ? "identity" : maps[i].key());
+        }
+        return List.copyOf(key);
+    }
+
+    /**
+     * Exact entry counts: the inputs' own where no column is dropped (plus the filled columns), counted from the
+     * decoded rows where an inner join drops columns.
+     */
+    @Override
+    public void rowNnz(long rowFrom, int count, int[] out) {
+        long row = rowFrom;
+        int done = 0;
+        while (done < count) {
+            int i = inputOf(row);
+            int n = (int) Math.min(count - done, starts[i + 1] - row);
+            if (done == 0) {
+                inputNnz(i, row - starts[i], n, out);
+            } else {
+                int[] part = new int[n];
+                inputNnz(i, row - starts[i], n, part);
+                System.arraycopy(part, 0, out, done, n);
+            }
+            done += n;
+            row += n;
+        }
+    }
+
+    /** Entry counts of rows {@code [from, from + n)} of input {@code i} once re-indexed. */
+    private void inputNnz(int i, long from, int n, int[] out) {
+        ColumnMap m = maps[i];
+        BlockSource s = inputs.get(i);
+        if (m == null || !m.drops()) {
+            s.rowNnz(from, n, out);
+        } else {
+            try (RowReader r = s.open()) {
+                for (int done = 0; done < n; done += COUNT_WINDOW) {
+                    int w = Math.min(COUNT_WINDOW, n - done);
+                    RowBlock b = r.read(0, from + done, from + done + w);
+                    int[] p = b.indptr();
+                    for (int k = 0; k < w; k++) {
+                        out[done + k] = m.kept(b.indices(), p[k], p[k + 1]);
+                    }
+                }
+            }
+        }
+        int filled = m != null && fill != 0 ? m.missingCount() : 0;
+        if (filled > 0) {
+            for (int k = 0; k < n; k++) {
+                out[k] += filled;
+            }
+        }
+    }
+
+    /** Every input's plan for {@code target}, one after the other (an input that keeps its columns plans alone). */
+    @Override
+    public BlockPlan plan(PlanTarget target) {
+        List<BlockPlan> plans = new ArrayList<>(inputs.size());
+        for (int i = 0; i < inputs.size(); i++) {
+            ColumnMap m = maps[i];
+            if (m == null || (!m.drops() && (fill == 0 || m.missingCount() == 0))) {
+                plans.add(inputs.get(i).plan(target));
+            } else {
+                plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {m}, nCols, fill,
+                        transfer, notice), target));
+            }
+        }
+        return BlockPlan.concat(target, plans);
+    }
+
+    @Override
+    public RowReader open() {
+        return new Reader();
+    }
+
+    @Override
+    public String describe() {
+        return "concat[" + nRows() + " x " + nCols + "] of " + inputs.size() + " sources, first "
+                + inputs.get(0).describe();
+    }
+
+    private int inputOf(long row) {
+        if (row < 0 || row >= nRows()) {
+            throw new IndexOutOfBoundsException("row " + row + " outside [0, " + nRows() + ")");
+        }
+        int i = Arrays.binarySearch(starts, row);
+        i = i >= 0 ? i : -i - 2;
+        while (starts[i + 1] == row) {
+            i++;
+        }
+        return i;
+    }
+
+    /**
+     * Input {@code i}'s block on the concatenation's backend (moved there, and said once, when the input is on
+     * another), re-indexed to the output's columns, as block {@code blockIndex} at {@code rowStart}.
+     */
+    private RowBlock reindex(int i, RowBlock read, int blockIndex, long rowStart) {
+        RowBlock b = read;
+        if (backends[i] != backends[0]) {
+            if (!told.getAndSet(true)) {
+                Set<String> names = new LinkedHashSet<>();
+                Arrays.stream(backends).forEach(x -> names.add(x.name()));
+                notice.accept("scflux: concatenated data are on backends " + names + "; moving the blocks of the "
+                        + "inputs not on " + backends[0].name() + " (the first input's backend) there");
+            }
+            b = transfer.move(read, backends[i], backends[0]);
+        }
+        ColumnMap m = maps[i];
+        if (m == null) {
+            return b.relocate(blockIndex, rowStart);
+        }
+        int rows = b.nRows();
+        int cap = b.nnz() + (fill != 0 ? rows * m.missingCount() : 0);
+        int[] idx = new int[cap];
+        float[] val = new float[cap];
+        int[] indptr = new int[rows + 1];
+        int[] p = b.indptr();
+        for (int r = 0; r < rows; r++) {
+            indptr[r + 1] = m.remapRow(b.indices(), b.values(), p[r], p[r + 1], idx, val, indptr[r], fill);
+        }
+        int nnz = indptr[rows];
+        return RowBlock.of(blockIndex, rowStart, nCols, indptr,
+                nnz == cap ? idx : Arrays.copyOf(idx, nnz), nnz == cap ? val : Arrays.copyOf(val, nnz));
+    }
+
+    /** Blocks of consecutive rows joined into one. */
+    private RowBlock join(List<RowBlock> parts, int blockIndex, long rowStart) {
+        int rows = 0;
+        int nnz = 0;
+        for (RowBlock b : parts) {
+            rows += b.nRows();
+            nnz += b.nnz();
+        }
+        int[] indptr = new int[rows + 1];
+        int[] idx = new int[nnz];
+        float[] val = new float[nnz];
+        int r = 0;
+        int at = 0;
+        for (RowBlock b : parts) {
+            int[] p = b.indptr();
+            for (int k = 1; k <= b.nRows(); k++) {
+                indptr[r + k] = at + p[k];
+            }
+            System.arraycopy(b.indices(), 0, idx, at, b.nnz());
+            System.arraycopy(b.values(), 0, val, at, b.nnz());
+            r += b.nRows();
+            at += b.nnz();
+        }
+        return RowBlock.of(blockIndex, rowStart, nCols, indptr, idx, val);
+    }
+
+    /**
+     * Reads from each input through its own reader, opened on the first read that needs it and closed once all of
+     * the input's rows have been read and no read of it is in flight, so that a pass over many files holds few open
+     * (plans never make a block span inputs; a range that does is read piecewise and joined).
+     */
+    private final class Reader implements RowReader {
+
+        private final RowReader[] readers = new RowReader[inputs.size()];
+        private final long[] rowsRead = new long[inputs.size()];
+        private final int[] inFlight = new int[inputs.size()];
+        private boolean closed;
+
+        @Override
+        public RowBlock read(int blockIndex, long from, long to) {
+            if (from >= to) {
+                return RowBlock.empty(blockIndex, from, 0, nCols);
+            }
+            int i = inputOf(from);
+            if (to <= starts[i + 1]) {
+                return reindex(i, readInput(i, blockIndex, from - starts[i], to - starts[i]), blockIndex, from);
+            }
+            List<RowBlock> parts = new ArrayList<>();
+            for (long row = from; row < to; i++) {
+                long end = Math.min(to, starts[i + 1]);
+                if (end > row) {
+                    parts.add(reindex(i, readInput(i, 0, row - starts[i], end - starts[i]), 0, row));
+                }
+                row = end;
+            }
+            return join(parts, blockIndex, from);
+        }
+
+        /** Rows {@code [from, to)} of input {@code i}, its reader opened if needed and closed when it is done. */
+        private RowBlock readInput(int i, int blockIndex, long from, long to) {
+            RowReader r;
+            synchronized (this) {
+                if (closed) {
+                    throw new java.util.concurrent.CancellationException("reader closed");
+                }
+                if (readers[i] == null) {
+                    readers[i] = inputs.get(i).open();
+                }
+                r = readers[i];
+                inFlight[i]++;
+            }
+            try {
+                return r.read(blockIndex, from, to);
+            } finally {
+                RowReader done = null;
+                synchronized (this) {
+                    inFlight[i]--;
+                    rowsRead[i] += to - from;
+                    if (inFlight[i] == 0 && rowsRead[i] >= inputs.get(i).nRows() && readers[i] != null) {
+                        done = readers[i];
+                        readers[i] = null;
+                        rowsRead[i] = 0;
+                    }
+                }
+                if (done != null) {
+                    done.close();
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            RowReader[] open;
+            synchronized (this) {
+                closed = true;
+                open = readers.clone();
+            }
+            RuntimeException failure = null;
+            for (RowReader r : open) {
+                if (r != null) {
+                    try {
+                        r.close();
+                    } catch (RuntimeException e) {
+                        if (failure == null) {
+                            failure = e;
+                        } else {
+                            failure.addSuppressed(e);
+                        }
+                    }
+                }
+            }
+            if (failure != null) {
+                throw failure;
+            }
+        }
+    }
+}

@@ -1,0 +1,37 @@
+package io.scflux.ops;
+
+import io.scflux.core.anndata.Column;
+import io.scflux.core.anndata.Frame;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Dataframes stacked by rows as {@code pd.concat(frames, join=join)} stacks them: an inner join keeps the columns every
+ * frame has, in the first frame's order; an outer join every column, in order of appearance, missing where a frame
+ * lacks it. Each column is typed by {@link ColumnConcat}.
+ */
+final class FrameConcat {
+
+    private FrameConcat() {
+    }
+
+    static Frame concat(List<Frame> frames, String[] index, ConcatOptions.Join join, int[] lengths) {
+        Set<String> names = new LinkedHashSet<>(frames.get(0).columns().keySet());
+        for (Frame f : frames) {
+            if (join == ConcatOptions.Join.INNER) {
+                names.retainAll(f.columns().keySet());
+            } else {
+                names.addAll(f.columns().keySet());
+            }
+        }
+        Frame out = new Frame(index);
+        for (String name : names) {
+            List<Column> parts = new ArrayList<>(frames.size());
+            frames.forEach(f -> parts.add(f.has(name) ? f.column(name) : null));
+            out.put(name, ColumnConcat.concat(parts, lengths));
+        }
+        return out;
+    }
+}

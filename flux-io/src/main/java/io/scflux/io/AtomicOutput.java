@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -26,6 +27,7 @@ final class AtomicOutput {
     private final Path target;
     private final Path temporary;
     private NativeHdf5 file;
+    private volatile boolean aborted;
 
     AtomicOutput(Path target) {
         this.target = target.toAbsolutePath();
@@ -34,8 +36,11 @@ final class AtomicOutput {
                 + ".tmp");
     }
 
-    /** Creates the temporary file. */
+    /** Creates the temporary file; refused once {@link #abort} ran (a cancel that overtook the open). */
     NativeHdf5 open(WriteOptions options) {
+        if (aborted) {
+            throw new CancellationException("write of " + target + " cancelled before its file was created");
+        }
         if (!Files.isDirectory(target.getParent())) {
             throw NativeHdf5.ioFailure(target + ": the folder does not exist");
         }
@@ -92,6 +97,7 @@ final class AtomicOutput {
      * added to {@code cause}, the reason for aborting.
      */
     void abort(Throwable cause) {
+        aborted = true;
         NativeHdf5.closeAfter(file, cause);
         try {
             Files.deleteIfExists(temporary);

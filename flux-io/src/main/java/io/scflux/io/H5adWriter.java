@@ -26,22 +26,19 @@ final class H5adWriter {
         Objects.requireNonNull(data, "data");
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
-        return Mono.usingWhen(Mono.fromSupplier(() -> new AtomicOutput(target)),
-                out -> Mono.fromCallable(() -> new ElementWriter(out.open(options)).anndata(data))
-                        .subscribeOn(NativeHdf5.THREAD)
-                        .flatMapMany(Flux::fromIterable)
-                        .concatMap(m -> MatrixWriter.write(out.file(), m, options, indexLimit))
-                        .then(),
-                out -> onHdf5Thread(out, AtomicOutput::commit),
-                (out, error) -> onHdf5Thread(out, o -> o.abort(error)),
-                out -> onHdf5Thread(out, o -> {
-                    CancellationException cancelled = new CancellationException("write of " + target
-                            + " cancelled");
-                    o.abort(cancelled);
-                    if (cancelled.getSuppressed().length > 0) {
-                        throw cancelled;
-                    }
-                }));
+        return Mono.defer(() -> {
+            AtomicOutput out = new AtomicOutput(target);
+            return Mono.fromCallable(() -> new ElementWriter(out.open(options)).anndata(data))
+                    .subscribeOn(NativeHdf5.THREAD)
+                    .flatMapMany(Flux::fromIterable)
+                    .concatMap(m -> MatrixWriter.write(out.file(), m, options, indexLimit))
+                    .then(onHdf5Thread(out, AtomicOutput::commit))
+                    .onErrorResume(e -> onHdf5Thread(out, o -> o.abort(e)).then(Mono.error(e)))
+                    // a cancel at any moment, even one that overtakes the open: the abort is queued on the HDF5
+                    // thread behind whatever runs there, and an open it overtakes refuses to create the file
+                    .doOnCancel(() -> NativeHdf5.THREAD.schedule(() -> out.abort(
+                            new CancellationException("write of " + target + " cancelled"))));
+        });
     }
 
     /**

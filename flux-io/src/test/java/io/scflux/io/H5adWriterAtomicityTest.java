@@ -69,6 +69,15 @@ class H5adWriterAtomicityTest {
     }
 
     @Test
+    void anAbortThatOvertakesTheOpenLeavesNothingToCreate() throws IOException {
+        AtomicOutput out = new AtomicOutput(dir.resolve("out.h5ad"));
+        out.abort(new java.util.concurrent.CancellationException("cancelled"));
+        assertThrows(java.util.concurrent.CancellationException.class, () -> out.open(WriteOptions.DEFAULT));
+        out.abort(new java.util.concurrent.CancellationException("again")); // idempotent
+        assertEquals(List.of(), files());
+    }
+
+    @Test
     void theNextWriteRemovesTemporaryFilesOfDeadWritersOnly() throws Exception {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();

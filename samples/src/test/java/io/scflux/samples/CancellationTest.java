@@ -83,7 +83,16 @@ class CancellationTest {
         System.out.println("cancellation: " + RUNS + " runs, " + finished + " finished before the cancel, "
                 + "open files " + fds + " -> " + openFiles() + ", heap " + heap / 1024 / 1024 + " -> "
                 + usedHeapAfterGc() / 1024 / 1024 + " MB");
-        assertEquals(fds, openFiles(), "open file handles: " + openFileNames());
+        String inputPath = input.toRealPath().toString();
+        List<String> open = openFileNames();
+        for (int i = 0; i < 100 && open.stream().anyMatch(f -> f.equals(inputPath) || f.startsWith(dir.toString()));
+                i++) {
+            Thread.sleep(100); // a cancelled write is closed and deleted on the HDF5 thread, after what it was doing
+            open = openFileNames();
+        }
+        assertTrue(open.stream().noneMatch(f -> f.equals(inputPath) || f.startsWith(dir.toString())),
+                "a file of the runs is still open 10 s after the last cancel: " + open);
+        assertTrue(openFiles() <= fds, "more handles open than before the runs: " + open);
         Set<String> extra = liveThreads();
         extra.removeAll(threads);
         extra.removeIf(t -> POOLS.stream().anyMatch(t::startsWith));

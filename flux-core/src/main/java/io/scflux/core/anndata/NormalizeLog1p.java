@@ -8,7 +8,7 @@ import io.scflux.core.Stage;
  * are 1, 2 or 3), so the result for each small whole count is computed once per row and looked up after. Looked-up
  * values are the ones {@link RowScale} then {@link Log1pStage} compute, bit for bit.
  */
-final class NormalizeLog1p implements Stage {
+public final class NormalizeLog1p implements Stage {
 
     /** Whole counts below this are looked up per row. */
     private static final int TABLE = 64;
@@ -19,6 +19,11 @@ final class NormalizeLog1p implements Stage {
     NormalizeLog1p(double[] factors, Log1pStage log1p) {
         this.factors = factors;
         this.log1p = log1p;
+    }
+
+    /** The fused stage for {@code factors} indexed by global row and a {@link Log1pStage}'s {@code single, base}. */
+    public static Stage of(double[] factors, boolean single, Double base) {
+        return new NormalizeLog1p(factors, new Log1pStage(single, base));
     }
 
     @Override

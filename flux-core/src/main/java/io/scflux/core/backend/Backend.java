@@ -1,0 +1,53 @@
+package io.scflux.core.backend;
+
+import io.scflux.core.RowBlock;
+import io.scflux.core.Stage;
+
+/**
+ * Where the arithmetic on row blocks runs: the JVM heap ({@link HostBackend}) or a device. The operators call these
+ * kernels and keep the determinism rule themselves: every kernel computes the partial of one block, and the partials
+ * are merged in block order by the caller.
+ *
+ * <p>A backend that is not the host may be backed by device buffers; it accounts them in {@link #memory()}.
+ */
+public interface Backend {
+
+    /** A short name for messages and statistics: {@code host}, {@code cuda}. */
+    String name();
+
+    /** True for the JVM heap, whose kernels are the reference the others are checked against. */
+    boolean isHost();
+
+    /** The bytes this backend holds for its buffers, under its cap. */
+    MemoryAccount memory();
+
+    /**
+     * normalize_total's division by the row's factor ({@code factors} indexed by global row, zero taken as one)
+     * followed by {@code log1p} in float32 ({@code single}) or float64, divided by {@code ln(base)} (null: natural).
+     */
+    Stage normalizeLog1p(double[] factors, boolean single, Double base);
+
+    /**
+     * Adds each column's sum and sum of squares over the block into {@code sum[c]} and {@code squares[c]} (float64),
+     * squares taken in float32 when {@code float32Squares}: the partial of one block for HVG statistics and scale.
+     */
+    void columnSums(RowBlock block, boolean float32Squares, double[] sum, double[] squares);
+
+    /**
+     * Adds the block's Gram matrix {@code X^T X} over its {@code p = nCols} columns (the selected columns: a column
+     * subset is applied before) into {@code upper}, the upper triangle packed by rows (entry (a, b), {@code b >= a}, at
+     * {@link #gramIndex}), and its column sums into {@code columnSums}; float64.
+     */
+    void gram(RowBlock block, double[] upper, double[] columnSums);
+
+    /**
+     * Each row's coordinates on {@code k} components: {@code x V - meanV} in float64 rounded to float32, with
+     * {@code loadings} row-major {@code [column * k + j]}; a dense block of {@code k} columns.
+     */
+    RowBlock project(RowBlock block, double[] loadings, int k, double[] meanV);
+
+    /** Position of Gram entry (a, b), {@code a <= b < p}, in the packed upper triangle. */
+    static int gramIndex(int a, int b, int p) {
+        return (int) ((long) a * p - (long) a * (a + 1) / 2 + b);
+    }
+}

@@ -1,0 +1,109 @@
+package io.scflux.core.backend;
+
+import io.scflux.core.RowBlock;
+import io.scflux.core.Stage;
+import io.scflux.core.anndata.NormalizeLog1p;
+
+/**
+ * The JVM heap: the reference kernels, on primitive arrays, that the operators have always run and that a device's
+ * results are checked against. Its blocks live on the heap, so its account holds nothing.
+ */
+public final class HostBackend implements Backend {
+
+    public static final HostBackend INSTANCE = new HostBackend();
+
+    private final MemoryAccount memory = MemoryAccount.root("host", Long.MAX_VALUE);
+
+    private HostBackend() {
+    }
+
+    @Override
+    public String name() {
+        return "host";
+    }
+
+    @Override
+    public boolean isHost() {
+        return true;
+    }
+
+    @Override
+    public MemoryAccount memory() {
+        return memory;
+    }
+
+    @Override
+    public Stage normalizeLog1p(double[] factors, boolean single, Double base) {
+        return NormalizeLog1p.of(factors, single, base);
+    }
+
+    @Override
+    public void columnSums(RowBlock block, boolean float32Squares, double[] sum, double[] squares) {
+        int[] indices = block.indices();
+        float[] values = block.values();
+        for (int k = 0; k < block.nnz(); k++) {
+            float v = values[k];
+            int c = indices[k];
+            sum[c] += v;
+            squares[c] += float32Squares ? v * v : (double) v * v;
+        }
+    }
+
+    @Override
+    public void gram(RowBlock block, double[] upper, double[] columnSums) {
+        int p = block.nCols();
+        int[] indptr = block.indptr();
+        int[] indices = block.indices();
+        float[] values = block.values();
+        for (int r = 0; r < block.nRows(); r++) {
+            int from = indptr[r];
+            int to = indptr[r + 1];
+            for (int i = from; i < to; i++) {
+                int a = indices[i];
+                double va = values[i];
+                columnSums[a] += va;
+                int base = Backend.gramIndex(a, 0, p);
+                for (int j = from; j < to; j++) {
+                    int b = indices[j];
+                    if (b >= a) {
+                        upper[base + b] += va * values[j];
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public RowBlock project(RowBlock block, double[] loadings, int k, double[] meanV) {
+        double[] acc = new double[k];
+        int[] indptr = block.indptr();
+        int[] indices = block.indices();
+        float[] values = block.values();
+        int rows = block.nRows();
+        int[] outPtr = new int[rows + 1];
+        int[] outIdx = new int[rows * k];
+        float[] out = new float[rows * k];
+        for (int r = 0; r < rows; r++) {
+            java.util.Arrays.fill(acc, 0);
+            for (int i = indptr[r]; i < indptr[r + 1]; i++) {
+                double x = values[i];
+                int base = indices[i] * k;
+                for (int j = 0; j < k; j++) {
+                    acc[j] += x * loadings[base + j];
+                }
+            }
+            int at = r * k;
+            for (int j = 0; j < k; j++) {
+                outIdx[at + j] = j;
+                out[at + j] = (float) (acc[j] - meanV[j]);
+            }
+            outPtr[r + 1] = at + k;
+        }
+        return RowBlock.of(block.blockIndex(), block.rowStart(), k, outPtr, outIdx, out);
+    }
+
+    @Override
+    public String toString() {
+        return "HostBackend";
+    }
+}

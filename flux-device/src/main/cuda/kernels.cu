@@ -1,0 +1,100 @@
+// scflux device kernels: one CSR row block (int32 indptr and indices, float32 values) at a time.
+//
+// Compiled to PTX with `nvcc -ptx -arch=compute_80 -fmad=false` (no fused multiply-add, so products and sums round as
+// the JVM rounds them) and loaded with cuModuleLoadData. Reductions add into 128-bit fixed-point cells with integer
+// atomics: integer addition is associative, so a block's partial has the same bits whatever order the threads ran in,
+// and the host merges the partials in block order. Each term is rint(x * 2^e), e chosen by the host from a bound on the
+// block's sums so that no cell overflows; a cell is two unsigned 64-bit words, low then high.
+
+#include <stdint.h>
+
+// Adds x (already scaled by 2^e and rounded to an integer) into the 128-bit two's-complement cell at c.
+__device__ __forceinline__ void add128(unsigned long long *c, double x) {
+    double hi = floor(ldexp(x, -64));
+    double lo = x - ldexp(hi, 64);  // exact, in [0, 2^64)
+    unsigned long long l = __double2ull_rz(lo);
+    unsigned long long h = (unsigned long long) __double2ll_rz(hi);
+    unsigned long long old = atomicAdd(c, l);
+    unsigned long long carry = old + l < old ? 1ull : 0ull;
+    if (h + carry != 0ull) {
+        atomicAdd(c + 1, h + carry);
+    }
+}
+
+__device__ __forceinline__ double scaled(double x, int e) {
+    return rint(ldexp(x, e));
+}
+
+// The row holding entry k: the last r with indptr[r] <= k.
+__device__ __forceinline__ int rowOf(const int *indptr, int nRows, int k) {
+    int lo = 0, hi = nRows - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) >> 1;
+        if (indptr[mid] <= k) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+}
+
+// normalize_total's division by the row's factor (zero taken as one), then log1p, as the host's NormalizeLog1p:
+// the quotient rounded to float32, ln(1 + q) in float64, rounded to float32 when single, divided by ln(base).
+extern "C" __global__ void normalize_log1p(int nRows, const int *indptr, const float *in, const double *factors,
+                                           float *out, int single, double lnBase) {
+    for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < nRows; r += blockDim.x * gridDim.x) {
+        double f = factors[r];
+        double divisor = f == 0.0 ? 1.0 : f;
+        for (int k = indptr[r]; k < indptr[r + 1]; k++) {
+            float q = __double2float_rn((double) in[k] / divisor);
+            double l = fabs(q) >= 0x1p-29 ? log(1.0 + (double) q) : log1p((double) q);
+            double t = single ? (double) __double2float_rn(l) : l;
+            out[k] = __double2float_rn(t / lnBase);
+        }
+    }
+}
+
+// Each column's sum and sum of squares (squares in float32 when float32Squares), into 128-bit cells sum[2c], sq[2c].
+extern "C" __global__ void column_sums(int nnz, const int *indices, const float *values, int float32Squares,
+                                       int eSum, int eSq, unsigned long long *sum, unsigned long long *sq) {
+    for (int k = blockIdx.x * blockDim.x + threadIdx.x; k < nnz; k += blockDim.x * gridDim.x) {
+        float v = values[k];
+        int c = indices[k];
+        double square = float32Squares ? (double) __fmul_rn(v, v) : __dmul_rn((double) v, (double) v);
+        add128(sum + 2 * c, scaled((double) v, eSum));
+        add128(sq + 2 * c, scaled(square, eSq));
+    }
+}
+
+// X^T X over p columns, upper triangle packed by rows (entry (a, b), b >= a, at a * p - a * (a + 1) / 2 + b), and the
+// column sums: one thread per stored entry pairs it with every entry of its row whose column is not smaller.
+extern "C" __global__ void gram(int nRows, int nnz, const int *indptr, const int *indices, const float *values, int p,
+                                int eGram, int eSum, unsigned long long *upper, unsigned long long *columnSums) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < nnz; i += blockDim.x * gridDim.x) {
+        int r = rowOf(indptr, nRows, i);
+        int a = indices[i];
+        double va = values[i];
+        add128(columnSums + 2 * a, scaled(va, eSum));
+        long long base = (long long) a * p - (long long) a * (a + 1) / 2;
+        for (int j = indptr[r]; j < indptr[r + 1]; j++) {
+            int b = indices[j];
+            if (b >= a) {
+                add128(upper + 2 * (base + b), scaled(__dmul_rn(va, (double) values[j]), eGram));
+            }
+        }
+    }
+}
+
+// Each row's coordinates on k components, x V - meanV, summed in row order in float64 and rounded to float32 as the
+// host's projection: one thread per (row, component); out is row-major nRows x k.
+extern "C" __global__ void project(int nRows, const int *indptr, const int *indices, const float *values, int k,
+                                   const double *loadings, const double *meanV, float *out) {
+    long long total = (long long) nRows * k;
+    for (long long t = blockIdx.x * (long long) blockDim.x + threadIdx.x; t < total;
+         t += (long long) blockDim.x * gridDim.x) {
+        int r = (int) (t / k);
+        int j = (int) (t % k);
+        double acc = 0.0;
+        for (int i = indptr[r]; i < indptr[r + 1]; i++) {
+            acc = __dadd_rn(acc, __dmul_rn((double) values[i], loadings[(long long) indices[i] * k + j]));
+        }
+        out[t] = __double2float_rn(__dadd_rn(acc, -meanV[j]));
+    }
+}

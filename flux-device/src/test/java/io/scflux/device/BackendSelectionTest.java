@@ -1,0 +1,54 @@
+package io.scflux.device;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.scflux.core.backend.BackendChoice;
+import io.scflux.core.backend.Backends;
+import io.scflux.core.backend.HostBackend;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Without a usable GPU (what CI has): auto falls back in one line, cuda fails with the probe's reason. */
+class BackendSelectionTest {
+
+    private static String reason() {
+        String reason = CudaProbe.unavailableReason();
+        assumeTrue(reason != null, "a usable CUDA device is present; the gpu-tagged tests cover it");
+        return reason;
+    }
+
+    @Test
+    void autoWithoutAGpuSaysSoOnceAndRunsOnTheHost() {
+        String reason = reason();
+        List<String> lines = new ArrayList<>();
+        assertSame(HostBackend.INSTANCE, Backends.select(BackendChoice.AUTO, 256L << 20, lines::add));
+        assertEquals(List.of("scflux: no usable CUDA device (" + reason + "); running on the host"), lines);
+    }
+
+    @Test
+    void cudaWithoutAGpuIsAClearError() {
+        String reason = reason();
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> Backends.select(BackendChoice.CUDA, 256L << 20, line -> { }));
+        assertEquals("--device cuda: no usable CUDA device (" + reason + ")", e.getMessage());
+    }
+
+    @Test
+    void theProbeRemembersItsAnswer() {
+        String reason = reason();
+        assertSame(reason, CudaProbe.unavailableReason());
+        assertTrue(reason.contains("CUDA"), reason);
+    }
+
+    @Test
+    void cpuNeverProbes() {
+        List<String> lines = new ArrayList<>();
+        assertSame(HostBackend.INSTANCE, Backends.select(BackendChoice.CPU, 1, lines::add));
+        assertEquals(List.of(), lines);
+    }
+}

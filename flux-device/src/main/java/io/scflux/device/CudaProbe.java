@@ -5,6 +5,8 @@ import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
 import static jcuda.driver.JCudaDriver.cuDeviceGetCount;
 import static jcuda.driver.JCudaDriver.cuInit;
 
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import jcuda.CudaException;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
@@ -19,6 +21,9 @@ final class CudaProbe {
 
     /** The kernels are PTX for compute capability 8.0; older devices cannot load them. */
     static final int MIN_MAJOR = 8;
+
+    private static final Pattern MISSING_LIBRARY =
+            Pattern.compile("(lib[\\w.-]+: cannot open shared object file[^\\n]*)");
 
     private CudaProbe() {
     }
@@ -51,9 +56,19 @@ final class CudaProbe {
             }
             return null;
         } catch (LinkageError e) {
-            return "the CUDA driver library could not be loaded: " + e.getMessage();
+            return "the CUDA driver could not be loaded: " + firstLine(e);
         } catch (CudaException e) {
-            return "the CUDA driver failed: " + e.getMessage();
+            return "the CUDA driver failed: " + firstLine(e);
         }
+    }
+
+    /**
+     * One line out of JCuda's multi-line loader message: the shared library that could not be opened
+     * ({@code libcuda.so.1: cannot open shared object file...}) when it says so, else its first line.
+     */
+    static String firstLine(Throwable e) {
+        String message = String.valueOf(e.getMessage());
+        Matcher m = MISSING_LIBRARY.matcher(message);
+        return m.find() ? m.group(1) : message.lines().findFirst().orElse(e.getClass().getName());
     }
 }

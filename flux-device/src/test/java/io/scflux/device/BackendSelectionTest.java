@@ -43,6 +43,18 @@ class BackendSelectionTest {
         String reason = reason();
         assertSame(reason, CudaProbe.unavailableReason());
         assertTrue(reason.contains("CUDA"), reason);
+        assertEquals(1, reason.lines().count(), reason);
+    }
+
+    @Test
+    void jcudasLoaderMessageBecomesOneLine() {
+        String jcuda = "Error while loading native library \"JCudaDriver-12.6.0-linux-x86_64\"\n"
+                + "Operating system name: Linux\nStack trace from the attempt to load the library as a resource:\n"
+                + "java.lang.UnsatisfiedLinkError: /tmp/libJCudaDriver-12.6.0-linux-x86_64.so: libcuda.so.1: cannot "
+                + "open shared object file: No such file or directory\n\tat java.base/...";
+        assertEquals("libcuda.so.1: cannot open shared object file: No such file or directory",
+                CudaProbe.firstLine(new UnsatisfiedLinkError(jcuda)));
+        assertEquals("CUDA_ERROR_NO_DEVICE", CudaProbe.firstLine(new jcuda.CudaException("CUDA_ERROR_NO_DEVICE")));
     }
 
     @Test

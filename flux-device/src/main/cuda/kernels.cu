@@ -8,16 +8,41 @@
 
 #include <stdint.h>
 
-// Adds x (already scaled by 2^e and rounded to an integer) into the 128-bit two's-complement cell at c.
-__device__ __forceinline__ void add128(unsigned long long *c, double x) {
-    double hi = floor(ldexp(x, -64));
-    double lo = x - ldexp(hi, 64);  // exact, in [0, 2^64)
-    unsigned long long l = __double2ull_rz(lo);
-    unsigned long long h = (unsigned long long) __double2ll_rz(hi);
-    unsigned long long old = atomicAdd(c, l);
+// The 128-bit two's-complement words (low, high) of x, an integer-valued double: its magnitude is split exactly
+// (the low part of a 53-bit mantissa is representable), then negated in integers when x is negative.
+__host__ __device__ __forceinline__ void split128(double x, unsigned long long *low, unsigned long long *high) {
+    double m = fabs(x);
+    double hi = floor(ldexp(m, -64));
+    unsigned long long h = (unsigned long long) hi;
+    unsigned long long l = (unsigned long long) (m - ldexp(hi, 64));
+    if (x < 0) {
+        l = ~l + 1ull;
+        h = ~h + (l == 0ull ? 1ull : 0ull);
+    }
+    *low = l;
+    *high = h;
+}
+
+// Adds v to *p and returns the old value: atomically on the device, plainly on the host (for the host-only test).
+__host__ __device__ __forceinline__ unsigned long long fetchAdd(unsigned long long *p, unsigned long long v) {
+#ifdef __CUDA_ARCH__
+    return atomicAdd(p, v);
+#else
+    unsigned long long old = *p;
+    *p = old + v;
+    return old;
+#endif
+}
+
+// Adds x (already scaled by 2^e and rounded to an integer) into the 128-bit cell at c: the low word atomically, then
+// its carry with the high word. Integer additions commute, so the cell ends the same whatever the order.
+__host__ __device__ __forceinline__ void add128(unsigned long long *c, double x) {
+    unsigned long long l, h;
+    split128(x, &l, &h);
+    unsigned long long old = fetchAdd(c, l);
     unsigned long long carry = old + l < old ? 1ull : 0ull;
     if (h + carry != 0ull) {
-        atomicAdd(c + 1, h + carry);
+        fetchAdd(c + 1, h + carry);
     }
 }
 

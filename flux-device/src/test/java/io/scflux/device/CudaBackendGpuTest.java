@@ -44,6 +44,9 @@ class CudaBackendGpuTest {
 
     @AfterAll
     static void close() {
+        if (cuda == null) {
+            return;
+        }
         cuda.close();
         assertEquals(0, cuda.memory().reserved());
         System.out.println("gpu: synth-3k, " + blocks.size() + " blocks, peak device bytes " + cuda.memory().peak());

@@ -212,7 +212,12 @@ public final class CudaBackend implements Backend, AutoCloseable {
                 workspace = null;
             }
             account.reserve(bytes);
-            workspace = memory.allocate(bytes);
+            try {
+                workspace = memory.allocate(bytes);
+            } catch (RuntimeException e) {
+                account.release(bytes);
+                throw e;
+            }
         }
         loadingsOnDevice = null;
         return workspace;

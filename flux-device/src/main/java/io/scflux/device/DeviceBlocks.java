@@ -3,6 +3,8 @@ package io.scflux.device;
 import io.scflux.core.RowBlock;
 import io.scflux.core.backend.MemoryAccount;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The one set of device buffers every block of a run is uploaded into: row pointers, indices, values, per-row factors
@@ -32,14 +34,28 @@ final class DeviceBlocks implements AutoCloseable {
         this.account = account;
         this.rowCapacity = rowCapacity;
         this.nnzCapacity = nnzCapacity;
-        account.reserve(deviceBytes(rowCapacity, nnzCapacity));
-        reserved = deviceBytes(rowCapacity, nnzCapacity);
-        indptr = memory.allocate(4L * (rowCapacity + 1));
-        indices = memory.allocate(4L * nnzCapacity);
-        values = memory.allocate(4L * nnzCapacity);
-        factors = memory.allocate(8L * rowCapacity);
-        out = memory.allocate(4L * nnzCapacity);
-        staging = memory.allocateStaging(stagingBytes(rowCapacity, nnzCapacity));
+        long bytes = deviceBytes(rowCapacity, nnzCapacity);
+        account.reserve(bytes);
+        List<DeviceBuffer> made = new ArrayList<>();
+        try {
+            indptr = allocate(4L * (rowCapacity + 1), made);
+            indices = allocate(4L * nnzCapacity, made);
+            values = allocate(4L * nnzCapacity, made);
+            factors = allocate(8L * rowCapacity, made);
+            out = allocate(4L * nnzCapacity, made);
+            staging = memory.allocateStaging(stagingBytes(rowCapacity, nnzCapacity));
+        } catch (RuntimeException e) {
+            made.forEach(memory::free);
+            account.release(bytes);
+            throw e;
+        }
+        reserved = bytes;
+    }
+
+    private DeviceBuffer allocate(long bytes, List<DeviceBuffer> made) {
+        DeviceBuffer b = memory.allocate(bytes);
+        made.add(b);
+        return b;
     }
 
     /** Device bytes for blocks of up to {@code rows} rows and {@code nnz} entries. */

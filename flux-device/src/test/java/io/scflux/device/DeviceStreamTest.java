@@ -58,6 +58,24 @@ class DeviceStreamTest {
     }
 
     @Test
+    void aFailedAllocationGivesBackWhatWasTaken() {
+        FakeMemory memory = new FakeMemory() {
+            @Override
+            public DeviceBuffer allocate(long bytes) {
+                if (allocations == 3) {
+                    throw new jcuda.CudaException("CUDA_ERROR_OUT_OF_MEMORY");
+                }
+                return super.allocate(bytes);
+            }
+        };
+        MemoryAccount account = MemoryAccount.root("cuda", 1 << 20);
+        org.junit.jupiter.api.Assertions.assertThrows(jcuda.CudaException.class,
+                () -> new DeviceBlocks(memory, account, 10, 100));
+        assertEquals(3, memory.frees);
+        assertEquals(0, account.reserved());
+    }
+
+    @Test
     void cancellingFreesTheBuffers() {
         CsrMatrix m = Matrices.random(300, 40, 0.3, 8);
         FakeMemory memory = new FakeMemory();

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
 /** Device memory on the heap that counts allocations, frees and uploads: for tests without a GPU. */
-final class FakeMemory implements DeviceMemory {
+class FakeMemory implements DeviceMemory {
 
     int allocations;
     int frees;

@@ -111,14 +111,14 @@ public final class CudaBackend implements Backend, AutoCloseable {
 
     @Override
     public synchronized void columnSums(RowBlock block, boolean float32Squares, double[] sum, double[] squares) {
-        double max = maxAbs(block);
+        double max = FixedPoint.maxAbs(block);
         if (!Double.isFinite(max)) {
             HostBackend.INSTANCE.columnSums(block, float32Squares, sum, squares);
             return;
         }
         int n = block.nCols();
-        int eSum = FixedPoint.exponent(max * block.nnz());
-        int eSq = FixedPoint.exponent(max * max * block.nnz() * 2);
+        int eSum = FixedPoint.sumExponent(block, max);
+        int eSq = FixedPoint.squareExponent(block, max);
         DeviceBlocks b = upload(block, true, null);
         CUdeviceptr cells = cleared(32L * n);
         CUdeviceptr squareCells = cells.withByteOffset(16L * n);
@@ -129,19 +129,14 @@ public final class CudaBackend implements Backend, AutoCloseable {
 
     @Override
     public synchronized void gram(RowBlock block, double[] upper, double[] columnSums) {
-        double max = maxAbs(block);
+        double max = FixedPoint.maxAbs(block);
         if (!Double.isFinite(max)) {
             HostBackend.INSTANCE.gram(block, upper, columnSums);
             return;
         }
         int p = block.nCols();
-        int[] indptr = block.indptr();
-        long widest = 0;
-        for (int r = 0; r < block.nRows(); r++) {
-            widest = Math.max(widest, indptr[r + 1] - indptr[r]);
-        }
-        int eGram = FixedPoint.exponent(max * max * block.nnz() * widest);
-        int eSum = FixedPoint.exponent(max * block.nnz());
+        int eGram = FixedPoint.gramExponent(block, max);
+        int eSum = FixedPoint.sumExponent(block, max);
         DeviceBlocks b = upload(block, true, null);
         CUdeviceptr cells = cleared(16L * (upper.length + p));
         CUdeviceptr sumCells = cells.withByteOffset(16L * upper.length);
@@ -234,20 +229,6 @@ public final class CudaBackend implements Backend, AutoCloseable {
         long[] cells = new long[words];
         cuMemcpyDtoH(Pointer.to(cells), from, 8L * words);
         return cells;
-    }
-
-    /** The largest magnitude of the block's values (infinite or NaN when one is not finite). */
-    private static double maxAbs(RowBlock block) {
-        float[] values = block.values();
-        float max = 0;
-        for (int k = 0; k < block.nnz(); k++) {
-            float a = Math.abs(values[k]);
-            if (Float.isNaN(a)) {
-                return Double.NaN;
-            }
-            max = Math.max(max, a);
-        }
-        return max;
     }
 
     @Override

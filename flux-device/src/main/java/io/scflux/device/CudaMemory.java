@@ -13,7 +13,10 @@ import java.util.Map;
 import jcuda.Pointer;
 import jcuda.driver.CUdeviceptr;
 
-/** {@link DeviceMemory} on the current CUDA context: {@code cuMemAlloc}, {@code cuMemAllocHost}, {@code cuMemcpyHtoD}. */
+/**
+ * {@link DeviceMemory} on the current CUDA context: {@code cuMemAlloc}, {@code cuMemAllocHost} for the page-locked
+ * staging buffer, {@code cuMemcpyHtoD} from it.
+ */
 final class CudaMemory implements DeviceMemory {
 
     private final Map<ByteBuffer, Pointer> pinned = new IdentityHashMap<>();

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The CUDA kernels against the host's on the synth-3k fixture (int64 indptr), block by block: within 1e-5 relative, and the same
- * bits on a second run. Needs a CUDA device: run by samples/gpu-check.sh, excluded from ordinary builds.
+ * The CUDA kernels against the host's on the synth-3k fixture (int64 indptr), block by block: within 1e-5 relative,
+ * and the same bits on a second run. Needs a CUDA device: run by samples/gpu-check.sh, excluded from ordinary builds.
  */
 @Tag("gpu")
 class CudaBackendGpuTest {

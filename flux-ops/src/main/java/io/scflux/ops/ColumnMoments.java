@@ -2,21 +2,25 @@ package io.scflux.ops;
 
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import io.scflux.core.backend.Backend;
 
 /**
  * Per-column sums and sums of squares in float64, folded per block and merged in block order: the means and
  * variances that scale divides by and that centre the randomized PCA. Squares of float32 data are taken in float32
- * and summed in float64, as scanpy's numba kernel does ({@code value * value} on the float32 data).
+ * and summed in float64, as scanpy's numba kernel does ({@code value * value} on the float32 data). Each block's
+ * partial is the backend's {@link Backend#columnSums} kernel.
  */
 final class ColumnMoments implements Reducer<ColumnMoments.Sums> {
 
     private final int nCols;
     private final boolean float32Squares;
+    private final Backend backend;
 
-    /** Moments of {@code nCols} columns; {@code float32Squares} when the data are float32. */
-    ColumnMoments(int nCols, boolean float32Squares) {
+    /** Moments of {@code nCols} columns on {@code backend}; {@code float32Squares} when the data are float32. */
+    ColumnMoments(int nCols, boolean float32Squares, Backend backend) {
         this.nCols = nCols;
         this.float32Squares = float32Squares;
+        this.backend = backend;
     }
 
     /** The sums of a run of blocks. */
@@ -61,14 +65,7 @@ final class ColumnMoments implements Reducer<ColumnMoments.Sums> {
     @Override
     public Sums fold(RowBlock block) {
         Sums s = new Sums(nCols);
-        int[] indices = block.indices();
-        float[] values = block.values();
-        for (int k = 0; k < block.nnz(); k++) {
-            float v = values[k];
-            int c = indices[k];
-            s.sum[c] += v;
-            s.squares[c] += float32Squares ? v * v : (double) v * v;
-        }
+        backend.columnSums(block, float32Squares, s.sum, s.squares);
         return s;
     }
 

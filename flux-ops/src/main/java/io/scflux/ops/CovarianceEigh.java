@@ -19,7 +19,7 @@ final class CovarianceEigh {
     static Mono<Components> solve(BlockSource x, int k, Streaming streaming) {
         int p = x.nCols();
         long n = x.nRows();
-        Gram gram = new Gram(p);
+        Gram gram = new Gram(p, streaming.backend());
         return streaming.reduce(x, gram).map(sums -> {
             double[] mean = new double[p];
             double[] cov = gram.covariance(sums, n, mean);

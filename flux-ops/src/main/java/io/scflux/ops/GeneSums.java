@@ -2,6 +2,8 @@ package io.scflux.ops;
 
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.HostBackend;
 
 /**
  * Per-gene sums over the cells of each group (batch), in one pass: the sum of the values, the sum of their squares and
@@ -11,6 +13,8 @@ import io.scflux.core.RowBlock;
  *
  * <p>The arithmetic is scanpy's: sums in float64 of float32 values; squares of the float32 values taken in float32
  * (its numba kernel multiplies the float32 data), except the clipped values, which scanpy squares in float64.
+ *
+ * <p>On a device backend, the sums of the values of a single group are the backend's {@link Backend#columnSums}.
  */
 final class GeneSums implements Reducer<GeneSums.Sums> {
 
@@ -23,29 +27,32 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
     private final int nGenes;
     private final float scale;
     private final double[] ceiling;
+    private final Backend backend;
 
-    private GeneSums(Kind kind, int[] groupOfRow, int nGroups, int nGenes, float scale, double[] ceiling) {
+    private GeneSums(Kind kind, int[] groupOfRow, int nGroups, int nGenes, float scale, double[] ceiling,
+                     Backend backend) {
         this.kind = kind;
         this.groupOfRow = groupOfRow;
         this.nGroups = nGroups;
         this.nGenes = nGenes;
         this.scale = scale;
         this.ceiling = ceiling;
+        this.backend = backend;
     }
 
     /** Sums of the values; {@code groupOfRow[cell]} in {@code [0, nGroups)}. */
-    static GeneSums values(int[] groupOfRow, int nGroups, int nGenes) {
-        return new GeneSums(Kind.VALUES, groupOfRow, nGroups, nGenes, 1f, null);
+    static GeneSums values(int[] groupOfRow, int nGroups, int nGenes, Backend backend) {
+        return new GeneSums(Kind.VALUES, groupOfRow, nGroups, nGenes, 1f, null, backend);
     }
 
     /** Sums of {@code expm1(x * scale)} in float32 (scale: the log base's {@code ln}, 1 for natural logs). */
     static GeneSums expm1(int[] groupOfRow, int nGroups, int nGenes, float scale) {
-        return new GeneSums(Kind.EXPM1, groupOfRow, nGroups, nGenes, scale, null);
+        return new GeneSums(Kind.EXPM1, groupOfRow, nGroups, nGenes, scale, null, HostBackend.INSTANCE);
     }
 
     /** Sums of {@code min(x, ceiling[group * nGenes + gene])}. */
     static GeneSums clipped(int[] groupOfRow, int nGroups, int nGenes, double[] ceiling) {
-        return new GeneSums(Kind.CLIPPED, groupOfRow, nGroups, nGenes, 1f, ceiling);
+        return new GeneSums(Kind.CLIPPED, groupOfRow, nGroups, nGenes, 1f, ceiling, HostBackend.INSTANCE);
     }
 
     @Override
@@ -56,6 +63,9 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
     @Override
     public Sums fold(RowBlock block) {
         Sums s = new Sums(nGroups, nGenes);
+        if (kind == Kind.VALUES && nGroups == 1 && !backend.isHost()) {
+            return onDevice(block, s);
+        }
         int[] indptr = block.indptr();
         int[] indices = block.indices();
         float[] values = block.values();
@@ -104,6 +114,20 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
                         }
                     }
                     break;
+            }
+        }
+        return s;
+    }
+
+    /** A single group's sums by the device kernel; only the positive counts are taken here. */
+    private Sums onDevice(RowBlock block, Sums s) {
+        backend.columnSums(block, true, s.sum, s.sumSq);
+        s.cells[0] = block.nRows();
+        int[] indices = block.indices();
+        float[] values = block.values();
+        for (int k = 0; k < block.nnz(); k++) {
+            if (values[k] > 0) {
+                s.positive[indices[k]]++;
             }
         }
         return s;

@@ -2,10 +2,12 @@ package io.scflux.ops;
 
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import io.scflux.core.backend.Backend;
 
 /**
  * The Gram matrix {@code X^T X} (its upper triangle, packed by rows) and the column sums of a matrix, in float64:
- * one pass of per-block partials merged in block order. Products of float32 values are exact in float64.
+ * one pass of per-block partials merged in block order, each the backend's {@link Backend#gram} kernel. Products of
+ * float32 values are exact in float64.
  */
 final class Gram implements Reducer<Gram.Sums> {
 
@@ -15,16 +17,18 @@ final class Gram implements Reducer<Gram.Sums> {
     private final int p;
     /** {@code rowBase[a] + b} is the packed position of entry (a, b), b >= a. */
     private final int[] rowBase;
+    private final Backend backend;
 
-    Gram(int p) {
+    Gram(int p, Backend backend) {
         if (p > MAX_COLUMNS) {
             throw new IllegalArgumentException("a Gram matrix of " + p + " columns does not fit in memory (at most "
                     + MAX_COLUMNS + ")");
         }
         this.p = p;
+        this.backend = backend;
         rowBase = new int[p];
         for (int a = 0; a < p; a++) {
-            rowBase[a] = (int) ((long) a * p - (long) a * (a - 1) / 2 - a);
+            rowBase[a] = Backend.gramIndex(a, 0, p);
         }
     }
 
@@ -47,26 +51,7 @@ final class Gram implements Reducer<Gram.Sums> {
     @Override
     public Sums fold(RowBlock block) {
         Sums s = new Sums(p);
-        double[] g = s.upper;
-        int[] indptr = block.indptr();
-        int[] indices = block.indices();
-        float[] values = block.values();
-        for (int r = 0; r < block.nRows(); r++) {
-            int from = indptr[r];
-            int to = indptr[r + 1];
-            for (int i = from; i < to; i++) {
-                int a = indices[i];
-                double va = values[i];
-                s.columnSums[a] += va;
-                int base = rowBase[a];
-                for (int j = from; j < to; j++) {
-                    int b = indices[j];
-                    if (b >= a) {
-                        g[base + b] += va * values[j];
-                    }
-                }
-            }
-        }
+        backend.gram(block, s.upper, s.columnSums);
         return s;
     }
 

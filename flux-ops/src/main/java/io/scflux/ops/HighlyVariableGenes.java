@@ -53,7 +53,7 @@ public final class HighlyVariableGenes {
                                              HighlyVariableGenesOptions options, Streaming streaming) {
         GeneSums sums = options.flavor() == Flavor.SEURAT
                 ? GeneSums.expm1(batches.group, batches.groups(), x.nCols(), log1pBase(data))
-                : GeneSums.values(batches.group, batches.groups(), x.nCols());
+                : GeneSums.values(batches.group, batches.groups(), x.nCols(), streaming.backend());
         return streaming.reduce(x, sums).map(s -> {
             Dispersions d = options.batchKey() == null ? Dispersions.single(s, options)
                     : Dispersions.batched(s, batches.count, data.var().index(), options);
@@ -77,7 +77,7 @@ public final class HighlyVariableGenes {
     private static Mono<AnnData> seuratV3(AnnData data, BlockSource x, Batches batches,
                                           HighlyVariableGenesOptions options, Streaming streaming) {
         int nGenes = x.nCols();
-        return streaming.reduce(x, GeneSums.values(batches.group, batches.groups(), nGenes))
+        return streaming.reduce(x, GeneSums.values(batches.group, batches.groups(), nGenes, streaming.backend()))
                 .flatMap(first -> {
                     SeuratV3 fit = new SeuratV3(first, batches, options.span());
                     GeneSums clipped = GeneSums.clipped(batches.group, batches.groups(), nGenes, fit.ceiling());

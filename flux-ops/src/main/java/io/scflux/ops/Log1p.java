@@ -24,20 +24,20 @@ public final class Log1p {
 
     /**
      * On subscription, replaces {@code data}'s X with its log1p view and records the base; emits {@code data}. Nothing
-     * of X is read: {@code streaming} is unused, taken so that every operator is called alike.
+     * of X is read: of {@code streaming} only the backend is kept, whose kernel a normalized view's blocks go through.
      */
     public static Mono<AnnData> log1p(AnnData data, Log1pOptions options, Streaming streaming) {
         return Mono.fromCallable(() -> {
-            apply(data, options);
+            apply(data, options, streaming);
             return data;
         });
     }
 
-    static void apply(AnnData data, Log1pOptions options) {
+    static void apply(AnnData data, Log1pOptions options, Streaming streaming) {
         BlockSource x = XMatrix.of(data);
         boolean single = x.dtype() == DType.FLOAT32;
         if (x instanceof NormalizedView v && !v.isLog1p()) {
-            data.setX(v.withLog1p(options.base()));
+            data.setX(v.withLog1p(options.base(), streaming.backend()));
         } else {
             data.setX(StagedSource.of(x, new Log1pStage(single, options.base()), x.nCols(),
                     single ? DType.FLOAT32 : DType.FLOAT64));

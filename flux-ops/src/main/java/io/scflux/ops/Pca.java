@@ -57,7 +57,7 @@ public final class Pca {
             };
             Mono<Components> components = exact ? CovarianceEigh.solve(x, k, streaming)
                     : RandomizedPca.solve(x, k, streaming);
-            return components.map(c -> store(data, mask, x, c));
+            return components.map(c -> store(data, mask, x, c, streaming));
         });
     }
 
@@ -103,12 +103,13 @@ public final class Pca {
         return options.nComps();
     }
 
-    private static AnnData store(AnnData data, boolean[] mask, BlockSource x, Components c) {
+    private static AnnData store(AnnData data, boolean[] mask, BlockSource x, Components c, Streaming streaming) {
         int k = c.k();
         int p = c.nFeatures();
         // scikit-learn keeps float32 for float32 data and computes in float64 otherwise
         DType fitted = x.dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64;
-        data.putObsm("X_pca", StagedSource.densifying(x, new ProjectionStage(c), k, DType.FLOAT32));
+        ProjectionStage projection = new ProjectionStage(c, streaming.backend());
+        data.putObsm("X_pca", StagedSource.densifying(x, projection, k, DType.FLOAT32));
         if (mask == null) {
             data.putVarm("PCs", array(fitted, c.loadings(), p, k));
         } else {

@@ -21,7 +21,7 @@ public final class Preprocess {
         return QcMetrics.run(data, options.qc(), streaming).map(pass -> {
             BlockSource counts = data.x();
             NormalizeTotal.apply(data, counts, pass.totals, options.normalize());
-            Log1p.apply(data, options.log1p());
+            Log1p.apply(data, options.log1p(), streaming);
             return data;
         });
     }

@@ -43,7 +43,8 @@ final class RandomizedPca {
     static Mono<Components> solve(BlockSource x, int k, Streaming streaming) {
         int p = x.nCols();
         long n = x.nRows();
-        return streaming.reduce(x, new ColumnMoments(p, x.dtype() == DType.FLOAT32)).flatMap(sums -> {
+        ColumnMoments moments = new ColumnMoments(p, x.dtype() == DType.FLOAT32, streaming.backend());
+        return streaming.reduce(x, moments).flatMap(sums -> {
             double[] mean = sums.means(n);
             double total = 0;
             for (double v : sums.variances(n)) {

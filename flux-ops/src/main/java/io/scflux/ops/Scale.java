@@ -32,7 +32,7 @@ public final class Scale {
                 throw new IllegalArgumentException("scale needs X, and this AnnData has none");
             }
             boolean float32 = x.dtype() == DType.FLOAT32;
-            return streaming.reduce(x, new ColumnMoments(x.nCols(), float32)).map(sums -> {
+            return streaming.reduce(x, new ColumnMoments(x.nCols(), float32, streaming.backend())).map(sums -> {
                 long n = x.nRows();
                 double[] mean = sums.means(n);
                 double[] std = sums.variances(n);

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Matrices;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ class GramTest {
             }
         }
         RowBlock unsorted = RowBlock.of(0, 0, 25, ip, reversed, values);
-        Gram gram = new Gram(25);
+        Gram gram = new Gram(25, HostBackend.INSTANCE);
         double[] meanA = new double[25];
         double[] meanB = new double[25];
         double[] a = gram.covariance(gram.fold(sorted), 80, meanA);
@@ -39,7 +40,8 @@ class GramTest {
         // a row listing a column twice counts it as the sum of its entries, as a matrix product does
         RowBlock twice = RowBlock.of(0, 0, 3, new int[] {0, 3}, new int[] {2, 0, 2}, new float[] {1, 5, 2});
         double[] means = new double[3];
-        double[] c = new Gram(3).covariance(new Gram(3).fold(twice), 2, means);
+        Gram small = new Gram(3, HostBackend.INSTANCE);
+        double[] c = small.covariance(small.fold(twice), 2, means);
         org.junit.jupiter.api.Assertions.assertEquals((9 - 2 * 1.5 * 1.5) / 1, c[2 * 3 + 2], "(1 + 2)^2 at (2, 2)");
         org.junit.jupiter.api.Assertions.assertEquals((15 - 2 * 2.5 * 1.5) / 1, c[2], "5 * (1 + 2) at (0, 2)");
         double[][] dense = new double[80][25];

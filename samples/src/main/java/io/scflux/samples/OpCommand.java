@@ -55,7 +55,7 @@ abstract class OpCommand implements Callable<Integer> {
         if (Files.isDirectory(output)) {
             throw new FileSystemException(output.toString(), null, "is a directory");
         }
-        Streaming streaming = new Streaming(global.planTarget(), global.execution());
+        Streaming streaming = global.streaming(spec.commandLine().getErr());
         long started = System.nanoTime();
         AnnData data = H5ad.read(input);
         BlockSource file = data.x();

@@ -4,6 +4,12 @@ import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.Streaming;
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.BackendChoice;
+import io.scflux.core.backend.Backends;
+import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.MemoryAccount;
 import io.scflux.core.cache.BlockCache;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -24,9 +30,9 @@ import reactor.core.scheduler.Schedulers;
 
 /**
  * The {@code scflux} command line: {@code synth}, {@code info}, {@code bench} and the operators ({@code qc},
- * {@code normalize}, {@code log1p}, {@code preprocess}...), with the options every command
- * shares ({@code --threads}, {@code --chunk-nnz}, {@code --progress}, {@code --debug}). Bad input and I/O failures
- * print one line, {@code scflux: error: <message>}, and exit 1; usage errors exit 2.
+ * {@code normalize}, {@code log1p}, {@code preprocess}...), with the options every command shares
+ * ({@code --threads}, {@code --chunk-nnz}, {@code --device}, {@code --progress}, {@code --debug}). Bad input and
+ * I/O failures print one line, {@code scflux: error: <message>}, and exit 1; usage errors exit 2.
  */
 @Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
@@ -49,6 +55,17 @@ public final class Scflux implements Runnable {
             description = "About this many nonzeros per row block (default: ${DEFAULT-VALUE}).")
     private long chunkNnz;
 
+    @Option(names = "--device", paramLabel = "auto|cpu|cuda", defaultValue = "auto", scope = ScopeType.INHERIT,
+            converter = DeviceConverter.class,
+            description = "Where operators compute: a CUDA GPU when one is usable (auto, the default; else the host, "
+                    + "said in one line), the host (cpu) or a CUDA GPU or an error (cuda).")
+    private BackendChoice device;
+
+    @Option(names = "--device-mem-mb", paramLabel = "N", scope = ScopeType.INHERIT,
+            description = "Cap on the device memory the GPU's buffers may take, in MiB (default: no cap); blocks "
+                    + "are cut smaller so that they fit.")
+    private Long deviceMemMb;
+
     @Option(names = "--progress", scope = ScopeType.INHERIT,
             description = "Show a progress bar on stderr (blocks done / total, rows/s).")
     private boolean progress;
@@ -67,6 +84,8 @@ public final class Scflux implements Runnable {
     private boolean stats;
 
     private BlockCache cache;
+
+    private Backend backend;
 
     public static void main(String[] args) {
         // An Error thrown on a scheduler's worker (out of memory) never reaches the subscriber, which would wait
@@ -129,6 +148,35 @@ public final class Scflux implements Runnable {
     }
 
     /**
+     * The backend of {@code --device}, chosen once per run: {@code auto} without a usable GPU says so in one line on
+     * {@code err}; {@code cuda} without one is an error.
+     */
+    Backend backend(PrintWriter err) {
+        if (backend == null) {
+            if (deviceMemMb != null && deviceMemMb < 1) {
+                throw new ParameterException(spec.commandLine(), "--device-mem-mb must be at least 1, got "
+                        + deviceMemMb);
+            }
+            long cap = deviceMemMb == null ? Long.MAX_VALUE : deviceMemMb << 20;
+            try {
+                backend = Backends.select(device, cap, line -> {
+                    err.println(line);
+                    err.flush();
+                });
+            } catch (IllegalStateException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        }
+        return backend;
+    }
+
+    /** How an operator streams X: {@code --chunk-nnz} (cut smaller to fit a device), {@code --threads}, the backend. */
+    Streaming streaming(PrintWriter err) {
+        Backend b = backend(err);
+        return new Streaming(b.target(planTarget()), execution(), b);
+    }
+
+    /**
      * The block cache of {@code --cache-mb}, one per run. Without the option, an eighth of the heap when the command
      * reads its input several times ({@code rereads}), else none: packing blocks for a single pass costs more than
      * reading them again.
@@ -151,8 +199,29 @@ public final class Scflux implements Runnable {
     void printStats(PrintWriter err, long blocks, long blocksReadFromFile) {
         if (stats) {
             err.println("{\"blocks\": " + blocks + ", \"blocks_read_from_file\": " + blocksReadFromFile
-                    + ", \"cache\": " + (cache != null ? cache : BlockCache.ofBytes(0)).stats().toJson() + "}");
+                    + ", \"cache\": " + (cache != null ? cache : BlockCache.ofBytes(0)).stats().toJson()
+                    + ", \"device\": " + deviceJson() + "}");
             err.flush();
+        }
+    }
+
+    /** The backend that ran (the host when none was needed), its reserved and peak bytes and its cap (null: none). */
+    private String deviceJson() {
+        Backend b = backend != null ? backend : HostBackend.INSTANCE;
+        MemoryAccount m = b.memory();
+        return "{\"backend\": \"" + b.name() + "\", \"reserved\": " + m.reserved() + ", \"peak\": " + m.peak()
+                + ", \"cap\": " + (m.cap() == Long.MAX_VALUE ? "null" : m.cap()) + "}";
+    }
+
+    /** {@code --device}'s value, case-insensitive, with the accepted names in the error. */
+    static final class DeviceConverter implements CommandLine.ITypeConverter<BackendChoice> {
+        @Override
+        public BackendChoice convert(String value) {
+            try {
+                return BackendChoice.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
         }
     }
 

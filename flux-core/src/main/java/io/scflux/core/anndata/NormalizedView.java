@@ -8,6 +8,8 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.Stage;
 import io.scflux.core.Streaming;
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.HostBackend;
 import java.util.Objects;
 import reactor.core.publisher.Mono;
 
@@ -37,9 +39,10 @@ public final class NormalizedView implements BlockSource {
     private final Double base;
     private final ColumnScale scaling;
     private final DType dtype;
+    private final Backend backend;
 
     private NormalizedView(BlockSource counts, Mono<double[]> factors, SizeFactorRule rule, boolean log1p,
-                           Double base, ColumnScale scaling) {
+                           Double base, ColumnScale scaling, Backend backend) {
         if (counts instanceof NormalizedView || counts instanceof io.scflux.core.StagedSource) {
             throw new IllegalArgumentException("a normalized view reads counts, not " + counts.describe());
         }
@@ -49,6 +52,7 @@ public final class NormalizedView implements BlockSource {
         this.log1p = log1p;
         this.base = base;
         this.scaling = scaling;
+        this.backend = backend;
         this.dtype = counts.dtype() == DType.FLOAT64 || scaling != null ? DType.FLOAT64 : DType.FLOAT32;
     }
 
@@ -61,15 +65,20 @@ public final class NormalizedView implements BlockSource {
         if (factors.length != counts.nRows()) {
             throw new IllegalArgumentException(factors.length + " size factors for " + counts.nRows() + " rows");
         }
-        return new NormalizedView(counts, Mono.just(factors.clone()), rule, false, null, null);
+        return new NormalizedView(counts, Mono.just(factors.clone()), rule, false, null, null, HostBackend.INSTANCE);
     }
 
     /** This view with {@code log1p} applied after the division ({@code base} null for the natural logarithm). */
     public NormalizedView withLog1p(Double base) {
+        return withLog1p(base, HostBackend.INSTANCE);
+    }
+
+    /** {@link #withLog1p(Double)} with the division and logarithm fused on {@code on}'s kernel. */
+    public NormalizedView withLog1p(Double base, Backend on) {
         if (log1p || scaling != null) {
             throw new IllegalStateException("the view is already " + (log1p ? "log-transformed" : "scaled"));
         }
-        return new NormalizedView(counts, factors, rule, true, base, null);
+        return new NormalizedView(counts, factors, rule, true, base, null, on);
     }
 
     /**
@@ -80,7 +89,7 @@ public final class NormalizedView implements BlockSource {
         if (scaling != null) {
             throw new IllegalStateException("the view is already scaled");
         }
-        return new NormalizedView(counts, factors, rule, log1p, this.base, columnScale);
+        return new NormalizedView(counts, factors, rule, log1p, this.base, columnScale, backend);
     }
 
     /**
@@ -99,7 +108,7 @@ public final class NormalizedView implements BlockSource {
                 ? Mono.defer(() -> rule.factors(selected, Streaming.DEFAULT)).cache()
                 : factors.map(all -> rows == null ? all : pick(all, rows)).cache();
         ColumnScale s = scaling == null || cols == null ? scaling : scaling.select(cols);
-        return new NormalizedView(selected, f, rule, log1p, base, s);
+        return new NormalizedView(selected, f, rule, log1p, base, s, backend);
     }
 
     /** This view with its factors computed again on its counts by its rule (normalize_total on this data). */
@@ -109,7 +118,7 @@ public final class NormalizedView implements BlockSource {
                     + "renormalizing"));
         }
         return rule.factors(counts, streaming)
-                .map(f -> new NormalizedView(counts, Mono.just(f), rule, log1p, base, null));
+                .map(f -> new NormalizedView(counts, Mono.just(f), rule, log1p, base, null, backend));
     }
 
     private static double[] pick(double[] all, int[] rows) {
@@ -189,7 +198,7 @@ public final class NormalizedView implements BlockSource {
     public RowReader open() {
         double[] f = factors.block();
         boolean single = counts.dtype() != DType.FLOAT64;
-        Stage normalized = log1p ? new NormalizeLog1p(f, new Log1pStage(single, base)) : new RowScale(f);
+        Stage normalized = log1p ? backend.normalizeLog1p(f, single, base) : new RowScale(f);
         Stage stage = scaling == null ? normalized : normalized.then(scaling);
         RowReader reader = counts.open();
         return new RowReader() {

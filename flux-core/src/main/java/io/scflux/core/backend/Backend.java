@@ -1,5 +1,6 @@
 package io.scflux.core.backend;
 
+import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 
@@ -20,6 +21,14 @@ public interface Backend {
 
     /** The bytes this backend holds for its buffers, under its cap. */
     MemoryAccount memory();
+
+    /**
+     * The plan target to cut blocks with: {@code requested}, or a smaller one whose blocks fit this backend's
+     * buffers under its cap. The host takes any block.
+     */
+    default PlanTarget target(PlanTarget requested) {
+        return requested;
+    }
 
     /**
      * normalize_total's division by the row's factor ({@code factors} indexed by global row, zero taken as one)

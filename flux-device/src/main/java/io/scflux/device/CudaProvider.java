@@ -1,0 +1,23 @@
+package io.scflux.device;
+
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.BackendProvider;
+
+/** Registers the CUDA backend with {@link io.scflux.core.backend.Backends} through {@link java.util.ServiceLoader}. */
+public final class CudaProvider implements BackendProvider {
+
+    @Override
+    public String name() {
+        return "cuda";
+    }
+
+    @Override
+    public String unavailableReason() {
+        return CudaProbe.unavailableReason();
+    }
+
+    @Override
+    public Backend create(long capBytes) {
+        return CudaBackend.open(capBytes);
+    }
+}

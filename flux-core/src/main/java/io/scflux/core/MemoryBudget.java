@@ -1,8 +1,8 @@
 package io.scflux.core;
 
 /**
- * The memory scflux allows itself for one array it is asked to hold (metadata, accumulators, a block): the JVM's
- * maximum heap, or {@code -Dscflux.memory.budget.mb}. A size declared by a file or asked by an operator beyond it is
+ * The memory scflux allows itself for one array it is asked to hold (metadata, accumulators, a block): half the
+ * JVM's maximum heap (reading one often takes a second copy of its bytes), or {@code -Dscflux.memory.budget.mb}. A size declared by a file or asked by an operator beyond it is
  * refused before anything is allocated, with a message saying what and how much, instead of an OutOfMemoryError.
  */
 public final class MemoryBudget {
@@ -13,7 +13,7 @@ public final class MemoryBudget {
     /** The budget in bytes. */
     public static long bytes() {
         long configured = Long.getLong("scflux.memory.budget.mb", -1);
-        return configured > 0 ? configured << 20 : Runtime.getRuntime().maxMemory();
+        return configured > 0 ? configured << 20 : Runtime.getRuntime().maxMemory() / 2;
     }
 
     /**

@@ -9,8 +9,8 @@ import org.junit.jupiter.api.Test;
 class MemoryBudgetTest {
 
     @Test
-    void theBudgetIsTheMaximumHeapUnlessConfigured() {
-        assertEquals(Runtime.getRuntime().maxMemory(), MemoryBudget.bytes());
+    void theBudgetIsHalfTheMaximumHeapUnlessConfigured() {
+        assertEquals(Runtime.getRuntime().maxMemory() / 2, MemoryBudget.bytes());
         System.setProperty("scflux.memory.budget.mb", "3");
         try {
             assertEquals(3L << 20, MemoryBudget.bytes());

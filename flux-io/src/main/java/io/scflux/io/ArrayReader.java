@@ -13,6 +13,7 @@ import io.jhdf.object.datatype.CompoundDataType;
 import io.scflux.core.DType;
 import io.scflux.core.MemoryBudget;
 import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.PackedStrings;
 import java.lang.reflect.Array;
 import java.math.BigInteger;
 import java.util.Arrays;
@@ -51,26 +52,54 @@ final class ArrayReader {
      * lzf filter needs the chunk size in the filter's parameters, which h5py leaves out for string datasets.
      */
     private static Object flat(Dataset ds, DType t, int n) {
-        boolean filtered = ds instanceof ChunkedDataset && !ds.getFilters().isEmpty();
-        boolean vlenStrings = ds.getDataType() instanceof VariableLength v && v.isVariableLengthString();
-        if (!filtered) {
-            return vlenStrings
-                    ? VlenStrings.decode(ds, ((DatasetBase) ds).getDataBuffer(), n, encoding(ds))
-                    : ds.getDataFlat();
+        return isVlenStrings(ds) ? packed(ds, n).toArray() : flatOther(ds, t, n);
+    }
+
+    private static Object flatOther(Dataset ds, DType t, int n) {
+        if (!(ds instanceof ChunkedDataset) || ds.getFilters().isEmpty()) {
+            return ds.getDataFlat();
         }
         Path file = ds.getFileAsPath();
         FileStamp stamp = FileStamp.of(file);
         StoredArray stored = StoredArray.anyType(ds, t, stamp.size());
         try (Storage s = Storage.open(file, stamp, new ReadStats())) {
-            ByteBuffer raw = stored.readAll(s);
-            return vlenStrings
-                    ? VlenStrings.decode(ds, raw, n, encoding(ds))
-                    : DatasetReader.readDataset(ds.getDataType(), raw, n, ds.getHdfFile().getHdfBackingStorage());
+            return DatasetReader.readDataset(ds.getDataType(), stored.readAll(s), n,
+                    ds.getHdfFile().getHdfBackingStorage());
         }
     }
 
-    private static java.nio.charset.Charset encoding(Dataset ds) {
-        return ((VariableLength) ds.getDataType()).getEncoding();
+    private static boolean isVlenStrings(Dataset ds) {
+        return ds.getDataType() instanceof VariableLength v && v.isVariableLengthString();
+    }
+
+    /** A variable-length string dataset of {@code n} elements, decoded from its raw bytes after any filters. */
+    private static PackedStrings packed(Dataset ds, int n) {
+        if (!(ds instanceof ChunkedDataset) || ds.getFilters().isEmpty()) {
+            return VlenStrings.decode(ds, ((DatasetBase) ds).getDataBuffer(), n);
+        }
+        Path file = ds.getFileAsPath();
+        FileStamp stamp = FileStamp.of(file);
+        StoredArray stored = StoredArray.anyType(ds, DType.STRING, stamp.size());
+        try (Storage s = Storage.open(file, stamp, new ReadStats())) {
+            return VlenStrings.decode(ds, stored.readAll(s), n);
+        }
+    }
+
+    /**
+     * An index (obs or var names): as {@link #strings}, kept packed; a large variable-length one never becomes
+     * Java strings.
+     */
+    static PackedStrings names(Node node) {
+        if (node instanceof Dataset ds && !ds.isScalar() && isVlenStrings(ds)) {
+            long[] shape = ds.getDimensionsAsLong();
+            if (shape.length != 1) {
+                throw Hdf5.error(node, "expected a 1-D array, found shape " + Arrays.toString(shape));
+            }
+            checkWithinFile(ds);
+            int n = elements(ds, DType.STRING, shape);
+            return n == 0 ? PackedStrings.of(new String[0]) : packed(ds, n);
+        }
+        return PackedStrings.of(strings(node));
     }
 
     /** A 1-D dataset: a column, its codes, categories or mask. */

@@ -140,7 +140,7 @@ final class ElementWriter {
             String[] columns = frame.columns().keySet().toArray(String[]::new);
             // h5py stores anndata's empty column list as an empty float64 array; anndata reads either.
             g.attr("column-order", columns.length == 0 ? DenseArray.of(new double[0]) : DenseArray.of(columns));
-            array(g, indexKey, DenseArray.of(frame.index()));
+            array(g, indexKey, DenseArray.of(frame.names()));
             for (Map.Entry<String, Column> c : frame.columns().entrySet()) {
                 column(g, c.getKey(), c.getValue());
             }

@@ -38,6 +38,8 @@ final class FileMatrices {
         } catch (RuntimeException e) {
             throw new ScfluxFormatException(file.toString(), element, "not a readable HDF5 file ("
                     + e.getMessage() + ")", e);
+        } catch (OutOfMemoryError e) {
+            throw Hdf5.declaredTooLarge(file.toString(), element, e);
         }
     }
 

@@ -3,6 +3,7 @@ package io.scflux.io;
 import io.jhdf.api.Node;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.PackedStrings;
 
 /**
  * Reads an anndata {@code dataframe} (obs, var, raw/var, frames in obsm and uns) into a {@link Frame}: the index
@@ -38,7 +39,7 @@ final class FrameReader {
             if (indexNode == null) {
                 throw Hdf5.error(node, "missing index dataset '" + indexKey + "' (named by attribute _index)");
             }
-            String[] index = Hdf5.guard(indexNode, () -> ArrayReader.strings(indexNode));
+            PackedStrings index = Hdf5.guard(indexNode, () -> ArrayReader.names(indexNode));
             Frame frame = Hdf5.guard(indexNode, () -> new Frame(index, INDEX.equals(indexKey) ? null : indexKey));
             if (!Hdf5.hasAttr(node, COLUMN_ORDER)) {
                 throw Hdf5.error(node, "missing attribute 'column-order'");
@@ -49,8 +50,8 @@ final class FrameReader {
                     throw Hdf5.error(node, "column '" + name + "' named in column-order is missing");
                 }
                 Column column = legacy ? LegacyLayout.column(node, columnNode) : ColumnReader.read(columnNode, false);
-                if (column.size() != index.length) {
-                    throw Hdf5.error(columnNode, "expected " + index.length + " values (one per index entry), found "
+                if (column.size() != index.size()) {
+                    throw Hdf5.error(columnNode, "expected " + index.size() + " values (one per index entry), found "
                             + column.size());
                 }
                 frame.put(name, column);

@@ -172,7 +172,19 @@ final class Hdf5 {
             throw e;
         } catch (RuntimeException e) {
             throw error(node, e instanceof IllegalArgumentException ? e.getMessage() : "unreadable (" + e + ")", e);
+        } catch (OutOfMemoryError e) {
+            throw declaredTooLarge(fileName(node), path(node), e);
         }
+    }
+
+    /**
+     * jhdf allocates what a damaged header declares (an object header's size) before checking it against the file:
+     * when that one allocation fails, nothing was half built, so it is the file's error, reported as such.
+     */
+    static MemoryBudgetExceededException declaredTooLarge(String file, String path, OutOfMemoryError e) {
+        return new MemoryBudgetExceededException(file + ": " + path + ": a size declared in the file's metadata "
+                + "here does not fit in memory (" + e.getMessage() + "); the file is damaged or larger than the heap "
+                + "(java -Xmx)");
     }
 
     private static Object attr(Node node, String name) {

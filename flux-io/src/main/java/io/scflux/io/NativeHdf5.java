@@ -4,6 +4,7 @@ import static org.bytedeco.hdf5.global.hdf5.*;
 
 import io.scflux.core.DType;
 import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.PackedStrings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -256,7 +257,7 @@ final class NativeHdf5 implements AutoCloseable {
     /** Elements {@code [from, from + n)} of {@code data} (whose elements are {@code type}) in native layout. */
     private Pointer stage(Object data, DType type, int from, int n) {
         if (type == DType.STRING) {
-            return stageStrings((String[]) data, from, n);
+            return data instanceof PackedStrings p ? stagePacked(p, from, n) : stageStrings((String[]) data, from, n);
         }
         ByteBuffer b = reserve((long) n * type.size());
         if (data instanceof boolean[] v) {
@@ -294,22 +295,46 @@ final class NativeHdf5 implements AutoCloseable {
         long used = 0;
         for (int i = 0; i < n; i++) {
             String s = data[from + i];
-            if (s != null && s.indexOf('\0') >= 0) {
-                throw new IllegalArgumentException("an HDF5 string cannot hold a NUL character: '"
-                        + s.replace("\0", "\\0") + "'");
-            }
             byte[] bytes = s == null ? new byte[0] : s.getBytes(StandardCharsets.UTF_8);
-            if (used + bytes.length + 1 > strings.capacity()) {
-                BytePointer grown = new BytePointer(Math.max(used + bytes.length + 1, 2 * strings.capacity()));
-                Pointer.memcpy(grown, strings, used);
-                strings.close();
-                strings = grown;
-            }
-            strings.position(used).put(bytes, 0, bytes.length).put(bytes.length, (byte) 0);
-            strings.position(0);
-            table.putLong(8 * i, used);
-            used += bytes.length + 1;
+            used = stageString(table, i, used, bytes, 0, bytes.length);
         }
+        return pointTable(table, n);
+    }
+
+    /** As {@link #stageStrings} for packed strings, copied from their bytes without making a String. */
+    private Pointer stagePacked(PackedStrings data, int from, int n) {
+        ByteBuffer table = reserve(8L * n);
+        long used = 0;
+        byte[] utf8 = data.utf8();
+        for (int i = 0; i < n; i++) {
+            int start = data.start(from + i);
+            used = stageString(table, i, used, utf8, start, data.end(from + i) - start);
+        }
+        return pointTable(table, n);
+    }
+
+    /** Appends string {@code i}'s bytes and a NUL at {@code used} of the string buffer; returns the new end. */
+    private long stageString(ByteBuffer table, int i, long used, byte[] bytes, int start, int length) {
+        for (int k = start; k < start + length; k++) {
+            if (bytes[k] == 0) {
+                throw new IllegalArgumentException("an HDF5 string cannot hold a NUL character: '"
+                        + new String(bytes, start, length, StandardCharsets.UTF_8).replace("\0", "\\0") + "'");
+            }
+        }
+        if (used + length + 1 > strings.capacity()) {
+            BytePointer grown = new BytePointer(Math.max(used + length + 1, 2 * strings.capacity()));
+            Pointer.memcpy(grown, strings, used);
+            strings.close();
+            strings = grown;
+        }
+        strings.position(used).put(bytes, start, length).put(length, (byte) 0);
+        strings.position(0);
+        table.putLong(8 * i, used);
+        return used + length + 1;
+    }
+
+    /** Turns the table's offsets into the strings' addresses, once the string buffer stopped moving. */
+    private Pointer pointTable(ByteBuffer table, int n) {
         long base = strings.address();
         for (int i = 0; i < n; i++) {
             table.putLong(8 * i, base + table.getLong(8 * i));

@@ -2,16 +2,16 @@ package io.scflux.io;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.storage.HdfBackingStorage;
+import io.scflux.core.anndata.PackedStrings;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.charset.Charset;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Decodes a variable-length string dataset from its global heap collections, one collection at a time. jhdf keeps
- * every collection and a heap id object per element alive until the last string is made (hundreds of MB for a
- * million cell barcodes); this keeps a few recent collections, so the strings themselves are all that remains.
+ * Decodes a variable-length string dataset from its global heap collections, one collection at a time, into
+ * {@link PackedStrings}. jhdf keeps every collection and a heap id object per element alive until the last string is
+ * made (hundreds of MB for a million cell barcodes); this keeps a few recent collections and copies the bytes.
  */
 final class VlenStrings {
 
@@ -23,7 +23,6 @@ final class VlenStrings {
     private final HdfBackingStorage storage;
     private final int offsetSize;
     private final int lengthSize;
-    private final Charset charset;
     private final Map<Long, Collection> recent = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, Collection> eldest) {
@@ -31,39 +30,54 @@ final class VlenStrings {
         }
     };
 
-    private VlenStrings(Dataset ds, HdfBackingStorage storage, Charset charset) {
+    private VlenStrings(Dataset ds, HdfBackingStorage storage) {
         this.ds = ds;
         this.storage = storage;
         this.offsetSize = storage.getSizeOfOffsets();
         this.lengthSize = storage.getSizeOfLengths();
-        this.charset = charset;
     }
 
     /**
      * The {@code n} strings whose heap references are {@code raw} (the dataset's bytes after any filters: per element
-     * a 4-byte length, a collection address and a 4-byte object index).
+     * a 4-byte length, a collection address and a 4-byte object index). ASCII and UTF-8 strings both keep their bytes.
      */
-    static String[] decode(Dataset ds, ByteBuffer raw, int n, Charset charset) {
+    static PackedStrings decode(Dataset ds, ByteBuffer raw, int n) {
         HdfBackingStorage storage = ds.getHdfFile().getHdfBackingStorage();
-        return new VlenStrings(ds, storage, charset).decode(raw.order(ByteOrder.LITTLE_ENDIAN), n);
+        return new VlenStrings(ds, storage).decode(raw.order(ByteOrder.LITTLE_ENDIAN), n);
     }
 
-    private String[] decode(ByteBuffer raw, int n) {
+    private PackedStrings decode(ByteBuffer raw, int n) {
         int elementSize = 4 + offsetSize + 4;
         if ((long) n * elementSize > raw.remaining()) {
             throw Hdf5.error(ds, "expected " + n + " variable-length strings (" + (long) n * elementSize
                     + " bytes of heap references), the dataset holds " + raw.remaining() + " bytes");
         }
-        String[] out = new String[n];
+        byte[] utf8 = new byte[Math.max(16, n * 8)];
+        int[] ends = new int[n];
+        int used = 0;
         int base = raw.position();
         for (int i = 0; i < n; i++) {
             int at = base + i * elementSize;
             int length = raw.getInt(at);
-            long address = offsetSize == 8 ? raw.getLong(at + 4) : Integer.toUnsignedLong(raw.getInt(at + 4));
-            int object = raw.getInt(at + 4 + offsetSize);
-            out[i] = length == 0 ? "" : collection(address).string(object, length, i);
+            if (length != 0) {
+                long address = offsetSize == 8 ? raw.getLong(at + 4) : Integer.toUnsignedLong(raw.getInt(at + 4));
+                int object = raw.getInt(at + 4 + offsetSize);
+                Collection c = collection(address);
+                int from = c.start(object, i);
+                int len = Math.min(length, c.length(object));
+                if (utf8.length - used < len) {
+                    long grown = Math.max((long) utf8.length * 2, (long) used + len);
+                    if (grown > Integer.MAX_VALUE - 8) {
+                        throw Hdf5.error(ds, "the strings take more than 2 GB");
+                    }
+                    utf8 = java.util.Arrays.copyOf(utf8, (int) grown);
+                }
+                System.arraycopy(c.bytes, from, utf8, used, len);
+                used += len;
+            }
+            ends[i] = used;
         }
-        return out;
+        return PackedStrings.of(utf8, ends);
     }
 
     private Collection collection(long address) {
@@ -131,13 +145,18 @@ final class VlenStrings {
             }
         }
 
-        String string(int object, int declared, int element) {
+        /** Where object {@code object}'s data starts; an error naming string {@code element} when it is missing. */
+        int start(int object, int element) {
             if (object <= 0 || object >= start.length || length[object] == 0) {
                 throw Hdf5.error(ds, "string " + element + " refers to object " + object
                         + " missing from the global heap collection at " + address);
             }
-            int len = Math.min(declared, length[object] - 1);
-            return new String(bytes, start[object], len, charset);
+            return start[object];
+        }
+
+        /** The byte length of object {@code object} (present: see {@link #start}). */
+        int length(int object) {
+            return length[object] - 1;
         }
     }
 }

@@ -38,13 +38,18 @@ final class FuzzCommand implements Callable<Integer> {
             description = "Time allowed per case (default: ${DEFAULT-VALUE}).")
     private long timeLimit;
 
+    @Option(names = "--replay", paramLabel = "I",
+            description = "Only case I: write its damaged file to fuzz-case-I.h5ad here, read it in this thread and "
+                    + "print how it ends, with the stack trace of any failure.")
+    private Integer replay;
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        List<Path> readable = new java.util.ArrayList<>();
-        for (Path f : files) {
-            readable.add(Scflux.readable(f));
+        if (replay != null) {
+            return replay(out);
         }
+        List<Path> readable = readable();
         Path work = Files.createTempDirectory("scflux-fuzz");
         Fuzzer.Report report;
         try (Fuzzer fuzzer = new Fuzzer(readable, work, Duration.ofSeconds(timeLimit))) {
@@ -54,10 +59,34 @@ final class FuzzCommand implements Callable<Integer> {
         }
         out.println("fuzz: " + report.cases() + " cases, seed " + seed);
         for (FuzzOutcome o : FuzzOutcome.values()) {
-            out.printf("%-14s %d%n", o.name().toLowerCase(java.util.Locale.ROOT), report.counts().getOrDefault(o, 0));
+            out.printf("%-18s %d%n", o.name().toLowerCase(java.util.Locale.ROOT), report.counts().getOrDefault(o, 0));
         }
         report.defects().forEach(d -> out.println("defect: " + d));
         out.flush();
         return report.defects().isEmpty() ? 0 : 1;
+    }
+
+    private int replay(PrintWriter out) throws IOException {
+        Path copy = Path.of("fuzz-case-" + replay + ".h5ad");
+        try (Fuzzer fuzzer = new Fuzzer(readable(), Files.createTempDirectory("scflux-fuzz"), Duration.ZERO)) {
+            Fuzzer.Case c = fuzzer.prepare(seed, replay);
+            out.println("case " + replay + " of seed " + seed + ": " + c.file() + ", " + c.mutation() + " -> " + copy);
+            try {
+                c.replay(copy);
+                out.println("read");
+            } catch (Throwable t) {
+                t.printStackTrace(out);
+            }
+        }
+        out.flush();
+        return 0;
+    }
+
+    private List<Path> readable() throws IOException {
+        List<Path> readable = new java.util.ArrayList<>();
+        for (Path f : files) {
+            readable.add(Scflux.readable(f));
+        }
+        return readable;
     }
 }

@@ -131,6 +131,15 @@ final class Fuzzer implements AutoCloseable {
 
     /** One prepared case. */
     record Case(Base base, Mutation mutation, long seed, byte[] bytes) {
+        /** Writes the damaged file to {@code file} and reads it as {@link #exercise} does, in this thread. */
+        void replay(Path file) throws IOException {
+            Files.write(file, bytes);
+            exercise(file, base.matrixOnly);
+        }
+
+        Path file() {
+            return base.file;
+        }
     }
 
     /** Stops the worker thread (one stuck in a timed-out case included). */

@@ -22,7 +22,7 @@ public final class DenseArray {
         this.shape = shape.clone();
         this.data = Objects.requireNonNull(data, "data");
         Class<?> expected = javaType(dtype);
-        if (data.getClass() != expected) {
+        if (data.getClass() != expected && !(dtype == DType.STRING && data instanceof PackedStrings)) {
             throw new IllegalArgumentException(dtype + " needs a " + expected.getSimpleName() + ", got "
                     + data.getClass().getSimpleName());
         }
@@ -33,10 +33,19 @@ public final class DenseArray {
             }
             n *= d;
         }
-        if (n != Array.getLength(data)) {
+        if (n != length(data)) {
             throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " holds " + n + " elements, data has "
-                    + Array.getLength(data));
+                    + length(data));
         }
+    }
+
+    private static int length(Object data) {
+        return data instanceof PackedStrings p ? p.size() : Array.getLength(data);
+    }
+
+    /** A 1-D str array over packed strings (a large index is written from them without making a String each). */
+    public static DenseArray of(PackedStrings strings) {
+        return new DenseArray(DType.STRING, new long[] {strings.size()}, strings);
     }
 
     /** An array over {@code data} (not copied) with the given type and shape. */
@@ -173,7 +182,7 @@ public final class DenseArray {
 
     /** Number of elements. */
     public int size() {
-        return Array.getLength(data);
+        return length(data);
     }
 
     /** The backing array (not a copy). */
@@ -217,7 +226,7 @@ public final class DenseArray {
     public Object get(int i) {
         switch (dtype) {
             case STRING:
-                return ((String[]) data)[i];
+                return data instanceof PackedStrings p ? p.get(i) : ((String[]) data)[i];
             case BOOL:
                 return ((boolean[]) data)[i];
             case INT8:
@@ -246,7 +255,7 @@ public final class DenseArray {
     /** The elements of the flat data as strings (for str arrays, the array itself). */
     public String[] strings() {
         if (dtype == DType.STRING) {
-            return (String[]) data;
+            return data instanceof PackedStrings p ? p.toArray() : (String[]) data;
         }
         throw new UnsupportedOperationException(dtype + " array is not a str array");
     }
@@ -255,6 +264,9 @@ public final class DenseArray {
     public DenseArray take(int[] rows) {
         if (shape.length == 0) {
             throw new UnsupportedOperationException("cannot take rows of a scalar");
+        }
+        if (data instanceof PackedStrings p) {
+            return of(p.take(rows));
         }
         int stride = shape[0] == 0 ? 0 : size() / (int) shape[0];
         Object out = Array.newInstance(data.getClass().getComponentType(), rows.length * stride);
@@ -275,12 +287,15 @@ public final class DenseArray {
         if (!(o instanceof DenseArray a) || dtype != a.dtype || !Arrays.equals(shape, a.shape)) {
             return false;
         }
-        return Arrays.deepEquals(new Object[] {data}, new Object[] {a.data});
+        Object mine = data instanceof PackedStrings p ? p.toArray() : data;
+        Object theirs = a.data instanceof PackedStrings p ? p.toArray() : a.data;
+        return Arrays.deepEquals(new Object[] {mine}, new Object[] {theirs});
     }
 
     @Override
     public int hashCode() {
-        return 31 * (31 * dtype.hashCode() + Arrays.hashCode(shape)) + Arrays.deepHashCode(new Object[] {data});
+        Object mine = data instanceof PackedStrings p ? p.toArray() : data;
+        return 31 * (31 * dtype.hashCode() + Arrays.hashCode(shape)) + Arrays.deepHashCode(new Object[] {mine});
     }
 
     @Override

@@ -12,20 +12,30 @@ import java.util.Objects;
  */
 public final class Frame {
 
-    private final String[] index;
+    private final PackedStrings index;
     private final String indexName;
     private final LinkedHashMap<String, Column> columns = new LinkedHashMap<>();
     private Map<String, Integer> positions;
 
-    /** A frame with the given index (not copied) and no columns. {@code indexName} is what pandas calls it. */
+    /** A frame with the given index and no columns. {@code indexName} is what pandas calls it. */
     public Frame(String[] index, String indexName) {
+        this(packed(index), indexName);
+    }
+
+    /** A frame over a packed index (shared, it is immutable) and no columns. */
+    public Frame(PackedStrings index, String indexName) {
         this.index = Objects.requireNonNull(index, "index");
         this.indexName = indexName;
+    }
+
+    private static PackedStrings packed(String[] index) {
+        Objects.requireNonNull(index, "index");
         for (int i = 0; i < index.length; i++) {
             if (index[i] == null) {
                 throw new IllegalArgumentException("index entry " + i + " is missing");
             }
         }
+        return PackedStrings.of(index);
     }
 
     public Frame(String[] index) {
@@ -42,11 +52,16 @@ public final class Frame {
     }
 
     public int size() {
-        return index.length;
+        return index.size();
     }
 
-    /** The index (not a copy; do not modify). */
+    /** The index as strings (a new array each call: a large one is better read through {@link #names()}). */
     public String[] index() {
+        return index.toArray();
+    }
+
+    /** The index as it is held: packed UTF-8. */
+    public PackedStrings names() {
         return index;
     }
 
@@ -59,9 +74,9 @@ public final class Frame {
     public int positionOf(String name) {
         Map<String, Integer> p = positions;
         if (p == null) {
-            p = new HashMap<>(index.length * 2);
-            for (int i = index.length - 1; i >= 0; i--) {
-                p.put(index[i], i);
+            p = new HashMap<>(index.size() * 2);
+            for (int i = index.size() - 1; i >= 0; i--) {
+                p.put(index.get(i), i);
             }
             positions = p;
         }
@@ -71,9 +86,9 @@ public final class Frame {
     /** Adds or replaces a column, keeping the position of a replaced one. */
     public Frame put(String name, Column column) {
         Objects.requireNonNull(name, "name");
-        if (column.size() != index.length) {
+        if (column.size() != index.size()) {
             throw new IllegalArgumentException("column " + name + " has " + column.size() + " values, frame has "
-                    + index.length + " rows");
+                    + index.size() + " rows");
         }
         columns.put(name, column);
         return this;
@@ -102,11 +117,7 @@ public final class Frame {
 
     /** The rows {@code rows} in that order, every column taken (metadata is small, so this copies). */
     public Frame take(int[] rows) {
-        String[] idx = new String[rows.length];
-        for (int i = 0; i < rows.length; i++) {
-            idx[i] = index[rows[i]];
-        }
-        Frame f = new Frame(idx, indexName);
+        Frame f = new Frame(index.take(rows), indexName);
         columns.forEach((k, v) -> f.put(k, v.take(rows)));
         return f;
     }
@@ -125,6 +136,6 @@ public final class Frame {
 
     @Override
     public String toString() {
-        return "Frame[" + index.length + " rows, columns " + columns.keySet() + "]";
+        return "Frame[" + index.size() + " rows, columns " + columns.keySet() + "]";
     }
 }

@@ -1,0 +1,132 @@
+package io.scflux.core.anndata;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * Strings kept as one UTF-8 byte array and their end offsets: an obs index of a million cell barcodes in about
+ * 16 MB and two objects, where Java strings take about 64 MB and two million objects for the collector to copy.
+ * Immutable; {@link #get} makes a {@code String} only when one is asked for.
+ */
+public final class PackedStrings {
+
+    private final byte[] utf8;
+    /** {@code ends[i]} is where string {@code i} ends; it starts where string {@code i - 1} ends (or at 0). */
+    private final int[] ends;
+
+    private PackedStrings(byte[] utf8, int[] ends) {
+        this.utf8 = utf8;
+        this.ends = ends;
+    }
+
+    /**
+     * Strings over {@code utf8} (not copied) where string {@code i} is {@code utf8[ends[i - 1], ends[i])};
+     * {@code ends} must not decrease and end within {@code utf8}.
+     */
+    public static PackedStrings of(byte[] utf8, int[] ends) {
+        Objects.requireNonNull(utf8, "utf8");
+        int previous = 0;
+        for (int i = 0; i < ends.length; i++) {
+            if (ends[i] < previous || ends[i] > utf8.length) {
+                throw new IllegalArgumentException("string " + i + " ends at " + ends[i] + ", before its start "
+                        + previous + " or past the " + utf8.length + " bytes");
+            }
+            previous = ends[i];
+        }
+        return new PackedStrings(utf8, ends);
+    }
+
+    /** {@code strings} packed; none may be null. */
+    public static PackedStrings of(String[] strings) {
+        byte[][] each = new byte[strings.length][];
+        long total = 0;
+        for (int i = 0; i < strings.length; i++) {
+            if (strings[i] == null) {
+                throw new IllegalArgumentException("entry " + i + " is missing");
+            }
+            each[i] = strings[i].getBytes(StandardCharsets.UTF_8);
+            total += each[i].length;
+        }
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(strings.length + " strings take " + total + " bytes, more than one array");
+        }
+        byte[] utf8 = new byte[(int) total];
+        int[] ends = new int[strings.length];
+        int at = 0;
+        for (int i = 0; i < each.length; i++) {
+            System.arraycopy(each[i], 0, utf8, at, each[i].length);
+            at += each[i].length;
+            ends[i] = at;
+        }
+        return new PackedStrings(utf8, ends);
+    }
+
+    public int size() {
+        return ends.length;
+    }
+
+    /** String {@code i}, decoded. */
+    public String get(int i) {
+        int start = start(i);
+        return new String(utf8, start, ends[i] - start, StandardCharsets.UTF_8);
+    }
+
+    /** Where string {@code i}'s bytes start in {@link #utf8()}. */
+    public int start(int i) {
+        return i == 0 ? 0 : ends[i - 1];
+    }
+
+    /** Where string {@code i}'s bytes end in {@link #utf8()}. */
+    public int end(int i) {
+        return ends[i];
+    }
+
+    /** The bytes of every string, one after the other (not a copy; do not modify). */
+    public byte[] utf8() {
+        return utf8;
+    }
+
+    /** Every string, decoded. */
+    public String[] toArray() {
+        String[] out = new String[ends.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = get(i);
+        }
+        return out;
+    }
+
+    /** Strings {@code rows}, in that order. */
+    public PackedStrings take(int[] rows) {
+        long total = 0;
+        for (int r : rows) {
+            total += ends[r] - start(r);
+        }
+        byte[] out = new byte[Math.toIntExact(total)];
+        int[] outEnds = new int[rows.length];
+        int at = 0;
+        for (int i = 0; i < rows.length; i++) {
+            int s = start(rows[i]);
+            int n = ends[rows[i]] - s;
+            System.arraycopy(utf8, s, out, at, n);
+            at += n;
+            outEnds[i] = at;
+        }
+        return new PackedStrings(out, outEnds);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof PackedStrings p && Arrays.equals(ends, p.ends) && Arrays.equals(utf8, p.utf8);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Arrays.hashCode(ends) + Arrays.hashCode(utf8);
+    }
+
+    @Override
+    public String toString() {
+        return "PackedStrings[" + ends.length + " strings, " + utf8.length + " bytes]";
+    }
+}

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import io.scflux.core.anndata.CsrMatrix;
 import java.util.SplittableRandom;
 
-/** Random sparse matrices for tests, and a bit-for-bit comparison. */
+/** In-memory and random sparse matrices for tests (seeded), and a bit-for-bit comparison. */
 public final class Matrices {
 
     private Matrices() {
@@ -29,6 +29,28 @@ public final class Matrices {
                         idx[n] = c;
                         val[n++] = 1 + rnd.nextInt(20);
                     }
+                }
+            }
+            b.addRow(java.util.Arrays.copyOf(idx, n), java.util.Arrays.copyOf(val, n));
+        }
+        return b.build();
+    }
+
+    /** An in-memory matrix of {@code rows} (dense rows of equal length); zeros are not stored. */
+    public static CsrMatrix of(float[]... rows) {
+        int cols = rows.length == 0 ? 0 : rows[0].length;
+        CsrMatrix.Builder b = CsrMatrix.builder(cols);
+        for (float[] row : rows) {
+            if (row.length != cols) {
+                throw new IllegalArgumentException("rows of " + cols + " and " + row.length + " values");
+            }
+            int n = 0;
+            int[] idx = new int[cols];
+            float[] val = new float[cols];
+            for (int c = 0; c < cols; c++) {
+                if (row[c] != 0) {
+                    idx[n] = c;
+                    val[n++] = row[c];
                 }
             }
             b.addRow(java.util.Arrays.copyOf(idx, n), java.util.Arrays.copyOf(val, n));

@@ -1,7 +1,6 @@
 package io.scflux.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
@@ -11,12 +10,10 @@ import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.test.ReadmeSnippet;
 import io.scflux.io.H5ad;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import reactor.core.publisher.Flux;
 
@@ -83,20 +80,6 @@ class ReadmeExampleTest {
 
     @Test
     void theReadmeShowsThisCode() throws IOException {
-        String readme = Files.readString(README);
-        int start = readme.indexOf("```java\n");
-        assertTrue(start >= 0, "README has a java block");
-        String shown = readme.substring(start + 8, readme.indexOf("```", start + 8));
-        String self = Files.readString(SELF);
-        String tested = self.substring(self.indexOf("// README example begins\n") + 25,
-                self.indexOf("    // README example ends"));
-        assertEquals(unindent(tested), unindent(shown));
-    }
-
-    private static String unindent(String code) {
-        List<String> lines = code.lines().map(String::stripTrailing).collect(Collectors.toList());
-        int indent = lines.stream().filter(l -> !l.isEmpty()).mapToInt(l -> l.length() - l.stripLeading().length())
-                .min().orElse(0);
-        return lines.stream().map(l -> l.isEmpty() ? l : l.substring(indent)).collect(Collectors.joining("\n"));
+        ReadmeSnippet.assertShown(README, "```java\n", SELF, "README example");
     }
 }

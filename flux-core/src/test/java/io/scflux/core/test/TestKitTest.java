@@ -11,11 +11,9 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import io.scflux.core.anndata.CsrMatrix;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.opentest4j.AssertionFailedError;
 import reactor.test.StepVerifier;
@@ -91,21 +89,6 @@ class TestKitTest {
 
     @Test
     void theReadmeShowsThisCode() throws IOException {
-        String readme = Files.readString(README);
-        String marker = "```java\n// test kit\n";
-        int start = readme.indexOf(marker);
-        assertTrue(start >= 0, "README has the test kit example");
-        String shown = readme.substring(start + marker.length(), readme.indexOf("```", start + marker.length()));
-        String self = Files.readString(SELF);
-        String tested = self.substring(self.indexOf("// README test kit begins\n") + 26,
-                self.indexOf("    // README test kit ends"));
-        assertEquals(unindent(tested), unindent(shown));
-    }
-
-    private static String unindent(String code) {
-        List<String> lines = code.lines().map(String::stripTrailing).collect(Collectors.toList());
-        int indent = lines.stream().filter(l -> !l.isEmpty()).mapToInt(l -> l.length() - l.stripLeading().length())
-                .min().orElse(0);
-        return lines.stream().map(l -> l.isEmpty() ? l : l.substring(indent)).collect(Collectors.joining("\n"));
+        ReadmeSnippet.assertShown(README, "```java\n// test kit\n", SELF, "README test kit");
     }
 }

@@ -1,11 +1,15 @@
 package io.scflux.samples;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.ForwardingSource;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.nio.file.Path;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -23,8 +27,8 @@ final class Job {
     private final JobRequest request;
     private final Path output;
     private final Sinks.Many<JobEvent> events = Sinks.many().replay().all();
-    private final Sinks.Empty<Void> cancelled = Sinks.empty();
     private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean cancelRequested;
     private volatile JobEvent last;
     private volatile String stage = "read";
 
@@ -57,6 +61,11 @@ final class Job {
         return started.get();
     }
 
+    /** Whether {@link #cancel} was called. */
+    boolean cancelRequested() {
+        return cancelRequested;
+    }
+
     /** Whether the job has ended, well or not. */
     boolean ended() {
         return last != null;
@@ -68,14 +77,14 @@ final class Job {
     }
 
     /**
-     * Stops the job; nothing happens if it has ended. A running job's operators and writer are cancelled on the
-     * calling thread, which may then delete a temporary file: call it off the event loop.
+     * Stops the job; nothing happens if it has ended. A queued job ends at once; a running one fails its next block
+     * read, so the writer aborts and removes its temporary file, unless it was already committing the output: then
+     * the job ends {@code done}, as its file says. Never blocks.
      */
     void cancel() {
+        cancelRequested = true;
         if (started.compareAndSet(false, true)) {
             end(JobEvent.cancelled());
-        } else {
-            cancelled.tryEmitEmpty();
         }
     }
 
@@ -89,7 +98,10 @@ final class Job {
                 return Mono.<Void>empty();
             }
             emit(JobEvent.started());
-            Mono<Void> pipeline = Mono.fromCallable(() -> H5ad.read(request.file()))
+            Mono<Void> pipeline = Mono.fromCallable(() -> {
+                        checkNotCancelled();
+                        return H5ad.read(request.file());
+                    })
                     .flatMap(data -> apply(data, streaming))
                     .flatMap(result -> {
                         stageStarts("write");
@@ -100,19 +112,17 @@ final class Job {
             return pipeline
                     .then(Mono.fromRunnable(() -> end(JobEvent.done(output.getFileName().toString()))))
                     .onErrorResume(e -> {
-                        end(JobEvent.failed(Scflux.message(e)));
+                        end(cancelRequested ? JobEvent.cancelled() : JobEvent.failed(Scflux.message(e)));
                         return Mono.empty();
-                    })
-                    .takeUntilOther(cancelled.asMono())
-                    .then(Mono.fromRunnable(() -> end(JobEvent.cancelled())));
+                    });
         }).then();
     }
 
     private Mono<AnnData> apply(AnnData data, Streaming streaming) {
         BlockSource x = data.x();
         if (x != null) {
-            data.setX(Progress.to((blocks, total, rows, totalRows, rate, last) ->
-                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(x));
+            data.setX(cancellable(Progress.to((blocks, total, rows, totalRows, rate, last) ->
+                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(x)));
         }
         Mono<AnnData> chain = Mono.just(data);
         for (int i = 0; i < request.steps().size(); i++) {
@@ -124,6 +134,34 @@ final class Job {
             });
         }
         return chain;
+    }
+
+    /** {@code source}, whose reads fail once the job is cancelled: how a cancel reaches operators and the writer. */
+    private BlockSource cancellable(BlockSource source) {
+        return new ForwardingSource(source) {
+            @Override
+            public RowReader open() {
+                RowReader reader = source.open();
+                return new RowReader() {
+                    @Override
+                    public RowBlock read(int blockIndex, long from, long to) {
+                        checkNotCancelled();
+                        return reader.read(blockIndex, from, to);
+                    }
+
+                    @Override
+                    public void close() {
+                        reader.close();
+                    }
+                };
+            }
+        };
+    }
+
+    private void checkNotCancelled() {
+        if (cancelRequested) {
+            throw new CancellationException("job " + id + " cancelled");
+        }
     }
 
     private void stageStarts(String name) {

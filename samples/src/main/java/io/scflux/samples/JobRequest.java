@@ -68,7 +68,7 @@ record JobRequest(String input, Path file, List<String> stepNames, List<Step.Bou
         } catch (InvalidPathException e) {
             throw new InvalidField(field, field + " " + name + " is not a file name");
         }
-        if (!file.getParent().equals(dataFolder) || !name.equals(file.getFileName().toString())) {
+        if (!dataFolder.equals(file.getParent()) || !name.equals(file.getFileName().toString())) {
             throw new InvalidField(field, field + " " + name + " is outside the data folder");
         }
         if (!name.endsWith(".h5ad") || !Files.isRegularFile(file) || !Files.isReadable(file)) {

@@ -95,7 +95,7 @@ final class Service implements Disposable {
                 .sendString(job.events().map(JobEvent::toSse)
                         .doOnCancel(() -> {
                             if (cancelOnDisconnect) {
-                                Schedulers.boundedElastic().schedule(job::cancel);
+                                job.cancel();
                             }
                         }))
                 .then();
@@ -124,8 +124,8 @@ final class Service implements Disposable {
         if (job == null) {
             return unknownJob(response, request.param("id"));
         }
-        return Mono.fromRunnable(job::cancel).subscribeOn(Schedulers.boundedElastic())
-                .then(response.status(HttpResponseStatus.ACCEPTED).send());
+        job.cancel();
+        return response.status(HttpResponseStatus.ACCEPTED).send();
     }
 
     private Publisher<Void> obs(HttpServerRequest request, HttpServerResponse response) {

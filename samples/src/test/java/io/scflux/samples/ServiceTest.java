@@ -177,7 +177,8 @@ class ServiceTest {
 
     /**
      * With one job at a time and the work scheduler held by the test, the first job starts and the second waits;
-     * DELETE cancels the first, which leaves no output, and the second then runs to its end.
+     * DELETE cancels the first, which stops at its first read and leaves no output, and the second then runs to its
+     * end.
      */
     @Test
     void jobsBeyondMaxJobsWaitAndDeleteCancels() throws Exception {
@@ -198,9 +199,9 @@ class ServiceTest {
             int status = client.delete().uri("/jobs/" + first).responseSingle((res, body) -> Mono.just(res.status()
                     .code())).block(PATIENCE);
             assertEquals(202, status);
+            hold.countDown();
             StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
                     .expectComplete().verify(PATIENCE);
-            hold.countDown();
             StepVerifier.create(events(second, "").map(e -> e.name).filter(n -> !n.equals("progress")))
                     .expectNext("queued", "started", "stage", "stage", "done")
                     .expectComplete().verify(PATIENCE);
@@ -228,6 +229,14 @@ class ServiceTest {
             String id = submit("[\"qc\"]");
             StepVerifier.create(events(id, "?cancelOnDisconnect=true").map(e -> e.name))
                     .expectNext("queued", "started").thenCancel().verify(PATIENCE);
+            for (int i = 0; i < 3000 && !service.job(id).cancelRequested(); i++) {
+                Thread.sleep(10); // the server sees the disconnect a moment later
+            }
+            assertTrue(service.job(id).cancelRequested(), "the disconnect cancelled the job");
+            hold.countDown();
+            try (var files = Files.list(data)) {
+                assertEquals(List.of(data.resolve(INPUT)), files.toList());
+            }
             StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
                     .expectComplete().verify(PATIENCE);
         } finally {

@@ -9,10 +9,10 @@ import io.scflux.core.RowReader;
 import java.io.PrintWriter;
 
 /**
- * A progress bar on stderr for one pass over a source's blocks: blocks done out of the plan's, rows per second.
- * It counts the blocks a {@link #track tracked} source hands out, so it works whoever consumes the blocks (a reducer,
- * the writer), from any number of threads; it redraws at most a few times a second and ends its line when the last
- * row is read.
+ * The progress of one pass over a source's blocks: blocks done out of the plan's, rows per second, shown as a bar on
+ * stderr or sent to any {@link Listener} (the service's events). It counts the blocks a {@link #track tracked} source
+ * hands out, so it works whoever consumes the blocks (a reducer, the writer), from any number of threads; it reports
+ * at most a few times a second, and always the last block of a pass.
  */
 final class Progress {
 
@@ -22,24 +22,44 @@ final class Progress {
     private static final long REDRAW_NANOS = 200_000_000L;
     private static final int WIDTH = 30;
 
-    private final PrintWriter err;
+    /** Receives the state of a pass: after its first block, at most a few times a second, and after its last. */
+    interface Listener {
+        void update(int blocks, int totalBlocks, long rows, long totalRows, double rowsPerSecond, boolean last);
+    }
+
+    private final Listener listener;
     private long started;
     private long lastDrawn;
     private long rows;
     private int blocks;
     private int totalBlocks = -1;
 
-    private Progress(PrintWriter err) {
-        this.err = err;
+    private Progress(Listener listener) {
+        this.listener = listener;
     }
 
+    /** A bar on {@code err}, redrawn in place. */
     static Progress to(PrintWriter err) {
-        return new Progress(err);
+        return new Progress((blocks, totalBlocks, rows, totalRows, rowsPerSecond, last) -> {
+            double fraction = totalRows == 0 ? 1 : (double) rows / totalRows;
+            int filled = (int) Math.round(fraction * WIDTH);
+            err.printf("\r[%s%s] %3d%%  %d%s blocks  %,.0f rows/s", "#".repeat(filled), " ".repeat(WIDTH - filled),
+                    Math.round(100 * fraction), blocks, totalBlocks >= 0 ? "/" + totalBlocks : "", rowsPerSecond);
+            if (last) {
+                err.println();
+            }
+            err.flush();
+        });
+    }
+
+    /** Reports to {@code listener}. */
+    static Progress to(Listener listener) {
+        return new Progress(listener);
     }
 
     /** {@code source}, reporting here each block it reads; the plan it makes sets the total number of blocks. */
     BlockSource track(BlockSource source) {
-        if (err == null) {
+        if (listener == null) {
             return source;
         }
         Progress progress = this;
@@ -99,14 +119,7 @@ final class Progress {
     }
 
     private void draw(long now, long totalRows, boolean last) {
-        double fraction = totalRows == 0 ? 1 : (double) rows / totalRows;
-        int filled = (int) Math.round(fraction * WIDTH);
         double seconds = Math.max(1e-9, (now - started) / 1e9);
-        err.printf("\r[%s%s] %3d%%  %d%s blocks  %,.0f rows/s", "#".repeat(filled), " ".repeat(WIDTH - filled),
-                Math.round(100 * fraction), blocks, totalBlocks >= 0 ? "/" + totalBlocks : "", rows / seconds);
-        if (last) {
-            err.println();
-        }
-        err.flush();
+        listener.update(blocks, totalBlocks, rows, totalRows, rows / seconds, last);
     }
 }

@@ -39,6 +39,7 @@ import reactor.core.scheduler.Schedulers;
         subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
             NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class,
             PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class, ConcatCommand.class,
+            ServeCommand.class,
             FuzzCommand.class})
 public final class Scflux implements Runnable {
 

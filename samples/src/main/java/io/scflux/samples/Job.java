@@ -1,0 +1,186 @@
+package io.scflux.samples;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.ForwardingSource;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
+import io.scflux.io.WriteOptions;
+import java.nio.file.Path;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * One service job: reads its input, applies its steps and writes {@code <input>-<id>.h5ad} atomically into the data
+ * folder. Its events are replayed to every subscriber from the first; {@link #cancel} stops it queued or running, and
+ * the writer then leaves no output file.
+ */
+final class Job {
+
+    private final String id;
+    private final JobRequest request;
+    private final Path output;
+    private final Sinks.Many<JobEvent> events = Sinks.many().replay().all();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean cancelRequested;
+    private volatile JobEvent last;
+    private volatile String stage = "read";
+
+    Job(String id, JobRequest request) {
+        this.id = id;
+        this.request = request;
+        String in = request.input();
+        this.output = request.file().resolveSibling(in.substring(0, in.length() - ".h5ad".length()) + "-" + id
+                + ".h5ad");
+        emit(JobEvent.queued());
+    }
+
+    String id() {
+        return id;
+    }
+
+    /** The output file; it exists once the job is done. */
+    Path output() {
+        return output;
+    }
+
+    /** Whether the job ended well: its output is complete. */
+    boolean done() {
+        JobEvent end = last;
+        return end != null && end.name().equals("done");
+    }
+
+    /** Whether the job has left the queue: it runs or has ended. */
+    boolean started() {
+        return started.get();
+    }
+
+    /** Whether {@link #cancel} was called. */
+    boolean cancelRequested() {
+        return cancelRequested;
+    }
+
+    /** Whether the job has ended, well or not. */
+    boolean ended() {
+        return last != null;
+    }
+
+    /** The events so far, then the coming ones until the last. */
+    Flux<JobEvent> events() {
+        return events.asFlux();
+    }
+
+    /**
+     * Stops the job; nothing happens if it has ended. A queued job ends at once; a running one fails its next block
+     * read, so the writer aborts and removes its temporary file, unless it was already committing the output: then
+     * the job ends {@code done}, as its file says. Never blocks.
+     */
+    void cancel() {
+        cancelRequested = true;
+        if (started.compareAndSet(false, true)) {
+            end(JobEvent.cancelled());
+        }
+    }
+
+    /**
+     * Runs the job on {@code work} (file reads, the operators, the write), ending with its last event; completes at
+     * once when the job was cancelled while queued.
+     */
+    Mono<Void> run(Scheduler work, Streaming streaming) {
+        return Mono.defer(() -> {
+            if (!started.compareAndSet(false, true)) {
+                return Mono.<Void>empty();
+            }
+            emit(JobEvent.started());
+            Mono<Void> pipeline = Mono.fromCallable(() -> {
+                        checkNotCancelled();
+                        return H5ad.read(request.file());
+                    })
+                    .flatMap(data -> apply(data, streaming))
+                    .flatMap(result -> {
+                        stageStarts("write");
+                        return H5ad.write(result, output, WriteOptions.DEFAULT.withPlan(streaming.target())
+                                .withExecution(streaming.execution()));
+                    })
+                    .subscribeOn(work);
+            return pipeline
+                    .then(Mono.fromRunnable(() -> end(JobEvent.done(output.getFileName().toString()))))
+                    .onErrorResume(e -> {
+                        end(cancelRequested ? JobEvent.cancelled() : JobEvent.failed(Scflux.message(e)));
+                        return Mono.empty();
+                    });
+        }).then();
+    }
+
+    private Mono<AnnData> apply(AnnData data, Streaming streaming) {
+        BlockSource x = data.x();
+        if (x != null) {
+            data.setX(cancellable(Progress.to((blocks, total, rows, totalRows, rate, last) ->
+                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(x)));
+        }
+        Mono<AnnData> chain = Mono.just(data);
+        for (int i = 0; i < request.steps().size(); i++) {
+            String name = request.stepNames().get(i);
+            Step.Bound step = request.steps().get(i);
+            chain = chain.flatMap(d -> {
+                stageStarts(name);
+                return step.apply(d, streaming);
+            });
+        }
+        return chain;
+    }
+
+    /** {@code source}, whose reads fail once the job is cancelled: how a cancel reaches operators and the writer. */
+    private BlockSource cancellable(BlockSource source) {
+        return new ForwardingSource(source) {
+            @Override
+            public RowReader open() {
+                RowReader reader = source.open();
+                return new RowReader() {
+                    @Override
+                    public RowBlock read(int blockIndex, long from, long to) {
+                        checkNotCancelled();
+                        return reader.read(blockIndex, from, to);
+                    }
+
+                    @Override
+                    public void close() {
+                        reader.close();
+                    }
+                };
+            }
+        };
+    }
+
+    private void checkNotCancelled() {
+        if (cancelRequested) {
+            throw new CancellationException("job " + id + " cancelled");
+        }
+    }
+
+    private void stageStarts(String name) {
+        stage = name;
+        emit(JobEvent.stage(name));
+    }
+
+    /** Sends the last event, once: later ones (a cancel after the end) are dropped. */
+    private synchronized void end(JobEvent event) {
+        if (last == null) {
+            last = event;
+            events.tryEmitNext(event);
+            events.tryEmitComplete();
+        }
+    }
+
+    private synchronized void emit(JobEvent event) {
+        if (last == null) {
+            events.tryEmitNext(event);
+        }
+    }
+}

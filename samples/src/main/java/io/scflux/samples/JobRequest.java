@@ -1,0 +1,79 @@
+package io.scflux.samples;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A checked {@code POST /jobs} body: an input {@code .h5ad} inside the data folder and the steps bound to their
+ * parameters. Reading it touches the file system (the input must exist), so it runs off the event loop.
+ */
+record JobRequest(String input, Path file, List<String> stepNames, List<Step.Bound> steps) {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** Parses {@code body}, or throws the {@link InvalidField} naming the first field at fault. */
+    static JobRequest parse(byte[] body, Path dataFolder) {
+        JsonNode root;
+        try {
+            root = JSON.readTree(body);
+        } catch (JsonProcessingException e) {
+            throw new InvalidField("body", "the body is not JSON: " + e.getOriginalMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (root == null || !root.isObject()) {
+            throw new InvalidField("body", "the body must be a JSON object with input, steps and params");
+        }
+        String input = root.path("input").isTextual() ? root.get("input").textValue() : null;
+        Path file = dataset(dataFolder, input, "input");
+        JsonNode steps = root.get("steps");
+        if (steps == null || !steps.isArray() || steps.isEmpty()) {
+            throw new InvalidField("steps", "steps must be a non-empty array of step names");
+        }
+        Params params = new Params(root.get("params"));
+        List<String> names = new ArrayList<>();
+        List<Step.Bound> bound = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            String field = "steps[" + i + "]";
+            if (!steps.get(i).isTextual()) {
+                throw new InvalidField(field, field + " must be a step name, got " + steps.get(i));
+            }
+            Step step = Step.of(steps.get(i).textValue(), field);
+            names.add(step.wireName());
+            bound.add(step.bind(params));
+        }
+        params.checkAllRead();
+        return new JobRequest(input, file, List.copyOf(names), List.copyOf(bound));
+    }
+
+    /**
+     * The readable {@code .h5ad} file {@code name} directly in {@code dataFolder}, or an {@link InvalidField} for
+     * {@code field}: a name with a folder part ({@code ../x.h5ad}, {@code /etc/x}) would escape the folder.
+     */
+    static Path dataset(Path dataFolder, String name, String field) {
+        if (name == null || name.isEmpty()) {
+            throw new InvalidField(field, field + " must name an .h5ad file of the data folder");
+        }
+        Path file;
+        try {
+            file = dataFolder.resolve(name).normalize();
+        } catch (InvalidPathException e) {
+            throw new InvalidField(field, field + " " + name + " is not a file name");
+        }
+        if (!dataFolder.equals(file.getParent()) || !name.equals(file.getFileName().toString())) {
+            throw new InvalidField(field, field + " " + name + " is outside the data folder");
+        }
+        if (!name.endsWith(".h5ad") || !Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw new InvalidField(field, field + " " + name + " is not a readable .h5ad file of the data folder");
+        }
+        return file;
+    }
+}

@@ -1,0 +1,57 @@
+package io.scflux.samples;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NotDirectoryException;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+
+/** {@code scflux serve}: the HTTP service of {@link Service} on a data folder, until the process is stopped. */
+@Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Serves the .h5ad files of a data folder over HTTP: POST /jobs runs operators (qc, normalize, "
+                + "log1p, hvg, pca, pseudobulk) into a new file of the folder, GET /jobs/ID/events follows them "
+                + "(Server-Sent Events), GET /jobs/ID/result downloads the output, DELETE /jobs/ID cancels, "
+                + "GET /datasets/NAME/obs streams obs as NDJSON."})
+final class ServeCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--data", required = true, paramLabel = "DIR", description = "The folder of .h5ad files.")
+    private Path data;
+
+    @Option(names = "--port", required = true, paramLabel = "N", description = "The TCP port (0: any free one).")
+    private int port;
+
+    @Option(names = "--host", paramLabel = "HOST", defaultValue = "127.0.0.1",
+            description = "The address to listen on (default: ${DEFAULT-VALUE}).")
+    private String host;
+
+    @Option(names = "--max-jobs", paramLabel = "N", defaultValue = "2",
+            description = "Jobs running at once, the others queued (default: ${DEFAULT-VALUE}).")
+    private int maxJobs;
+
+    @Override
+    public Integer call() throws IOException {
+        if (maxJobs < 1) {
+            throw new ParameterException(spec.commandLine(), "--max-jobs must be at least 1, got " + maxJobs);
+        }
+        if (!Files.isDirectory(data)) {
+            throw new NotDirectoryException(data.toString());
+        }
+        Scheduler work = Schedulers.newBoundedElastic(maxJobs, Integer.MAX_VALUE, "scflux-jobs");
+        Service service = Service.start(data, host, port, maxJobs, work);
+        spec.commandLine().getOut().printf("scflux serve: http://%s:%d/ on %s%n", host, service.port(),
+                data.toAbsolutePath());
+        spec.commandLine().getOut().flush();
+        service.onDispose().block();
+        return 0;
+    }
+}

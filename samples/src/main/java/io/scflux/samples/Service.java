@@ -1,0 +1,167 @@
+package io.scflux.samples;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.scflux.core.Streaming;
+import io.scflux.io.H5ad;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.reactivestreams.Publisher;
+import reactor.core.Disposable;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.DisposableServer;
+import reactor.netty.http.server.HttpServer;
+import reactor.netty.http.server.HttpServerRequest;
+import reactor.netty.http.server.HttpServerResponse;
+
+/**
+ * {@code scflux serve}: an HTTP service on Reactor Netty that runs jobs of operators on the {@code .h5ad} files of a
+ * data folder, streams their progress as Server-Sent Events and obs as NDJSON. Handlers never block: file work runs on
+ * the {@code work} scheduler or Reactor's bounded elastic one.
+ */
+final class Service implements Disposable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String PROBLEM = "application/problem+json";
+
+    private final Path data;
+    private final Jobs jobs;
+    private final DisposableServer server;
+
+    private Service(Path data, String host, int port, int maxJobs, Scheduler work) {
+        this.data = data.toAbsolutePath().normalize();
+        this.jobs = new Jobs(maxJobs, work, Streaming.DEFAULT);
+        this.server = HttpServer.create().host(host).port(port).route(routes -> routes
+                .post("/jobs", this::submit)
+                .get("/jobs/{id}/events", this::events)
+                .get("/jobs/{id}/result", this::result)
+                .delete("/jobs/{id}", this::cancel)
+                .get("/datasets/{name}/obs", this::obs))
+                .bindNow();
+    }
+
+    /** A service on {@code host:port} (port 0: any free one), running at most {@code maxJobs} jobs on {@code work}. */
+    static Service start(Path data, String host, int port, int maxJobs, Scheduler work) {
+        return new Service(data, host, port, maxJobs, work);
+    }
+
+    /** The port the service listens on. */
+    int port() {
+        return server.port();
+    }
+
+    /** The job {@code id}, or null. */
+    Job job(String id) {
+        return jobs.get(id);
+    }
+
+    /** Completes when the server has stopped. */
+    Mono<Void> onDispose() {
+        return server.onDispose();
+    }
+
+    @Override
+    public void dispose() {
+        jobs.dispose();
+        server.disposeNow();
+    }
+
+    private Publisher<Void> submit(HttpServerRequest request, HttpServerResponse response) {
+        return request.receive().aggregate().asByteArray().defaultIfEmpty(new byte[0])
+                .publishOn(Schedulers.boundedElastic())
+                .map(body -> jobs.submit(JobRequest.parse(body, data)))
+                .flatMap(job -> json(response.status(HttpResponseStatus.ACCEPTED), JSON.createObjectNode()
+                        .put("id", job.id())))
+                .onErrorResume(InvalidField.class, e -> problem(response, HttpResponseStatus.BAD_REQUEST,
+                        "Invalid job request", e.getMessage(), e.field()));
+    }
+
+    private Publisher<Void> events(HttpServerRequest request, HttpServerResponse response) {
+        Job job = jobs.get(request.param("id"));
+        if (job == null) {
+            return unknownJob(response, request.param("id"));
+        }
+        boolean cancelOnDisconnect = "true".equals(query(request, "cancelOnDisconnect"));
+        return response.header(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
+                .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
+                .sendString(job.events().map(JobEvent::toSse)
+                        .doOnCancel(() -> {
+                            if (cancelOnDisconnect) {
+                                job.cancel();
+                            }
+                        }))
+                .then();
+    }
+
+    private Publisher<Void> result(HttpServerRequest request, HttpServerResponse response) {
+        Job job = jobs.get(request.param("id"));
+        if (job == null) {
+            return unknownJob(response, request.param("id"));
+        }
+        if (!job.done()) {
+            return problem(response, HttpResponseStatus.CONFLICT, "No result",
+                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
+        }
+        Path file = job.output();
+        return Mono.fromCallable(() -> Files.size(file)).subscribeOn(Schedulers.boundedElastic())
+                .flatMap(size -> response
+                        .header(HttpHeaderNames.CONTENT_TYPE, "application/x-hdf5")
+                        .header(HttpHeaderNames.CONTENT_DISPOSITION,
+                                "attachment; filename=\"" + file.getFileName() + "\"")
+                        .sendFile(file, 0, size).then());
+    }
+
+    private Publisher<Void> cancel(HttpServerRequest request, HttpServerResponse response) {
+        Job job = jobs.get(request.param("id"));
+        if (job == null) {
+            return unknownJob(response, request.param("id"));
+        }
+        job.cancel();
+        return response.status(HttpResponseStatus.ACCEPTED).send();
+    }
+
+    private Publisher<Void> obs(HttpServerRequest request, HttpServerResponse response) {
+        String columns = query(request, "columns");
+        List<String> names = columns == null || columns.isEmpty() ? List.of() : Arrays.asList(columns.split(","));
+        return Mono.fromCallable(() -> H5ad.read(JobRequest.dataset(data, request.param("name"), "name")).obs())
+                .subscribeOn(Schedulers.boundedElastic())
+                .map(obs -> ObsRows.of(obs, names))
+                .flatMap(rows -> response.header(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
+                        .sendString(rows).then())
+                .onErrorResume(InvalidField.class, e -> problem(response, e.field().equals("name")
+                        ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.BAD_REQUEST, "Invalid dataset request",
+                        e.getMessage(), e.field()));
+    }
+
+    private static Mono<Void> unknownJob(HttpServerResponse response, String id) {
+        return problem(response, HttpResponseStatus.NOT_FOUND, "Unknown job", "no job " + id, "id");
+    }
+
+    /** An RFC 9457 problem document naming {@code field}. */
+    private static Mono<Void> problem(HttpServerResponse response, HttpResponseStatus status, String title,
+                                      String detail, String field) {
+        ObjectNode body = JSON.createObjectNode().put("type", "about:blank").put("title", title)
+                .put("status", status.code()).put("detail", detail).put("field", field);
+        return response.status(status).header(HttpHeaderNames.CONTENT_TYPE, PROBLEM)
+                .sendString(Mono.just(body.toString())).then();
+    }
+
+    private static Mono<Void> json(HttpServerResponse response, ObjectNode body) {
+        return response.header(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                .sendString(Mono.just(body.toString())).then();
+    }
+
+    private static String query(HttpServerRequest request, String name) {
+        Map<String, List<String>> parameters = new QueryStringDecoder(request.uri()).parameters();
+        List<String> values = parameters.get(name);
+        return values == null || values.isEmpty() ? null : values.get(0);
+    }
+}

@@ -1,0 +1,111 @@
+package io.scflux.samples;
+
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.ops.HighlyVariableGenesOptions;
+import io.scflux.ops.Log1pOptions;
+import io.scflux.ops.NormalizeTotalOptions;
+import io.scflux.ops.PcaOptions;
+import io.scflux.ops.Pp;
+import io.scflux.ops.PseudobulkOptions;
+import io.scflux.ops.QcMetricsOptions;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.function.BiFunction;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import reactor.core.publisher.Mono;
+
+/**
+ * A step a service job may name, bound to its {@link Params} into the {@link Pp} call the matching CLI command makes:
+ * the option records check the values, so the service and the CLI accept the same ones.
+ */
+enum Step {
+    QC {
+        @Override
+        Bound bind(Params params) {
+            QcMetricsOptions options = QcMetricsOptions.defaults();
+            return (data, streaming) -> Pp.calculateQcMetrics(data, options, streaming);
+        }
+    },
+    NORMALIZE {
+        @Override
+        Bound bind(Params params) {
+            NormalizeTotalOptions options = NormalizeTotalOptions.defaults().withTargetSum(params.positive("target_sum"));
+            return (data, streaming) -> Pp.normalizeTotal(data, options, streaming);
+        }
+    },
+    LOG1P {
+        @Override
+        Bound bind(Params params) {
+            return (data, streaming) -> Pp.log1p(data, Log1pOptions.defaults(), streaming);
+        }
+    },
+    HVG {
+        @Override
+        Bound bind(Params params) {
+            HighlyVariableGenesOptions options = HighlyVariableGenesOptions.defaults();
+            String flavor = params.text("flavor");
+            if (flavor != null) {
+                options = options.withFlavor(option("flavor", () -> HighlyVariableGenesOptions.Flavor.of(flavor)));
+            }
+            Integer n = params.integer("n_top_genes", 1);
+            if (n != null) {
+                options = options.withNTopGenes(n);
+            }
+            HighlyVariableGenesOptions chosen = options;
+            return (data, streaming) -> Pp.highlyVariableGenes(data, chosen, streaming);
+        }
+    },
+    PCA {
+        @Override
+        Bound bind(Params params) {
+            Integer n = params.integer("n_comps", 1);
+            PcaOptions options = n == null ? PcaOptions.defaults() : PcaOptions.defaults().withNComps(n);
+            return (data, streaming) -> Pp.pca(data, options, streaming);
+        }
+    },
+    PSEUDOBULK {
+        @Override
+        Bound bind(Params params) {
+            String sample = params.requiredText("sample_col", "pseudobulk");
+            String groups = params.requiredText("groups_col", "pseudobulk");
+            PseudobulkOptions options = option("groups_col", () -> PseudobulkOptions.of(sample, groups));
+            String mode = params.text("mode");
+            PseudobulkOptions chosen = mode == null ? options
+                    : options.withMode(option("mode", () -> PseudobulkOptions.Mode.valueOf(mode.toUpperCase(Locale.ROOT))));
+            return (data, streaming) -> Pp.pseudobulk(data, chosen, streaming);
+        }
+    };
+
+    /** A step with its options: computes on subscription, as the {@link Pp} call it makes. */
+    interface Bound extends BiFunction<AnnData, Streaming, Mono<AnnData>> {
+    }
+
+    /** This step with its options read from {@code params}. */
+    abstract Bound bind(Params params);
+
+    /** The name a request uses: {@code qc}, {@code hvg}... */
+    String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The step named {@code name}, or an {@link InvalidField} for {@code field} listing the known ones. */
+    static Step of(String name, String field) {
+        for (Step s : values()) {
+            if (s.wireName().equals(name)) {
+                return s;
+            }
+        }
+        throw new InvalidField(field, "unknown step " + name + " (known: "
+                + Arrays.stream(values()).map(Step::wireName).collect(Collectors.joining(", ")) + ")");
+    }
+
+    private static <T> T option(String name, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidField("params." + name, e.getMessage());
+        }
+    }
+}

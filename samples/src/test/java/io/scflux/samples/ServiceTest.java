@@ -1,0 +1,330 @@
+package io.scflux.samples;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
+import io.scflux.io.test.TestFixtures;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import reactor.blockhound.BlockHound;
+import reactor.blockhound.BlockingOperationError;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.netty.ByteBufFlux;
+import reactor.netty.http.HttpResources;
+import reactor.netty.http.client.HttpClient;
+import reactor.test.StepVerifier;
+
+/**
+ * {@code scflux serve} in-process on a random loopback port, driven by Reactor Netty's client: jobs and their events,
+ * 400 problem documents, cancellation, queueing, the download and obs as NDJSON. BlockHound is installed, so a
+ * blocking call on an event-loop thread fails the request and the test. Expected values come from the fixture's
+ * {@code synth-3k-b.expected.tsv} (anndata's reading of it): 1000 cells, the first barcodes and sample codes.
+ */
+class ServiceTest {
+
+    static final Duration PATIENCE = Duration.ofSeconds(30);
+    static final ObjectMapper JSON = new ObjectMapper();
+    static final String INPUT = "synth-3k-b.h5ad";
+    static final int CELLS = 1000;
+
+    @TempDir
+    Path root;
+
+    Path data;
+    Service service;
+    HttpClient client;
+
+    @BeforeAll
+    static void watchForBlockingCalls() {
+        BlockHound.install();
+    }
+
+    @BeforeEach
+    void copyFixture() throws IOException {
+        data = Files.createDirectory(root.resolve("data"));
+        Files.copy(TestFixtures.path(INPUT), data.resolve(INPUT));
+        Files.copy(TestFixtures.path(INPUT), root.resolve("outside.h5ad"));
+    }
+
+    @AfterEach
+    void stop() {
+        if (service != null) {
+            service.dispose();
+        }
+    }
+
+    void start(int maxJobs, Scheduler work) {
+        service = Service.start(data, "127.0.0.1", 0, maxJobs, work);
+        client = HttpClient.create().baseUrl("http://127.0.0.1:" + service.port());
+    }
+
+    @Test
+    void blockHoundWatchesTheServersEventLoop() {
+        start(2, Schedulers.boundedElastic());
+        ExecutionException e = assertThrows(ExecutionException.class, () -> HttpResources.get().onServer(true)
+                .next().submit(() -> {
+                    Thread.sleep(1);
+                    return null;
+                }).get());
+        assertInstanceOf(BlockingOperationError.class, e.getCause());
+    }
+
+    @Test
+    void jobReportsEachStageInOrderAndEndsWithItsOutput() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        Reply accepted = post("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\", \"normalize\", \"log1p\"],"
+                + " \"params\": {\"target_sum\": 10000}}").block(PATIENCE);
+        assertEquals(202, accepted.status);
+        String id = JSON.readTree(accepted.body).get("id").asText();
+
+        List<JsonNode> progress = new ArrayList<>();
+        List<String> names = new ArrayList<>();
+        StepVerifier.create(events(id, ""))
+                .recordWith(ArrayList::new)
+                .thenConsumeWhile(e -> !e.name.equals("done") && !e.name.equals("failed"), e -> {
+                    if (e.name.equals("progress")) {
+                        progress.add(e.data);
+                    }
+                    String label = e.name.equals("stage") ? "stage:" + e.data.get("stage").asText() : e.name;
+                    if (names.isEmpty() || !names.get(names.size() - 1).equals(label)) {
+                        names.add(label);
+                    }
+                })
+                .assertNext(done -> assertEquals("done", done.name, done.data.toString()))
+                .expectComplete()
+                .verify(PATIENCE);
+        assertEquals(List.of("queued", "started", "stage:qc", "progress", "stage:normalize", "progress",
+                "stage:log1p", "stage:write", "progress"), names);
+        for (String stage : List.of("qc", "normalize", "write")) {
+            JsonNode last = progress.stream().filter(p -> p.get("stage").asText().equals(stage))
+                    .reduce((a, b) -> b).orElseThrow();
+            assertEquals(CELLS, last.get("rows").asLong(), stage + " read every row");
+            assertEquals(last.get("totalBlocks").asInt(), last.get("blocks").asInt(), stage + " read every block");
+        }
+
+        String output = "synth-3k-b-" + id + ".h5ad";
+        StepVerifier.create(events(id, "").filter(e -> e.name.equals("done")).map(e -> e.data.get("output").asText()))
+                .expectNext(output).expectComplete().verify(PATIENCE);
+        AnnData written = H5ad.read(data.resolve(output));
+        assertEquals(CELLS, written.nObs());
+        assertTrue(written.obs().has("total_counts"), "qc added its columns");
+
+        byte[] downloaded = client.get().uri("/jobs/" + id + "/result").responseSingle((res, body) -> {
+            assertEquals(200, res.status().code());
+            return body.asByteArray();
+        }).block(PATIENCE);
+        assertArrayEquals(Files.readAllBytes(data.resolve(output)), downloaded);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "{\"input\": \"absent.h5ad\", \"steps\": [\"qc\"]}                                   | input",
+        "{\"input\": \"../outside.h5ad\", \"steps\": [\"qc\"]}                               | input",
+        "{\"input\": \"/etc/passwd\", \"steps\": [\"qc\"]}                                   | input",
+        "{\"steps\": [\"qc\"]}                                                               | input",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"qc\", \"tsne\"]}                     | steps[1]",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": []}                                     | steps",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"pca\"], \"params\": {\"n_comps\": 0}} | params.n_comps",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"hvg\"], \"params\": {\"flavor\": \"x\"}} | params.flavor",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"normalize\"], \"params\": {\"target_sum\": -1}} "
+            + "| params.target_sum",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"pseudobulk\"], \"params\": {\"sample_col\": \"sample\"}} "
+            + "| params.groups_col",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"qc\"], \"params\": {\"n_comps\": 5}}  | params.n_comps",
+        "not json                                                                            | body",
+    })
+    void badRequestIsA400ProblemNamingTheField(String body, String field) throws IOException {
+        start(2, Schedulers.boundedElastic());
+        Reply reply = post(body).block(PATIENCE);
+        assertEquals(400, reply.status);
+        assertEquals("application/problem+json", reply.contentType);
+        JsonNode problem = JSON.readTree(reply.body);
+        assertEquals(field, problem.get("field").asText(), reply.body);
+        assertEquals(400, problem.get("status").asInt());
+        assertEquals("about:blank", problem.get("type").asText());
+        assertFalse(problem.get("title").asText().isEmpty());
+        assertFalse(problem.get("detail").asText().isEmpty());
+        try (var files = Files.list(data)) {
+            assertEquals(List.of(data.resolve(INPUT)), files.toList(), "no job ran");
+        }
+    }
+
+    /**
+     * With one job at a time and the work scheduler held by the test, the first job starts and the second waits;
+     * DELETE cancels the first, which stops at its first read and leaves no output, and the second then runs to its
+     * end.
+     */
+    @Test
+    void jobsBeyondMaxJobsWaitAndDeleteCancels() throws Exception {
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        CountDownLatch hold = new CountDownLatch(1);
+        thread.submit(() -> {
+            hold.await();
+            return null;
+        });
+        try {
+            start(1, Schedulers.fromExecutorService(thread));
+            String first = submit("[\"qc\"]");
+            String second = submit("[\"qc\"]");
+            StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started").thenCancel()
+                    .verify(PATIENCE);
+            assertFalse(service.job(second).started(), "the second job waits while the first runs");
+
+            int status = client.delete().uri("/jobs/" + first).responseSingle((res, body) -> Mono.just(res.status()
+                    .code())).block(PATIENCE);
+            assertEquals(202, status);
+            hold.countDown();
+            StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
+                    .expectComplete().verify(PATIENCE);
+            StepVerifier.create(events(second, "").map(e -> e.name).filter(n -> !n.equals("progress")))
+                    .expectNext("queued", "started", "stage", "stage", "done")
+                    .expectComplete().verify(PATIENCE);
+            assertFalse(Files.exists(data.resolve("synth-3k-b-" + first + ".h5ad")), "a cancelled job leaves no output");
+            assertTrue(Files.exists(data.resolve("synth-3k-b-" + second + ".h5ad")));
+            int result = client.get().uri("/jobs/" + first + "/result").responseSingle((res, body) -> Mono.just(res
+                    .status().code())).block(PATIENCE);
+            assertEquals(409, result);
+        } finally {
+            hold.countDown();
+            thread.shutdown();
+        }
+    }
+
+    @Test
+    void disconnectingFromTheEventsCancelsWhenAsked() throws Exception {
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        CountDownLatch hold = new CountDownLatch(1);
+        thread.submit(() -> {
+            hold.await();
+            return null;
+        });
+        try {
+            start(1, Schedulers.fromExecutorService(thread));
+            String id = submit("[\"qc\"]");
+            StepVerifier.create(events(id, "?cancelOnDisconnect=true").map(e -> e.name))
+                    .expectNext("queued", "started").thenCancel().verify(PATIENCE);
+            for (int i = 0; i < 3000 && !service.job(id).cancelRequested(); i++) {
+                Thread.sleep(10); // the server sees the disconnect a moment later
+            }
+            assertTrue(service.job(id).cancelRequested(), "the disconnect cancelled the job");
+            hold.countDown();
+            try (var files = Files.list(data)) {
+                assertEquals(List.of(data.resolve(INPUT)), files.toList());
+            }
+            StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
+                    .expectComplete().verify(PATIENCE);
+        } finally {
+            hold.countDown();
+            thread.shutdown();
+        }
+    }
+
+    @Test
+    void obsStreamsAsNdjsonAsTheClientReads() {
+        start(2, Schedulers.boundedElastic());
+        Flux<JsonNode> rows = lines(client.get().uri("/datasets/" + INPUT + "/obs?columns=sample")
+                .responseContent().asString()).map(ServiceTest::json);
+        StepVerifier.create(rows, 3)
+                .assertNext(r -> assertRow(r, "CGAATTATTCGATAGG-1", "D06"))
+                .assertNext(r -> assertRow(r, "AGCACGACGTACGACC-1", "D02"))
+                .assertNext(r -> assertRow(r, "GCCCGCCTTTGTACGA-1", "D02"))
+                .thenCancel()
+                .verify(PATIENCE);
+        StepVerifier.create(rows.count()).expectNext((long) CELLS).expectComplete().verify(PATIENCE);
+    }
+
+    @Test
+    void obsOfAnUnknownDatasetOrColumnIsAProblem() {
+        start(2, Schedulers.boundedElastic());
+        assertEquals(404, status("/datasets/absent.h5ad/obs"));
+        assertEquals(400, status("/datasets/" + INPUT + "/obs?columns=sample,nope"));
+    }
+
+    private static void assertRow(JsonNode row, String index, String sample) {
+        assertEquals(index, row.get("index").asText());
+        assertEquals(sample, row.get("sample").asText());
+        assertEquals(2, row.size(), "only the column asked for: " + row);
+    }
+
+    private int status(String uri) {
+        return client.get().uri(uri).responseSingle((res, body) -> Mono.just(res.status().code())).block(PATIENCE);
+    }
+
+    private String submit(String steps) throws IOException {
+        Reply reply = post("{\"input\": \"" + INPUT + "\", \"steps\": " + steps + "}").block(PATIENCE);
+        assertEquals(202, reply.status, reply.body);
+        return JSON.readTree(reply.body).get("id").asText();
+    }
+
+    private Mono<Reply> post(String body) {
+        return client.headers(h -> h.set("Content-Type", "application/json")).post().uri("/jobs")
+                .send(ByteBufFlux.fromString(Mono.just(body)))
+                .responseSingle((res, content) -> content.asString().defaultIfEmpty("").map(text -> new Reply(
+                        res.status().code(), res.responseHeaders().get("Content-Type"), text)));
+    }
+
+    /** The job's Server-Sent Events, each from its {@code event:} and {@code data:} lines. */
+    private Flux<Event> events(String id, String query) {
+        return lines(client.get().uri("/jobs/" + id + "/events" + query).responseContent().asString())
+                .bufferUntil(String::isEmpty)
+                .filter(lines -> lines.size() > 1)
+                .map(lines -> new Event(lines.get(0).substring("event: ".length()),
+                        json(lines.get(1).substring("data: ".length()))));
+    }
+
+    /** The lines of {@code chunks}, cut wherever the network cut them, without their {@code \n}. */
+    private static Flux<String> lines(Flux<String> chunks) {
+        return Flux.defer(() -> {
+            StringBuilder pending = new StringBuilder();
+            return chunks.concatMapIterable(chunk -> {
+                pending.append(chunk);
+                List<String> complete = new ArrayList<>();
+                for (int end = pending.indexOf("\n"); end >= 0; end = pending.indexOf("\n")) {
+                    complete.add(pending.substring(0, end));
+                    pending.delete(0, end + 1);
+                }
+                return complete;
+            });
+        });
+    }
+
+    private static JsonNode json(String text) {
+        try {
+            return JSON.readTree(text);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + text, e);
+        }
+    }
+
+    record Reply(int status, String contentType, String body) {
+    }
+
+    record Event(String name, JsonNode data) {
+    }
+}

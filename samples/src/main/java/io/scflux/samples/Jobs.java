@@ -15,6 +15,8 @@ import reactor.core.scheduler.Scheduler;
 final class Jobs implements Disposable {
 
     private final Map<String, Job> byId = new ConcurrentHashMap<>();
+    /** Ids are unique across runs of the server (its start time, then a counter): outputs are named by them. */
+    private final String run = Long.toString(System.currentTimeMillis(), 36);
     private final AtomicLong ids = new AtomicLong();
     private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Disposable runner;
@@ -25,7 +27,7 @@ final class Jobs implements Disposable {
 
     /** A new job for {@code request}, queued. */
     Job submit(JobRequest request) {
-        Job job = new Job(Long.toString(ids.incrementAndGet()), request);
+        Job job = new Job(run + "-" + ids.incrementAndGet(), request);
         byId.put(job.id(), job);
         synchronized (queue) {
             queue.emitNext(job, Sinks.EmitFailureHandler.FAIL_FAST);

@@ -182,12 +182,8 @@ class ServiceTest {
      */
     @Test
     void jobsBeyondMaxJobsWaitAndDeleteCancels() throws Exception {
-        ExecutorService thread = Executors.newSingleThreadExecutor();
         CountDownLatch hold = new CountDownLatch(1);
-        thread.submit(() -> {
-            hold.await();
-            return null;
-        });
+        ExecutorService thread = heldUntil(hold);
         try {
             start(1, Schedulers.fromExecutorService(thread));
             String first = submit("[\"qc\"]");
@@ -218,12 +214,8 @@ class ServiceTest {
 
     @Test
     void disconnectingFromTheEventsCancelsWhenAsked() throws Exception {
-        ExecutorService thread = Executors.newSingleThreadExecutor();
         CountDownLatch hold = new CountDownLatch(1);
-        thread.submit(() -> {
-            hold.await();
-            return null;
-        });
+        ExecutorService thread = heldUntil(hold);
         try {
             start(1, Schedulers.fromExecutorService(thread));
             String id = submit("[\"qc\"]");
@@ -326,5 +318,15 @@ class ServiceTest {
     }
 
     record Event(String name, JsonNode data) {
+    }
+
+    /** A one-thread executor whose thread waits for {@code hold}: jobs given to it stay at 'started' until then. */
+    private static ExecutorService heldUntil(CountDownLatch hold) {
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        thread.submit(() -> {
+            hold.await();
+            return null;
+        });
+        return thread;
     }
 }

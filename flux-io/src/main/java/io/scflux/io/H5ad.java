@@ -31,7 +31,9 @@ public final class H5ad {
 
     /**
      * Writes {@code data} to {@code target} on subscription. Matrices stream in bounded memory; the target appears
-     * only when the file is complete. An error or a cancellation leaves neither the target nor a temporary file.
+     * only when the file is complete. An error, or a cancellation before the last block is written, leaves neither
+     * the target nor a temporary file; a cancellation that arrives once the commit (close, sync, rename) has begun
+     * lets it finish, so the target is then complete.
      */
     public static Mono<Void> write(AnnData data, Path target, WriteOptions options) {
         return H5adWriter.write(data, target, options);

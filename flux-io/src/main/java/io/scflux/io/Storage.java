@@ -9,7 +9,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -27,12 +26,7 @@ final class Storage implements AutoCloseable {
     private final Path file;
     private final FileChannel channel;
     private final ReadStats stats;
-    private final Map<ChunkKey, ByteBuffer> decoded = new LinkedHashMap<>(8, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<ChunkKey, ByteBuffer> eldest) {
-            return size() > DECODED_CHUNKS_KEPT;
-        }
-    };
+    private final Map<ChunkKey, ByteBuffer> decoded = new Recent<>(DECODED_CHUNKS_KEPT);
     private HdfFile hdf;
 
     private Storage(Path file, FileChannel channel, ReadStats stats) {

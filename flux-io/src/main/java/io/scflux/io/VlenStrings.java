@@ -5,7 +5,6 @@ import io.jhdf.storage.HdfBackingStorage;
 import io.scflux.core.anndata.PackedStrings;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -23,12 +22,7 @@ final class VlenStrings {
     private final HdfBackingStorage storage;
     private final int offsetSize;
     private final int lengthSize;
-    private final Map<Long, Collection> recent = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<Long, Collection> eldest) {
-            return size() > COLLECTIONS_KEPT;
-        }
-    };
+    private final Map<Long, Collection> recent = new Recent<>(COLLECTIONS_KEPT);
 
     private VlenStrings(Dataset ds, HdfBackingStorage storage) {
         this.ds = ds;

@@ -6,7 +6,6 @@ import io.scflux.core.MemoryBudget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
 import java.util.Arrays;
-import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -17,18 +16,21 @@ import reactor.core.publisher.Mono;
  *
  * <p>The scheme. The columns are cut into a constant number of owner buckets (contiguous column ranges,
  * {@link #BUCKETS}, fewer only when there are fewer columns), and each accumulator cell belongs to the bucket of its
- * column. Each block, in block order, is first split (in parallel with other blocks) into its entries per bucket,
- * each bucket's in row order: for rows sorted by column (as anndata writes them) only each row's bucket boundaries are
- * found, otherwise the entries are copied out by bucket with their accumulator cell. Then up to {@code threads} workers take the
- * block's buckets one at a time from a shared counter and add each bucket's entries alone (buckets own disjoint
- * cells, so workers never touch the same cell); the next block starts when all its buckets are done. So every cell
- * receives its additions one at a time in row order, whatever the thread count, the bucket count, which worker took
- * which bucket, or the block plan: the bits depend on none of them.
+ * column. Each block, in block order, is first split (in parallel with other blocks) by bucket: rows sorted by column
+ * (as anndata writes them) stay in place, listed group by group, and only (a sample of) each bucket's entries is
+ * counted; otherwise the entries are copied out by bucket with their accumulator cell. Then the block's buckets are
+ * cut into one run of consecutive buckets per worker (up to {@code threads}), each run holding about as many entries,
+ * and each worker adds its run alone, row by row (runs own disjoint cells, so workers never touch the same cell, and
+ * each reads its part of every row in memory order); the next block starts when all its runs are done. Every cell
+ * belongs to one group, so it receives its additions one at a time in row order, whatever the thread count, the
+ * bucket count, how the runs were cut, the order of the groups or the block plan: the bits depend on none of them.
  */
 final class OwnerBuckets {
 
     /** Owner buckets (column ranges) of the accumulator: a constant, never the thread count. */
     static final int BUCKETS = 128;
+    /** A sorted block's entries per bucket are counted on every {@value}th row: enough to share the work out. */
+    private static final int SAMPLED = 8;
 
     private final int nCols;
     private final int[] groupOfRow;
@@ -96,16 +98,16 @@ final class OwnerBuckets {
                     + nCols));
         }
         Execution e = streaming.execution();
+        int workers = Math.min(e.threads(), buckets);
         Flux<RowBlock> blocks = streaming.blocks(x);
-        Mono<Void> added = e.threads() == 1
-                ? blocks.doOnNext(b -> addAll(split(b), new AtomicInteger())).then()
+        Mono<Void> added = workers == 1
+                ? blocks.doOnNext(b -> add(split(b), 0, buckets)).then()
                 : blocks.flatMapSequential(b -> Mono.fromCallable(() -> split(b)).subscribeOn(e.scheduler()),
                                 e.threads(), 1)
                         .concatMap(s -> {
-                            AtomicInteger next = new AtomicInteger();
-                            int workers = Math.min(e.threads(), buckets);
+                            int[] runs = s.runs(workers);
                             return Flux.range(0, workers)
-                                    .flatMap(w -> Mono.<Void>fromRunnable(() -> addAll(s, next))
+                                    .flatMap(w -> Mono.<Void>fromRunnable(() -> add(s, runs[w], runs[w + 1]))
                                             .subscribeOn(e.scheduler()), workers)
                                     .then();
                         }, 1)
@@ -113,23 +115,19 @@ final class OwnerBuckets {
         return added.then(Mono.fromSupplier(() -> this));
     }
 
-    /** Takes the block's buckets one by one from {@code next} and adds each: the loop every worker of a block runs. */
-    private void addAll(Split s, AtomicInteger next) {
-        for (int k = next.getAndIncrement(); k < buckets; k = next.getAndIncrement()) {
-            add(s, k);
+    /** The entries of buckets {@code [from, to)} of one block, added in row order: what one owner does. */
+    private void add(Split s, int from, int to) {
+        if (from == to) {
+            return;
         }
-    }
-
-    /** Bucket {@code k}'s entries of one block, added in row order: what one owner does. */
-    private void add(Split s, int k) {
-        if (s.rowBounds != null) {
-            addSorted(s, k);
+        if (s.block != null) {
+            addSorted(s.block, s.order, from, to);
             return;
         }
         int[] cell = s.cells;
         float[] val = s.values;
         double[] acc = cells;
-        for (int i = s.start[k], end = s.start[k + 1]; i < end; i++) {
+        for (int i = s.start[from], end = s.start[to]; i < end; i++) {
             float v = val[i];
             int at = 2 * cell[i];
             acc[at] += v;
@@ -137,24 +135,23 @@ final class OwnerBuckets {
         }
     }
 
-    /** Bucket {@code k}'s part of every row of a block whose rows are sorted by column: no copy, no scatter. */
-    private void addSorted(Split s, int k) {
-        RowBlock b = s.block;
+    /**
+     * Buckets {@code [from, to)} of every grouped row of a block whose rows are sorted by column, rows taken group by
+     * group ({@code order}): each row's part is one contiguous run found by two binary searches and read in place, and
+     * consecutive rows add into the same group's cells, which stay in cache.
+     */
+    private void addSorted(RowBlock b, int[] order, int from, int to) {
+        int[] ip = b.indptr();
         int[] idx = b.indices();
         float[] val = b.values();
-        int[] bounds = s.rowBounds;
-        int rows = b.nRows();
-        int from = k * rows;
-        int to = (k + 1) * rows;
         int base = Math.toIntExact(b.rowStart());
+        int lowCol = firstCol[from];
+        int highCol = firstCol[to];
         double[] acc = cells;
-        for (int r = 0; r < rows; r++) {
-            int g = groupOfRow[base + r];
-            if (g < 0) {
-                continue;
-            }
-            int row = 2 * g * nCols;
-            for (int i = bounds[from + r], end = bounds[to + r]; i < end; i++) {
+        for (int r : order) {
+            int row = 2 * groupOfRow[base + r] * nCols;
+            int end = highCol == nCols ? ip[r + 1] : firstAtLeast(idx, ip[r], ip[r + 1], highCol);
+            for (int i = lowCol == 0 ? ip[r] : firstAtLeast(idx, ip[r], end, lowCol); i < end; i++) {
                 float v = val[i];
                 int at = row + 2 * idx[i];
                 acc[at] += v;
@@ -164,34 +161,24 @@ final class OwnerBuckets {
     }
 
     /**
-     * Where each row's entries of each bucket start, bucket by bucket ({@code bounds[k * rows + r]}, bucket
-     * {@code buckets} being each row's end), so that one owner reads its bounds in order; when every row is sorted
-     * by column (one pass reading the columns). Null when a row is not, and the block is then split by copying.
+     * The block's grouped rows ordered by group, each group's in row order: a cell belongs to one group, so it still
+     * receives its additions in row order.
      */
-    private int[] rowBounds(RowBlock block) {
-        int[] ip = block.indptr();
-        int[] idx = block.indices();
-        int rows = block.nRows();
-        int unsorted = 0;
+    private int[] rowsByGroup(int base, int rows) {
+        long[] keys = new long[rows];
+        int n = 0;
         for (int r = 0; r < rows; r++) {
-            for (int k = ip[r] + 1; k < ip[r + 1]; k++) {
-                unsorted |= idx[k] - idx[k - 1] - 1; // negative when a column does not exceed the one before
+            int g = groupOfRow[base + r];
+            if (g >= 0) {
+                keys[n++] = (long) g << 32 | r;
             }
         }
-        if (unsorted < 0) {
-            return null;
+        Arrays.sort(keys, 0, n);
+        int[] order = new int[n];
+        for (int i = 0; i < n; i++) {
+            order[i] = (int) keys[i];
         }
-        int[] bounds = new int[rows * (buckets + 1)];
-        for (int r = 0; r < rows; r++) {
-            int lo = ip[r];
-            int end = ip[r + 1];
-            bounds[r] = lo;
-            for (int k = 1; k <= buckets; k++) {
-                lo = firstAtLeast(idx, lo, end, firstCol[k]);
-                bounds[k * rows + r] = lo;
-            }
-        }
-        return bounds;
+        return order;
     }
 
     /** The first position in the sorted {@code idx[from, to)} whose column is at least {@code col}, else {@code to}. */
@@ -210,33 +197,46 @@ final class OwnerBuckets {
     }
 
     /**
-     * The block's entries by bucket: for rows sorted by column, each row's bucket boundaries; otherwise the entries
-     * of grouped rows copied and sorted by bucket (stably: row order within each).
+     * The block's entries by bucket: for a block whose rows are all sorted by column, the block itself and how many
+     * entries each bucket holds (every {@value #SAMPLED}th row counted, enough to share the work out); otherwise the
+     * entries of grouped rows copied and sorted by bucket (stably: row order within each).
      */
     private Split split(RowBlock block) {
-        int[] bounds = rowBounds(block);
-        if (bounds != null) {
-            return new Split(null, null, null, block, bounds);
-        }
         int[] ip = block.indptr();
         int[] idx = block.indices();
-        float[] val = block.values();
+        int rows = block.nRows();
         int base = Math.toIntExact(block.rowStart());
+        int unsorted = 0;
+        for (int r = 0; r < rows; r++) {
+            for (int k = ip[r] + 1; k < ip[r + 1]; k++) {
+                unsorted |= idx[k] - idx[k - 1] - 1; // negative when a column does not exceed the one before
+            }
+        }
         int[] start = new int[buckets + 1];
-        for (int r = 0; r < block.nRows(); r++) {
+        if (unsorted >= 0) {
+            for (int r = 0; r < rows; r += SAMPLED) {
+                if (groupOfRow[base + r] >= 0) {
+                    for (int k = ip[r]; k < ip[r + 1]; k++) {
+                        start[bucketOfCol[idx[k]] + 1]++;
+                    }
+                }
+            }
+            prefixSum(start);
+            return new Split(start, null, null, block, rowsByGroup(base, rows));
+        }
+        float[] val = block.values();
+        for (int r = 0; r < rows; r++) {
             if (groupOfRow[base + r] >= 0) {
                 for (int k = ip[r]; k < ip[r + 1]; k++) {
                     start[bucketOfCol[idx[k]] + 1]++;
                 }
             }
         }
-        for (int k = 0; k < buckets; k++) {
-            start[k + 1] += start[k];
-        }
+        prefixSum(start);
         int[] at = Arrays.copyOf(start, buckets);
         int[] cells = new int[start[buckets]];
         float[] values = new float[start[buckets]];
-        for (int r = 0; r < block.nRows(); r++) {
+        for (int r = 0; r < rows; r++) {
             int g = groupOfRow[base + r];
             if (g >= 0) {
                 int row = g * nCols;
@@ -251,10 +251,37 @@ final class OwnerBuckets {
         return new Split(start, cells, values, null, null);
     }
 
+    private static void prefixSum(int[] counts) {
+        for (int k = 1; k < counts.length; k++) {
+            counts[k] += counts[k - 1];
+        }
+    }
+
     /**
      * One block's entries by bucket: either copied ({@code [start[k], start[k + 1])} of cells and values) or left in
-     * the block with each row's bucket boundaries ({@code rowBounds[k * rows + r]}).
+     * the block, {@code start} then counting (a sample of) the entries before each bucket and {@code order} listing
+     * the grouped rows group by group.
      */
-    private record Split(int[] start, int[] cells, float[] values, RowBlock block, int[] rowBounds) {
+    private record Split(int[] start, int[] cells, float[] values, RowBlock block, int[] order) {
+
+        /**
+         * Cuts the buckets into {@code workers} runs of consecutive buckets holding about as many entries each: run
+         * {@code w} is {@code [runs[w], runs[w + 1])}. Any cut gives the same bits, this one the same work per worker.
+         */
+        int[] runs(int workers) {
+            int buckets = start.length - 1;
+            int[] runs = new int[workers + 1];
+            runs[workers] = buckets;
+            long total = start[buckets];
+            int k = 0;
+            for (int w = 1; w < workers; w++) {
+                long target = total * w / workers;
+                while (k < buckets && start[k] < target) {
+                    k++;
+                }
+                runs[w] = Math.max(k, runs[w - 1]);
+            }
+            return runs;
+        }
     }
 }

@@ -18,7 +18,10 @@ public interface Reducer<A> {
     /** The partial of one block. May run on any worker, concurrently with other blocks. */
     A fold(RowBlock block);
 
-    /** Combines {@code earlier} (blocks before) with {@code later}; may reuse and return {@code earlier}. */
+    /**
+     * Combines {@code earlier} (blocks before) with {@code later}; may reuse and return {@code earlier}, and may keep
+     * {@code later} to fold the next blocks into, so the caller must not use {@code later} afterwards.
+     */
     A merge(A earlier, A later);
 
     /** Folds {@code blocks} with up to {@code execution.threads()} concurrent folds, merging in block order. */

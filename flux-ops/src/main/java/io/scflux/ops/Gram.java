@@ -3,11 +3,16 @@ package io.scflux.ops;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 import io.scflux.core.backend.Backend;
+import java.util.Arrays;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
  * The Gram matrix {@code X^T X} (its upper triangle, packed by rows) and the column sums of a matrix, in float64:
  * one pass of per-block partials merged in block order, each the backend's {@link Backend#gram} kernel. Products of
- * float32 values are exact in float64.
+ * float32 values are exact in float64. A partial is {@code p (p + 1) / 2} doubles (16 MB for 2,000 genes), so merged
+ * partials are kept and cleared for the next blocks rather than allocated per block: as many exist as blocks are in
+ * flight, whatever the number of blocks.
  */
 final class Gram implements Reducer<Gram.Sums> {
 
@@ -18,6 +23,8 @@ final class Gram implements Reducer<Gram.Sums> {
     /** {@code rowBase[a] + b} is the packed position of entry (a, b), b >= a. */
     private final int[] rowBase;
     private final Backend backend;
+    /** Merged partials, cleared again for the next blocks' folds. */
+    private final Queue<Sums> spare = new ConcurrentLinkedQueue<>();
 
     Gram(int p, Backend backend) {
         if (p > MAX_COLUMNS) {
@@ -41,6 +48,12 @@ final class Gram implements Reducer<Gram.Sums> {
             upper = new double[(int) ((long) p * (p + 1) / 2)];
             columnSums = new double[p];
         }
+
+        private Sums cleared() {
+            Arrays.fill(upper, 0);
+            Arrays.fill(columnSums, 0);
+            return this;
+        }
     }
 
     @Override
@@ -50,7 +63,8 @@ final class Gram implements Reducer<Gram.Sums> {
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums s = new Sums(p);
+        Sums kept = spare.poll();
+        Sums s = kept == null ? new Sums(p) : kept.cleared();
         backend.gram(block, s.upper, s.columnSums);
         return s;
     }
@@ -63,6 +77,7 @@ final class Gram implements Reducer<Gram.Sums> {
         for (int c = 0; c < p; c++) {
             earlier.columnSums[c] += later.columnSums[c];
         }
+        spare.offer(later);
         return earlier;
     }
 

@@ -1,6 +1,7 @@
 package io.scflux.samples;
 
 import io.scflux.core.Streaming;
+import io.scflux.core.cache.BlockCache;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,7 +11,7 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * The service's jobs by id: at most {@code maxJobs} run at once, the others wait in submission order; all their file
- * work runs on the {@code work} scheduler.
+ * work runs on the {@code work} scheduler, their reads of X share {@code cache}.
  */
 final class Jobs implements Disposable {
 
@@ -21,8 +22,8 @@ final class Jobs implements Disposable {
     private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Disposable runner;
 
-    Jobs(int maxJobs, Scheduler work, Streaming streaming) {
-        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming), maxJobs).subscribe();
+    Jobs(int maxJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
+        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics), maxJobs).subscribe();
     }
 
     /** A new job for {@code request}, queued. */

@@ -17,8 +17,10 @@ import reactor.core.scheduler.Schedulers;
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Serves the .h5ad files of a data folder over HTTP: POST /jobs runs operators (qc, normalize, "
                 + "log1p, hvg, pca, pseudobulk) into a new file of the folder, GET /jobs/ID/events follows them "
-                + "(Server-Sent Events), GET /jobs/ID/result downloads the output, DELETE /jobs/ID cancels, "
-                + "GET /datasets/NAME/obs streams obs as NDJSON."})
+                + "(Server-Sent Events), GET /jobs/ID/result downloads the output, GET /jobs/ID/page shows its "
+                + "plots (PNG at GET /jobs/ID/plots/qc|hvg|pca.png?color=COL), DELETE /jobs/ID cancels, "
+                + "GET /datasets/NAME/obs streams obs as NDJSON, GET /metrics gives the Prometheus metrics.",
+            "Jobs share one block cache of --cache-mb (default: an eighth of the heap)."})
 final class ServeCommand implements Callable<Integer> {
 
     @Spec
@@ -47,7 +49,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new NotDirectoryException(data.toString());
         }
         Scheduler work = Schedulers.newBoundedElastic(maxJobs, Integer.MAX_VALUE, "scflux-jobs");
-        Service service = Service.start(data, host, port, maxJobs, work);
+        Service service = Service.start(data, host, port, maxJobs, work, Scflux.of(spec).cache(true));
         spec.commandLine().getOut().printf("scflux serve: http://%s:%d/ on %s%n", host, service.port(),
                 data.toAbsolutePath());
         spec.commandLine().getOut().flush();

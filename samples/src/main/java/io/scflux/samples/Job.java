@@ -32,15 +32,18 @@ final class Job {
     private final String id;
     private final JobRequest request;
     private final Path output;
+    private final Runnable onEnd;
     private final Sinks.Many<JobEvent> events = Sinks.many().replay().all();
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean cancelRequested;
     private volatile JobEvent last;
     private volatile String stage = "read";
 
-    Job(String id, JobRequest request) {
+    /** A queued job; {@code onEnd} runs once when it ends, before its last event is sent. */
+    Job(String id, JobRequest request, Runnable onEnd) {
         this.id = id;
         this.request = request;
+        this.onEnd = onEnd;
         String in = request.input();
         this.output = request.file().resolveSibling(in.substring(0, in.length() - ".h5ad".length()) + "-" + id
                 + ".h5ad");
@@ -205,6 +208,7 @@ final class Job {
     private synchronized void end(JobEvent event) {
         if (last == null) {
             last = event;
+            onEnd.run();
             events.tryEmitNext(event);
             events.tryEmitComplete();
         }

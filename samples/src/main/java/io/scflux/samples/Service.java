@@ -40,11 +40,11 @@ final class Service implements Disposable {
     private final Jobs jobs;
     private final DisposableServer server;
 
-    private Service(Path data, String host, int port, int maxJobs, Scheduler work, BlockCache cache) {
+    private Service(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work, BlockCache cache) {
         this.data = data.toAbsolutePath().normalize();
         this.work = work;
         this.metrics = new ServiceMetrics(cache);
-        this.jobs = new Jobs(maxJobs, work, Streaming.DEFAULT, cache, metrics);
+        this.jobs = new Jobs(maxJobs, keepJobs, work, Streaming.DEFAULT, cache, metrics);
         this.server = HttpServer.create().host(host).port(port).route(routes -> routes
                 .post("/jobs", this::submit)
                 .get("/jobs/{id}/events", this::events)
@@ -59,10 +59,12 @@ final class Service implements Disposable {
 
     /**
      * A service on {@code host:port} (port 0: any free one), running at most {@code maxJobs} jobs and drawing plots on
-     * {@code work}, the jobs' reads of X shared through {@code cache}.
+     * {@code work}, the jobs' reads of X shared through {@code cache}; it remembers the last {@code keepJobs} jobs
+     * that ended.
      */
-    static Service start(Path data, String host, int port, int maxJobs, Scheduler work, BlockCache cache) {
-        return new Service(data, host, port, maxJobs, work, cache);
+    static Service start(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work,
+                         BlockCache cache) {
+        return new Service(data, host, port, maxJobs, keepJobs, work, cache);
     }
 
     /** The port the service listens on. */

@@ -63,7 +63,8 @@ class ResultsPageBrowserTest {
         }
         Path data = Files.createDirectory(root.resolve("data"));
         Files.copy(TestFixtures.path(ServiceTest.INPUT), data.resolve(ServiceTest.INPUT));
-        service = Service.start(data, "127.0.0.1", 0, 1, Schedulers.boundedElastic(), BlockCache.ofMegabytes(64));
+        service = Service.start(data, "127.0.0.1", 0, 1, 10, Schedulers.boundedElastic(),
+                BlockCache.ofMegabytes(64));
         String base = "http://127.0.0.1:" + service.port();
         HttpClient client = HttpClient.create().baseUrl(base);
         String id = submit(client);

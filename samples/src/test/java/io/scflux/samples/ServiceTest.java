@@ -86,7 +86,11 @@ class ServiceTest {
     }
 
     void start(int maxJobs, Scheduler work) {
-        service = Service.start(data, "127.0.0.1", 0, maxJobs, work, BlockCache.ofMegabytes(64));
+        start(maxJobs, 100, work);
+    }
+
+    void start(int maxJobs, int keepJobs, Scheduler work) {
+        service = Service.start(data, "127.0.0.1", 0, maxJobs, keepJobs, work, BlockCache.ofMegabytes(64));
         client = HttpClient.create().baseUrl("http://127.0.0.1:" + service.port());
     }
 
@@ -207,6 +211,30 @@ class ServiceTest {
                 + "step)"), problem.toString());
         assertEquals(404, fetch("/jobs/" + id + "/plots/tsne.png").status);
         assertEquals(400, fetch("/jobs/" + id + "/plots/qc.png?color=nope").status);
+    }
+
+    /**
+     * With two ended jobs kept, the third job's end forgets the first: its routes answer 404 while its output stays in
+     * the data folder; the second and third are still there.
+     */
+    @Test
+    void onlyTheLastKeepJobsEndedJobsAreRemembered() throws IOException {
+        start(1, 2, Schedulers.boundedElastic());
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String id = submit("[\"qc\"]");
+            assertEquals("done", awaitEnd(id).get("event").asText());
+            ids.add(id);
+        }
+        String first = ids.get(0);
+        for (String uri : List.of("/jobs/" + first + "/events", "/jobs/" + first + "/result", "/jobs/" + first
+                + "/page", "/jobs/" + first + "/plots/qc.png")) {
+            assertEquals(404, status(uri), uri);
+        }
+        assertTrue(Files.exists(data.resolve("synth-3k-b-" + first + ".h5ad")), "a forgotten job's output stays");
+        for (String kept : ids.subList(1, 3)) {
+            assertEquals(200, status("/jobs/" + kept + "/result"), kept);
+        }
     }
 
     @ParameterizedTest

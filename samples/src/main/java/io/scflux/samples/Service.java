@@ -25,8 +25,8 @@ import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * {@code scflux serve}: an HTTP service on Reactor Netty that runs jobs of operators on the {@code .h5ad} files of a
- * data folder, streams their progress as Server-Sent Events and obs as NDJSON, shows a finished job's plots on a results
- * page and its meters at {@code /metrics}. Handlers never block: file work and drawing run on the {@code work}
+ * data folder, streams their progress as Server-Sent Events and obs as NDJSON, shows a finished job's plots on a
+ * results page and its meters at {@code /metrics}. Handlers never block: file work and drawing run on the {@code work}
  * scheduler or Reactor's bounded elastic one.
  */
 final class Service implements Disposable {

@@ -36,7 +36,7 @@ final class ServiceMetrics {
                 .description("Block reads the shared block cache sent to the file").register(registry);
     }
 
-    /** Records a job that ended with {@code outcome} after {@code nanos}, and what it read ({@code reads}: null, none). */
+    /** Records a job that ended with {@code outcome} after {@code nanos} and what it read ({@code reads}, or null). */
     void jobEnded(String outcome, long nanos, ReadStats reads) {
         if (reads != null) {
             blocks.increment(reads.blocksRead());

@@ -2,6 +2,7 @@ package io.scflux.samples;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.awt.Color;
@@ -89,7 +90,7 @@ class PlotCommandTest {
         assertEquals(1, cli.exitCode());
         assertTrue(cli.err().startsWith("scflux: error: " + raw + ": " + key), cli.err());
         assertTrue(cli.err().contains("run " + command + " on it first"), cli.err());
-        assertTrue(!Files.exists(dir.resolve("never.png")));
+        assertFalse(Files.exists(dir.resolve("never.png")));
     }
 
     @Test

@@ -174,7 +174,8 @@ class ServiceTest {
         assertTrue(html.contains("<option selected>sample</option>"), html);
         assertFalse(html.contains("Not drawn"), html);
 
-        for (String uri : List.of("qc.png", "hvg.png", "pca.png", "pca.png?color=sample", "pca.png?color=total_counts")) {
+        for (String uri : List.of("qc.png", "hvg.png", "pca.png", "pca.png?color=sample",
+                "pca.png?color=total_counts")) {
             Fetched png = fetch("/jobs/" + id + "/plots/" + uri);
             assertEquals(200, png.status, uri + ": " + new String(png.body, StandardCharsets.UTF_8));
             assertEquals("image/png", png.contentType);
@@ -355,9 +356,8 @@ class ServiceTest {
 
     /** The job's last event's data, with its name as {@code event}. */
     private JsonNode awaitEnd(String id) {
-        return events(id, "").filter(e -> e.name.equals("done") || e.name.equals("failed")
-                || e.name.equals("cancelled")).map(e -> (JsonNode) ((ObjectNode) e.data.deepCopy()).put("event", e.name))
-                .blockLast(PATIENCE);
+        Event last = events(id, "").blockLast(PATIENCE);
+        return ((ObjectNode) last.data.deepCopy()).put("event", last.name);
     }
 
     private Fetched fetch(String uri) {

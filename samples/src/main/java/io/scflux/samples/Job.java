@@ -6,11 +6,17 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.cache.BlockCache;
+import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
+import io.scflux.io.ReadStats;
 import io.scflux.io.WriteOptions;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -26,15 +32,18 @@ final class Job {
     private final String id;
     private final JobRequest request;
     private final Path output;
+    private final Runnable onEnd;
     private final Sinks.Many<JobEvent> events = Sinks.many().replay().all();
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean cancelRequested;
     private volatile JobEvent last;
     private volatile String stage = "read";
 
-    Job(String id, JobRequest request) {
+    /** A queued job; {@code onEnd} runs once when it ends, before its last event is sent. */
+    Job(String id, JobRequest request, Runnable onEnd) {
         this.id = id;
         this.request = request;
+        this.onEnd = onEnd;
         String in = request.input();
         this.output = request.file().resolveSibling(in.substring(0, in.length() - ".h5ad".length()) + "-" + id
                 + ".h5ad");
@@ -71,6 +80,21 @@ final class Job {
         return last != null;
     }
 
+    /** The last event ({@code done}, {@code failed}, {@code cancelled}), or null while the job is queued or runs. */
+    JobEvent last() {
+        return last;
+    }
+
+    /** The input file's name in the data folder. */
+    String input() {
+        return request.input();
+    }
+
+    /** The names of the job's steps, in order. */
+    List<String> steps() {
+        return request.stepNames();
+    }
+
     /** The events so far, then the coming ones until the last. */
     Flux<JobEvent> events() {
         return events.asFlux();
@@ -89,40 +113,51 @@ final class Job {
     }
 
     /**
-     * Runs the job on {@code work} (file reads, the operators, the write), ending with its last event; completes at
-     * once when the job was cancelled while queued.
+     * Runs the job on {@code work} (file reads, the operators, the write), X read through {@code cache}, ending with
+     * its last event once {@code metrics} has the job; completes at once when the job was cancelled while queued.
      */
-    Mono<Void> run(Scheduler work, Streaming streaming) {
+    Mono<Void> run(Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
         return Mono.defer(() -> {
             if (!started.compareAndSet(false, true)) {
                 return Mono.<Void>empty();
             }
+            long began = System.nanoTime();
+            AtomicReference<ReadStats> reads = new AtomicReference<>();
             emit(JobEvent.started());
             Mono<Void> pipeline = Mono.fromCallable(() -> {
                         checkNotCancelled();
-                        return H5ad.read(request.file());
+                        AnnData data = H5ad.read(request.file());
+                        if (data.x() instanceof FileMatrix m) {
+                            reads.set(m.stats());
+                        }
+                        return data;
                     })
-                    .flatMap(data -> apply(data, streaming))
+                    .flatMap(data -> apply(data, streaming, cache))
                     .flatMap(result -> {
                         stageStarts("write");
                         return H5ad.write(result, output, WriteOptions.DEFAULT.withPlan(streaming.target())
                                 .withExecution(streaming.execution()));
                     })
                     .subscribeOn(work);
+            Consumer<JobEvent> finish = event -> {
+                metrics.jobEnded(event.name(), System.nanoTime() - began, reads.get());
+                end(event);
+            };
             return pipeline
-                    .then(Mono.fromRunnable(() -> end(JobEvent.done(output.getFileName().toString()))))
+                    .then(Mono.fromRunnable(() -> finish.accept(JobEvent.done(output.getFileName().toString(),
+                            "/jobs/" + id + "/page"))))
                     .onErrorResume(e -> {
-                        end(cancelRequested ? JobEvent.cancelled() : JobEvent.failed(Scflux.message(e)));
+                        finish.accept(cancelRequested ? JobEvent.cancelled() : JobEvent.failed(Scflux.message(e)));
                         return Mono.empty();
                     });
         }).then();
     }
 
-    private Mono<AnnData> apply(AnnData data, Streaming streaming) {
+    private Mono<AnnData> apply(AnnData data, Streaming streaming, BlockCache cache) {
         BlockSource x = data.x();
         if (x != null) {
             data.setX(cancellable(Progress.to((blocks, total, rows, totalRows, rate, last) ->
-                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(x)));
+                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(cache.cached(x))));
         }
         Mono<AnnData> chain = Mono.just(data);
         for (int i = 0; i < request.steps().size(); i++) {
@@ -173,6 +208,7 @@ final class Job {
     private synchronized void end(JobEvent event) {
         if (last == null) {
             last = event;
+            onEnd.run();
             events.tryEmitNext(event);
             events.tryEmitComplete();
         }

@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * One Server-Sent Event of a job: {@code queued}, {@code started} (it left the queue), {@code stage} (a step starts), {@code progress} (blocks done of
- * total, rows/s in the current stage), then one of {@code done} (the output's name), {@code failed} (the error) or
- * {@code cancelled}.
+ * One Server-Sent Event of a job: {@code queued}, {@code started} (it left the queue), {@code stage} (a step starts),
+ * {@code progress} (blocks done of total, rows/s in the current stage), then one of {@code done} (the output's name
+ * and the path of its results page), {@code failed} (the error) or {@code cancelled}.
  */
 record JobEvent(String name, ObjectNode data) {
 
@@ -29,8 +29,8 @@ record JobEvent(String name, ObjectNode data) {
                 .put("totalBlocks", totalBlocks).put("rows", rows).put("rowsPerSecond", Math.round(rowsPerSecond)));
     }
 
-    static JobEvent done(String output) {
-        return new JobEvent("done", JSON.createObjectNode().put("output", output));
+    static JobEvent done(String output, String page) {
+        return new JobEvent("done", JSON.createObjectNode().put("output", output).put("page", page));
     }
 
     static JobEvent failed(String error) {

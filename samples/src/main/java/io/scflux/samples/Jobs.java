@@ -1,6 +1,9 @@
 package io.scflux.samples;
 
 import io.scflux.core.Streaming;
+import io.scflux.core.cache.BlockCache;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,7 +13,8 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * The service's jobs by id: at most {@code maxJobs} run at once, the others wait in submission order; all their file
- * work runs on the {@code work} scheduler.
+ * work runs on the {@code work} scheduler, their reads of X share {@code cache}. Only the last {@code keepJobs} jobs
+ * that ended are kept: older ones are forgotten (their outputs stay in the data folder), so memory stays bounded.
  */
 final class Jobs implements Disposable {
 
@@ -20,14 +24,22 @@ final class Jobs implements Disposable {
     private final AtomicLong ids = new AtomicLong();
     private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Disposable runner;
+    private final int keepJobs;
+    /** The ids of the jobs that ended, oldest first. */
+    private final Deque<String> ended = new ArrayDeque<>();
 
-    Jobs(int maxJobs, Scheduler work, Streaming streaming) {
-        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming), maxJobs).subscribe();
+    Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
+        if (keepJobs < 1) {
+            throw new IllegalArgumentException("keepJobs must be at least 1, got " + keepJobs);
+        }
+        this.keepJobs = keepJobs;
+        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics), maxJobs).subscribe();
     }
 
     /** A new job for {@code request}, queued. */
     Job submit(JobRequest request) {
-        Job job = new Job(run + "-" + ids.incrementAndGet(), request);
+        String id = run + "-" + ids.incrementAndGet();
+        Job job = new Job(id, request, () -> retire(id));
         byId.put(job.id(), job);
         synchronized (queue) {
             queue.emitNext(job, Sinks.EmitFailureHandler.FAIL_FAST);
@@ -35,7 +47,17 @@ final class Jobs implements Disposable {
         return job;
     }
 
-    /** The job {@code id}, or null. */
+    /** Counts {@code id} among the ended jobs and forgets the oldest beyond {@code keepJobs}. */
+    private void retire(String id) {
+        synchronized (ended) {
+            ended.addLast(id);
+            while (ended.size() > keepJobs) {
+                byId.remove(ended.removeFirst());
+            }
+        }
+    }
+
+    /** The job {@code id}, or null (never submitted, or forgotten). */
     Job get(String id) {
         return byId.get(id);
     }

@@ -39,7 +39,7 @@ import reactor.core.scheduler.Schedulers;
         subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
             NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class,
             PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class, ConcatCommand.class,
-            ServeCommand.class,
+            PlotCommand.class, ServeCommand.class,
             FuzzCommand.class})
 public final class Scflux implements Runnable {
 
@@ -89,6 +89,8 @@ public final class Scflux implements Runnable {
     private Backend backend;
 
     public static void main(String[] args) {
+        // Plots are drawn into images, never on a screen: no display is needed or looked for.
+        System.setProperty("java.awt.headless", "true");
         // An Error thrown on a scheduler's worker (out of memory) never reaches the subscriber, which would wait
         // forever: report it and stop instead.
         Schedulers.onHandleError(Scflux.class.getName(), (thread, error) -> fatal(error));

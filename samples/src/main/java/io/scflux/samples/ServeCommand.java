@@ -17,8 +17,10 @@ import reactor.core.scheduler.Schedulers;
 @Command(name = "serve", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Serves the .h5ad files of a data folder over HTTP: POST /jobs runs operators (qc, normalize, "
                 + "log1p, hvg, pca, pseudobulk) into a new file of the folder, GET /jobs/ID/events follows them "
-                + "(Server-Sent Events), GET /jobs/ID/result downloads the output, DELETE /jobs/ID cancels, "
-                + "GET /datasets/NAME/obs streams obs as NDJSON."})
+                + "(Server-Sent Events), GET /jobs/ID/result downloads the output, GET /jobs/ID/page shows its "
+                + "plots (PNG at GET /jobs/ID/plots/qc|hvg|pca.png?color=COL), DELETE /jobs/ID cancels, "
+                + "GET /datasets/NAME/obs streams obs as NDJSON, GET /metrics gives the Prometheus metrics.",
+            "Jobs share one block cache of --cache-mb (default: an eighth of the heap)."})
 final class ServeCommand implements Callable<Integer> {
 
     @Spec
@@ -38,16 +40,24 @@ final class ServeCommand implements Callable<Integer> {
             description = "Jobs running at once, the others queued (default: ${DEFAULT-VALUE}).")
     private int maxJobs;
 
+    @Option(names = "--keep-jobs", paramLabel = "N", defaultValue = "1000",
+            description = "Ended jobs remembered (events, result, page), the oldest forgotten beyond; their outputs "
+                    + "stay in the data folder (default: ${DEFAULT-VALUE}).")
+    private int keepJobs;
+
     @Override
     public Integer call() throws IOException {
         if (maxJobs < 1) {
             throw new ParameterException(spec.commandLine(), "--max-jobs must be at least 1, got " + maxJobs);
         }
+        if (keepJobs < 1) {
+            throw new ParameterException(spec.commandLine(), "--keep-jobs must be at least 1, got " + keepJobs);
+        }
         if (!Files.isDirectory(data)) {
             throw new NotDirectoryException(data.toString());
         }
         Scheduler work = Schedulers.newBoundedElastic(maxJobs, Integer.MAX_VALUE, "scflux-jobs");
-        Service service = Service.start(data, host, port, maxJobs, work);
+        Service service = Service.start(data, host, port, maxJobs, keepJobs, work, Scflux.of(spec).cache(true));
         spec.commandLine().getOut().printf("scflux serve: http://%s:%d/ on %s%n", host, service.port(),
                 data.toAbsolutePath());
         spec.commandLine().getOut().flush();

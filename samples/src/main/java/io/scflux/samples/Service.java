@@ -6,6 +6,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.scflux.core.Streaming;
+import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,8 +25,9 @@ import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * {@code scflux serve}: an HTTP service on Reactor Netty that runs jobs of operators on the {@code .h5ad} files of a
- * data folder, streams their progress as Server-Sent Events and obs as NDJSON. Handlers never block: file work runs on
- * the {@code work} scheduler or Reactor's bounded elastic one.
+ * data folder, streams their progress as Server-Sent Events and obs as NDJSON, shows a finished job's plots on a
+ * results page and its meters at {@code /metrics}. Handlers never block: file work and drawing run on the {@code work}
+ * scheduler or Reactor's bounded elastic one.
  */
 final class Service implements Disposable {
 
@@ -33,24 +35,36 @@ final class Service implements Disposable {
     private static final String PROBLEM = "application/problem+json";
 
     private final Path data;
+    private final Scheduler work;
+    private final ServiceMetrics metrics;
     private final Jobs jobs;
     private final DisposableServer server;
 
-    private Service(Path data, String host, int port, int maxJobs, Scheduler work) {
+    private Service(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work, BlockCache cache) {
         this.data = data.toAbsolutePath().normalize();
-        this.jobs = new Jobs(maxJobs, work, Streaming.DEFAULT);
+        this.work = work;
+        this.metrics = new ServiceMetrics(cache);
+        this.jobs = new Jobs(maxJobs, keepJobs, work, Streaming.DEFAULT, cache, metrics);
         this.server = HttpServer.create().host(host).port(port).route(routes -> routes
                 .post("/jobs", this::submit)
                 .get("/jobs/{id}/events", this::events)
                 .get("/jobs/{id}/result", this::result)
+                .get("/jobs/{id}/page", this::page)
+                .get("/jobs/{id}/plots/{image}", this::plot)
                 .delete("/jobs/{id}", this::cancel)
-                .get("/datasets/{name}/obs", this::obs))
+                .get("/datasets/{name}/obs", this::obs)
+                .get("/metrics", this::metrics))
                 .bindNow();
     }
 
-    /** A service on {@code host:port} (port 0: any free one), running at most {@code maxJobs} jobs on {@code work}. */
-    static Service start(Path data, String host, int port, int maxJobs, Scheduler work) {
-        return new Service(data, host, port, maxJobs, work);
+    /**
+     * A service on {@code host:port} (port 0: any free one), running at most {@code maxJobs} jobs and drawing plots on
+     * {@code work}, the jobs' reads of X shared through {@code cache}; it remembers the last {@code keepJobs} jobs
+     * that ended.
+     */
+    static Service start(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work,
+                         BlockCache cache) {
+        return new Service(data, host, port, maxJobs, keepJobs, work, cache);
     }
 
     /** The port the service listens on. */
@@ -117,6 +131,59 @@ final class Service implements Disposable {
                         .header(HttpHeaderNames.CONTENT_DISPOSITION,
                                 "attachment; filename=\"" + file.getFileName() + "\"")
                         .sendFile(file, 0, size).then());
+    }
+
+    private Publisher<Void> page(HttpServerRequest request, HttpServerResponse response) {
+        Job job = jobs.get(request.param("id"));
+        if (job == null) {
+            return unknownJob(response, request.param("id"));
+        }
+        String color = query(request, "color");
+        return Mono.fromCallable(() -> ResultsPage.html(job, job.done() ? H5ad.read(job.output()) : null, color))
+                .subscribeOn(work)
+                .flatMap(html -> response.header(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
+                        .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
+                        .sendString(Mono.just(html)).then());
+    }
+
+    /**
+     * {@code /jobs/ID/plots/KIND.png[?color=COL]}: the plot of a finished job's output, read and drawn on the work
+     * scheduler; 404 for an unknown plot, 409 when the job has no output or the output lacks what the plot shows.
+     */
+    private Publisher<Void> plot(HttpServerRequest request, HttpServerResponse response) {
+        Job job = jobs.get(request.param("id"));
+        if (job == null) {
+            return unknownJob(response, request.param("id"));
+        }
+        String image = request.param("image");
+        Plot plot;
+        try {
+            plot = Plot.of(image.endsWith(".png") ? image.substring(0, image.length() - ".png".length()) : image);
+        } catch (IllegalArgumentException e) {
+            return problem(response, HttpResponseStatus.NOT_FOUND, "Unknown plot", e.getMessage() + ", as KIND.png",
+                    "plot");
+        }
+        if (!job.done()) {
+            return problem(response, HttpResponseStatus.CONFLICT, "No result",
+                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
+        }
+        String color = query(request, "color");
+        Path output = job.output();
+        return Mono.fromCallable(() -> plot.png(H5ad.read(output), output.getFileName().toString(), color))
+                .subscribeOn(work)
+                .flatMap(png -> response.header(HttpHeaderNames.CONTENT_TYPE, "image/png")
+                        .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
+                        .sendByteArray(Mono.just(png)).then())
+                .onErrorResume(InvalidField.class, e -> problem(response, HttpResponseStatus.BAD_REQUEST,
+                        "Invalid plot request", e.getMessage(), e.field()))
+                .onErrorResume(IllegalArgumentException.class, e -> problem(response, HttpResponseStatus.CONFLICT,
+                        "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
+    }
+
+    private Publisher<Void> metrics(HttpServerRequest request, HttpServerResponse response) {
+        return Mono.fromCallable(metrics::scrape).subscribeOn(Schedulers.boundedElastic())
+                .flatMap(text -> response.header(HttpHeaderNames.CONTENT_TYPE, ServiceMetrics.CONTENT_TYPE)
+                        .sendString(Mono.just(text)).then());
     }
 
     private Publisher<Void> cancel(HttpServerRequest request, HttpServerResponse response) {

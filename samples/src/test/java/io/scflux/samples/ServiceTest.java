@@ -9,15 +9,21 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
+import java.awt.image.BufferedImage;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -80,7 +86,11 @@ class ServiceTest {
     }
 
     void start(int maxJobs, Scheduler work) {
-        service = Service.start(data, "127.0.0.1", 0, maxJobs, work);
+        start(maxJobs, 100, work);
+    }
+
+    void start(int maxJobs, int keepJobs, Scheduler work) {
+        service = Service.start(data, "127.0.0.1", 0, maxJobs, keepJobs, work, BlockCache.ofMegabytes(64));
         client = HttpClient.create().baseUrl("http://127.0.0.1:" + service.port());
     }
 
@@ -140,6 +150,92 @@ class ServiceTest {
             return body.asByteArray();
         }).block(PATIENCE);
         assertArrayEquals(Files.readAllBytes(data.resolve(output)), downloaded);
+    }
+
+    /**
+     * A job with every plotted step: its done event links the results page, the page references the three images, each
+     * image is a PNG that decodes to a real plot, and the metrics count what the job read and the job itself.
+     */
+    @Test
+    void finishedJobHasPlotsAResultsPageAndMetrics() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        String id = submit("[\"qc\", \"normalize\", \"log1p\", \"hvg\", \"pca\"], \"params\": {\"n_comps\": 10}");
+        JsonNode done = awaitEnd(id);
+        assertEquals("done", done.get("event").asText(), done.toString());
+        assertEquals("/jobs/" + id + "/page", done.get("page").asText());
+
+        Fetched page = fetch(done.get("page").asText() + "?color=sample");
+        assertEquals(200, page.status);
+        assertTrue(page.contentType.startsWith("text/html"), page.contentType);
+        String html = new String(page.body, StandardCharsets.UTF_8);
+        for (String src : List.of("qc.png\"", "hvg.png\"", "pca.png?color=sample\"")) {
+            assertTrue(html.contains("src=\"/jobs/" + id + "/plots/" + src), src + " in " + html);
+        }
+        assertTrue(html.contains("<option selected>sample</option>"), html);
+        assertFalse(html.contains("Not drawn"), html);
+
+        for (String uri : List.of("qc.png", "hvg.png", "pca.png", "pca.png?color=sample",
+                "pca.png?color=total_counts")) {
+            Fetched png = fetch("/jobs/" + id + "/plots/" + uri);
+            assertEquals(200, png.status, uri + ": " + new String(png.body, StandardCharsets.UTF_8));
+            assertEquals("image/png", png.contentType);
+            BufferedImage image = PlotCommandTest.decode(png.body);
+            assertTrue(image.getWidth() >= 400 && image.getHeight() >= 300, uri + " is a real plot");
+            assertTrue(PlotCommandTest.colours(image) > 1, uri + " has more than one colour");
+        }
+
+        Map<String, Double> metrics = metrics();
+        assertTrue(sample(metrics, "scflux_blocks_read_total") > 0, metrics.toString());
+        assertTrue(sample(metrics, "scflux_read_bytes_total") > 0, metrics.toString());
+        assertTrue(sample(metrics, "scflux_cache_hits_total") > 0, "hvg and pca read X again: " + metrics);
+        assertEquals(1.0, sample(metrics, "scflux_job_duration_seconds_count{outcome=\"done\"}"));
+    }
+
+    /** A job of qc alone: the page shows the QC plot and says what the others need; their images are 409s. */
+    @Test
+    void resultsPageSaysWhatAJobLacks() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        String id = submit("[\"qc\"]");
+        assertEquals("done", awaitEnd(id).get("event").asText());
+        String html = new String(fetch("/jobs/" + id + "/page").body, StandardCharsets.UTF_8);
+        assertTrue(html.contains("src=\"/jobs/" + id + "/plots/qc.png\""), html);
+        assertFalse(html.contains("/plots/hvg.png\""), html);
+        assertTrue(html.contains("has no var column means, highly_variable. Add the hvg step to the job (steps: qc)"),
+                html);
+        assertTrue(html.contains("has no obsm X_pca. Add the pca step to the job (steps: qc)"), html);
+
+        Fetched hvg = fetch("/jobs/" + id + "/plots/hvg.png");
+        assertEquals(409, hvg.status);
+        JsonNode problem = JSON.readTree(hvg.body);
+        assertEquals("plot", problem.get("field").asText());
+        assertTrue(problem.get("detail").asText().contains("run scflux hvg on it first (in a service job: the hvg "
+                + "step)"), problem.toString());
+        assertEquals(404, fetch("/jobs/" + id + "/plots/tsne.png").status);
+        assertEquals(400, fetch("/jobs/" + id + "/plots/qc.png?color=nope").status);
+    }
+
+    /**
+     * With two ended jobs kept, the third job's end forgets the first: its routes answer 404 while its output stays in
+     * the data folder; the second and third are still there.
+     */
+    @Test
+    void onlyTheLastKeepJobsEndedJobsAreRemembered() throws IOException {
+        start(1, 2, Schedulers.boundedElastic());
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String id = submit("[\"qc\"]");
+            assertEquals("done", awaitEnd(id).get("event").asText());
+            ids.add(id);
+        }
+        String first = ids.get(0);
+        for (String uri : List.of("/jobs/" + first + "/events", "/jobs/" + first + "/result", "/jobs/" + first
+                + "/page", "/jobs/" + first + "/plots/qc.png")) {
+            assertEquals(404, status(uri), uri);
+        }
+        assertTrue(Files.exists(data.resolve("synth-3k-b-" + first + ".h5ad")), "a forgotten job's output stays");
+        for (String kept : ids.subList(1, 3)) {
+            assertEquals(200, status("/jobs/" + kept + "/result"), kept);
+        }
     }
 
     @ParameterizedTest
@@ -258,6 +354,39 @@ class ServiceTest {
         assertEquals(400, status("/datasets/" + INPUT + "/obs?columns=sample,nope"));
     }
 
+    /** The job's last event's data, with its name as {@code event}. */
+    private JsonNode awaitEnd(String id) {
+        Event last = events(id, "").blockLast(PATIENCE);
+        return ((ObjectNode) last.data.deepCopy()).put("event", last.name);
+    }
+
+    private Fetched fetch(String uri) {
+        return client.get().uri(uri).responseSingle((res, body) -> body.asByteArray().defaultIfEmpty(new byte[0])
+                .map(bytes -> new Fetched(res.status().code(), res.responseHeaders().get("Content-Type"), bytes)))
+                .block(PATIENCE);
+    }
+
+    /** The samples of {@code /metrics} by name and labels, as Prometheus's text format writes them. */
+    private Map<String, Double> metrics() {
+        Fetched text = fetch("/metrics");
+        assertEquals(200, text.status);
+        assertTrue(text.contentType.startsWith("text/plain"), text.contentType);
+        Map<String, Double> samples = new HashMap<>();
+        for (String line : new String(text.body, StandardCharsets.UTF_8).split("\n")) {
+            if (!line.isEmpty() && !line.startsWith("#")) {
+                int space = line.lastIndexOf(' ');
+                samples.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
+            }
+        }
+        return samples;
+    }
+
+    private static double sample(Map<String, Double> metrics, String name) {
+        Double value = metrics.get(name);
+        assertTrue(value != null, name + " in " + metrics);
+        return value;
+    }
+
     private static void assertRow(JsonNode row, String index, String sample) {
         assertEquals(index, row.get("index").asText());
         assertEquals(sample, row.get("sample").asText());
@@ -315,6 +444,9 @@ class ServiceTest {
     }
 
     record Reply(int status, String contentType, String body) {
+    }
+
+    record Fetched(int status, String contentType, byte[] body) {
     }
 
     record Event(String name, JsonNode data) {

@@ -132,7 +132,7 @@ final class Job {
                         }
                         return data;
                     })
-                    .flatMap(data -> apply(data, streaming, cache))
+                    .flatMap(data -> apply(data, streaming, cache, metrics))
                     .flatMap(result -> {
                         stageStarts("write");
                         return H5ad.write(result, output, WriteOptions.DEFAULT.withPlan(streaming.target())
@@ -153,11 +153,11 @@ final class Job {
         }).then();
     }
 
-    private Mono<AnnData> apply(AnnData data, Streaming streaming, BlockCache cache) {
+    private Mono<AnnData> apply(AnnData data, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
         BlockSource x = data.x();
         if (x != null) {
             data.setX(cancellable(Progress.to((blocks, total, rows, totalRows, rate, last) ->
-                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(cache.cached(x))));
+                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(cache.cached(x)), metrics));
         }
         Mono<AnnData> chain = Mono.just(data);
         for (int i = 0; i < request.steps().size(); i++) {
@@ -171,8 +171,11 @@ final class Job {
         return chain;
     }
 
-    /** {@code source}, whose reads fail once the job is cancelled: how a cancel reaches operators and the writer. */
-    private BlockSource cancellable(BlockSource source) {
+    /**
+     * {@code source}, whose reads fail once the job is cancelled (how a cancel reaches operators and the writer) and
+     * are counted in {@code metrics} otherwise.
+     */
+    private BlockSource cancellable(BlockSource source, ServiceMetrics metrics) {
         return new ForwardingSource(source) {
             @Override
             public RowReader open() {
@@ -181,7 +184,9 @@ final class Job {
                     @Override
                     public RowBlock read(int blockIndex, long from, long to) {
                         checkNotCancelled();
-                        return reader.read(blockIndex, from, to);
+                        RowBlock block = reader.read(blockIndex, from, to);
+                        metrics.blockProcessed();
+                        return block;
                     }
 
                     @Override

@@ -10,8 +10,8 @@ import io.scflux.io.ReadStats;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The service's Micrometer meters, scraped in the Prometheus text format: the numbers {@code --stats} prints (blocks
- * and bytes the jobs read from their input files, from each file's {@link ReadStats}; the block cache's hits and
+ * The service's Micrometer meters, scraped in the Prometheus text format: the blocks the jobs process, as they go; the
+ * numbers {@code --stats} prints (blocks and bytes the jobs read from their input files, from each file's {@link ReadStats}; the block cache's hits and
  * misses) and the duration of each job from leaving the queue to its end, tagged by outcome.
  */
 final class ServiceMetrics {
@@ -20,10 +20,14 @@ final class ServiceMetrics {
     static final String CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    private final Counter processed;
     private final Counter blocks;
     private final Counter bytes;
 
     ServiceMetrics(BlockCache cache) {
+        processed = Counter.builder("scflux.blocks.processed")
+                .description("Row blocks of X the jobs' steps and writes took, from the cache or the file, as they go")
+                .register(registry);
         blocks = Counter.builder("scflux.blocks.read")
                 .description("Row blocks of X that jobs decoded from their input files (added when a job ends)")
                 .register(registry);
@@ -34,6 +38,11 @@ final class ServiceMetrics {
                 .description("Block reads the shared block cache served").register(registry);
         FunctionCounter.builder("scflux.cache.misses", cache, c -> c.stats().misses())
                 .description("Block reads the shared block cache sent to the file").register(registry);
+    }
+
+    /** Counts one block a job's step or write took. */
+    void blockProcessed() {
+        processed.increment();
     }
 
     /** Records a job that ended with {@code outcome} after {@code nanos} and what it read ({@code reads}, or null). */

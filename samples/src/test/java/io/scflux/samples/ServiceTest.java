@@ -188,6 +188,8 @@ class ServiceTest {
         assertTrue(sample(metrics, "scflux_blocks_read_total") > 0, metrics.toString());
         assertTrue(sample(metrics, "scflux_read_bytes_total") > 0, metrics.toString());
         assertTrue(sample(metrics, "scflux_cache_hits_total") > 0, "hvg and pca read X again: " + metrics);
+        assertEquals(sample(metrics, "scflux_cache_hits_total") + sample(metrics, "scflux_cache_misses_total"),
+                sample(metrics, "scflux_blocks_processed_total"), "every block a step took went through the cache");
         assertEquals(1.0, sample(metrics, "scflux_job_duration_seconds_count{outcome=\"done\"}"));
     }
 

@@ -4,7 +4,9 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Rows and columns of another source, selected by position in any order (repeats allowed), without copying it:
@@ -141,49 +143,67 @@ final class SubsetSource implements BlockSource {
         };
     }
 
+    /**
+     * Rows {@code [from, to)} of the subset: the base rows are read in runs of consecutive rows, their kept entries
+     * counted, and the arrays allocated once at their exact size.
+     */
     private RowBlock subset(RowReader reader, int blockIndex, long from, long to) {
         int n = Math.toIntExact(to - from);
-        int[] indptr = new int[n + 1];
-        int[] idx = new int[16];
-        float[] val = new float[16];
-        int nnz = 0;
-        int i = 0;
-        while (i < n) {
+        List<RowBlock> runs = new ArrayList<>();
+        long nnz = 0;
+        for (int i = 0; i < n; ) {
             int at = (int) from + i;
             int run = rows == null ? n : runLength(at, (int) to);
             long baseRow = rows == null ? at : rows[at];
             RowBlock b = reader.read(0, baseRow, baseRow + run);
+            nnz += kept(b);
+            runs.add(b);
+            i += run;
+        }
+        int[] indptr = new int[n + 1];
+        int[] idx = new int[Math.toIntExact(nnz)];
+        float[] val = new float[idx.length];
+        int at = 0;
+        int row = 0;
+        for (RowBlock b : runs) {
             int[] bp = b.indptr();
             int[] bi = b.indices();
             float[] bv = b.values();
-            for (int r = 0; r < run; r++) {
-                int need = nnz + (bp[r + 1] - bp[r]) * maxRepeat;
-                if (need > idx.length) {
-                    int cap = Math.max(need, idx.length * 2);
-                    idx = Arrays.copyOf(idx, cap);
-                    val = Arrays.copyOf(val, cap);
-                }
-                int rowStart = nnz;
+            for (int r = 0; r < b.nRows(); r++) {
+                int rowStart = at;
                 for (int k = bp[r]; k < bp[r + 1]; k++) {
                     int c = bi[k];
                     if (mapPtr == null) {
-                        idx[nnz] = c;
-                        val[nnz++] = bv[k];
+                        idx[at] = c;
+                        val[at++] = bv[k];
                     } else {
                         for (int m = mapPtr[c]; m < mapPtr[c + 1]; m++) {
-                            idx[nnz] = mapTo[m];
-                            val[nnz++] = bv[k];
+                            idx[at] = mapTo[m];
+                            val[at++] = bv[k];
                         }
                     }
                 }
                 if (!sortedColumns) {
-                    sortRow(idx, val, rowStart, nnz);
+                    sortRow(idx, val, rowStart, at);
                 }
-                indptr[i + r + 1] = nnz;
+                indptr[++row] = at;
             }
-            i += run;
         }
-        return RowBlock.of(blockIndex, from, nCols, indptr, Arrays.copyOf(idx, nnz), Arrays.copyOf(val, nnz));
+        return RowBlock.of(blockIndex, from, nCols, indptr, idx, val);
+    }
+
+    /** How many entries block {@code b} of the base has in the subset's columns. */
+    private long kept(RowBlock b) {
+        if (mapPtr == null) {
+            return b.nnz();
+        }
+        int[] bi = b.indices();
+        long kept = 0;
+        for (int k = 0, end = b.nnz(); k < end; k++) {
+            int c = bi[k];
+            kept += mapPtr[c + 1] - mapPtr[c];
+        }
+        return kept;
     }
 
     /** Sorts one row's entries by column: insertion sort for short rows, a packed-key sort for long ones. */

@@ -8,9 +8,12 @@ import reactor.core.publisher.Mono;
  * sequentially, and the partials are merged in block order whatever worker finished first; floating-point addition
  * is not associative, so this rule is what gives the same bits with 1 or 16 threads.
  *
+ * <p>A reducer is serializable, and so must its partials be, so that an {@link Engine} can fold blocks in other JVMs
+ * and send the partials back to be merged.
+ *
  * @param <A> the accumulator: a partial for one block, or for a run of consecutive blocks
  */
-public interface Reducer<A> {
+public interface Reducer<A> extends java.io.Serializable {
 
     /** The partial of no blocks; {@code merge(identity(), p)} must equal {@code p}. */
     A identity();

@@ -33,7 +33,7 @@ final class Gram implements Reducer<Gram.Sums> {
     }
 
     /** The sums of a run of blocks. */
-    static final class Sums {
+    static final class Sums implements java.io.Serializable {
         private final double[] upper;
         private final double[] columnSums;
 

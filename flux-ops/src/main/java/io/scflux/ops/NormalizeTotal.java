@@ -34,7 +34,7 @@ public final class NormalizeTotal {
         int rows = Math.toIntExact(x.nRows());
         return options.excludeHighlyExpressed()
                 ? streaming.reduce(x, new RowTotals(rows, x.nCols(), null, options.maxFraction(), type))
-                        .flatMap(flags -> totals(x, not(flags), type, streaming))
+                        .flatMap(flagged -> totals(x, not(flagged.flags), type, streaming))
                 : totals(x, null, type, streaming);
     }
 
@@ -55,7 +55,7 @@ public final class NormalizeTotal {
     /** Each cell's float64 total over the genes {@code keep} marks (all when null), after one pass over X. */
     private static Mono<double[]> totals(BlockSource x, boolean[] keep, SumType type, Streaming streaming) {
         RowTotals pass = new RowTotals(Math.toIntExact(x.nRows()), x.nCols(), keep, Double.NaN, type);
-        return streaming.reduce(x, pass).map(noFlags -> pass.totals);
+        return streaming.reduce(x, pass).map(sums -> sums.totals);
     }
 
     private static boolean[] not(boolean[] flags) {

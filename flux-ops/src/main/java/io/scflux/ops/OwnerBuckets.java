@@ -5,7 +5,11 @@ import io.scflux.core.Execution;
 import io.scflux.core.MemoryBudget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
+import io.scflux.core.Engine;
+import io.scflux.core.PlanTarget;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -89,11 +93,18 @@ final class OwnerBuckets {
         return out;
     }
 
-    /** Adds every block of {@code x} (which has {@code groupOfRow.length} rows), then emits this accumulator. */
+    /**
+     * Adds every block of {@code x} (which has {@code groupOfRow.length} rows), then emits this accumulator. On an
+     * engine other than the local one, each of its tasks owns a run of buckets, reads every block and adds its buckets'
+     * entries in row order; their cells are copied here: the same additions in the same order, so the same bits.
+     */
     Mono<OwnerBuckets> sum(BlockSource x, Streaming streaming) {
         if (x.nRows() != groupOfRow.length || x.nCols() != nCols) {
             return Mono.error(new IllegalArgumentException(x.describe() + " is not " + groupOfRow.length + " x "
                     + nCols));
+        }
+        if (!streaming.engine().isLocal()) {
+            return byOwners(x, streaming);
         }
         Execution e = streaming.execution();
         Flux<RowBlock> blocks = streaming.blocks(x);
@@ -111,6 +122,70 @@ final class OwnerBuckets {
                         }, 1)
                         .then();
         return added.then(Mono.fromSupplier(() -> this));
+    }
+
+    private Mono<OwnerBuckets> byOwners(BlockSource x, Streaming streaming) {
+        int owners = Math.max(1, Math.min(buckets, streaming.engine().parallelism(streaming.execution())));
+        int nGroups = cells.length / 2 / Math.max(1, nCols);
+        List<Owner> tasks = new ArrayList<>();
+        for (int t = 0; t < owners; t++) {
+            tasks.add(new Owner(x, streaming.target(), nGroups, nCols, groupOfRow, buckets, t * buckets / owners,
+                    (t + 1) * buckets / owners));
+        }
+        return streaming.engine().run(tasks, streaming.execution()).map(slices -> {
+            for (int t = 0; t < owners; t++) {
+                tasks.get(t).copyInto(slices.get(t), cells);
+            }
+            return this;
+        });
+    }
+
+    /**
+     * Buckets {@code [from, to)} of the sums of {@code x}: a task that reads every block in order and adds only its
+     * buckets' entries, returning their cells (per group, the columns of those buckets, sums and counts side by side).
+     */
+    private record Owner(BlockSource x, PlanTarget target, int nGroups, int nCols, int[] groupOfRow, int buckets,
+                         int from, int to) implements Engine.Task<double[]> {
+        @Override
+        public double[] call() {
+            OwnerBuckets acc = new OwnerBuckets(nGroups, nCols, groupOfRow, buckets);
+            x.blocks(x.plan(target)).doOnNext(b -> {
+                Split s = acc.split(b);
+                for (int k = from; k < to; k++) {
+                    acc.add(s, k);
+                }
+            }).blockLast();
+            double[] out = new double[2 * nGroups * width()];
+            copy(acc.cells, out, true);
+            return out;
+        }
+
+        /** Copies the slice this owner returned into the full accumulator {@code cells}. */
+        void copyInto(double[] slice, double[] cells) {
+            copy(cells, slice, false);
+        }
+
+        /** The first column of bucket {@code k} (the smallest {@code c} with {@code c * buckets / nCols >= k}). */
+        private int firstCol(int k) {
+            return (int) (((long) k * nCols + buckets - 1) / buckets);
+        }
+
+        private int width() {
+            return firstCol(to) - firstCol(from);
+        }
+
+        /** Between the full accumulator and this owner's slice, one group's run of columns at a time. */
+        private void copy(double[] full, double[] slice, boolean toSlice) {
+            int width = 2 * width();
+            for (int g = 0; g < nGroups; g++) {
+                int at = 2 * (g * nCols + firstCol(from));
+                if (toSlice) {
+                    System.arraycopy(full, at, slice, g * width, width);
+                } else {
+                    System.arraycopy(slice, g * width, full, at, width);
+                }
+            }
+        }
     }
 
     /** Takes the block's buckets one by one from {@code next} and adds each: the loop every worker of a block runs. */

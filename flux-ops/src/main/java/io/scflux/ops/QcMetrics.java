@@ -28,22 +28,22 @@ public final class QcMetrics {
         return run(data, options, streaming).thenReturn(data);
     }
 
-    /** The pass and the columns it adds; emits the pass, whose per-cell totals {@link Preprocess} reuses. */
-    static Mono<QcPass> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
+    /** The pass and the columns it adds; emits its sums, whose per-cell totals {@link Preprocess} reuses. */
+    static Mono<QcPass.Sums> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
             QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
                     ranks(options.percentTop(), data.nVars()));
             SumType type = SumType.summing(x.dtype());
-            return streaming.reduce(x, pass).map(genes -> {
-                annotateObs(data.obs(), options, pass, type);
-                annotateVar(data.var(), options, genes, data.nObs(), type);
-                return pass;
+            return streaming.reduce(x, pass).map(sums -> {
+                annotateObs(data.obs(), options, sums, type);
+                annotateVar(data.var(), options, sums, data.nObs(), type);
+                return sums;
             });
         });
     }
 
-    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass pass, SumType type) {
+    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass.Sums pass, SumType type) {
         double[] nGenes = new double[pass.nGenes.length];
         for (int i = 0; i < nGenes.length; i++) {
             nGenes[i] = pass.nGenes[i];
@@ -75,7 +75,7 @@ public final class QcMetrics {
         }
     }
 
-    private static void annotateVar(Frame var, QcMetricsOptions options, QcPass.GeneTotals genes, int nObs,
+    private static void annotateVar(Frame var, QcMetricsOptions options, QcPass.Sums genes, int nObs,
                                     SumType type) {
         int n = genes.sums.length;
         double[] mean = new double[n];

@@ -5,15 +5,16 @@ import io.scflux.core.RowBlock;
 
 /**
  * normalize_total's pass: each cell's total, summed in float64 in stored order as scanpy's numba loop does, over all
- * genes or only those {@code keep} marks, written into {@link #totals} at the cell's position. With a
+ * genes or only those {@code keep} marks; a block's partial holds its cells' totals, which the merge copies into
+ * place. With a
  * {@code maxFraction}, a block's partial also marks the genes that hold more than that fraction of some cell's total
  * (taken as the sum type holds it), merged by "or": scanpy's rule for excluding highly expressed genes.
  */
-final class RowTotals implements Reducer<boolean[]> {
+final class RowTotals implements Reducer<RowTotals.Sums> {
 
     private static final boolean[] NO_FLAGS = new boolean[0];
 
-    final double[] totals;
+    private final int nRows;
     private final int nCols;
     private final boolean[] keep;
     private final double maxFraction;
@@ -21,21 +22,27 @@ final class RowTotals implements Reducer<boolean[]> {
 
     /** Totals over all genes ({@code keep} null) or the kept ones; flags genes unless {@code maxFraction} is NaN. */
     RowTotals(int nRows, int nCols, boolean[] keep, double maxFraction, SumType type) {
-        this.totals = new double[nRows];
+        this.nRows = nRows;
         this.nCols = nCols;
         this.keep = keep;
         this.maxFraction = maxFraction;
         this.type = type;
     }
 
+    /** The partial of no blocks, with room for every cell's total. */
     @Override
-    public boolean[] identity() {
+    public Sums identity() {
+        return new Sums(flags(), 0, nRows);
+    }
+
+    private boolean[] flags() {
         return Double.isNaN(maxFraction) ? NO_FLAGS : new boolean[nCols];
     }
 
     @Override
-    public boolean[] fold(RowBlock block) {
-        boolean[] flags = identity();
+    public Sums fold(RowBlock block) {
+        Sums sums = new Sums(flags(), block.rowStart(), block.nRows());
+        boolean[] flags = sums.flags;
         int[] indptr = block.indptr();
         int[] indices = block.indices();
         float[] values = block.values();
@@ -46,7 +53,7 @@ final class RowTotals implements Reducer<boolean[]> {
                     total += values[k];
                 }
             }
-            totals[Math.toIntExact(block.rowStart() + i)] = total;
+            sums.totals[i] = total;
             if (flags.length > 0) {
                 double limit = maxFraction * type.round(total);
                 for (int k = indptr[i]; k < indptr[i + 1]; k++) {
@@ -56,14 +63,29 @@ final class RowTotals implements Reducer<boolean[]> {
                 }
             }
         }
-        return flags;
+        return sums;
     }
 
     @Override
-    public boolean[] merge(boolean[] earlier, boolean[] later) {
-        for (int g = 0; g < earlier.length; g++) {
-            earlier[g] |= later[g];
+    public Sums merge(Sums earlier, Sums later) {
+        for (int g = 0; g < earlier.flags.length; g++) {
+            earlier.flags[g] |= later.flags[g];
         }
+        System.arraycopy(later.totals, 0, earlier.totals, Math.toIntExact(later.rowStart - earlier.rowStart),
+                later.totals.length);
         return earlier;
+    }
+
+    /** The partial of a run of blocks: the genes flagged, and the totals of rows {@code [rowStart, ...)}. */
+    static final class Sums implements java.io.Serializable {
+        final boolean[] flags;
+        final long rowStart;
+        final double[] totals;
+
+        Sums(boolean[] flags, long rowStart, int nRows) {
+            this.flags = flags;
+            this.rowStart = rowStart;
+            this.totals = new double[nRows];
+        }
     }
 }

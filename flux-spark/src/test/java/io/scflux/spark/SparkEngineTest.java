@@ -23,7 +23,6 @@ import io.scflux.ops.PseudobulkOptions;
 import io.scflux.ops.QcMetricsOptions;
 import java.util.List;
 import java.util.function.BiFunction;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,13 +46,8 @@ class SparkEngineTest {
 
     @BeforeAll
     static void start() {
-        engine = SparkEngine.start("local[2,4]");
+        engine = LocalSpark.engine();
         spark = LOCAL.withEngine(engine);
-    }
-
-    @AfterAll
-    static void stop() {
-        engine.close();
     }
 
     /** Runs {@code step} on a fresh read of {@code file} with the local engine and with Spark; asserts the same bits. */

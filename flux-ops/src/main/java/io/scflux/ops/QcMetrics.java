@@ -28,22 +28,23 @@ public final class QcMetrics {
         return run(data, options, streaming).thenReturn(data);
     }
 
-    /** The pass and the columns it adds; emits its sums, whose per-cell totals {@link Preprocess} reuses. */
-    static Mono<QcPass.Sums> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
+    /** The pass and the columns it adds; emits its per-cell results, whose totals {@link Preprocess} reuses. */
+    static Mono<QcPass.Cells> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
-            QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
+            QcPass pass = new QcPass(data.nVars(), masks(data.var(), options.qcVars()),
                     ranks(options.percentTop(), data.nVars()));
             SumType type = SumType.summing(x.dtype());
             return streaming.reduce(x, pass).map(sums -> {
-                annotateObs(data.obs(), options, sums, type);
+                QcPass.Cells cells = sums.cells(data.nObs());
+                annotateObs(data.obs(), options, cells, type);
                 annotateVar(data.var(), options, sums, data.nObs(), type);
-                return sums;
+                return cells;
             });
         });
     }
 
-    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass.Sums pass, SumType type) {
+    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass.Cells pass, SumType type) {
         double[] nGenes = new double[pass.nGenes.length];
         for (int i = 0; i < nGenes.length; i++) {
             nGenes[i] = pass.nGenes[i];

@@ -2,13 +2,15 @@ package io.scflux.ops;
 
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The one pass over X of calculate_qc_metrics. Per cell: the number of nonzero genes, the total, the total of each
- * qc variable and the sums of the cell's top {@code n} values, which a block's partial holds for its rows and the
- * merge copies into place. Per gene, as block partials merged in block order: the total and the number of nonzero
- * cells.
+ * qc variable and the sums of the cell's top {@code n} values, which a block's partial holds for its rows (merging
+ * collects them, {@link Sums#cells} puts them together). Per gene, as block partials merged in block order: the
+ * total and the number of nonzero cells.
  *
  * <p>Stored zeros are skipped (scanpy calls {@code eliminate_zeros} first). Sums run in float64 in stored order. A
  * row with fewer nonzeros than the largest {@code n} is padded with zeros before its top values are taken, as
@@ -16,28 +18,27 @@ import java.util.Arrays;
  */
 final class QcPass implements Reducer<QcPass.Sums> {
 
-    private final int nRows;
     private final int nCols;
     private final boolean[][] qcMasks;
     private final int[] percentTop;
 
     /** {@code percentTop} ascending; {@code qcMasks[q][gene]} true for the genes of qc variable {@code q}. */
-    QcPass(int nRows, int nCols, boolean[][] qcMasks, int[] percentTop) {
-        this.nRows = nRows;
+    QcPass(int nCols, boolean[][] qcMasks, int[] percentTop) {
         this.nCols = nCols;
         this.qcMasks = qcMasks;
         this.percentTop = percentTop;
     }
 
-    /** The partial of no blocks, with room for every cell: what the blocks' partials are merged into. */
     @Override
     public Sums identity() {
-        return new Sums(0, nRows, nCols, qcMasks.length, percentTop.length);
+        return new Sums(nCols);
     }
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums genes = new Sums(block.rowStart(), block.nRows(), nCols, qcMasks.length, percentTop.length);
+        Sums genes = new Sums(nCols);
+        Cells cells = new Cells(block.rowStart(), block.nRows(), qcMasks.length, percentTop.length);
+        genes.blocks.add(cells);
         int[] indptr = block.indptr();
         int[] indices = block.indices();
         float[] values = block.values();
@@ -65,13 +66,13 @@ final class QcPass implements Reducer<QcPass.Sums> {
                     }
                 }
             }
-            genes.nGenes[i] = n;
-            genes.totals[i] = total;
+            cells.nGenes[i] = n;
+            cells.totals[i] = total;
             for (int q = 0; q < qc.length; q++) {
-                genes.qcTotals[q][i] = qc[q];
+                cells.qcTotals[q][i] = qc[q];
             }
             if (maxTop > 0) {
-                topSums(row, n, maxTop, histogram, genes.topSums, i);
+                topSums(row, n, maxTop, histogram, cells.topSums, i);
             }
         }
         return genes;
@@ -83,16 +84,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
             earlier.sums[g] += later.sums[g];
             earlier.cells[g] += later.cells[g];
         }
-        int at = Math.toIntExact(later.rowStart - earlier.rowStart);
-        int n = later.totals.length;
-        System.arraycopy(later.nGenes, 0, earlier.nGenes, at, n);
-        System.arraycopy(later.totals, 0, earlier.totals, at, n);
-        for (int q = 0; q < earlier.qcTotals.length; q++) {
-            System.arraycopy(later.qcTotals[q], 0, earlier.qcTotals[q], at, n);
-        }
-        for (int j = 0; j < earlier.topSums.length; j++) {
-            System.arraycopy(later.topSums[j], 0, earlier.topSums[j], at, n);
-        }
+        earlier.blocks.addAll(later.blocks);
         return earlier;
     }
 
@@ -167,12 +159,41 @@ final class QcPass implements Reducer<QcPass.Sums> {
     }
 
     /**
-     * The partial of a run of blocks: per gene, float64 sums and nonzero-cell counts; per cell of rows
-     * {@code [rowStart, rowStart + totals.length)}, the counts and sums above.
+     * The partial of a run of blocks: per gene, float64 sums and nonzero-cell counts; per cell, each block's
+     * {@link Cells} in block order.
      */
     static final class Sums implements java.io.Serializable {
         final double[] sums;
         final long[] cells;
+        final List<Cells> blocks = new ArrayList<>();
+
+        Sums(int nCols) {
+            sums = new double[nCols];
+            cells = new long[nCols];
+        }
+
+        /** Every cell's results, the blocks' put together: they must cover rows {@code [0, nRows)} in order. */
+        Cells cells(int nRows) {
+            Cells all = new Cells(0, nRows, blocks.isEmpty() ? 0 : blocks.get(0).qcTotals.length,
+                    blocks.isEmpty() ? 0 : blocks.get(0).topSums.length);
+            for (Cells b : blocks) {
+                int at = Math.toIntExact(b.rowStart);
+                int n = b.totals.length;
+                System.arraycopy(b.nGenes, 0, all.nGenes, at, n);
+                System.arraycopy(b.totals, 0, all.totals, at, n);
+                for (int q = 0; q < all.qcTotals.length; q++) {
+                    System.arraycopy(b.qcTotals[q], 0, all.qcTotals[q], at, n);
+                }
+                for (int j = 0; j < all.topSums.length; j++) {
+                    System.arraycopy(b.topSums[j], 0, all.topSums[j], at, n);
+                }
+            }
+            return all;
+        }
+    }
+
+    /** Per cell of rows {@code [rowStart, rowStart + totals.length)}: the counts and sums of the pass. */
+    static final class Cells implements java.io.Serializable {
         final long rowStart;
         final int[] nGenes;
         final double[] totals;
@@ -181,9 +202,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
         /** {@code topSums[j][cell]}: the sum of the cell's {@code percentTop[j]} largest values. */
         final double[][] topSums;
 
-        Sums(long rowStart, int nRows, int nCols, int nQc, int nTop) {
-            sums = new double[nCols];
-            cells = new long[nCols];
+        Cells(long rowStart, int nRows, int nQc, int nTop) {
             this.rowStart = rowStart;
             nGenes = new int[nRows];
             totals = new double[nRows];

@@ -2,11 +2,13 @@ package io.scflux.ops;
 
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * normalize_total's pass: each cell's total, summed in float64 in stored order as scanpy's numba loop does, over all
- * genes or only those {@code keep} marks; a block's partial holds its cells' totals, which the merge copies into
- * place. With a
+ * genes or only those {@code keep} marks; a block's partial holds its cells' totals (merging collects them,
+ * {@link Sums#totals} puts them together). With a
  * {@code maxFraction}, a block's partial also marks the genes that hold more than that fraction of some cell's total
  * (taken as the sum type holds it), merged by "or": scanpy's rule for excluding highly expressed genes.
  */
@@ -14,25 +16,25 @@ final class RowTotals implements Reducer<RowTotals.Sums> {
 
     private static final boolean[] NO_FLAGS = new boolean[0];
 
-    private final int nRows;
     private final int nCols;
     private final boolean[] keep;
     private final double maxFraction;
     private final SumType type;
 
-    /** Totals over all genes ({@code keep} null) or the kept ones; flags genes unless {@code maxFraction} is NaN. */
-    RowTotals(int nRows, int nCols, boolean[] keep, double maxFraction, SumType type) {
-        this.nRows = nRows;
+    /**
+     * Totals of rows of {@code nCols} columns over all genes ({@code keep} null) or the kept ones; flags genes unless
+     * {@code maxFraction} is NaN.
+     */
+    RowTotals(int nCols, boolean[] keep, double maxFraction, SumType type) {
         this.nCols = nCols;
         this.keep = keep;
         this.maxFraction = maxFraction;
         this.type = type;
     }
 
-    /** The partial of no blocks, with room for every cell's total. */
     @Override
     public Sums identity() {
-        return new Sums(flags(), 0, nRows);
+        return new Sums(flags());
     }
 
     private boolean[] flags() {
@@ -41,7 +43,9 @@ final class RowTotals implements Reducer<RowTotals.Sums> {
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums sums = new Sums(flags(), block.rowStart(), block.nRows());
+        Sums sums = new Sums(flags());
+        double[] totals = new double[block.nRows()];
+        sums.blocks.add(new Chunk(block.rowStart(), totals));
         boolean[] flags = sums.flags;
         int[] indptr = block.indptr();
         int[] indices = block.indices();
@@ -53,7 +57,7 @@ final class RowTotals implements Reducer<RowTotals.Sums> {
                     total += values[k];
                 }
             }
-            sums.totals[i] = total;
+            totals[i] = total;
             if (flags.length > 0) {
                 double limit = maxFraction * type.round(total);
                 for (int k = indptr[i]; k < indptr[i + 1]; k++) {
@@ -71,21 +75,30 @@ final class RowTotals implements Reducer<RowTotals.Sums> {
         for (int g = 0; g < earlier.flags.length; g++) {
             earlier.flags[g] |= later.flags[g];
         }
-        System.arraycopy(later.totals, 0, earlier.totals, Math.toIntExact(later.rowStart - earlier.rowStart),
-                later.totals.length);
+        earlier.blocks.addAll(later.blocks);
         return earlier;
     }
 
-    /** The partial of a run of blocks: the genes flagged, and the totals of rows {@code [rowStart, ...)}. */
+    /** The partial of a run of blocks: the genes flagged, and each block's totals in block order. */
     static final class Sums implements java.io.Serializable {
         final boolean[] flags;
-        final long rowStart;
-        final double[] totals;
+        final List<Chunk> blocks = new ArrayList<>();
 
-        Sums(boolean[] flags, long rowStart, int nRows) {
+        Sums(boolean[] flags) {
             this.flags = flags;
-            this.rowStart = rowStart;
-            this.totals = new double[nRows];
         }
+
+        /** Every cell's total, the blocks' put together: they must cover rows {@code [0, nRows)}. */
+        double[] totals(int nRows) {
+            double[] all = new double[nRows];
+            for (Chunk c : blocks) {
+                System.arraycopy(c.totals, 0, all, Math.toIntExact(c.rowStart), c.totals.length);
+            }
+            return all;
+        }
+    }
+
+    /** The totals of rows {@code [rowStart, rowStart + totals.length)}. */
+    record Chunk(long rowStart, double[] totals) implements java.io.Serializable {
     }
 }

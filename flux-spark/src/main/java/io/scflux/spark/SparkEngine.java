@@ -16,16 +16,14 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The {@link Engine} on Apache Spark: a block plan becomes partitions of consecutive blocks, each task opens the
- * source itself (a file by its path, which every executor must see), folds its blocks one by one with the operator's
- * own reducer and returns the per-block partials; the driver merges them in block order, exactly as the local engine
- * does, so a result has the same bits. Partitions are collected a window (two per core) at a time, which bounds what
- * the driver holds to a few partitions' partials.
+ * The {@link Engine} on Apache Spark: a block plan becomes partitions of one merge segment each
+ * ({@link Reducer#SEGMENT_BLOCKS} consecutive blocks); each task opens the source itself (a file by its path, which
+ * every executor must see), folds its blocks one by one with the operator's own reducer, merges their partials in
+ * block order as the local engine merges a segment, and returns that one partial; the driver merges the segments'
+ * partials in order, as the local engine does, so a result has the same bits. Partitions are collected a window (two
+ * per core) at a time, which bounds what the driver holds to a few partials.
  */
 public final class SparkEngine implements Engine, AutoCloseable {
-
-    /** Most blocks per task: a task's partials (up to genes x genes each) are held until the driver merges them. */
-    static final int MAX_BLOCKS_PER_TASK = 8;
 
     private final JavaSparkContext context;
     private final boolean owned;
@@ -36,16 +34,19 @@ public final class SparkEngine implements Engine, AutoCloseable {
     }
 
     /**
-     * An engine on a new Spark context for {@code master} ({@code local[2]}, {@code spark://host:7077}...), closed
-     * with this engine. Task results are not capped: the partials are what the driver is meant to receive.
+     * An engine on a new Spark context for {@code master} ({@code local[2]}, {@code spark://host:7077}...; null for
+     * the {@code spark.master} that spark-submit sets, else {@code local[*]}), closed with this engine. Task results
+     * are not capped: the partials are what the driver is meant to receive.
      */
     public static SparkEngine start(String master) {
         SparkConf conf = new SparkConf()
-                .setMaster(Objects.requireNonNull(master, "master"))
+                .setMaster(master != null ? master : new SparkConf().get("spark.master", "local[*]"))
                 .setAppName("scflux")
                 .setIfMissing("spark.ui.enabled", "false")
                 .setIfMissing("spark.driver.maxResultSize", "0");
-        return new SparkEngine(new JavaSparkContext(conf), true);
+        JavaSparkContext context = new JavaSparkContext(conf);
+        context.setLogLevel("WARN");
+        return new SparkEngine(context, true);
     }
 
     /** An engine on a context the caller owns (and stops). */
@@ -68,7 +69,7 @@ public final class SparkEngine implements Engine, AutoCloseable {
         return Mono.fromCallable(() -> {
             List<int[]> ranges = ranges(plan.size());
             JavaRDD<A> partials = context.parallelize(ranges, Math.max(1, ranges.size()))
-                    .mapPartitions(range -> fold(source, plan, reducer, range.next()).iterator());
+                    .mapPartitions(range -> List.of(segment(source, plan, reducer, range.next())).iterator());
             A acc = reducer.identity();
             int window = 2 * Math.max(1, context.defaultParallelism());
             for (int first = 0; first < ranges.size(); first += window) {
@@ -86,15 +87,15 @@ public final class SparkEngine implements Engine, AutoCloseable {
         }).subscribeOn(Schedulers.boundedElastic());
     }
 
-    /** One task: the partials of blocks {@code [range[0], range[1])}, each folded on its own, in block order. */
-    private static <A> List<A> fold(BlockSource source, BlockPlan plan, Reducer<A> reducer, int[] range) {
-        List<A> out = new ArrayList<>(range[1] - range[0]);
+    /** One task: the partial of the segment of blocks {@code [range[0], range[1])}, each folded on its own. */
+    private static <A> A segment(BlockSource source, BlockPlan plan, Reducer<A> reducer, int[] range) {
+        A acc = reducer.identity();
         try (RowReader reader = source.open()) {
             for (int b = range[0]; b < range[1]; b++) {
-                out.add(reducer.fold(reader.read(b, plan.rowStart(b), plan.rowEnd(b))));
+                acc = reducer.merge(acc, reducer.fold(reader.read(b, plan.rowStart(b), plan.rowEnd(b))));
             }
         }
-        return out;
+        return acc;
     }
 
     @Override
@@ -105,16 +106,11 @@ public final class SparkEngine implements Engine, AutoCloseable {
                 .subscribeOn(Schedulers.boundedElastic());
     }
 
-    /**
-     * The block ranges of the tasks: at least four per core, each at most {@link #MAX_BLOCKS_PER_TASK} blocks; they
-     * only decide where blocks are folded, never how partials are merged.
-     */
-    List<int[]> ranges(int blocks) {
-        int perTask = Math.max(1, Math.min(MAX_BLOCKS_PER_TASK,
-                (blocks + 4 * context.defaultParallelism() - 1) / (4 * context.defaultParallelism())));
+    /** The block ranges of the tasks: the merge segments, {@link Reducer#SEGMENT_BLOCKS} blocks from block 0. */
+    static List<int[]> ranges(int blocks) {
         List<int[]> ranges = new ArrayList<>();
-        for (int from = 0; from < blocks; from += perTask) {
-            ranges.add(new int[] {from, Math.min(blocks, from + perTask)});
+        for (int from = 0; from < blocks; from += Reducer.SEGMENT_BLOCKS) {
+            ranges.add(new int[] {from, Math.min(blocks, from + Reducer.SEGMENT_BLOCKS)});
         }
         return ranges;
     }

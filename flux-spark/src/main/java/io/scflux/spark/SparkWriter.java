@@ -70,7 +70,7 @@ public final class SparkWriter {
             return source;
         }
         BlockPlan plan = source.plan(options.plan());
-        List<int[]> ranges = engine.ranges(plan.size());
+        List<int[]> ranges = SparkEngine.ranges(plan.size());
         String dir = folder.toString();
         List<long[]> offsets = engine.context().parallelize(ranges, Math.max(1, ranges.size()))
                 .mapPartitionsWithIndex((task, range) -> {

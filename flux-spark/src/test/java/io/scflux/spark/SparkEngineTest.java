@@ -4,9 +4,9 @@ import static io.scflux.spark.SameBits.assertSameBits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Reducer;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
@@ -36,8 +36,8 @@ import reactor.core.publisher.Mono;
  */
 class SparkEngineTest {
 
-    /** About 30 blocks per fixture of 3,000 cells. */
-    static final PlanTarget SMALL = PlanTarget.ofChunkNnz(8_192);
+    /** About 100 blocks (7 merge segments, so 7 tasks) per fixture of 3,000 cells. */
+    static final PlanTarget SMALL = PlanTarget.ofChunkNnz(2_500);
 
     static final Streaming LOCAL = new Streaming(SMALL, Execution.threads(2));
 
@@ -81,7 +81,7 @@ class SparkEngineTest {
         AnnData out = same(file, (d, s) -> Pp.pipeline(d, PREPROCESS, HighlyVariableGenesOptions.defaults(),
                 PcaOptions.defaults().withNComps(20), s));
         assertTrue(out.obs().has("pct_counts_mt") && out.var().has("highly_variable") && out.varm().containsKey("PCs"));
-        assertTrue(SMALL.chunkNnz() * 20 < out.x().plan(SMALL).totalNnz(), "many blocks");
+        assertTrue(out.x().plan(SMALL).size() > 3 * Reducer.SEGMENT_BLOCKS, "several segments");
     }
 
     @Test
@@ -137,10 +137,8 @@ class SparkEngineTest {
     }
 
     @Test
-    void tasksAreSpreadOverSeveralPartitions() {
-        BlockSource x = read("synth-3k.int64.h5ad").x();
-        int blocks = x.plan(SMALL).size();
-        assertTrue(engine.ranges(blocks).size() >= 4, blocks + " blocks in " + engine.ranges(blocks).size()
-                + " tasks");
+    void tasksAreTheMergeSegments() {
+        assertEquals(List.of("0-16", "16-32", "32-33"), SparkEngine.ranges(33).stream()
+                .map(r -> r[0] + "-" + r[1]).toList());
     }
 }

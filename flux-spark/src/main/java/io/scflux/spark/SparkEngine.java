@@ -36,7 +36,8 @@ public final class SparkEngine implements Engine, AutoCloseable {
     /**
      * An engine on a new Spark context for {@code master} ({@code local[2]}, {@code spark://host:7077}...; null for
      * the {@code spark.master} that spark-submit sets, else {@code local[*]}), closed with this engine. Task results
-     * are not capped: the partials are what the driver is meant to receive.
+     * are not capped: the partials are what the driver is meant to receive. Outside spark-submit, the jar holding
+     * scflux's classes is shipped to the executors.
      */
     public static SparkEngine start(String master) {
         SparkConf conf = new SparkConf()
@@ -44,6 +45,10 @@ public final class SparkEngine implements Engine, AutoCloseable {
                 .setAppName("scflux")
                 .setIfMissing("spark.ui.enabled", "false")
                 .setIfMissing("spark.driver.maxResultSize", "0");
+        if (!conf.contains("spark.jars")) {
+            // outside spark-submit, executors get scflux's classes from the jar this class was loaded from
+            conf.setJars(JavaSparkContext.jarOfClass(SparkEngine.class));
+        }
         JavaSparkContext context = new JavaSparkContext(conf);
         context.setLogLevel("WARN");
         return new SparkEngine(context, true);

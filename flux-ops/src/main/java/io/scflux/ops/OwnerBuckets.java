@@ -34,6 +34,7 @@ final class OwnerBuckets {
     /** Owner buckets (column ranges) of the accumulator: a constant, never the thread count. */
     static final int BUCKETS = 128;
 
+    private final int nGroups;
     private final int nCols;
     private final int[] groupOfRow;
     private final int buckets;
@@ -52,6 +53,7 @@ final class OwnerBuckets {
         if (buckets < 1) {
             throw new IllegalArgumentException("buckets must be at least 1, got " + buckets);
         }
+        this.nGroups = nGroups;
         this.nCols = nCols;
         this.groupOfRow = groupOfRow;
         this.buckets = Math.max(1, Math.min(buckets, nCols));
@@ -126,7 +128,6 @@ final class OwnerBuckets {
 
     private Mono<OwnerBuckets> byOwners(BlockSource x, Streaming streaming) {
         int owners = Math.max(1, Math.min(buckets, streaming.engine().parallelism(streaming.execution())));
-        int nGroups = cells.length / 2 / Math.max(1, nCols);
         List<Owner> tasks = new ArrayList<>();
         for (int t = 0; t < owners; t++) {
             tasks.add(new Owner(x, streaming.target(), nGroups, nCols, groupOfRow, buckets, t * buckets / owners,

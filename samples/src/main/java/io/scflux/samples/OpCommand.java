@@ -79,6 +79,7 @@ abstract class OpCommand implements Callable<Integer> {
         if (engine == EngineChoice.SPARK) {
             SparkRun.requireSpark(spec);
             try (SparkRun spark = SparkRun.start(master)) {
+                spec.commandLine().getErr().println("scflux: passes over X on " + spark);
                 return run(global, spark.streaming(streaming), false, spark::write);
             }
         }

@@ -49,6 +49,12 @@ final class SparkRun implements AutoCloseable {
         return SparkWriter.write(data, target, options, engine);
     }
 
+    /** The engine and its master, e.g. {@code spark local[2]}. */
+    @Override
+    public String toString() {
+        return engine.toString();
+    }
+
     @Override
     public void close() {
         engine.close();

@@ -10,7 +10,7 @@ import java.util.Arrays;
  * <p>A block closes before the row that would take it over {@code chunkNnz} entries (a single larger row gets a block
  * of its own) or when it reaches {@code maxRows} rows.
  */
-public final class BlockPlan {
+public final class BlockPlan implements java.io.Serializable {
 
     private final PlanTarget target;
     private final long[] rowBounds;

@@ -4,7 +4,7 @@ package io.scflux.core;
  * The constants a {@link BlockPlan} is computed from: about {@code chunkNnz} stored entries per block and at most
  * {@code maxRows} rows per block. Results depend on the plan, so they depend on these constants and never on threads.
  */
-public record PlanTarget(long chunkNnz, int maxRows) {
+public record PlanTarget(long chunkNnz, int maxRows) implements java.io.Serializable {
 
     /**
      * 1 Mi nonzeros (8 MiB of indices and values) per block by default: measured on 200,000 and 1,000,000 cells,

@@ -8,9 +8,20 @@ import reactor.core.publisher.Mono;
  * sequentially, and the partials are merged in block order whatever worker finished first; floating-point addition
  * is not associative, so this rule is what gives the same bits with 1 or 16 threads.
  *
+ * <p>The order is a fixed two-level one: the partials of each segment of {@link #SEGMENT_BLOCKS} consecutive blocks
+ * (the first segment starting at block 0) are merged in order, starting from {@link #identity()}; then the segments'
+ * partials, in order, starting from {@link #identity()}. It depends on the plan only, and lets an {@link Engine} that
+ * folds segments elsewhere send one partial per segment instead of one per block.
+ *
+ * <p>A reducer is serializable, and so must its partials be, so that an {@link Engine} can fold blocks in other JVMs
+ * and send the partials back to be merged.
+ *
  * @param <A> the accumulator: a partial for one block, or for a run of consecutive blocks
  */
-public interface Reducer<A> {
+public interface Reducer<A> extends java.io.Serializable {
+
+    /** Blocks per segment of the merge order: a constant, never the thread count or an engine's task size. */
+    int SEGMENT_BLOCKS = 16;
 
     /** The partial of no blocks; {@code merge(identity(), p)} must equal {@code p}. */
     A identity();
@@ -24,13 +35,18 @@ public interface Reducer<A> {
      */
     A merge(A earlier, A later);
 
-    /** Folds {@code blocks} with up to {@code execution.threads()} concurrent folds, merging in block order. */
+    /**
+     * Folds {@code blocks} (all the blocks of a plan, in block order) with up to {@code execution.threads()}
+     * concurrent folds, merging in the order above.
+     */
     default Mono<A> reduce(Flux<RowBlock> blocks, Execution execution) {
         Flux<A> partials = execution.threads() == 1
                 ? blocks.map(this::fold)
                 : blocks.flatMapSequential(
                         b -> Mono.fromCallable(() -> fold(b)).subscribeOn(execution.scheduler()),
                         execution.threads(), 1);
-        return partials.reduceWith(this::identity, this::merge);
+        return partials.window(SEGMENT_BLOCKS)
+                .concatMap(segment -> segment.reduceWith(this::identity, this::merge), 1)
+                .reduceWith(this::identity, this::merge);
     }
 }

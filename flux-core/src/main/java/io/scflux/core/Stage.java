@@ -5,10 +5,11 @@ import reactor.core.publisher.Flux;
 
 /**
  * A step that maps one block to one block (normalize rows, log1p, select columns, scale). Consecutive stages fuse
- * with {@link #then} into one function applied per block: no extra Flux hop and no intermediate flux.
+ * with {@link #then} into one function applied per block: no extra Flux hop and no intermediate flux. A stage is
+ * serializable (lambdas too), so that a source seen through it can be read in another JVM by an {@link Engine}.
  */
 @FunctionalInterface
-public interface Stage extends Function<RowBlock, RowBlock> {
+public interface Stage extends Function<RowBlock, RowBlock>, java.io.Serializable {
 
     /** Transforms one block; must not write into the arrays of its input. */
     @Override

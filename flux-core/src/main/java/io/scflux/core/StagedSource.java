@@ -7,7 +7,7 @@ import java.util.Objects;
  * materialized. Staging a staged source fuses the two stages into one function per block. The stage may change the
  * values and the columns (a column selection), not the rows.
  */
-public final class StagedSource implements BlockSource {
+public final class StagedSource implements BlockSource, java.io.Serializable {
 
     private final BlockSource base;
     private final Stage stage;

@@ -6,10 +6,11 @@ import java.util.Objects;
 
 /**
  * How a step streams its input: the {@link PlanTarget} its block plan is cut with, the {@link Execution} that
- * decodes and folds blocks, and the {@link Backend} whose kernels do the arithmetic (the host unless a device is
- * chosen). The target decides the bits of a result; the execution only its speed.
+ * decodes and folds blocks, the {@link Backend} whose kernels do the arithmetic (the host unless a device is
+ * chosen) and the {@link Engine} its reductions run on (this JVM unless a cluster is chosen). The target decides the
+ * bits of a result; the execution and the engine only its speed.
  */
-public record Streaming(PlanTarget target, Execution execution, Backend backend) {
+public record Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine) {
 
     public static final Streaming DEFAULT = new Streaming(PlanTarget.DEFAULT, Execution.sequential());
 
@@ -17,23 +18,33 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend)
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(execution, "execution");
         Objects.requireNonNull(backend, "backend");
+        Objects.requireNonNull(engine, "engine");
     }
 
-    /** On the host backend. */
+    /** On the local engine. */
+    public Streaming(PlanTarget target, Execution execution, Backend backend) {
+        this(target, execution, backend, Engine.LOCAL);
+    }
+
+    /** On the host backend and the local engine. */
     public Streaming(PlanTarget target, Execution execution) {
         this(target, execution, HostBackend.INSTANCE);
     }
 
     public Streaming withThreads(int threads) {
-        return new Streaming(target, Execution.threads(threads), backend);
+        return new Streaming(target, Execution.threads(threads), backend, engine);
     }
 
     public Streaming withTarget(PlanTarget t) {
-        return new Streaming(t, execution, backend);
+        return new Streaming(t, execution, backend, engine);
     }
 
     public Streaming withBackend(Backend b) {
-        return new Streaming(target, execution, b);
+        return new Streaming(target, execution, b, engine);
+    }
+
+    public Streaming withEngine(Engine e) {
+        return new Streaming(target, execution, backend, e);
     }
 
     /** The blocks of {@code source} under this target and execution. */
@@ -41,8 +52,9 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend)
         return source.blocks(source.plan(target), execution);
     }
 
-    /** Folds every block of {@code source} with {@code reducer}, merging in block order. */
+    /** Folds every block of {@code source} with {@code reducer} on the engine, merging in block order. */
     public <A> reactor.core.publisher.Mono<A> reduce(BlockSource source, Reducer<A> reducer) {
-        return reactor.core.publisher.Mono.defer(() -> reducer.reduce(blocks(source), execution));
+        return reactor.core.publisher.Mono.defer(() -> engine.reduce(source, source.plan(target), reducer,
+                execution));
     }
 }

@@ -7,8 +7,11 @@ import java.nio.file.Path;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
-/** What every file-backed matrix shares: its file, element path, storage description, counters and plans. */
-abstract class FileMatrixBase implements FileMatrix {
+/**
+ * What every file-backed matrix shares: its file, element path, storage description, counters and plans. Serialized
+ * (shipped to another JVM by an engine), it is its file's absolute path and its element, opened again there.
+ */
+abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
 
     private final Path file;
     private final String element;
@@ -31,6 +34,18 @@ abstract class FileMatrixBase implements FileMatrix {
     }
 
     private record Key(Path file, FileStamp stamp, String element) {
+    }
+
+    /** Package-private, not private: serialization calls it on the subclasses too. */
+    final Object writeReplace() {
+        return new Shipped(file.toAbsolutePath().toString(), element);
+    }
+
+    /** A file matrix as it crosses to another JVM, which must see the same path. */
+    private record Shipped(String file, String element) implements java.io.Serializable {
+        private Object readResolve() {
+            return FileMatrices.open(Path.of(file), element);
+        }
     }
 
     @Override

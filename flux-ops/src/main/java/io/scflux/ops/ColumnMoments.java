@@ -24,7 +24,7 @@ final class ColumnMoments implements Reducer<ColumnMoments.Sums> {
     }
 
     /** The sums of a run of blocks. */
-    static final class Sums {
+    static final class Sums implements java.io.Serializable {
         private final double[] sum;
         private final double[] squares;
 

@@ -9,7 +9,8 @@ import java.util.stream.IntStream;
  * ({@code nFeatures x k}, row-major, one column per component), each component's variance and the total variance of
  * all features (what variance ratios are taken of).
  */
-record Components(double[] mean, double[] loadings, double[] variance, double totalVariance) {
+record Components(double[] mean, double[] loadings, double[] variance, double totalVariance)
+        implements java.io.Serializable {
 
     int k() {
         return variance.length;

@@ -147,7 +147,7 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
     }
 
     /** The sums of one run of blocks; {@code cells[group]} counts the group's rows. */
-    static final class Sums {
+    static final class Sums implements java.io.Serializable {
         final int nGenes;
         final long[] cells;
         final double[] sum;

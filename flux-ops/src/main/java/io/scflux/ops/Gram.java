@@ -23,8 +23,8 @@ final class Gram implements Reducer<Gram.Sums> {
     /** {@code rowBase[a] + b} is the packed position of entry (a, b), b >= a. */
     private final int[] rowBase;
     private final Backend backend;
-    /** Merged partials, cleared again for the next blocks' folds. */
-    private final Queue<Sums> spare = new ConcurrentLinkedQueue<>();
+    /** Merged partials, cleared again for the next folds and segments; made where the reducer runs, never shipped. */
+    private transient volatile Queue<Sums> spare;
 
     Gram(int p, Backend backend) {
         if (p > MAX_COLUMNS) {
@@ -40,7 +40,7 @@ final class Gram implements Reducer<Gram.Sums> {
     }
 
     /** The sums of a run of blocks. */
-    static final class Sums {
+    static final class Sums implements java.io.Serializable {
         private final double[] upper;
         private final double[] columnSums;
 
@@ -58,13 +58,13 @@ final class Gram implements Reducer<Gram.Sums> {
 
     @Override
     public Sums identity() {
-        return new Sums(p);
+        Sums kept = spare().poll();
+        return kept == null ? new Sums(p) : kept.cleared();
     }
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums kept = spare.poll();
-        Sums s = kept == null ? new Sums(p) : kept.cleared();
+        Sums s = identity();
         backend.gram(block, s.upper, s.columnSums);
         return s;
     }
@@ -77,8 +77,21 @@ final class Gram implements Reducer<Gram.Sums> {
         for (int c = 0; c < p; c++) {
             earlier.columnSums[c] += later.columnSums[c];
         }
-        spare.offer(later);
+        spare().offer(later);
         return earlier;
+    }
+
+    private Queue<Sums> spare() {
+        Queue<Sums> q = spare;
+        if (q == null) {
+            synchronized (this) {
+                q = spare;
+                if (q == null) {
+                    spare = q = new ConcurrentLinkedQueue<>();
+                }
+            }
+        }
+        return q;
     }
 
     /**

@@ -31,10 +31,9 @@ public final class NormalizeTotal {
     /** Each cell's float64 total as the options count it (without the highly expressed genes when excluding). */
     private static Mono<double[]> totals(BlockSource x, NormalizeTotalOptions options, Streaming streaming) {
         SumType type = SumType.normalizing(x.dtype());
-        int rows = Math.toIntExact(x.nRows());
         return options.excludeHighlyExpressed()
-                ? streaming.reduce(x, new RowTotals(rows, x.nCols(), null, options.maxFraction(), type))
-                        .flatMap(flags -> totals(x, not(flags), type, streaming))
+                ? streaming.reduce(x, new RowTotals(x.nCols(), null, options.maxFraction(), type))
+                        .flatMap(flagged -> totals(x, not(flagged.flags), type, streaming))
                 : totals(x, null, type, streaming);
     }
 
@@ -54,8 +53,8 @@ public final class NormalizeTotal {
 
     /** Each cell's float64 total over the genes {@code keep} marks (all when null), after one pass over X. */
     private static Mono<double[]> totals(BlockSource x, boolean[] keep, SumType type, Streaming streaming) {
-        RowTotals pass = new RowTotals(Math.toIntExact(x.nRows()), x.nCols(), keep, Double.NaN, type);
-        return streaming.reduce(x, pass).map(noFlags -> pass.totals);
+        RowTotals pass = new RowTotals(x.nCols(), keep, Double.NaN, type);
+        return streaming.reduce(x, pass).map(sums -> sums.totals(Math.toIntExact(x.nRows())));
     }
 
     private static boolean[] not(boolean[] flags) {

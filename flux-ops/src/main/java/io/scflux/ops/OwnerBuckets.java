@@ -5,7 +5,11 @@ import io.scflux.core.Execution;
 import io.scflux.core.MemoryBudget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
+import io.scflux.core.Engine;
+import io.scflux.core.PlanTarget;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -32,6 +36,7 @@ final class OwnerBuckets {
     /** A sorted block's entries per bucket are counted on every {@value}th row: enough to share the work out. */
     private static final int SAMPLED = 8;
 
+    private final int nGroups;
     private final int nCols;
     private final int[] groupOfRow;
     private final int buckets;
@@ -50,6 +55,7 @@ final class OwnerBuckets {
         if (buckets < 1) {
             throw new IllegalArgumentException("buckets must be at least 1, got " + buckets);
         }
+        this.nGroups = nGroups;
         this.nCols = nCols;
         this.groupOfRow = groupOfRow;
         this.buckets = Math.max(1, Math.min(buckets, nCols));
@@ -91,11 +97,18 @@ final class OwnerBuckets {
         return out;
     }
 
-    /** Adds every block of {@code x} (which has {@code groupOfRow.length} rows), then emits this accumulator. */
+    /**
+     * Adds every block of {@code x} (which has {@code groupOfRow.length} rows), then emits this accumulator. On an
+     * engine other than the local one, each of its tasks owns a run of buckets, reads every block and adds its buckets'
+     * entries in row order; their cells are copied here: the same additions in the same order, so the same bits.
+     */
     Mono<OwnerBuckets> sum(BlockSource x, Streaming streaming) {
         if (x.nRows() != groupOfRow.length || x.nCols() != nCols) {
             return Mono.error(new IllegalArgumentException(x.describe() + " is not " + groupOfRow.length + " x "
                     + nCols));
+        }
+        if (!streaming.engine().isLocal()) {
+            return byOwners(x, streaming);
         }
         Execution e = streaming.execution();
         int workers = Math.min(e.threads(), buckets);
@@ -113,6 +126,53 @@ final class OwnerBuckets {
                         }, 1)
                         .then();
         return added.then(Mono.fromSupplier(() -> this));
+    }
+
+    private Mono<OwnerBuckets> byOwners(BlockSource x, Streaming streaming) {
+        int owners = Math.max(1, Math.min(buckets, streaming.engine().parallelism(streaming.execution())));
+        List<Owner> tasks = new ArrayList<>();
+        for (int t = 0; t < owners; t++) {
+            tasks.add(new Owner(x, streaming.target(), nGroups, nCols, groupOfRow, buckets, t * buckets / owners,
+                    (t + 1) * buckets / owners));
+        }
+        return streaming.engine().run(tasks, streaming.execution()).map(slices -> {
+            for (int t = 0; t < owners; t++) {
+                tasks.get(t).copy(cells, slices.get(t), firstCol, false);
+            }
+            return this;
+        });
+    }
+
+    /**
+     * Buckets {@code [from, to)} of the sums of {@code x}: a task that reads every block in order and adds only its
+     * buckets' entries, returning their cells (per group, the columns of those buckets, sums and counts side by side).
+     */
+    private record Owner(BlockSource x, PlanTarget target, int nGroups, int nCols, int[] groupOfRow, int buckets,
+                         int from, int to) implements Engine.Task<double[]> {
+        @Override
+        public double[] call() {
+            OwnerBuckets acc = new OwnerBuckets(nGroups, nCols, groupOfRow, buckets);
+            x.blocks(x.plan(target)).doOnNext(b -> acc.add(acc.split(b), from, to)).blockLast();
+            double[] out = new double[2 * nGroups * (acc.firstCol[to] - acc.firstCol[from])];
+            copy(acc.cells, out, acc.firstCol, true);
+            return out;
+        }
+
+        /**
+         * Between a full accumulator and this owner's slice, one group's run of columns at a time ({@code firstCol}:
+         * the first column of each bucket).
+         */
+        void copy(double[] full, double[] slice, int[] firstCol, boolean toSlice) {
+            int width = 2 * (firstCol[to] - firstCol[from]);
+            for (int g = 0; g < nGroups; g++) {
+                int at = 2 * (g * nCols + firstCol[from]);
+                if (toSlice) {
+                    System.arraycopy(full, at, slice, g * width, width);
+                } else {
+                    System.arraycopy(slice, g * width, full, at, width);
+                }
+            }
+        }
     }
 
     /** The entries of buckets {@code [from, to)} of one block, added in row order: what one owner does. */

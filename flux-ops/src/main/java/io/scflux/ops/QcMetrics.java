@@ -28,22 +28,23 @@ public final class QcMetrics {
         return run(data, options, streaming).thenReturn(data);
     }
 
-    /** The pass and the columns it adds; emits the pass, whose per-cell totals {@link Preprocess} reuses. */
-    static Mono<QcPass> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
+    /** The pass and the columns it adds; emits its per-cell results, whose totals {@link Preprocess} reuses. */
+    static Mono<QcPass.Cells> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
-            QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
+            QcPass pass = new QcPass(data.nVars(), masks(data.var(), options.qcVars()),
                     ranks(options.percentTop(), data.nVars()));
             SumType type = SumType.summing(x.dtype());
-            return streaming.reduce(x, pass).map(genes -> {
-                annotateObs(data.obs(), options, pass, type);
-                annotateVar(data.var(), options, genes, data.nObs(), type);
-                return pass;
+            return streaming.reduce(x, pass).map(sums -> {
+                QcPass.Cells cells = sums.cells(data.nObs());
+                annotateObs(data.obs(), options, cells, type);
+                annotateVar(data.var(), options, sums, data.nObs(), type);
+                return cells;
             });
         });
     }
 
-    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass pass, SumType type) {
+    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass.Cells pass, SumType type) {
         double[] nGenes = new double[pass.nGenes.length];
         for (int i = 0; i < nGenes.length; i++) {
             nGenes[i] = pass.nGenes[i];
@@ -75,7 +76,7 @@ public final class QcMetrics {
         }
     }
 
-    private static void annotateVar(Frame var, QcMetricsOptions options, QcPass.GeneTotals genes, int nObs,
+    private static void annotateVar(Frame var, QcMetricsOptions options, QcPass.Sums genes, int nObs,
                                     SumType type) {
         int n = genes.sums.length;
         double[] mean = new double[n];

@@ -2,56 +2,51 @@ package io.scflux.ops;
 
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * The one pass over X of calculate_qc_metrics. Per cell, written into disjoint slices of preallocated arrays: the
- * number of nonzero genes, the total, the total of each qc variable and the sums of the cell's top {@code n} values.
- * Per gene, as block partials merged in block order: the total and the number of nonzero cells.
+ * The one pass over X of calculate_qc_metrics. Per cell: the number of nonzero genes, the total, the total of each
+ * qc variable and the sums of the cell's top {@code n} values, which a block's partial holds for its rows (merging
+ * collects them, {@link Sums#cells} puts them together). Per gene, as block partials merged in block order: the
+ * total and the number of nonzero cells.
  *
  * <p>Stored zeros are skipped (scanpy calls {@code eliminate_zeros} first). Sums run in float64 in stored order. A
  * row with fewer nonzeros than the largest {@code n} is padded with zeros before its top values are taken, as
  * scanpy's {@code top_segment_proportions} does.
  */
-final class QcPass implements Reducer<QcPass.GeneTotals> {
+final class QcPass implements Reducer<QcPass.Sums> {
 
-    final int[] nGenes;
-    final double[] totals;
-    /** {@code qcTotals[q][cell]}: the cell's total over the genes of qc variable {@code q}. */
-    final double[][] qcTotals;
-    /** {@code topSums[j][cell]}: the sum of the cell's {@code percentTop[j]} largest values. */
-    final double[][] topSums;
     private final int nCols;
     private final boolean[][] qcMasks;
     private final int[] percentTop;
 
     /** {@code percentTop} ascending; {@code qcMasks[q][gene]} true for the genes of qc variable {@code q}. */
-    QcPass(int nRows, int nCols, boolean[][] qcMasks, int[] percentTop) {
+    QcPass(int nCols, boolean[][] qcMasks, int[] percentTop) {
         this.nCols = nCols;
         this.qcMasks = qcMasks;
         this.percentTop = percentTop;
-        this.nGenes = new int[nRows];
-        this.totals = new double[nRows];
-        this.qcTotals = new double[qcMasks.length][nRows];
-        this.topSums = new double[percentTop.length][nRows];
     }
 
     @Override
-    public GeneTotals identity() {
-        return new GeneTotals(nCols);
+    public Sums identity() {
+        return new Sums(nCols);
     }
 
     @Override
-    public GeneTotals fold(RowBlock block) {
-        GeneTotals genes = identity();
+    public Sums fold(RowBlock block) {
+        Sums genes = new Sums(nCols);
+        Cells cells = new Cells(block.rowStart(), block.nRows(), qcMasks.length, percentTop.length);
+        genes.blocks.add(cells);
         int[] indptr = block.indptr();
         int[] indices = block.indices();
         float[] values = block.values();
         int maxTop = percentTop.length == 0 ? 0 : percentTop[percentTop.length - 1];
         float[] row = new float[Math.max(maxTop, maxRowNnz(indptr))];
         double[] qc = new double[qcMasks.length];
+        int[] histogram = new int[maxTop > 0 ? HISTOGRAM : 0];
         for (int i = 0; i < block.nRows(); i++) {
-            int cell = Math.toIntExact(block.rowStart() + i);
             int n = 0;
             double total = 0;
             Arrays.fill(qc, 0);
@@ -71,24 +66,25 @@ final class QcPass implements Reducer<QcPass.GeneTotals> {
                     }
                 }
             }
-            nGenes[cell] = n;
-            totals[cell] = total;
+            cells.nGenes[i] = n;
+            cells.totals[i] = total;
             for (int q = 0; q < qc.length; q++) {
-                qcTotals[q][cell] = qc[q];
+                cells.qcTotals[q][i] = qc[q];
             }
             if (maxTop > 0) {
-                topSums(row, n, maxTop, cell);
+                topSums(row, n, maxTop, histogram, cells.topSums, i);
             }
         }
         return genes;
     }
 
     @Override
-    public GeneTotals merge(GeneTotals earlier, GeneTotals later) {
+    public Sums merge(Sums earlier, Sums later) {
         for (int g = 0; g < nCols; g++) {
             earlier.sums[g] += later.sums[g];
             earlier.cells[g] += later.cells[g];
         }
+        earlier.blocks.addAll(later.blocks);
         return earlier;
     }
 
@@ -96,10 +92,10 @@ final class QcPass implements Reducer<QcPass.GeneTotals> {
     private static final int HISTOGRAM = 1024;
 
     /**
-     * Each top-n sum of a cell. A row of small whole counts is counted by value and the top values taken from the
-     * largest down (whole numbers sum exactly, so in any order); any other row goes through selection.
+     * Each top-n sum of a cell. A row of small whole counts is counted by value (in {@code histogram}, all zeros,
+     * left so) and the top values taken from the largest down (whole numbers sum exactly, so in any order); any other row goes through selection.
      */
-    private void topSums(float[] row, int n, int maxTop, int cell) {
+    private void topSums(float[] row, int n, int maxTop, int[] histogram, double[][] topSums, int cell) {
         int max = 0;
         for (int k = 0; k < n && max >= 0; k++) {
             float v = row[k];
@@ -107,7 +103,7 @@ final class QcPass implements Reducer<QcPass.GeneTotals> {
             max = c == v && c >= 0 && c < HISTOGRAM ? Math.max(max, c) : -1;
         }
         if (max >= 0) {
-            int[] byValue = histogram.get();
+            int[] byValue = histogram;
             for (int k = 0; k < n; k++) {
                 byValue[(int) row[k]]++;
             }
@@ -131,13 +127,11 @@ final class QcPass implements Reducer<QcPass.GeneTotals> {
             }
             return;
         }
-        selectTopSums(row, n, maxTop, cell);
+        selectTopSums(row, n, maxTop, topSums, cell);
     }
 
-    private final ThreadLocal<int[]> histogram = ThreadLocal.withInitial(() -> new int[HISTOGRAM]);
-
     /** Selects the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments. */
-    private void selectTopSums(float[] row, int n, int maxTop, int cell) {
+    private void selectTopSums(float[] row, int n, int maxTop, double[][] topSums, int cell) {
         int m = Math.max(n, maxTop);
         Arrays.fill(row, n, m, 0f);
         int to = m;
@@ -164,14 +158,56 @@ final class QcPass implements Reducer<QcPass.GeneTotals> {
         return max;
     }
 
-    /** Per-gene partial: float64 sums and nonzero-cell counts of the blocks folded so far. */
-    static final class GeneTotals {
+    /**
+     * The partial of a run of blocks: per gene, float64 sums and nonzero-cell counts; per cell, each block's
+     * {@link Cells} in block order.
+     */
+    static final class Sums implements java.io.Serializable {
         final double[] sums;
         final long[] cells;
+        final List<Cells> blocks = new ArrayList<>();
 
-        GeneTotals(int nCols) {
+        Sums(int nCols) {
             sums = new double[nCols];
             cells = new long[nCols];
+        }
+
+        /** Every cell's results, the blocks' put together: they must cover rows {@code [0, nRows)} in order. */
+        Cells cells(int nRows) {
+            Cells all = new Cells(0, nRows, blocks.isEmpty() ? 0 : blocks.get(0).qcTotals.length,
+                    blocks.isEmpty() ? 0 : blocks.get(0).topSums.length);
+            for (Cells b : blocks) {
+                int at = Math.toIntExact(b.rowStart);
+                int n = b.totals.length;
+                System.arraycopy(b.nGenes, 0, all.nGenes, at, n);
+                System.arraycopy(b.totals, 0, all.totals, at, n);
+                for (int q = 0; q < all.qcTotals.length; q++) {
+                    System.arraycopy(b.qcTotals[q], 0, all.qcTotals[q], at, n);
+                }
+                for (int j = 0; j < all.topSums.length; j++) {
+                    System.arraycopy(b.topSums[j], 0, all.topSums[j], at, n);
+                }
+            }
+            return all;
+        }
+    }
+
+    /** Per cell of rows {@code [rowStart, rowStart + totals.length)}: the counts and sums of the pass. */
+    static final class Cells implements java.io.Serializable {
+        final long rowStart;
+        final int[] nGenes;
+        final double[] totals;
+        /** {@code qcTotals[q][cell]}: the cell's total over the genes of qc variable {@code q}. */
+        final double[][] qcTotals;
+        /** {@code topSums[j][cell]}: the sum of the cell's {@code percentTop[j]} largest values. */
+        final double[][] topSums;
+
+        Cells(long rowStart, int nRows, int nQc, int nTop) {
+            this.rowStart = rowStart;
+            nGenes = new int[nRows];
+            totals = new double[nRows];
+            qcTotals = new double[nQc][nRows];
+            topSums = new double[nTop][nRows];
         }
     }
 }

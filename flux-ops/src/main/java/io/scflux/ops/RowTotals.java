@@ -2,26 +2,30 @@ package io.scflux.ops;
 
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * normalize_total's pass: each cell's total, summed in float64 in stored order as scanpy's numba loop does, over all
- * genes or only those {@code keep} marks, written into {@link #totals} at the cell's position. With a
+ * genes or only those {@code keep} marks; a block's partial holds its cells' totals (merging collects them,
+ * {@link Sums#totals} puts them together). With a
  * {@code maxFraction}, a block's partial also marks the genes that hold more than that fraction of some cell's total
  * (taken as the sum type holds it), merged by "or": scanpy's rule for excluding highly expressed genes.
  */
-final class RowTotals implements Reducer<boolean[]> {
+final class RowTotals implements Reducer<RowTotals.Sums> {
 
     private static final boolean[] NO_FLAGS = new boolean[0];
 
-    final double[] totals;
     private final int nCols;
     private final boolean[] keep;
     private final double maxFraction;
     private final SumType type;
 
-    /** Totals over all genes ({@code keep} null) or the kept ones; flags genes unless {@code maxFraction} is NaN. */
-    RowTotals(int nRows, int nCols, boolean[] keep, double maxFraction, SumType type) {
-        this.totals = new double[nRows];
+    /**
+     * Totals of rows of {@code nCols} columns over all genes ({@code keep} null) or the kept ones; flags genes unless
+     * {@code maxFraction} is NaN.
+     */
+    RowTotals(int nCols, boolean[] keep, double maxFraction, SumType type) {
         this.nCols = nCols;
         this.keep = keep;
         this.maxFraction = maxFraction;
@@ -29,13 +33,20 @@ final class RowTotals implements Reducer<boolean[]> {
     }
 
     @Override
-    public boolean[] identity() {
+    public Sums identity() {
+        return new Sums(flags());
+    }
+
+    private boolean[] flags() {
         return Double.isNaN(maxFraction) ? NO_FLAGS : new boolean[nCols];
     }
 
     @Override
-    public boolean[] fold(RowBlock block) {
-        boolean[] flags = identity();
+    public Sums fold(RowBlock block) {
+        Sums sums = new Sums(flags());
+        double[] totals = new double[block.nRows()];
+        sums.blocks.add(new Chunk(block.rowStart(), totals));
+        boolean[] flags = sums.flags;
         int[] indptr = block.indptr();
         int[] indices = block.indices();
         float[] values = block.values();
@@ -46,7 +57,7 @@ final class RowTotals implements Reducer<boolean[]> {
                     total += values[k];
                 }
             }
-            totals[Math.toIntExact(block.rowStart() + i)] = total;
+            totals[i] = total;
             if (flags.length > 0) {
                 double limit = maxFraction * type.round(total);
                 for (int k = indptr[i]; k < indptr[i + 1]; k++) {
@@ -56,14 +67,38 @@ final class RowTotals implements Reducer<boolean[]> {
                 }
             }
         }
-        return flags;
+        return sums;
     }
 
     @Override
-    public boolean[] merge(boolean[] earlier, boolean[] later) {
-        for (int g = 0; g < earlier.length; g++) {
-            earlier[g] |= later[g];
+    public Sums merge(Sums earlier, Sums later) {
+        for (int g = 0; g < earlier.flags.length; g++) {
+            earlier.flags[g] |= later.flags[g];
         }
+        earlier.blocks.addAll(later.blocks);
         return earlier;
+    }
+
+    /** The partial of a run of blocks: the genes flagged, and each block's totals in block order. */
+    static final class Sums implements java.io.Serializable {
+        final boolean[] flags;
+        final List<Chunk> blocks = new ArrayList<>();
+
+        Sums(boolean[] flags) {
+            this.flags = flags;
+        }
+
+        /** Every cell's total, the blocks' put together: they must cover rows {@code [0, nRows)}. */
+        double[] totals(int nRows) {
+            double[] all = new double[nRows];
+            for (Chunk c : blocks) {
+                System.arraycopy(c.totals, 0, all, Math.toIntExact(c.rowStart), c.totals.length);
+            }
+            return all;
+        }
+    }
+
+    /** The totals of rows {@code [rowStart, rowStart + totals.length)}. */
+    record Chunk(long rowStart, double[] totals) implements java.io.Serializable {
     }
 }

@@ -37,6 +37,26 @@ abstract class OpCommand implements Callable<Integer> {
             description = "Compression of the written datasets (default: ${DEFAULT-VALUE}).")
     WriteOptions.Compression compression;
 
+    @Option(names = "--engine", paramLabel = "local|spark", defaultValue = "local",
+            description = "Where the passes over X run: this JVM (local, the default) or Apache Spark (spark, on the "
+                    + "host backend; Spark must be on the class path: scflux-spark.jar or spark-submit). Results "
+                    + "are the same bits.")
+    EngineChoice engine;
+
+    @Option(names = "--master", paramLabel = "URL",
+            description = "With --engine spark: the Spark master (local[2], spark://host:7077; default: the one "
+                    + "spark-submit sets, else local[*]). Every executor must see IN's path and OUT's folder.")
+    String master;
+
+    /** The engines of {@code --engine}. */
+    enum EngineChoice { LOCAL, SPARK }
+
+    /** How a result is written: {@link H5ad#write}, or from Spark's part files. */
+    @FunctionalInterface
+    interface Writer {
+        Mono<Void> write(AnnData data, Path target, WriteOptions options);
+    }
+
     /** The step: reads what it needs of {@code data} and returns the container to write (usually {@code data}). */
     abstract Mono<AnnData> apply(AnnData data, Streaming streaming);
 
@@ -56,14 +76,29 @@ abstract class OpCommand implements Callable<Integer> {
             throw new FileSystemException(output.toString(), null, "is a directory");
         }
         Streaming streaming = global.streaming(spec.commandLine().getErr());
+        if (engine == EngineChoice.SPARK) {
+            SparkRun.requireSpark(spec);
+            try (SparkRun spark = SparkRun.start(master)) {
+                spec.commandLine().getErr().println("scflux: passes over X on " + spark);
+                return run(global, spark.streaming(streaming), false, spark::write);
+            }
+        }
+        return run(global, streaming, true, H5ad::write);
+    }
+
+    /**
+     * Reads IN, applies the step with {@code streaming}, writes OUT with {@code writer}. {@code tracked}: X goes
+     * through the block cache and the progress bar, which live in this JVM (not on Spark's executors).
+     */
+    private Integer run(Scflux global, Streaming streaming, boolean tracked, Writer writer) {
         long started = System.nanoTime();
         AnnData data = H5ad.read(input);
         BlockSource file = data.x();
-        if (file != null) {
+        if (file != null && tracked) {
             data.setX(global.progress(spec.commandLine().getErr()).track(global.cache(rereadsX()).cached(file)));
         }
         AnnData result = apply(data, streaming).block();
-        H5ad.write(result, output, WriteOptions.DEFAULT.withCompression(compression).withPlan(streaming.target())
+        writer.write(result, output, WriteOptions.DEFAULT.withCompression(compression).withPlan(streaming.target())
                 .withExecution(streaming.execution())).block();
         global.printStats(spec.commandLine().getErr(), file == null ? 0 : file.plan(streaming.target()).size(),
                 file instanceof FileMatrix m ? m.stats().blocksRead() : 0);

@@ -7,7 +7,7 @@ import java.util.Arrays;
  * -1 where an inner join drops it. Output columns the input lacks ({@code missing}) are filled with the fill value
  * when it is not zero, as anndata pads an outer join.
  */
-final class ColumnMap {
+final class ColumnMap implements java.io.Serializable {
 
     private final int[] to;
     private final int[] missing;

@@ -29,7 +29,7 @@ import java.util.function.Consumer;
  * <p>Blocks stay on their backend ({@link Resident}): the concatenation lives on the first input's, and only the
  * blocks of inputs on another backend are moved there, by a {@link BlockTransfer}, which is said once.
  */
-public final class ConcatSource implements BlockSource, Resident {
+public final class ConcatSource implements BlockSource, Resident, java.io.Serializable {
 
     /** Rows decoded per read while counting the entries an inner join keeps. */
     private static final int COUNT_WINDOW = 4096;
@@ -114,6 +114,18 @@ public final class ConcatSource implements BlockSource, Resident {
     public ConcatSource withTransfer(BlockTransfer transfer, Consumer<String> notice) {
         return new ConcatSource(inputs, maps, nCols, fill, Objects.requireNonNull(transfer, "transfer"),
                 Objects.requireNonNull(notice, "notice"));
+    }
+
+    /** What crosses to another JVM: the inputs and how their columns map; blocks are moved to the host there. */
+    private Object writeReplace() {
+        return new Shipped(inputs, maps, nCols, fill);
+    }
+
+    private record Shipped(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill)
+            implements java.io.Serializable {
+        private Object readResolve() {
+            return new ConcatSource(inputs, maps, nCols, fill, BlockTransfer.HOST, System.err::println);
+        }
     }
 
     /** The first input's backend, where every block of the concatenation is. */

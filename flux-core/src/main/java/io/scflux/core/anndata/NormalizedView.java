@@ -23,7 +23,7 @@ import reactor.core.publisher.Mono;
  * recomputes them on the selection ({@code normalize_total} on the subset) with the {@link SizeFactorRule} the view
  * was made with.
  */
-public final class NormalizedView implements BlockSource {
+public final class NormalizedView implements BlockSource, java.io.Serializable {
 
     /** How size factors are computed from counts: {@code normalize_total}'s rule, supplied by whoever normalizes. */
     @FunctionalInterface
@@ -127,6 +127,23 @@ public final class NormalizedView implements BlockSource {
             out[i] = all[rows[i]];
         }
         return out;
+    }
+
+    /**
+     * What crosses to another JVM: the counts, the factors (resolved here), log1p and scaling. There the view reads on
+     * the host backend, whose kernels the others are checked against, and cannot recompute its factors.
+     */
+    private Object writeReplace() {
+        return new Shipped(counts, factors.block(), log1p, base, scaling);
+    }
+
+    private record Shipped(BlockSource counts, double[] factors, boolean log1p, Double base, ColumnScale scaling)
+            implements java.io.Serializable {
+        private Object readResolve() {
+            SizeFactorRule none = (c, s) -> Mono.error(new UnsupportedOperationException(
+                    "size factors are recomputed where the view was made, not where it was shipped"));
+            return new NormalizedView(counts, Mono.just(factors), none, log1p, base, scaling, HostBackend.INSTANCE);
+        }
     }
 
     /** The counts the view reads. */

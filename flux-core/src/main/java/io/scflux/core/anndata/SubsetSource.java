@@ -12,7 +12,7 @@ import java.util.List;
  * Rows and columns of another source, selected by position in any order (repeats allowed), without copying it:
  * each block is read from the base in runs of consecutive rows and its columns re-indexed on the way.
  */
-final class SubsetSource implements BlockSource {
+final class SubsetSource implements BlockSource, java.io.Serializable {
 
     /** Base rows counted per call while planning a row selection. */
     private static final int COUNT_WINDOW = 4096;

@@ -6,15 +6,27 @@ import io.scflux.core.anndata.NormalizeLog1p;
 
 /**
  * The JVM heap: the reference kernels, on primitive arrays, that the operators have always run and that a device's
- * results are checked against. Its blocks live on the heap, so its account holds nothing.
+ * results are checked against. Its blocks live on the heap, so its account holds nothing. Serialized (a reducer or a
+ * stage shipped to another JVM), it stands for that JVM's host backend.
  */
-public final class HostBackend implements Backend {
+public final class HostBackend implements Backend, java.io.Serializable {
 
     public static final HostBackend INSTANCE = new HostBackend();
 
     private final MemoryAccount memory = MemoryAccount.root("host", Long.MAX_VALUE);
 
     private HostBackend() {
+    }
+
+    private Object writeReplace() {
+        return new Shipped();
+    }
+
+    /** What a serialized host backend is: the receiving JVM's own. */
+    private record Shipped() implements java.io.Serializable {
+        private Object readResolve() {
+            return INSTANCE;
+        }
     }
 
     @Override

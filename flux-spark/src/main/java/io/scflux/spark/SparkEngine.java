@@ -1,0 +1,135 @@
+package io.scflux.spark;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.Engine;
+import io.scflux.core.Execution;
+import io.scflux.core.Reducer;
+import io.scflux.core.RowReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The {@link Engine} on Apache Spark: a block plan becomes partitions of one merge segment each
+ * ({@link Reducer#SEGMENT_BLOCKS} consecutive blocks); each task opens the source itself (a file by its path, which
+ * every executor must see), folds its blocks one by one with the operator's own reducer, merges their partials in
+ * block order as the local engine merges a segment, and returns that one partial; the driver merges the segments'
+ * partials in order, as the local engine does, so a result has the same bits. Partitions are collected a window (two
+ * per core) at a time, which bounds what the driver holds to a few partials.
+ */
+public final class SparkEngine implements Engine, AutoCloseable {
+
+    private final JavaSparkContext context;
+    private final boolean owned;
+
+    private SparkEngine(JavaSparkContext context, boolean owned) {
+        this.context = context;
+        this.owned = owned;
+    }
+
+    /**
+     * An engine on a new Spark context for {@code master} ({@code local[2]}, {@code spark://host:7077}...; null for
+     * the {@code spark.master} that spark-submit sets, else {@code local[*]}), closed with this engine. Task results
+     * are not capped: the partials are what the driver is meant to receive. Outside spark-submit, the jar holding
+     * scflux's classes is shipped to the executors.
+     */
+    public static SparkEngine start(String master) {
+        SparkConf conf = new SparkConf()
+                .setMaster(master != null ? master : new SparkConf().get("spark.master", "local[*]"))
+                .setAppName("scflux")
+                .setIfMissing("spark.ui.enabled", "false")
+                .setIfMissing("spark.driver.maxResultSize", "0");
+        if (!conf.contains("spark.jars")) {
+            // outside spark-submit, executors get scflux's classes from the jar this class was loaded from
+            conf.setJars(JavaSparkContext.jarOfClass(SparkEngine.class));
+        }
+        JavaSparkContext context = new JavaSparkContext(conf);
+        context.setLogLevel("WARN");
+        return new SparkEngine(context, true);
+    }
+
+    /** An engine on a context the caller owns (and stops). */
+    public static SparkEngine on(JavaSparkContext context) {
+        return new SparkEngine(Objects.requireNonNull(context, "context"), false);
+    }
+
+    /** The Spark context the tasks run on. */
+    public JavaSparkContext context() {
+        return context;
+    }
+
+    @Override
+    public int parallelism(Execution execution) {
+        return context.defaultParallelism();
+    }
+
+    @Override
+    public <A> Mono<A> reduce(BlockSource source, BlockPlan plan, Reducer<A> reducer, Execution execution) {
+        return Mono.fromCallable(() -> {
+            List<int[]> ranges = ranges(plan.size());
+            JavaRDD<A> partials = context.parallelize(ranges, Math.max(1, ranges.size()))
+                    .mapPartitions(range -> List.of(segment(source, plan, reducer, range.next())).iterator());
+            A acc = reducer.identity();
+            int window = 2 * Math.max(1, context.defaultParallelism());
+            for (int first = 0; first < ranges.size(); first += window) {
+                int[] ids = new int[Math.min(window, ranges.size() - first)];
+                for (int i = 0; i < ids.length; i++) {
+                    ids[i] = first + i;
+                }
+                for (List<A> part : partials.collectPartitions(ids)) {
+                    for (A p : part) {
+                        acc = reducer.merge(acc, p);
+                    }
+                }
+            }
+            return acc;
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    /** One task: the partial of the segment of blocks {@code [range[0], range[1])}, each folded on its own. */
+    private static <A> A segment(BlockSource source, BlockPlan plan, Reducer<A> reducer, int[] range) {
+        A acc = reducer.identity();
+        try (RowReader reader = source.open()) {
+            for (int b = range[0]; b < range[1]; b++) {
+                acc = reducer.merge(acc, reducer.fold(reader.read(b, plan.rowStart(b), plan.rowEnd(b))));
+            }
+        }
+        return acc;
+    }
+
+    @Override
+    public <R> Mono<List<R>> run(List<? extends Task<R>> tasks, Execution execution) {
+        return Mono.fromCallable(() -> context.parallelize(List.copyOf(tasks), Math.max(1, tasks.size()))
+                        .map(Task::call)
+                        .collect())
+                .subscribeOn(Schedulers.boundedElastic());
+    }
+
+    /** The block ranges of the tasks: the merge segments, {@link Reducer#SEGMENT_BLOCKS} blocks from block 0. */
+    static List<int[]> ranges(int blocks) {
+        List<int[]> ranges = new ArrayList<>();
+        for (int from = 0; from < blocks; from += Reducer.SEGMENT_BLOCKS) {
+            ranges.add(new int[] {from, Math.min(blocks, from + Reducer.SEGMENT_BLOCKS)});
+        }
+        return ranges;
+    }
+
+    /** Stops the Spark context if this engine started it. */
+    @Override
+    public void close() {
+        if (owned) {
+            context.stop();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "spark " + context.master();
+    }
+}

@@ -1,0 +1,106 @@
+package io.scflux.spark;
+
+import io.scflux.core.BlockPlan;
+import io.scflux.core.BlockSource;
+import io.scflux.core.StagedSource;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.NormalizedView;
+import io.scflux.io.H5ad;
+import io.scflux.io.WriteOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.spark.TaskContext;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Writes an AnnData whose matrices are computed as they are read (a normalized view as X, an embedding projected from
+ * X) with the computing done by Spark: each task reads its run of blocks of such a matrix and writes them to a part
+ * file in a temporary folder beside the target (which every executor must see); the driver then streams the parts in
+ * block order through {@link H5ad#write}, which writes the file under a temporary name and renames it into place.
+ * The folder is removed afterwards, whatever happened. Matrices already stored (a file's, or in memory) are written
+ * by the driver as they are.
+ */
+public final class SparkWriter {
+
+    private SparkWriter() {
+    }
+
+    /** Writes {@code data} to {@code target} on subscription, computing its derived matrices on {@code engine}. */
+    public static Mono<Void> write(AnnData data, Path target, WriteOptions options, SparkEngine engine) {
+        return Mono.usingWhen(
+                Mono.fromCallable(() -> Files.createTempDirectory(target.toAbsolutePath().getParent(),
+                        "." + target.getFileName() + ".parts-")).subscribeOn(Schedulers.boundedElastic()),
+                folder -> Mono.fromCallable(() -> withParts(data, folder, options, engine))
+                        .subscribeOn(Schedulers.boundedElastic())
+                        .flatMap(parts -> H5ad.write(parts, target, options)),
+                folder -> Mono.fromRunnable(() -> delete(folder)).subscribeOn(Schedulers.boundedElastic()));
+    }
+
+    /** A shallow copy of {@code data} whose computed matrices are read from parts Spark wrote to {@code folder}. */
+    private static AnnData withParts(AnnData data, Path folder, WriteOptions options, SparkEngine engine) {
+        int[] matrix = {0};
+        AnnData out = new AnnData(data.x() == null ? null : parts(data.x(), "X", folder, options, engine),
+                data.obs(), data.var());
+        for (Map.Entry<String, BlockSource> e : data.layers().entrySet()) {
+            out.putLayer(e.getKey(), parts(e.getValue(), "layer" + matrix[0]++, folder, options, engine));
+        }
+        for (Map.Entry<String, Object> e : data.obsm().entrySet()) {
+            out.putObsm(e.getKey(), e.getValue() instanceof BlockSource s
+                    ? parts(s, "obsm" + matrix[0]++, folder, options, engine) : e.getValue());
+        }
+        data.varm().forEach(out::putVarm);
+        data.obsp().forEach(out::putObsp);
+        data.varp().forEach(out::putVarp);
+        out.uns().putAll(data.uns());
+        out.setRaw(data.raw());
+        return out;
+    }
+
+    /** {@code source} itself when it is stored; when it is computed, its blocks computed by tasks into parts. */
+    private static BlockSource parts(BlockSource source, String name, Path folder, WriteOptions options,
+                                     SparkEngine engine) {
+        if (!(source instanceof StagedSource || source instanceof NormalizedView)) {
+            return source;
+        }
+        BlockPlan plan = source.plan(options.plan());
+        List<int[]> ranges = SparkEngine.ranges(plan.size());
+        String dir = folder.toString();
+        List<long[]> offsets = engine.context().parallelize(ranges, Math.max(1, ranges.size()))
+                .mapPartitionsWithIndex((task, range) -> {
+                    TaskContext t = TaskContext.get();
+                    String attempt = t == null ? "driver" : t.stageId() + "." + t.taskAttemptId();
+                    return List.of(PartFiles.write(source, plan, range.next(), PartFiles.part(Path.of(dir), name,
+                            task), attempt)).iterator();
+                }, false)
+                .collect();
+        Path[] parts = new Path[ranges.size()];
+        int[] partOf = new int[plan.size()];
+        long[] at = new long[plan.size()];
+        for (int t = 0; t < ranges.size(); t++) {
+            parts[t] = PartFiles.part(folder, name, t);
+            int[] range = ranges.get(t);
+            for (int b = range[0]; b < range[1]; b++) {
+                partOf[b] = t;
+                at[b] = offsets.get(t)[b - range[0]];
+            }
+        }
+        return new PartSource(source, plan, parts, partOf, at);
+    }
+
+    private static void delete(Path folder) {
+        try (Stream<Path> files = Files.walk(folder)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("removing the parts in " + folder, e);
+        }
+    }
+}

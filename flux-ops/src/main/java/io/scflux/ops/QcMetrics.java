@@ -36,7 +36,7 @@ public final class QcMetrics {
                     ranks(options.percentTop(), data.nVars()));
             SumType type = SumType.summing(x.dtype());
             return streaming.reduce(x, pass).map(sums -> {
-                QcPass.Cells cells = sums.cells(data.nObs());
+                QcPass.Cells cells = pass.cells(sums, data.nObs());
                 annotateObs(data.obs(), options, cells, type);
                 annotateVar(data.var(), options, sums, data.nObs(), type);
                 return cells;

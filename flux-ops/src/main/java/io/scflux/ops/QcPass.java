@@ -150,6 +150,27 @@ final class QcPass implements Reducer<QcPass.Sums> {
         }
     }
 
+    /**
+     * Every cell's results in {@code sums}, its blocks' put together (they cover rows {@code [0, nRows)} in order),
+     * shaped by this pass's qc variables and ranks, so a matrix of no rows gets empty columns.
+     */
+    Cells cells(Sums sums, int nRows) {
+        Cells all = new Cells(0, nRows, qcMasks.length, percentTop.length);
+        for (Cells b : sums.blocks) {
+            int at = Math.toIntExact(b.rowStart);
+            int n = b.totals.length;
+            System.arraycopy(b.nGenes, 0, all.nGenes, at, n);
+            System.arraycopy(b.totals, 0, all.totals, at, n);
+            for (int q = 0; q < all.qcTotals.length; q++) {
+                System.arraycopy(b.qcTotals[q], 0, all.qcTotals[q], at, n);
+            }
+            for (int j = 0; j < all.topSums.length; j++) {
+                System.arraycopy(b.topSums[j], 0, all.topSums[j], at, n);
+            }
+        }
+        return all;
+    }
+
     private static int maxRowNnz(int[] indptr) {
         int max = 0;
         for (int i = 1; i < indptr.length; i++) {
@@ -172,24 +193,6 @@ final class QcPass implements Reducer<QcPass.Sums> {
             cells = new long[nCols];
         }
 
-        /** Every cell's results, the blocks' put together: they must cover rows {@code [0, nRows)} in order. */
-        Cells cells(int nRows) {
-            Cells all = new Cells(0, nRows, blocks.isEmpty() ? 0 : blocks.get(0).qcTotals.length,
-                    blocks.isEmpty() ? 0 : blocks.get(0).topSums.length);
-            for (Cells b : blocks) {
-                int at = Math.toIntExact(b.rowStart);
-                int n = b.totals.length;
-                System.arraycopy(b.nGenes, 0, all.nGenes, at, n);
-                System.arraycopy(b.totals, 0, all.totals, at, n);
-                for (int q = 0; q < all.qcTotals.length; q++) {
-                    System.arraycopy(b.qcTotals[q], 0, all.qcTotals[q], at, n);
-                }
-                for (int j = 0; j < all.topSums.length; j++) {
-                    System.arraycopy(b.topSums[j], 0, all.topSums[j], at, n);
-                }
-            }
-            return all;
-        }
     }
 
     /** Per cell of rows {@code [rowStart, rowStart + totals.length)}: the counts and sums of the pass. */

@@ -139,6 +139,20 @@ class QcMetricsTest {
         }
     }
 
+    /** A matrix of no cells gets every column, empty, qc variables and ranks included (scanpy's shapes). */
+    @Test
+    void noCellsGiveEmptyColumns() {
+        AnnData data = AnnData.of(CsrMatrix.builder(5).build());
+        data.var().put("qc", ArrayColumn.of(new boolean[] {true, true, false, false, false}));
+        QcMetrics.calculate(data, new QcMetricsOptions(List.of("qc"), List.of(3, 1), true), Streaming.DEFAULT)
+                .block(WAIT);
+        for (String c : List.of("n_genes_by_counts", "total_counts", "pct_counts_in_top_3_genes", "total_counts_qc",
+                "pct_counts_qc")) {
+            assertEquals(0, data.obs().column(c).size(), c);
+        }
+        assertValues(data.var(), "n_cells_by_counts", 0, 0, 0, 0, 0);
+    }
+
     private static void assertValues(Frame frame, String column, double... expected) {
         double tol = frame.column(column).typeName().equals("float32") ? 1e-7 : 1e-15;
         Tolerance.assertClose(expected, Tolerance.doubles(frame.column(column)), tol, column);

@@ -5,25 +5,30 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.backend.Backend;
 import java.util.Arrays;
 import java.util.Queue;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * The Gram matrix {@code X^T X} (its upper triangle, packed by rows) and the column sums of a matrix, in float64:
  * one pass of per-block partials merged in block order, each the backend's {@link Backend#gram} kernel. Products of
  * float32 values are exact in float64. A partial is {@code p (p + 1) / 2} doubles (16 MB for 2,000 genes), so merged
- * partials are kept and cleared for the next blocks rather than allocated per block: as many exist as blocks are in
- * flight, whatever the number of blocks.
+ * partials are kept (a few) and cleared for the next blocks rather than allocated per block: as many exist as blocks
+ * are in flight, whatever the number of blocks.
  */
 final class Gram implements Reducer<Gram.Sums> {
 
     /** Most columns whose full covariance matrix fits a Java array. */
     static final int MAX_COLUMNS = 46_340;
+    private static final int SPARE = 8;
 
     private final int p;
     /** {@code rowBase[a] + b} is the packed position of entry (a, b), b >= a. */
     private final int[] rowBase;
     private final Backend backend;
-    /** Merged partials, cleared again for the next folds and segments; made where the reducer runs, never shipped. */
+    /**
+     * Merged partials, cleared again for the next folds and segments; made where the reducer runs, never shipped. At
+     * most {@link #SPARE} are kept: enough for the blocks in flight, and a merge that only merges (an engine's driver)
+     * does not keep every partial it received.
+     */
     private transient volatile Queue<Sums> spare;
 
     Gram(int p, Backend backend) {
@@ -87,7 +92,7 @@ final class Gram implements Reducer<Gram.Sums> {
             synchronized (this) {
                 q = spare;
                 if (q == null) {
-                    spare = q = new ConcurrentLinkedQueue<>();
+                    spare = q = new ArrayBlockingQueue<>(SPARE);
                 }
             }
         }

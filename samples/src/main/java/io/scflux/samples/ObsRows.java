@@ -1,19 +1,18 @@
 package io.scflux.samples;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import reactor.core.publisher.Flux;
 
 /**
  * The rows of an obs frame as NDJSON lines ({@code {"index": ..., "col": value...}\n}), made one at a time as they
- * are requested: a client that reads slowly holds back the making, and only the lines in flight are in memory.
+ * are requested: a client that reads slowly holds back the making, and only the lines in flight are in memory. Missing
+ * and non-finite values are {@code null}.
  */
 final class ObsRows {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private ObsRows() {
     }
@@ -29,11 +28,12 @@ final class ObsRows {
         }
         Column[] picked = names.stream().map(obs::column).toArray(Column[]::new);
         return Flux.range(0, obs.size()).map(i -> {
-            ObjectNode row = JSON.createObjectNode().put("index", obs.names().get(i));
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("index", obs.names().get(i));
             for (int c = 0; c < picked.length; c++) {
-                row.set(names.get(c), JSON.valueToTree(picked[c].get(i)));
+                row.put(names.get(c), picked[c].get(i));
             }
-            return row + "\n";
+            return Json.write(row) + "\n";
         });
     }
 }

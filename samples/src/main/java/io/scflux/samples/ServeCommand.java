@@ -57,7 +57,9 @@ final class ServeCommand implements Callable<Integer> {
             throw new NotDirectoryException(data.toString());
         }
         Scheduler work = Schedulers.newBoundedElastic(maxJobs, Integer.MAX_VALUE, "scflux-jobs");
-        Service service = Service.start(data, host, port, maxJobs, keepJobs, work, Scflux.of(spec).cache(true));
+        Scflux global = Scflux.of(spec);
+        Service service = Service.start(data, host, port, maxJobs, keepJobs, work,
+                global.streaming(spec.commandLine().getErr()), global.cache(true));
         spec.commandLine().getOut().printf("scflux serve: http://%s:%d/ on %s%n", host, service.port(),
                 data.toAbsolutePath());
         spec.commandLine().getOut().flush();

@@ -1,18 +1,23 @@
 package io.scflux.samples;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
@@ -26,25 +31,28 @@ import reactor.netty.http.server.HttpServerResponse;
 /**
  * {@code scflux serve}: an HTTP service on Reactor Netty that runs jobs of operators on the {@code .h5ad} files of a
  * data folder, streams their progress as Server-Sent Events and obs as NDJSON, shows a finished job's plots on a
- * results page and its meters at {@code /metrics}. Handlers never block: file work and drawing run on the {@code work}
- * scheduler or Reactor's bounded elastic one.
+ * results page and its meters at {@code /metrics}. Handlers never block: jobs run on the {@code work} scheduler, other
+ * file work and drawing on Reactor's bounded elastic one, so pages of finished jobs do not wait for running ones.
  */
 final class Service implements Disposable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PROBLEM = "application/problem+json";
 
+    /** Jobs' outputs read for their page and plots: the last few, each read once. */
+    private static final int OUTPUTS_KEPT = 4;
+
     private final Path data;
-    private final Scheduler work;
     private final ServiceMetrics metrics;
+    private final Cache<Path, Mono<AnnData>> outputs = Caffeine.newBuilder().maximumSize(OUTPUTS_KEPT).build();
     private final Jobs jobs;
     private final DisposableServer server;
 
-    private Service(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work, BlockCache cache) {
+    private Service(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work, Streaming streaming,
+                    BlockCache cache) {
         this.data = data.toAbsolutePath().normalize();
-        this.work = work;
         this.metrics = new ServiceMetrics(cache);
-        this.jobs = new Jobs(maxJobs, keepJobs, work, Streaming.DEFAULT, cache, metrics);
+        this.jobs = new Jobs(maxJobs, keepJobs, work, streaming, cache, metrics);
         this.server = HttpServer.create().host(host).port(port).route(routes -> routes
                 .post("/jobs", this::submit)
                 .get("/jobs/{id}/events", this::events)
@@ -58,13 +66,13 @@ final class Service implements Disposable {
     }
 
     /**
-     * A service on {@code host:port} (port 0: any free one), running at most {@code maxJobs} jobs and drawing plots on
-     * {@code work}, the jobs' reads of X shared through {@code cache}; it remembers the last {@code keepJobs} jobs
-     * that ended.
+     * A service on {@code host:port} (port 0: any free one), running at most {@code maxJobs} jobs on {@code work},
+     * streaming X as {@code streaming} says and sharing the jobs' reads of X through {@code cache}; it remembers the
+     * last {@code keepJobs} jobs that ended.
      */
     static Service start(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work,
-                         BlockCache cache) {
-        return new Service(data, host, port, maxJobs, keepJobs, work, cache);
+                         Streaming streaming, BlockCache cache) {
+        return new Service(data, host, port, maxJobs, keepJobs, work, streaming, cache);
     }
 
     /** The port the service listens on. */
@@ -139,15 +147,16 @@ final class Service implements Disposable {
             return unknownJob(response, request.param("id"));
         }
         String color = query(request, "color");
-        return Mono.fromCallable(() -> ResultsPage.html(job, job.done() ? H5ad.read(job.output()) : null, color))
-                .subscribeOn(work)
+        Mono<Optional<AnnData>> output = job.done() ? output(job).map(Optional::of) : Mono.just(Optional.empty());
+        return output.publishOn(Schedulers.boundedElastic())
+                .map(data -> ResultsPage.html(job, data.orElse(null), color))
                 .flatMap(html -> response.header(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
                         .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                         .sendString(Mono.just(html)).then());
     }
 
     /**
-     * {@code /jobs/ID/plots/KIND.png[?color=COL]}: the plot of a finished job's output, read and drawn on the work
+     * {@code /jobs/ID/plots/KIND.png[?color=COL]}: the plot of a finished job's output, drawn on the bounded elastic
      * scheduler; 404 for an unknown plot, 409 when the job has no output or the output lacks what the plot shows.
      */
     private Publisher<Void> plot(HttpServerRequest request, HttpServerResponse response) {
@@ -168,9 +177,8 @@ final class Service implements Disposable {
                     "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
         }
         String color = query(request, "color");
-        Path output = job.output();
-        return Mono.fromCallable(() -> plot.png(H5ad.read(output), output.getFileName().toString(), color))
-                .subscribeOn(work)
+        return output(job).publishOn(Schedulers.boundedElastic())
+                .map(data -> plot.png(data, job.output().getFileName().toString(), color))
                 .flatMap(png -> response.header(HttpHeaderNames.CONTENT_TYPE, "image/png")
                         .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                         .sendByteArray(Mono.just(png)).then())
@@ -206,6 +214,16 @@ final class Service implements Disposable {
                 .onErrorResume(InvalidField.class, e -> problem(response, e.field().equals("name")
                         ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.BAD_REQUEST, "Invalid dataset request",
                         e.getMessage(), e.field()));
+    }
+
+    /**
+     * A finished job's output, its annotations read once on Reactor's bounded elastic scheduler for the page and every
+     * plot (X stays in the file); a failed read is not kept.
+     */
+    private Mono<AnnData> output(Job job) {
+        return outputs.get(job.output(), file -> Mono.fromCallable(() -> H5ad.read(file))
+                .subscribeOn(Schedulers.boundedElastic())
+                .cache(data -> Duration.ofMillis(Long.MAX_VALUE), e -> Duration.ZERO, () -> Duration.ZERO));
     }
 
     private static Mono<Void> unknownJob(HttpServerResponse response, String id) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.scflux.core.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.test.TestFixtures;
 import java.io.IOException;
@@ -64,7 +65,7 @@ class ResultsPageBrowserTest {
         Path data = Files.createDirectory(root.resolve("data"));
         Files.copy(TestFixtures.path(ServiceTest.INPUT), data.resolve(ServiceTest.INPUT));
         service = Service.start(data, "127.0.0.1", 0, 1, 10, Schedulers.boundedElastic(),
-                BlockCache.ofMegabytes(64));
+                Streaming.DEFAULT, BlockCache.ofMegabytes(64));
         String base = "http://127.0.0.1:" + service.port();
         HttpClient client = HttpClient.create().baseUrl(base);
         String id = submit(client);

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
@@ -90,7 +91,8 @@ class ServiceTest {
     }
 
     void start(int maxJobs, int keepJobs, Scheduler work) {
-        service = Service.start(data, "127.0.0.1", 0, maxJobs, keepJobs, work, BlockCache.ofMegabytes(64));
+        service = Service.start(data, "127.0.0.1", 0, maxJobs, keepJobs, work, Streaming.DEFAULT,
+                BlockCache.ofMegabytes(64));
         client = HttpClient.create().baseUrl("http://127.0.0.1:" + service.port());
     }
 

@@ -1,5 +1,7 @@
 package io.scflux.core;
 
+import java.util.ArrayList;
+import java.util.List;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -34,6 +36,31 @@ public interface Reducer<A> extends java.io.Serializable {
      * {@code later} to fold the next blocks into, so the caller must not use {@code later} afterwards.
      */
     A merge(A earlier, A later);
+
+    /**
+     * The merge segments of a plan of {@code blocks} blocks, {@code [from, to)} each: {@link #SEGMENT_BLOCKS}
+     * consecutive blocks from block 0, the last one shorter.
+     */
+    static List<int[]> segments(int blocks) {
+        List<int[]> segments = new ArrayList<>();
+        for (int from = 0; from < blocks; from += SEGMENT_BLOCKS) {
+            segments.add(new int[] {from, Math.min(blocks, from + SEGMENT_BLOCKS)});
+        }
+        return segments;
+    }
+
+    /**
+     * The partial of blocks {@code [from, to)} of {@code plan}, one segment, read with {@code reader}: each block
+     * folded on its own and merged in order from {@link #identity()}, as {@link #reduce} merges a segment; for an
+     * engine that folds a segment in one task.
+     */
+    default A foldSegment(RowReader reader, BlockPlan plan, int from, int to) {
+        A acc = identity();
+        for (int b = from; b < to; b++) {
+            acc = merge(acc, fold(reader.read(b, plan.rowStart(b), plan.rowEnd(b))));
+        }
+        return acc;
+    }
 
     /**
      * Folds {@code blocks} (all the blocks of a plan, in block order) with up to {@code execution.threads()}

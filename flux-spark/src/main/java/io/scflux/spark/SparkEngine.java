@@ -6,7 +6,6 @@ import io.scflux.core.Engine;
 import io.scflux.core.Execution;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowReader;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.spark.SparkConf;
@@ -72,7 +71,7 @@ public final class SparkEngine implements Engine, AutoCloseable {
     @Override
     public <A> Mono<A> reduce(BlockSource source, BlockPlan plan, Reducer<A> reducer, Execution execution) {
         return Mono.fromCallable(() -> {
-            List<int[]> ranges = ranges(plan.size());
+            List<int[]> ranges = Reducer.segments(plan.size());
             JavaRDD<A> partials = context.parallelize(ranges, Math.max(1, ranges.size()))
                     .mapPartitions(range -> List.of(segment(source, plan, reducer, range.next())).iterator());
             A acc = reducer.identity();
@@ -92,15 +91,11 @@ public final class SparkEngine implements Engine, AutoCloseable {
         }).subscribeOn(Schedulers.boundedElastic());
     }
 
-    /** One task: the partial of the segment of blocks {@code [range[0], range[1])}, each folded on its own. */
+    /** One task: the partial of the segment of blocks {@code [range[0], range[1])}. */
     private static <A> A segment(BlockSource source, BlockPlan plan, Reducer<A> reducer, int[] range) {
-        A acc = reducer.identity();
         try (RowReader reader = source.open()) {
-            for (int b = range[0]; b < range[1]; b++) {
-                acc = reducer.merge(acc, reducer.fold(reader.read(b, plan.rowStart(b), plan.rowEnd(b))));
-            }
+            return reducer.foldSegment(reader, plan, range[0], range[1]);
         }
-        return acc;
     }
 
     @Override
@@ -109,15 +104,6 @@ public final class SparkEngine implements Engine, AutoCloseable {
                         .map(Task::call)
                         .collect())
                 .subscribeOn(Schedulers.boundedElastic());
-    }
-
-    /** The block ranges of the tasks: the merge segments, {@link Reducer#SEGMENT_BLOCKS} blocks from block 0. */
-    static List<int[]> ranges(int blocks) {
-        List<int[]> ranges = new ArrayList<>();
-        for (int from = 0; from < blocks; from += Reducer.SEGMENT_BLOCKS) {
-            ranges.add(new int[] {from, Math.min(blocks, from + Reducer.SEGMENT_BLOCKS)});
-        }
-        return ranges;
     }
 
     /** Stops the Spark context if this engine started it. */

@@ -2,6 +2,9 @@ package io.scflux.spark;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
+import io.scflux.core.Engine;
+import io.scflux.core.Execution;
+import io.scflux.core.Reducer;
 import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
@@ -11,6 +14,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -70,16 +74,19 @@ public final class SparkWriter {
             return source;
         }
         BlockPlan plan = source.plan(options.plan());
-        List<int[]> ranges = SparkEngine.ranges(plan.size());
+        List<int[]> ranges = Reducer.segments(plan.size());
         String dir = folder.toString();
-        List<long[]> offsets = engine.context().parallelize(ranges, Math.max(1, ranges.size()))
-                .mapPartitionsWithIndex((task, range) -> {
-                    TaskContext t = TaskContext.get();
-                    String attempt = t == null ? "driver" : t.stageId() + "." + t.taskAttemptId();
-                    return List.of(PartFiles.write(source, plan, range.next(), PartFiles.part(Path.of(dir), name,
-                            task), attempt)).iterator();
-                }, false)
-                .collect();
+        List<Engine.Task<long[]>> tasks = new ArrayList<>();
+        for (int t = 0; t < ranges.size(); t++) {
+            int task = t;
+            int[] range = ranges.get(t);
+            tasks.add(() -> {
+                TaskContext c = TaskContext.get();
+                String attempt = c == null ? "driver" : c.stageId() + "." + c.taskAttemptId();
+                return PartFiles.write(source, plan, range, PartFiles.part(Path.of(dir), name, task), attempt);
+            });
+        }
+        List<long[]> offsets = engine.run(tasks, Execution.sequential()).block();
         Path[] parts = new Path[ranges.size()];
         int[] partOf = new int[plan.size()];
         long[] at = new long[plan.size()];

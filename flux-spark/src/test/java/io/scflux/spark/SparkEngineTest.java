@@ -138,7 +138,7 @@ class SparkEngineTest {
 
     @Test
     void tasksAreTheMergeSegments() {
-        assertEquals(List.of("0-16", "16-32", "32-33"), SparkEngine.ranges(33).stream()
+        assertEquals(List.of("0-16", "16-32", "32-33"), Reducer.segments(33).stream()
                 .map(r -> r[0] + "-" + r[1]).toList());
     }
 }

@@ -2,7 +2,7 @@ package io.scflux.spark;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
-import io.scflux.core.DType;
+import io.scflux.core.ForwardingSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -15,9 +15,8 @@ import java.nio.file.Path;
  * A matrix whose blocks Spark tasks computed and wrote to part files: read back block by block, in the plan they were
  * computed with, by the driver's writer. Shape, type and density are the computed matrix's.
  */
-final class PartSource implements BlockSource {
+final class PartSource extends ForwardingSource {
 
-    private final BlockSource computed;
     private final BlockPlan plan;
     private final Path[] parts;
     /** Block {@code b} lies in {@code parts[partOf[b]]} at {@code offsets[b]}. */
@@ -25,36 +24,17 @@ final class PartSource implements BlockSource {
     private final long[] offsets;
 
     PartSource(BlockSource computed, BlockPlan plan, Path[] parts, int[] partOf, long[] offsets) {
-        this.computed = computed;
+        super(computed);
         this.plan = plan;
         this.parts = parts;
         this.partOf = partOf;
         this.offsets = offsets;
     }
 
+    /** None: the parts are a run's temporary files. */
     @Override
-    public long nRows() {
-        return computed.nRows();
-    }
-
-    @Override
-    public int nCols() {
-        return computed.nCols();
-    }
-
-    @Override
-    public DType dtype() {
-        return computed.dtype();
-    }
-
-    @Override
-    public boolean isDense() {
-        return computed.isDense();
-    }
-
-    @Override
-    public void rowNnz(long rowFrom, int count, int[] out) {
-        computed.rowNnz(rowFrom, count, out);
+    public Object cacheKey() {
+        return null;
     }
 
     /** The plan the parts were computed with, whatever the target: they hold those blocks. */
@@ -106,6 +86,6 @@ final class PartSource implements BlockSource {
 
     @Override
     public String describe() {
-        return "parts of " + computed.describe();
+        return "parts of " + delegate().describe();
     }
 }

@@ -13,20 +13,14 @@ public final class HostBackend implements Backend, java.io.Serializable {
 
     public static final HostBackend INSTANCE = new HostBackend();
 
-    private final MemoryAccount memory = MemoryAccount.root("host", Long.MAX_VALUE);
+    private final transient MemoryAccount memory = MemoryAccount.root("host", Long.MAX_VALUE);
 
     private HostBackend() {
     }
 
-    private Object writeReplace() {
-        return new Shipped();
-    }
-
     /** What a serialized host backend is: the receiving JVM's own. */
-    private record Shipped() implements java.io.Serializable {
-        private Object readResolve() {
-            return INSTANCE;
-        }
+    private Object readResolve() {
+        return INSTANCE;
     }
 
     @Override

@@ -5,8 +5,10 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -46,16 +48,23 @@ final class FuzzCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
-        if (replay != null) {
-            return replay(out);
-        }
         List<Path> readable = readable();
         Path work = Files.createTempDirectory("scflux-fuzz");
+        try {
+            return replay != null ? replay(out, readable, work) : run(out, readable, work);
+        } finally {
+            try (Stream<Path> left = Files.walk(work)) { // a case still running at its time limit leaves its file
+                for (Path p : left.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
+        }
+    }
+
+    private int run(PrintWriter out, List<Path> readable, Path work) {
         Fuzzer.Report report;
         try (Fuzzer fuzzer = new Fuzzer(readable, work, Duration.ofSeconds(timeLimit))) {
             report = fuzzer.run(seed, cases);
-        } finally {
-            Files.deleteIfExists(work);
         }
         out.println("fuzz: " + report.cases() + " cases, seed " + seed);
         for (FuzzOutcome o : FuzzOutcome.values()) {
@@ -66,9 +75,9 @@ final class FuzzCommand implements Callable<Integer> {
         return report.defects().isEmpty() ? 0 : 1;
     }
 
-    private int replay(PrintWriter out) throws IOException {
+    private int replay(PrintWriter out, List<Path> readable, Path work) throws IOException {
         Path copy = Path.of("fuzz-case-" + replay + ".h5ad");
-        try (Fuzzer fuzzer = new Fuzzer(readable(), Files.createTempDirectory("scflux-fuzz"), Duration.ZERO)) {
+        try (Fuzzer fuzzer = new Fuzzer(readable, work, Duration.ZERO)) {
             Fuzzer.Case c = fuzzer.prepare(seed, replay);
             out.println("case " + replay + " of seed " + seed + ": " + c.file() + ", " + c.mutation() + " -> " + copy);
             try {

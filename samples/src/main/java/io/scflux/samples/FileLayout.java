@@ -26,7 +26,7 @@ final class FileLayout {
     }
 
     /** A contiguous dataset's data: where it lies and how wide its elements are. */
-    record Data(String path, long start, int elementSize, long elements) {
+    record Data(long start, int elementSize, long elements) {
     }
 
     private static final String[] SIGNATURES = {"TREE", "BTHD", "BTLF", "SNOD", "HEAP", "GCOL", "FRHP", "FHDB", "FHIB",
@@ -85,7 +85,7 @@ final class FileLayout {
             long bytes = ds.getSizeInBytes();
             int width = ds.getDataType().getSize();
             data.add(new Range(start, Math.min(size, start + bytes)));
-            Data d = new Data(ds.getPath(), start, width, ds.getSize());
+            Data d = new Data(start, width, ds.getSize());
             if (ds.getPath().equals("/X/indptr")) {
                 indptr = d;
             } else if (ds.getPath().equals("/X/indices")) {

@@ -48,8 +48,8 @@ final class Fuzzer implements AutoCloseable {
         }
     }
 
-    /** An intact file; {@code matrixOnly} when it holds just an X element (no obs, var...). */
-    private record Base(Path file, byte[] bytes, FileLayout layout, boolean matrixOnly) {
+    /** An intact file and its layout. */
+    private record Base(Path file, byte[] bytes, FileLayout layout) {
     }
 
     private final List<Base> bases = new ArrayList<>();
@@ -63,7 +63,7 @@ final class Fuzzer implements AutoCloseable {
             try {
                 byte[] bytes = Files.readAllBytes(f);
                 FileLayout layout = FileLayout.of(f, bytes);
-                bases.add(new Base(f, bytes, layout, layout.matrixOnly));
+                bases.add(new Base(f, bytes, layout));
             } catch (IOException e) {
                 throw new UncheckedIOException(f + ": cannot read: " + e.getMessage(), e);
             }
@@ -82,7 +82,7 @@ final class Fuzzer implements AutoCloseable {
         for (int i = 0; i < bases.size(); i++) {
             Base base = bases.get(i);
             String[] what = new String[1];
-            FuzzOutcome outcome = runCase(base.file, base.matrixOnly, what);
+            FuzzOutcome outcome = runCase(base.file, base.layout.matrixOnly, what);
             counts.merge(outcome, 1, Integer::sum);
             if (outcome != FuzzOutcome.READ) {
                 defects.add(new Defect(i, base.file, null, 0, outcome, what[0]));
@@ -101,7 +101,7 @@ final class Fuzzer implements AutoCloseable {
                 Path file = workDir.resolve("fuzz-" + i + ".h5ad");
                 Files.write(file, c.bytes);
                 String[] what = new String[1];
-                FuzzOutcome outcome = runCase(file, c.base.matrixOnly, what);
+                FuzzOutcome outcome = runCase(file, c.base.layout.matrixOnly, what);
                 counts.merge(outcome, 1, Integer::sum);
                 if (outcome.isDefect()) {
                     defects.add(new Defect(i, c.base.file, c.mutation, c.seed, outcome, what[0]));
@@ -134,7 +134,7 @@ final class Fuzzer implements AutoCloseable {
         /** Writes the damaged file to {@code file} and reads it as {@link #exercise} does, in this thread. */
         void replay(Path file) throws IOException {
             Files.write(file, bytes);
-            exercise(file, base.matrixOnly);
+            exercise(file, base.layout.matrixOnly);
         }
 
         Path file() {

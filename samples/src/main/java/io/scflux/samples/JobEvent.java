@@ -41,11 +41,6 @@ record JobEvent(String name, ObjectNode data) {
         return new JobEvent("cancelled", JSON.createObjectNode());
     }
 
-    /** Whether the job ends with this event. */
-    boolean last() {
-        return name.equals("done") || name.equals("failed") || name.equals("cancelled");
-    }
-
     /** The event in the {@code text/event-stream} format, blank line included. */
     String toSse() {
         return "event: " + name + "\ndata: " + data + "\n\n";

@@ -1,5 +1,7 @@
 package io.scflux.samples;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -19,5 +21,11 @@ record Cli(int exitCode, String out, String err) {
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
         return new Cli(code, out.toString(), err.toString());
+    }
+
+    /** The JSON line {@code --stats} prints last on stderr. */
+    JsonNode stats() throws Exception {
+        String[] lines = err.strip().split("\n");
+        return new ObjectMapper().readTree(lines[lines.length - 1]);
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
@@ -37,11 +36,6 @@ class DeviceOptionTest {
                 "a usable CUDA device is present: samples/gpu-check.sh covers it");
     }
 
-    private static JsonNode stats(Cli c) throws Exception {
-        List<String> lines = c.err().strip().lines().toList();
-        return new ObjectMapper().readTree(lines.get(lines.size() - 1));
-    }
-
     private static CsrMatrix x(Path file) {
         var x = H5ad.read(file).x();
         return CsrMatrix.collect(x.blocks(), x.nCols()).block();
@@ -53,7 +47,7 @@ class DeviceOptionTest {
         Cli c = Cli.run("--device", "cpu", "--stats", "log1p", IN, "-o", out.toString());
         assertEquals(0, c.exitCode(), c.err());
         assertFalse(c.err().contains(NOTICE), c.err());
-        JsonNode device = stats(c).get("device");
+        JsonNode device = c.stats().get("device");
         assertEquals("host", device.get("backend").asText());
         assertEquals(0, device.get("reserved").asLong());
         assertEquals(0, device.get("peak").asLong());
@@ -70,7 +64,7 @@ class DeviceOptionTest {
         List<String> notices = c.err().lines().filter(l -> l.startsWith(NOTICE)).toList();
         assertEquals(1, notices.size(), c.err());
         assertTrue(notices.get(0).endsWith("); running on the host"), notices.get(0));
-        assertEquals("host", stats(c).get("device").get("backend").asText());
+        assertEquals("host", c.stats().get("device").get("backend").asText());
         Matrices.assertSame(x(cpu), x(auto));
     }
 

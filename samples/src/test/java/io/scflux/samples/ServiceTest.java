@@ -65,6 +65,8 @@ class ServiceTest {
 
     Path data;
     Service service;
+    private final CountDownLatch hold = new CountDownLatch(1);
+    private ExecutorService held;
     HttpClient client;
 
     @BeforeAll
@@ -84,6 +86,23 @@ class ServiceTest {
         if (service != null) {
             service.dispose();
         }
+        if (held != null) {
+            hold.countDown();
+            held.shutdown();
+        }
+    }
+
+    /**
+     * A service of one job at a time on a one-thread scheduler whose thread waits for {@link #hold}: jobs stay at
+     * 'started' until the test counts it down.
+     */
+    void startHeld() {
+        held = Executors.newSingleThreadExecutor();
+        held.submit(() -> {
+            hold.await();
+            return null;
+        });
+        start(1, Schedulers.fromExecutorService(held));
     }
 
     void start(int maxJobs, Scheduler work) {
@@ -282,59 +301,43 @@ class ServiceTest {
      */
     @Test
     void jobsBeyondMaxJobsWaitAndDeleteCancels() throws Exception {
-        CountDownLatch hold = new CountDownLatch(1);
-        ExecutorService thread = heldUntil(hold);
-        try {
-            start(1, Schedulers.fromExecutorService(thread));
-            String first = submit("[\"qc\"]");
-            String second = submit("[\"qc\"]");
-            StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started").thenCancel()
-                    .verify(PATIENCE);
-            assertFalse(service.job(second).started(), "the second job waits while the first runs");
+        startHeld();
+        String first = submit("[\"qc\"]");
+        String second = submit("[\"qc\"]");
+        StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started").thenCancel()
+                .verify(PATIENCE);
+        assertFalse(service.job(second).started(), "the second job waits while the first runs");
 
-            int status = client.delete().uri("/jobs/" + first).responseSingle((res, body) -> Mono.just(res.status()
-                    .code())).block(PATIENCE);
-            assertEquals(202, status);
-            hold.countDown();
-            StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
-                    .expectComplete().verify(PATIENCE);
-            StepVerifier.create(events(second, "").map(e -> e.name).filter(n -> !n.equals("progress")))
-                    .expectNext("queued", "started", "stage", "stage", "done")
-                    .expectComplete().verify(PATIENCE);
-            assertFalse(Files.exists(data.resolve("synth-3k-b-" + first + ".h5ad")), "a cancelled job leaves no output");
-            assertTrue(Files.exists(data.resolve("synth-3k-b-" + second + ".h5ad")));
-            int result = client.get().uri("/jobs/" + first + "/result").responseSingle((res, body) -> Mono.just(res
-                    .status().code())).block(PATIENCE);
-            assertEquals(409, result);
-        } finally {
-            hold.countDown();
-            thread.shutdown();
-        }
+        int status = client.delete().uri("/jobs/" + first).responseSingle((res, body) -> Mono.just(res.status()
+                .code())).block(PATIENCE);
+        assertEquals(202, status);
+        hold.countDown();
+        StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
+                .expectComplete().verify(PATIENCE);
+        StepVerifier.create(events(second, "").map(e -> e.name).filter(n -> !n.equals("progress")))
+                .expectNext("queued", "started", "stage", "stage", "done")
+                .expectComplete().verify(PATIENCE);
+        assertFalse(Files.exists(data.resolve("synth-3k-b-" + first + ".h5ad")), "a cancelled job leaves no output");
+        assertTrue(Files.exists(data.resolve("synth-3k-b-" + second + ".h5ad")));
+        assertEquals(409, status("/jobs/" + first + "/result"));
     }
 
     @Test
     void disconnectingFromTheEventsCancelsWhenAsked() throws Exception {
-        CountDownLatch hold = new CountDownLatch(1);
-        ExecutorService thread = heldUntil(hold);
-        try {
-            start(1, Schedulers.fromExecutorService(thread));
-            String id = submit("[\"qc\"]");
-            StepVerifier.create(events(id, "?cancelOnDisconnect=true").map(e -> e.name))
-                    .expectNext("queued", "started").thenCancel().verify(PATIENCE);
-            for (int i = 0; i < 3000 && !service.job(id).cancelRequested(); i++) {
-                Thread.sleep(10); // the server sees the disconnect a moment later
-            }
-            assertTrue(service.job(id).cancelRequested(), "the disconnect cancelled the job");
-            hold.countDown();
-            try (var files = Files.list(data)) {
-                assertEquals(List.of(data.resolve(INPUT)), files.toList());
-            }
-            StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
-                    .expectComplete().verify(PATIENCE);
-        } finally {
-            hold.countDown();
-            thread.shutdown();
+        startHeld();
+        String id = submit("[\"qc\"]");
+        StepVerifier.create(events(id, "?cancelOnDisconnect=true").map(e -> e.name))
+                .expectNext("queued", "started").thenCancel().verify(PATIENCE);
+        for (int i = 0; i < 3000 && !service.job(id).cancelRequested(); i++) {
+            Thread.sleep(10); // the server sees the disconnect a moment later
         }
+        assertTrue(service.job(id).cancelRequested(), "the disconnect cancelled the job");
+        hold.countDown();
+        try (var files = Files.list(data)) {
+            assertEquals(List.of(data.resolve(INPUT)), files.toList());
+        }
+        StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
+                .expectComplete().verify(PATIENCE);
     }
 
     @Test
@@ -454,15 +457,5 @@ class ServiceTest {
     }
 
     record Event(String name, JsonNode data) {
-    }
-
-    /** A one-thread executor whose thread waits for {@code hold}: jobs given to it stay at 'started' until then. */
-    private static ExecutorService heldUntil(CountDownLatch hold) {
-        ExecutorService thread = Executors.newSingleThreadExecutor();
-        thread.submit(() -> {
-            hold.await();
-            return null;
-        });
-        return thread;
     }
 }

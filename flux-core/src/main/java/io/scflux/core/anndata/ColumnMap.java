@@ -11,13 +11,11 @@ final class ColumnMap implements java.io.Serializable {
 
     private final int[] to;
     private final int[] missing;
-    private final boolean drops;
     private final boolean keepsOrder;
 
-    private ColumnMap(int[] to, int[] missing, boolean drops, boolean keepsOrder) {
+    private ColumnMap(int[] to, int[] missing, boolean keepsOrder) {
         this.to = to;
         this.missing = missing;
-        this.drops = drops;
         this.keepsOrder = keepsOrder;
     }
 
@@ -27,7 +25,6 @@ final class ColumnMap implements java.io.Serializable {
      */
     static ColumnMap of(int[] to, int nOut, String input) {
         boolean identity = to.length == nOut;
-        boolean drops = false;
         boolean keepsOrder = true;
         boolean[] hit = new boolean[nOut];
         int last = -1;
@@ -36,7 +33,6 @@ final class ColumnMap implements java.io.Serializable {
             int o = to[c];
             identity &= o == c;
             if (o == -1) {
-                drops = true;
                 continue;
             }
             if (o < -1 || o >= nOut) {
@@ -61,12 +57,7 @@ final class ColumnMap implements java.io.Serializable {
                 missing[m++] = o;
             }
         }
-        return new ColumnMap(to.clone(), missing, drops, keepsOrder);
-    }
-
-    /** Whether some input columns have no output column, so that row entry counts must be read, not looked up. */
-    boolean drops() {
-        return drops;
+        return new ColumnMap(to.clone(), missing, keepsOrder);
     }
 
     /** Output columns the input lacks, ascending. */

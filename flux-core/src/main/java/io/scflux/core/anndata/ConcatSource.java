@@ -277,17 +277,15 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             return b.relocate(blockIndex, rowStart);
         }
         int rows = b.nRows();
-        int cap = b.nnz() + (fill != 0 ? rows * m.missingCount() : 0);
-        int[] idx = new int[cap];
-        float[] val = new float[cap];
+        int nnz = m.kept(b.indices(), 0, b.nnz()) + rows * filled(i);
+        int[] idx = new int[nnz];
+        float[] val = new float[nnz];
         int[] indptr = new int[rows + 1];
         int[] p = b.indptr();
         for (int r = 0; r < rows; r++) {
             indptr[r + 1] = m.remapRow(b.indices(), b.values(), p[r], p[r + 1], idx, val, indptr[r], fill);
         }
-        int nnz = indptr[rows];
-        return RowBlock.of(blockIndex, rowStart, nCols, indptr,
-                nnz == cap ? idx : Arrays.copyOf(idx, nnz), nnz == cap ? val : Arrays.copyOf(val, nnz));
+        return RowBlock.of(blockIndex, rowStart, nCols, indptr, idx, val);
     }
 
     /** Blocks of consecutive rows joined into one. */

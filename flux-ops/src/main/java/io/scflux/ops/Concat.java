@@ -7,6 +7,7 @@ import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.ConcatSource;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.PackedStrings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -113,15 +114,12 @@ public final class Concat {
     }
 
     /** Cell names one after the other, each followed by separator and its input's key when a separator is given. */
-    private static String[] names(List<AnnData> inputs, List<String> keys, String separator) {
-        String[] out = new String[inputs.stream().mapToInt(AnnData::nObs).sum()];
-        int at = 0;
-        for (int i = 0; i < inputs.size(); i++) {
-            for (String name : inputs.get(i).obs().index()) {
-                out[at++] = separator == null ? name : name + separator + keys.get(i);
-            }
+    private static PackedStrings names(List<AnnData> inputs, List<String> keys, String separator) {
+        String[] suffixes = new String[inputs.size()];
+        if (separator != null) {
+            Arrays.setAll(suffixes, i -> separator + keys.get(i));
         }
-        return out;
+        return PackedStrings.concat(inputs.stream().map(a -> a.obs().names()).toList(), suffixes);
     }
 
     /** Each cell's key, categories in the keys' order ({@code pd.Categorical.from_codes}). */
@@ -172,7 +170,7 @@ public final class Concat {
         }
         if (kind == Frame.class) {
             List<Frame> frames = parts.stream().map(Frame.class::cast).toList();
-            String[] index = frames.stream().flatMap(f -> Arrays.stream(f.index())).toArray(String[]::new);
+            PackedStrings index = PackedStrings.concat(frames.stream().map(Frame::names).toList());
             return FrameConcat.concat(frames, index, join, lengths);
         }
         return ConcatSource.of(parts.stream().map(BlockSource.class::cast).toList());

@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.PackedStrings;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -17,7 +18,7 @@ final class FrameConcat {
     private FrameConcat() {
     }
 
-    static Frame concat(List<Frame> frames, String[] index, ConcatOptions.Join join, int[] lengths) {
+    static Frame concat(List<Frame> frames, PackedStrings index, ConcatOptions.Join join, int[] lengths) {
         Set<String> names = new LinkedHashSet<>(frames.get(0).columns().keySet());
         for (Frame f : frames) {
             if (join == ConcatOptions.Join.INNER) {
@@ -26,7 +27,7 @@ final class FrameConcat {
                 names.addAll(f.columns().keySet());
             }
         }
-        Frame out = new Frame(index);
+        Frame out = new Frame(index, null);
         for (String name : names) {
             List<Column> parts = new ArrayList<>(frames.size());
             frames.forEach(f -> parts.add(f.has(name) ? f.column(name) : null));

@@ -133,7 +133,7 @@ public final class Concat {
     }
 
     /** The names every input has, in the first input's order. */
-    private static List<String> common(List<AnnData> inputs, Function<AnnData, Set<String>> names) {
+    static <T> List<String> common(List<T> inputs, Function<T, Set<String>> names) {
         Set<String> out = new LinkedHashSet<>(names.apply(inputs.get(0)));
         inputs.forEach(a -> out.retainAll(names.apply(a)));
         return List.copyOf(out);

@@ -4,6 +4,7 @@ import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.PackedStrings;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -19,13 +20,13 @@ final class FrameConcat {
     }
 
     static Frame concat(List<Frame> frames, PackedStrings index, ConcatOptions.Join join, int[] lengths) {
-        Set<String> names = new LinkedHashSet<>(frames.get(0).columns().keySet());
-        for (Frame f : frames) {
-            if (join == ConcatOptions.Join.INNER) {
-                names.retainAll(f.columns().keySet());
-            } else {
-                names.addAll(f.columns().keySet());
-            }
+        Collection<String> names;
+        if (join == ConcatOptions.Join.INNER) {
+            names = Concat.common(frames, f -> f.columns().keySet());
+        } else {
+            Set<String> all = new LinkedHashSet<>();
+            frames.forEach(f -> all.addAll(f.columns().keySet()));
+            names = all;
         }
         Frame out = new Frame(index, null);
         for (String name : names) {

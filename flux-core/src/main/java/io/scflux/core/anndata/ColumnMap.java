@@ -78,10 +78,11 @@ final class ColumnMap implements java.io.Serializable {
 
     /**
      * Writes the row {@code [from, to)} of {@code idx}/{@code val}, re-indexed, at {@code at} of {@code outIdx}/
-     * {@code outVal}, plus {@code fill} at every missing column when it is not zero, sorted by column. Returns the
-     * end of the written row.
+     * {@code outVal}, plus {@code fill} at every missing column when it is not zero, sorted by column (merged when the
+     * map keeps the input's order, else by {@code sorter}). Returns the end of the written row.
      */
-    int remapRow(int[] idx, float[] val, int from, int to, int[] outIdx, float[] outVal, int at, float fill) {
+    int remapRow(int[] idx, float[] val, int from, int to, int[] outIdx, float[] outVal, int at, float fill,
+                 RowSorter sorter) {
         int n = at;
         for (int k = from; k < to; k++) {
             int o = this.to[idx[k]];
@@ -91,15 +92,31 @@ final class ColumnMap implements java.io.Serializable {
             }
         }
         boolean filled = fill != 0 && missing.length > 0;
-        if (filled) {
-            System.arraycopy(missing, 0, outIdx, n, missing.length);
-            Arrays.fill(outVal, n, n + missing.length, fill);
-            n += missing.length;
+        if (!keepsOrder) {
+            if (filled) {
+                System.arraycopy(missing, 0, outIdx, n, missing.length);
+                Arrays.fill(outVal, n, n + missing.length, fill);
+                n += missing.length;
+            }
+            sorter.sort(outIdx, outVal, at, n);
+            return n;
         }
-        if (filled || !keepsOrder) {
-            SubsetSource.sortRow(outIdx, outVal, at, n);
+        if (!filled) {
+            return n;
         }
-        return n;
+        int end = n + missing.length;
+        int k = n - 1;
+        int w = end - 1;
+        for (int m = missing.length - 1; m >= 0; w--) {
+            if (k >= at && outIdx[k] > missing[m]) {
+                outIdx[w] = outIdx[k];
+                outVal[w] = outVal[k--];
+            } else {
+                outIdx[w] = missing[m--];
+                outVal[w] = fill;
+            }
+        }
+        return end;
     }
 
     /** The map as an immutable value for a cache key. */

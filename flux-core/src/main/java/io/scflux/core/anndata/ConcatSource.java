@@ -282,8 +282,9 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
         float[] val = new float[nnz];
         int[] indptr = new int[rows + 1];
         int[] p = b.indptr();
+        RowSorter sorter = new RowSorter();
         for (int r = 0; r < rows; r++) {
-            indptr[r + 1] = m.remapRow(b.indices(), b.values(), p[r], p[r + 1], idx, val, indptr[r], fill);
+            indptr[r + 1] = m.remapRow(b.indices(), b.values(), p[r], p[r + 1], idx, val, indptr[r], fill, sorter);
         }
         return RowBlock.of(blockIndex, rowStart, nCols, indptr, idx, val);
     }

@@ -59,12 +59,17 @@ final class ArrayReader {
         if (!(ds instanceof ChunkedDataset) || ds.getFilters().isEmpty()) {
             return ds.getDataFlat();
         }
+        return DatasetReader.readDataset(ds.getDataType(), unfiltered(ds, t), n,
+                ds.getHdfFile().getHdfBackingStorage());
+    }
+
+    /** The bytes of chunked dataset {@code ds} of type {@code t} after its filters, decoded by scflux's codecs. */
+    private static ByteBuffer unfiltered(Dataset ds, DType t) {
         Path file = ds.getFileAsPath();
         FileStamp stamp = FileStamp.of(file);
         StoredArray stored = StoredArray.anyType(ds, t, stamp.size());
         try (Storage s = Storage.open(file, stamp, new ReadStats())) {
-            return DatasetReader.readDataset(ds.getDataType(), stored.readAll(s), n,
-                    ds.getHdfFile().getHdfBackingStorage());
+            return stored.readAll(s);
         }
     }
 
@@ -77,12 +82,7 @@ final class ArrayReader {
         if (!(ds instanceof ChunkedDataset) || ds.getFilters().isEmpty()) {
             return VlenStrings.decode(ds, ((DatasetBase) ds).getDataBuffer(), n);
         }
-        Path file = ds.getFileAsPath();
-        FileStamp stamp = FileStamp.of(file);
-        StoredArray stored = StoredArray.anyType(ds, DType.STRING, stamp.size());
-        try (Storage s = Storage.open(file, stamp, new ReadStats())) {
-            return VlenStrings.decode(ds, stored.readAll(s), n);
-        }
+        return VlenStrings.decode(ds, unfiltered(ds, DType.STRING), n);
     }
 
     /**

@@ -85,12 +85,12 @@ final class StoredArray {
         }
     }
 
-    /** A plain little-endian contiguous array at {@code address} of a non-HDF5 file (scflux's own stores). */
     /** {@code file: /hdf5/path}, for messages. */
     String where() {
         return file + ": " + path;
     }
 
+    /** A plain little-endian contiguous array at {@code address} of a non-HDF5 file (scflux's own stores). */
     static StoredArray raw(String file, String path, DType dtype, long length, long address) {
         return new StoredArray(file, path, dtype, dtype.size(), ByteOrder.LITTLE_ENDIAN, new long[] {length},
                 Layout.CONTIGUOUS, address, null, null, null, null, null, new int[0], false);

@@ -40,8 +40,7 @@ final class ColumnConcat {
         }
         if (present.stream().allMatch(c -> !(c instanceof CategoricalColumn))) {
             List<DenseArray> values = new ArrayList<>();
-            parts.forEach(c -> values.add(c == null ? null : c instanceof ArrayColumn a ? a.values()
-                    : ((NullableColumn) c).values()));
+            parts.forEach(c -> values.add(c == null ? null : valuesOf(c)));
             boolean strings = present.stream().allMatch(c -> valuesOf(c).dtype() == DType.STRING);
             boolean numbers = present.stream().allMatch(c -> valuesOf(c).dtype() != DType.STRING);
             boolean nullable = present.stream().anyMatch(c -> c instanceof NullableColumn);

@@ -7,9 +7,11 @@ import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.ConcatSource;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.PackedStrings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -44,17 +46,14 @@ public final class Concat {
             throw new IllegalArgumentException(inputs.size() + " inputs but " + keys.size() + " keys " + keys);
         }
         int n = inputs.size();
-        String[] genes = genes(inputs, options.join());
-        Map<String, Integer> position = new HashMap<>(genes.length * 2);
-        for (int g = 0; g < genes.length; g++) {
-            position.put(genes[g], g);
-        }
+        List<String[]> own = inputs.stream().map(a -> a.var().index()).toList();
+        Frame var = new Frame(genes(own, options.join()));
+        int nGenes = var.size();
         List<int[]> maps = new ArrayList<>(n);
-        for (AnnData a : inputs) {
-            String[] own = a.var().index();
-            int[] map = new int[own.length];
-            for (int c = 0; c < own.length; c++) {
-                map[c] = position.getOrDefault(own[c], -1);
+        for (String[] names : own) {
+            int[] map = new int[names.length];
+            for (int c = 0; c < names.length; c++) {
+                map[c] = var.positionOf(names[c]);
             }
             maps.add(map);
         }
@@ -67,9 +66,9 @@ public final class Concat {
         }
         boolean dense = inputs.stream().allMatch(a -> a.x() != null && a.x().isDense());
         float fill = options.fillValue() != null ? options.fillValue() : dense ? Float.NaN : 0f;
-        AnnData out = new AnnData(stack(inputs, AnnData::x, maps, genes.length, fill), obs, new Frame(genes));
+        AnnData out = new AnnData(stack(inputs, AnnData::x, maps, nGenes, fill), obs, var);
         for (String layer : common(inputs, a -> a.layers().keySet())) {
-            out.putLayer(layer, stack(inputs, a -> a.layers().get(layer), maps, genes.length, fill));
+            out.putLayer(layer, stack(inputs, a -> a.layers().get(layer), maps, nGenes, fill));
         }
         for (String key : common(inputs, a -> a.obsm().keySet())) {
             out.putObsm(key, obsm(inputs, key, lengths, options.join()));
@@ -86,42 +85,39 @@ public final class Concat {
         return k;
     }
 
-    private static String[] genes(List<AnnData> inputs, ConcatOptions.Join join) {
-        for (int i = 0; i < inputs.size(); i++) {
-            String[] own = inputs.get(i).var().index();
-            if (new java.util.HashSet<>(Arrays.asList(own)).size() != own.length) {
+    /** The output's genes from each input's var names ({@code own}), as the class says. */
+    private static String[] genes(List<String[]> own, ConcatOptions.Join join) {
+        for (int i = 0; i < own.size(); i++) {
+            if (new HashSet<>(Arrays.asList(own.get(i))).size() != own.get(i).length) {
                 throw new IllegalArgumentException("var names of input " + i + " are not unique; concat needs "
                         + "unique gene names");
             }
         }
-        String[] first = inputs.get(0).var().index();
+        String[] first = own.get(0);
         if (join == ConcatOptions.Join.INNER) {
             Map<String, Integer> seen = new HashMap<>();
-            for (AnnData a : inputs) {
-                for (String g : a.var().index()) {
+            for (String[] names : own) {
+                for (String g : names) {
                     seen.merge(g, 1, Integer::sum);
                 }
             }
-            return Arrays.stream(first).filter(g -> seen.get(g) == inputs.size()).toArray(String[]::new);
+            return Arrays.stream(first).filter(g -> seen.get(g) == own.size()).toArray(String[]::new);
         }
-        if (inputs.stream().allMatch(a -> Arrays.equals(a.var().index(), first))) {
+        if (own.stream().allMatch(names -> Arrays.equals(names, first))) {
             return first;
         }
         Set<String> all = new TreeSet<>();
-        inputs.forEach(a -> all.addAll(Arrays.asList(a.var().index())));
+        own.forEach(names -> all.addAll(Arrays.asList(names)));
         return all.toArray(String[]::new);
     }
 
     /** Cell names one after the other, each followed by separator and its input's key when a separator is given. */
-    private static String[] names(List<AnnData> inputs, List<String> keys, String separator) {
-        String[] out = new String[inputs.stream().mapToInt(AnnData::nObs).sum()];
-        int at = 0;
-        for (int i = 0; i < inputs.size(); i++) {
-            for (String name : inputs.get(i).obs().index()) {
-                out[at++] = separator == null ? name : name + separator + keys.get(i);
-            }
+    private static PackedStrings names(List<AnnData> inputs, List<String> keys, String separator) {
+        String[] suffixes = new String[inputs.size()];
+        if (separator != null) {
+            Arrays.setAll(suffixes, i -> separator + keys.get(i));
         }
-        return out;
+        return PackedStrings.concat(inputs.stream().map(a -> a.obs().names()).toList(), suffixes);
     }
 
     /** Each cell's key, categories in the keys' order ({@code pd.Categorical.from_codes}). */
@@ -137,7 +133,7 @@ public final class Concat {
     }
 
     /** The names every input has, in the first input's order. */
-    private static List<String> common(List<AnnData> inputs, Function<AnnData, Set<String>> names) {
+    static <T> List<String> common(List<T> inputs, Function<T, Set<String>> names) {
         Set<String> out = new LinkedHashSet<>(names.apply(inputs.get(0)));
         inputs.forEach(a -> out.retainAll(names.apply(a)));
         return List.copyOf(out);
@@ -172,7 +168,7 @@ public final class Concat {
         }
         if (kind == Frame.class) {
             List<Frame> frames = parts.stream().map(Frame.class::cast).toList();
-            String[] index = frames.stream().flatMap(f -> Arrays.stream(f.index())).toArray(String[]::new);
+            PackedStrings index = PackedStrings.concat(frames.stream().map(Frame::names).toList());
             return FrameConcat.concat(frames, index, join, lengths);
         }
         return ConcatSource.of(parts.stream().map(BlockSource.class::cast).toList());

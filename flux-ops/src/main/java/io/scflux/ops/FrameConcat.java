@@ -2,7 +2,9 @@ package io.scflux.ops;
 
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.PackedStrings;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,16 +19,16 @@ final class FrameConcat {
     private FrameConcat() {
     }
 
-    static Frame concat(List<Frame> frames, String[] index, ConcatOptions.Join join, int[] lengths) {
-        Set<String> names = new LinkedHashSet<>(frames.get(0).columns().keySet());
-        for (Frame f : frames) {
-            if (join == ConcatOptions.Join.INNER) {
-                names.retainAll(f.columns().keySet());
-            } else {
-                names.addAll(f.columns().keySet());
-            }
+    static Frame concat(List<Frame> frames, PackedStrings index, ConcatOptions.Join join, int[] lengths) {
+        Collection<String> names;
+        if (join == ConcatOptions.Join.INNER) {
+            names = Concat.common(frames, f -> f.columns().keySet());
+        } else {
+            Set<String> all = new LinkedHashSet<>();
+            frames.forEach(f -> all.addAll(f.columns().keySet()));
+            names = all;
         }
-        Frame out = new Frame(index);
+        Frame out = new Frame(index, null);
         for (String name : names) {
             List<Column> parts = new ArrayList<>(frames.size());
             frames.forEach(f -> parts.add(f.has(name) ? f.column(name) : null));

@@ -24,11 +24,11 @@ final class NaturalOrder implements Comparator<String> {
             int ej = run(b, j, db);
             int c;
             if (da && db) {
-                c = compareNumbers(a.substring(i, ei), b.substring(j, ej));
+                c = compareNumbers(a, i, ei, b, j, ej);
             } else if (da != db) {
                 c = da ? -1 : 1;
             } else {
-                c = a.substring(i, ei).compareTo(b.substring(j, ej));
+                c = compareText(a, i, ei, b, j, ej);
             }
             if (c != 0) {
                 return c;
@@ -48,10 +48,36 @@ final class NaturalOrder implements Comparator<String> {
         return k;
     }
 
-    /** Digit runs by value: without leading zeros the longer is larger, else they compare as text. */
-    private static int compareNumbers(String x, String y) {
-        String a = x.replaceFirst("^0+(?=.)", "");
-        String b = y.replaceFirst("^0+(?=.)", "");
-        return a.length() != b.length() ? Integer.compare(a.length(), b.length()) : a.compareTo(b);
+    /**
+     * Digit runs {@code a[i, ei)} and {@code b[j, ej)} by value: without leading zeros the longer is larger, else they
+     * compare as text.
+     */
+    private static int compareNumbers(String a, int i, int ei, String b, int j, int ej) {
+        int x = skipZeros(a, i, ei);
+        int y = skipZeros(b, j, ej);
+        int c = Integer.compare(ei - x, ej - y);
+        return c != 0 ? c : compareText(a, x, ei, b, y, ej);
+    }
+
+    /** Where {@code s[from, to)} starts without its leading zeros, keeping its last digit. */
+    private static int skipZeros(String s, int from, int to) {
+        int k = from;
+        while (k < to - 1 && s.charAt(k) == '0') {
+            k++;
+        }
+        return k;
+    }
+
+    /** {@code a[i, ei)} against {@code b[j, ej)} as {@link String#compareTo} compares them. */
+    private static int compareText(String a, int i, int ei, String b, int j, int ej) {
+        int n = Math.min(ei - i, ej - j);
+        for (int k = 0; k < n; k++) {
+            char x = a.charAt(i + k);
+            char y = b.charAt(j + k);
+            if (x != y) {
+                return x - y;
+            }
+        }
+        return (ei - i) - (ej - j);
     }
 }

@@ -11,13 +11,11 @@ final class ColumnMap implements java.io.Serializable {
 
     private final int[] to;
     private final int[] missing;
-    private final boolean drops;
     private final boolean keepsOrder;
 
-    private ColumnMap(int[] to, int[] missing, boolean drops, boolean keepsOrder) {
+    private ColumnMap(int[] to, int[] missing, boolean keepsOrder) {
         this.to = to;
         this.missing = missing;
-        this.drops = drops;
         this.keepsOrder = keepsOrder;
     }
 
@@ -27,7 +25,6 @@ final class ColumnMap implements java.io.Serializable {
      */
     static ColumnMap of(int[] to, int nOut, String input) {
         boolean identity = to.length == nOut;
-        boolean drops = false;
         boolean keepsOrder = true;
         boolean[] hit = new boolean[nOut];
         int last = -1;
@@ -36,7 +33,6 @@ final class ColumnMap implements java.io.Serializable {
             int o = to[c];
             identity &= o == c;
             if (o == -1) {
-                drops = true;
                 continue;
             }
             if (o < -1 || o >= nOut) {
@@ -61,12 +57,7 @@ final class ColumnMap implements java.io.Serializable {
                 missing[m++] = o;
             }
         }
-        return new ColumnMap(to.clone(), missing, drops, keepsOrder);
-    }
-
-    /** Whether some input columns have no output column, so that row entry counts must be read, not looked up. */
-    boolean drops() {
-        return drops;
+        return new ColumnMap(to.clone(), missing, keepsOrder);
     }
 
     /** Output columns the input lacks, ascending. */
@@ -87,10 +78,11 @@ final class ColumnMap implements java.io.Serializable {
 
     /**
      * Writes the row {@code [from, to)} of {@code idx}/{@code val}, re-indexed, at {@code at} of {@code outIdx}/
-     * {@code outVal}, plus {@code fill} at every missing column when it is not zero, sorted by column. Returns the
-     * end of the written row.
+     * {@code outVal}, plus {@code fill} at every missing column when it is not zero, sorted by column (merged when the
+     * map keeps the input's order, else by {@code sorter}). Returns the end of the written row.
      */
-    int remapRow(int[] idx, float[] val, int from, int to, int[] outIdx, float[] outVal, int at, float fill) {
+    int remapRow(int[] idx, float[] val, int from, int to, int[] outIdx, float[] outVal, int at, float fill,
+                 RowSorter sorter) {
         int n = at;
         for (int k = from; k < to; k++) {
             int o = this.to[idx[k]];
@@ -100,15 +92,31 @@ final class ColumnMap implements java.io.Serializable {
             }
         }
         boolean filled = fill != 0 && missing.length > 0;
-        if (filled) {
-            System.arraycopy(missing, 0, outIdx, n, missing.length);
-            Arrays.fill(outVal, n, n + missing.length, fill);
-            n += missing.length;
+        if (!keepsOrder) {
+            if (filled) {
+                System.arraycopy(missing, 0, outIdx, n, missing.length);
+                Arrays.fill(outVal, n, n + missing.length, fill);
+                n += missing.length;
+            }
+            sorter.sort(outIdx, outVal, at, n);
+            return n;
         }
-        if (filled || !keepsOrder) {
-            SubsetSource.sortRow(outIdx, outVal, at, n);
+        if (!filled) {
+            return n;
         }
-        return n;
+        int end = n + missing.length;
+        int k = n - 1;
+        int w = end - 1;
+        for (int m = missing.length - 1; m >= 0; w--) {
+            if (k >= at && outIdx[k] > missing[m]) {
+                outIdx[w] = outIdx[k];
+                outVal[w] = outVal[k--];
+            } else {
+                outIdx[w] = missing[m--];
+                outVal[w] = fill;
+            }
+        }
+        return end;
     }
 
     /** The map as an immutable value for a cache key. */

@@ -24,15 +24,14 @@ import java.util.function.Consumer;
  * for them, a fill value at columns the input lacks when it is not zero).
  *
  * <p>The block plan is the inputs' plans one after the other: no block spans two inputs, every input keeps the
- * blocks it would have alone, so results and cached blocks do not depend on what it is concatenated with.
+ * blocks it would have alone, so results and cached blocks do not depend on what it is concatenated with. Entry
+ * counts are the inputs' own (plus filled columns), an upper bound where an inner join drops columns, so that planning
+ * never decodes an input.
  *
  * <p>Blocks stay on their backend ({@link Resident}): the concatenation lives on the first input's, and only the
  * blocks of inputs on another backend are moved there, by a {@link BlockTransfer}, which is said once.
  */
 public final class ConcatSource implements BlockSource, Resident, java.io.Serializable {
-
-    /** Rows decoded per read while counting the entries an inner join keeps. */
-    private static final int COUNT_WINDOW = 4096;
 
     private final List<BlockSource> inputs;
     private final ColumnMap[] maps;
@@ -179,8 +178,8 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     }
 
     /**
-     * Exact entry counts: the inputs' own where no column is dropped (plus the filled columns), counted from the
-     * decoded rows where an inner join drops columns.
+     * The inputs' own entry counts, plus the filled columns: an upper bound where an inner join drops columns, as
+     * counting the kept entries would decode the input once more than reading it does.
      */
     @Override
     public void rowNnz(long rowFrom, int count, int[] out) {
@@ -201,25 +200,10 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
         }
     }
 
-    /** Entry counts of rows {@code [from, from + n)} of input {@code i} once re-indexed. */
+    /** Entry counts (an upper bound where columns are dropped) of rows {@code [from, from + n)} of input {@code i}. */
     private void inputNnz(int i, long from, int n, int[] out) {
-        ColumnMap m = maps[i];
-        BlockSource s = inputs.get(i);
-        if (m == null || !m.drops()) {
-            s.rowNnz(from, n, out);
-        } else {
-            try (RowReader r = s.open()) {
-                for (int done = 0; done < n; done += COUNT_WINDOW) {
-                    int w = Math.min(COUNT_WINDOW, n - done);
-                    RowBlock b = r.read(0, from + done, from + done + w);
-                    int[] p = b.indptr();
-                    for (int k = 0; k < w; k++) {
-                        out[done + k] = m.kept(b.indices(), p[k], p[k + 1]);
-                    }
-                }
-            }
-        }
-        int filled = m != null && fill != 0 ? m.missingCount() : 0;
+        inputs.get(i).rowNnz(from, n, out);
+        int filled = filled(i);
         if (filled > 0) {
             for (int k = 0; k < n; k++) {
                 out[k] += filled;
@@ -227,16 +211,23 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
         }
     }
 
-    /** Every input's plan for {@code target}, one after the other (an input that keeps its columns plans alone). */
+    /** How many entries of fill input {@code i} adds to each row. */
+    private int filled(int i) {
+        return maps[i] != null && fill != 0 ? maps[i].missingCount() : 0;
+    }
+
+    /**
+     * Every input's plan for {@code target}, one after the other (an input that gains no filled columns plans alone,
+     * as dropped columns only shrink its blocks).
+     */
     @Override
     public BlockPlan plan(PlanTarget target) {
         List<BlockPlan> plans = new ArrayList<>(inputs.size());
         for (int i = 0; i < inputs.size(); i++) {
-            ColumnMap m = maps[i];
-            if (m == null || (!m.drops() && (fill == 0 || m.missingCount() == 0))) {
+            if (filled(i) == 0) {
                 plans.add(inputs.get(i).plan(target));
             } else {
-                plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {m}, nCols, fill,
+                plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {maps[i]}, nCols, fill,
                         transfer, notice), target));
             }
         }
@@ -286,17 +277,16 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             return b.relocate(blockIndex, rowStart);
         }
         int rows = b.nRows();
-        int cap = b.nnz() + (fill != 0 ? rows * m.missingCount() : 0);
-        int[] idx = new int[cap];
-        float[] val = new float[cap];
+        int nnz = m.kept(b.indices(), 0, b.nnz()) + rows * filled(i);
+        int[] idx = new int[nnz];
+        float[] val = new float[nnz];
         int[] indptr = new int[rows + 1];
         int[] p = b.indptr();
+        RowSorter sorter = new RowSorter();
         for (int r = 0; r < rows; r++) {
-            indptr[r + 1] = m.remapRow(b.indices(), b.values(), p[r], p[r + 1], idx, val, indptr[r], fill);
+            indptr[r + 1] = m.remapRow(b.indices(), b.values(), p[r], p[r + 1], idx, val, indptr[r], fill, sorter);
         }
-        int nnz = indptr[rows];
-        return RowBlock.of(blockIndex, rowStart, nCols, indptr,
-                nnz == cap ? idx : Arrays.copyOf(idx, nnz), nnz == cap ? val : Arrays.copyOf(val, nnz));
+        return RowBlock.of(blockIndex, rowStart, nCols, indptr, idx, val);
     }
 
     /** Blocks of consecutive rows joined into one. */

@@ -2,6 +2,7 @@ package io.scflux.core.anndata;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -113,6 +114,64 @@ public final class PackedStrings {
             outEnds[i] = at;
         }
         return new PackedStrings(out, outEnds);
+    }
+
+    /** The strings of {@code parts} one after the other. */
+    public static PackedStrings concat(List<PackedStrings> parts) {
+        return concat(parts, new String[parts.size()]);
+    }
+
+    /**
+     * The strings of {@code parts} one after the other, each followed by its part's suffix ({@code suffixes[i]} for
+     * part {@code i}; null for none), copied as bytes without decoding any.
+     */
+    public static PackedStrings concat(List<PackedStrings> parts, String[] suffixes) {
+        if (suffixes.length != parts.size()) {
+            throw new IllegalArgumentException(parts.size() + " parts but " + suffixes.length + " suffixes");
+        }
+        byte[][] tails = new byte[suffixes.length][];
+        long total = 0;
+        int count = 0;
+        for (int i = 0; i < tails.length; i++) {
+            tails[i] = suffixes[i] == null ? new byte[0] : suffixes[i].getBytes(StandardCharsets.UTF_8);
+            PackedStrings p = parts.get(i);
+            total += p.utf8Length() + (long) tails[i].length * p.size();
+            count = Math.addExact(count, p.size());
+        }
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(count + " strings take " + total + " bytes, more than one array");
+        }
+        byte[] utf8 = new byte[(int) total];
+        int[] ends = new int[count];
+        int at = 0;
+        int n = 0;
+        for (int i = 0; i < tails.length; i++) {
+            PackedStrings p = parts.get(i);
+            byte[] tail = tails[i];
+            if (tail.length == 0) {
+                System.arraycopy(p.utf8, 0, utf8, at, p.utf8Length());
+                for (int k = 0; k < p.size(); k++) {
+                    ends[n++] = at + p.ends[k];
+                }
+                at += p.utf8Length();
+                continue;
+            }
+            for (int k = 0; k < p.size(); k++) {
+                int s = p.start(k);
+                int len = p.ends[k] - s;
+                System.arraycopy(p.utf8, s, utf8, at, len);
+                at += len;
+                System.arraycopy(tail, 0, utf8, at, tail.length);
+                at += tail.length;
+                ends[n++] = at;
+            }
+        }
+        return new PackedStrings(utf8, ends);
+    }
+
+    /** Bytes the strings take (their {@link #utf8()} array may be longer). */
+    private int utf8Length() {
+        return ends.length == 0 ? 0 : ends[ends.length - 1];
     }
 
     @Override

@@ -165,6 +165,7 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
         float[] val = new float[idx.length];
         int at = 0;
         int row = 0;
+        RowSorter sorter = sortedColumns ? null : new RowSorter();
         for (RowBlock b : runs) {
             int[] bp = b.indptr();
             int[] bi = b.indices();
@@ -184,7 +185,7 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
                     }
                 }
                 if (!sortedColumns) {
-                    sortRow(idx, val, rowStart, at);
+                    sorter.sort(idx, val, rowStart, at);
                 }
                 indptr[++row] = at;
             }
@@ -204,34 +205,6 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
             kept += mapPtr[c + 1] - mapPtr[c];
         }
         return kept;
-    }
-
-    /** Sorts one row's entries by column: insertion sort for short rows, a packed-key sort for long ones. */
-    static void sortRow(int[] idx, float[] val, int from, int to) {
-        if (to - from > 32) {
-            long[] keys = new long[to - from];
-            for (int k = from; k < to; k++) {
-                keys[k - from] = ((long) idx[k] << 32) | (Float.floatToRawIntBits(val[k]) & 0xffffffffL);
-            }
-            Arrays.sort(keys);
-            for (int k = from; k < to; k++) {
-                idx[k] = (int) (keys[k - from] >>> 32);
-                val[k] = Float.intBitsToFloat((int) keys[k - from]);
-            }
-            return;
-        }
-        for (int k = from + 1; k < to; k++) {
-            int c = idx[k];
-            float v = val[k];
-            int j = k - 1;
-            while (j >= from && idx[j] > c) {
-                idx[j + 1] = idx[j];
-                val[j + 1] = val[j];
-                j--;
-            }
-            idx[j + 1] = c;
-            val[j + 1] = v;
-        }
     }
 
     @Override

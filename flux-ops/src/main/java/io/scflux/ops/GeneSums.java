@@ -62,7 +62,11 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums s = new Sums(nGroups, nGenes);
+        return foldInto(identity(), block);
+    }
+
+    @Override
+    public Sums foldInto(Sums s, RowBlock block) {
         if (kind == Kind.VALUES && nGroups == 1 && !backend.isHost()) {
             return onDevice(block, s);
         }
@@ -122,7 +126,7 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
     /** A single group's sums by the device kernel; only the positive counts are taken here. */
     private Sums onDevice(RowBlock block, Sums s) {
         backend.columnSums(block, true, s.sum, s.sumSq);
-        s.cells[0] = block.nRows();
+        s.cells[0] += block.nRows();
         int[] indices = block.indices();
         float[] values = block.values();
         for (int k = 0; k < block.nnz(); k++) {

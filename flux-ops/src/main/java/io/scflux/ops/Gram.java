@@ -69,9 +69,13 @@ final class Gram implements Reducer<Gram.Sums> {
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums s = identity();
-        backend.gram(block, s.upper, s.columnSums);
-        return s;
+        return foldInto(identity(), block);
+    }
+
+    @Override
+    public Sums foldInto(Sums acc, RowBlock block) {
+        backend.gram(block, acc.upper, acc.columnSums);
+        return acc;
     }
 
     @Override

@@ -36,7 +36,11 @@ final class QcPass implements Reducer<QcPass.Sums> {
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums genes = new Sums(nCols);
+        return foldInto(identity(), block);
+    }
+
+    @Override
+    public Sums foldInto(Sums genes, RowBlock block) {
         Cells cells = new Cells(block.rowStart(), block.nRows(), qcMasks.length, percentTop.length);
         genes.blocks.add(cells);
         int[] indptr = block.indptr();

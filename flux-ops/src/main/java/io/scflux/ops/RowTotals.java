@@ -43,7 +43,11 @@ final class RowTotals implements Reducer<RowTotals.Sums> {
 
     @Override
     public Sums fold(RowBlock block) {
-        Sums sums = new Sums(flags());
+        return foldInto(identity(), block);
+    }
+
+    @Override
+    public Sums foldInto(Sums sums, RowBlock block) {
         double[] totals = new double[block.nRows()];
         sums.blocks.add(new Chunk(block.rowStart(), totals));
         boolean[] flags = sums.flags;

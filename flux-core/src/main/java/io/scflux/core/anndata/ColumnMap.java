@@ -64,6 +64,11 @@ public final class ColumnMap implements java.io.Serializable {
         return new ColumnMap(to.clone(), missing, nOut, keepsOrder);
     }
 
+    /** Number of input columns. */
+    public int nIn() {
+        return to.length;
+    }
+
     /** Number of output columns. */
     public int nOut() {
         return nOut;

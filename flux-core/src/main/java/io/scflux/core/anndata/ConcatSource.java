@@ -111,7 +111,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
         return new ConcatSource(inputs, maps, nCols, fill, Objects.requireNonNull(notice, "notice"));
     }
 
-    /** What crosses to another JVM: the inputs and how their columns map; blocks are moved to the host there. */
+    /** What crosses to another JVM: the inputs and how their columns map (its notices go to that JVM's stderr). */
     private Object writeReplace() {
         return new Shipped(inputs, maps, nCols, fill);
     }

@@ -4,7 +4,8 @@
 #   samples/gpu-check.sh prepare   # where Maven works: builds everything the check needs under target/gpu-check
 #                                  # (scflux.jar, test classes and fixtures, JUnit's console launcher, a jlink runtime)
 #   samples/gpu-check.sh run       # on the GPU machine, with target/gpu-check carried over: runs the gpu-tagged
-#                                  # tests (CUDA kernels vs the host on synth-3k, 1e-5 relative, same bits twice), then
+#                                  # tests (CUDA kernels vs the host on synth-3k, 1e-5 relative, same bits twice; a concat
+#                                  # of inputs resident on the device re-indexed there, the host's bits), then
 #                                  # a dataset larger than --device-mem-mb 256 on --device cuda, printing peak bytes
 #
 # Uses $JAVA, else the jlink runtime, else java on PATH. CELLS (default 400000) x 250 entries sets the capped run's

@@ -7,6 +7,7 @@
 // block's sums so that no cell overflows; a cell is two unsigned 64-bit words, low then high.
 
 #include <stdint.h>
+#include <string.h>
 
 // Correctly rounded float64 -> float32, float32 and float64 products and float64 sums, never fused: CUDA's intrinsics
 // on the device, plain operators on the host (where src/test/cuda runs these functions without a GPU).
@@ -133,6 +134,144 @@ __host__ __device__ __forceinline__ void projectItem(long long t, const int *ind
     out[t] = TO_FLOAT(DADD(acc, -meanV[j]));
 }
 
+// Re-indexing a block's columns for a concatenation, as the host's ColumnMap.reindex: to[c] is the output column of
+// input column c (-1: dropped), missing[] the output columns the input lacks (ascending), filled with fill when
+// `filled`. Three launches: each row's count, one thread's prefix sum into the row pointers, each row's entries.
+
+// Row r's entries once re-indexed: its kept ones and the filled columns.
+__host__ __device__ __forceinline__ int reindexCount(int r, const int *indptr, const int *indices, const int *to,
+                                                     int filled) {
+    int n = filled;
+    for (int k = indptr[r]; k < indptr[r + 1]; k++) {
+        n += to[indices[k]] >= 0 ? 1 : 0;
+    }
+    return n;
+}
+
+// Row counts in ptr[1..nRows] turned into row pointers, ptr[0] = 0.
+__host__ __device__ __forceinline__ void rowPointers(int nRows, int *ptr) {
+    ptr[0] = 0;
+    for (int r = 1; r <= nRows; r++) {
+        ptr[r] += ptr[r - 1];
+    }
+}
+
+// A float's bits: CUDA's intrinsic on the device, a copy on the host.
+__host__ __device__ __forceinline__ unsigned int floatBits(float x) {
+#ifdef __CUDA_ARCH__
+    return __float_as_uint(x);
+#else
+    unsigned int u;
+    memcpy(&u, &x, sizeof u);
+    return u;
+#endif
+}
+
+// The host's RowSorter's order: by column, then (for rows over 32 entries, which it sorts as packed keys) by the value's
+// bits read unsigned; shorter rows are sorted stably by column alone.
+__host__ __device__ __forceinline__ bool before(int ia, float va, int ib, float vb, bool byBits) {
+    if (ia != ib || !byBits) {
+        return ia < ib;
+    }
+    return floatBits(va) < floatBits(vb);
+}
+
+__host__ __device__ __forceinline__ void siftDown(int *idx, float *val, int root, int n) {
+    while (2 * root + 1 < n) {
+        int child = 2 * root + 1;
+        if (child + 1 < n && before(idx[child], val[child], idx[child + 1], val[child + 1], true)) {
+            child++;
+        }
+        if (!before(idx[root], val[root], idx[child], val[child], true)) {
+            return;
+        }
+        int ti = idx[root];
+        float tv = val[root];
+        idx[root] = idx[child];
+        val[root] = val[child];
+        idx[child] = ti;
+        val[child] = tv;
+        root = child;
+    }
+}
+
+// Sorts idx/val[from, to) as RowSorter does: insertion sort up to 32 entries, else a heap sort on (column, bits), whose
+// keys are distinct unless two entries are the same, so any sort gives RowSorter's result.
+__host__ __device__ __forceinline__ void sortRow(int *idx, float *val, int from, int to) {
+    int n = to - from;
+    if (n > 32) {
+        int *i = idx + from;
+        float *v = val + from;
+        for (int root = n / 2 - 1; root >= 0; root--) {
+            siftDown(i, v, root, n);
+        }
+        for (int end = n - 1; end > 0; end--) {
+            int ti = i[0];
+            float tv = v[0];
+            i[0] = i[end];
+            v[0] = v[end];
+            i[end] = ti;
+            v[end] = tv;
+            siftDown(i, v, 0, end);
+        }
+        return;
+    }
+    for (int k = from + 1; k < to; k++) {
+        int c = idx[k];
+        float x = val[k];
+        int j = k - 1;
+        while (j >= from && idx[j] > c) {
+            idx[j + 1] = idx[j];
+            val[j + 1] = val[j];
+            j--;
+        }
+        idx[j + 1] = c;
+        val[j + 1] = x;
+    }
+}
+
+// Row r re-indexed at outPtr[r], step for step as ColumnMap.remapRow: kept entries in the input's order; then, when
+// the map keeps the columns' order, the filled columns merged in from the end, else appended and the row sorted.
+__host__ __device__ __forceinline__ void reindexRow(int r, const int *indptr, const int *indices, const float *values,
+                                                    const int *to, const int *missing, int nMissing, int keepsOrder,
+                                                    float fill, const int *outPtr, int *outIdx, float *outVal) {
+    int at = outPtr[r];
+    int n = at;
+    for (int k = indptr[r]; k < indptr[r + 1]; k++) {
+        int o = to[indices[k]];
+        if (o >= 0) {
+            outIdx[n] = o;
+            outVal[n++] = values[k];
+        }
+    }
+    bool filled = fill != 0.0f && nMissing > 0;
+    if (!keepsOrder) {
+        if (filled) {
+            for (int m = 0; m < nMissing; m++) {
+                outIdx[n] = missing[m];
+                outVal[n++] = fill;
+            }
+        }
+        sortRow(outIdx, outVal, at, n);
+        return;
+    }
+    if (!filled) {
+        return;
+    }
+    int end = n + nMissing;
+    int k = n - 1;
+    int w = end - 1;
+    for (int m = nMissing - 1; m >= 0; w--) {
+        if (k >= at && outIdx[k] > missing[m]) {
+            outIdx[w] = outIdx[k];
+            outVal[w] = outVal[k--];
+        } else {
+            outIdx[w] = missing[m--];
+            outVal[w] = fill;
+        }
+    }
+}
+
 #define GRID_STRIDE(t, n) \
     for (long long t = blockIdx.x * (long long) blockDim.x + threadIdx.x; t < (n); \
          t += (long long) blockDim.x * gridDim.x)
@@ -162,5 +301,26 @@ extern "C" __global__ void project(int nRows, const int *indptr, const int *indi
                                    const double *loadings, const double *meanV, float *out) {
     GRID_STRIDE(t, (long long) nRows * k) {
         projectItem(t, indptr, indices, values, k, loadings, meanV, out);
+    }
+}
+
+extern "C" __global__ void reindex_count(int nRows, const int *indptr, const int *indices, const int *to, int filled,
+                                        int *outPtr) {
+    GRID_STRIDE(r, nRows) {
+        outPtr[r + 1] = reindexCount((int) r, indptr, indices, to, filled);
+    }
+}
+
+extern "C" __global__ void row_pointers(int nRows, int *ptr) {
+    if (blockIdx.x == 0 && threadIdx.x == 0) {
+        rowPointers(nRows, ptr);
+    }
+}
+
+extern "C" __global__ void reindex_rows(int nRows, const int *indptr, const int *indices, const float *values,
+                                       const int *to, const int *missing, int nMissing, int keepsOrder, float fill,
+                                       const int *outPtr, int *outIdx, float *outVal) {
+    GRID_STRIDE(r, nRows) {
+        reindexRow((int) r, indptr, indices, values, to, missing, nMissing, keepsOrder, fill, outPtr, outIdx, outVal);
     }
 }

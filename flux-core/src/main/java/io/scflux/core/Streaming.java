@@ -2,6 +2,7 @@ package io.scflux.core;
 
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.Resident;
 import java.util.Objects;
 
 /**
@@ -47,14 +48,23 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend,
         return new Streaming(target, execution, backend, e);
     }
 
-    /** The blocks of {@code source} under this target and execution. */
+    /**
+     * The blocks of {@code source} under this target and execution, on the heap: a step reads their arrays, so the
+     * blocks of a source resident on a device are downloaded here, and only here.
+     */
     public reactor.core.publisher.Flux<RowBlock> blocks(BlockSource source) {
-        return source.blocks(source.plan(target), execution);
+        BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
+        return onHeap.blocks(onHeap.plan(target), execution);
     }
 
-    /** Folds every block of {@code source} with {@code reducer} on the engine, merging in block order. */
+    /**
+     * Folds every block of {@code source} with {@code reducer} on the engine, merging in block order; blocks reach the
+     * reducer on the heap, as in {@link #blocks}.
+     */
     public <A> reactor.core.publisher.Mono<A> reduce(BlockSource source, Reducer<A> reducer) {
-        return reactor.core.publisher.Mono.defer(() -> engine.reduce(source, source.plan(target), reducer,
-                execution));
+        return reactor.core.publisher.Mono.defer(() -> {
+            BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
+            return engine.reduce(onHeap, onHeap.plan(target), reducer, execution);
+        });
     }
 }

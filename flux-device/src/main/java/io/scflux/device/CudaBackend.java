@@ -4,15 +4,21 @@ import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
+import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD8;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import io.scflux.core.anndata.ColumnMap;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.MemoryAccount;
+import io.scflux.core.backend.ResidentArrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
@@ -25,6 +31,10 @@ import reactor.core.publisher.Flux;
  * Reductions are 128-bit fixed-point sums per block ({@link FixedPoint}), the same bits on every run, merged in block
  * order by the caller; a block holding a non-finite value is reduced on the host instead, which propagates it as
  * float64 does. Calls are serialized: the buffers are shared.
+ *
+ * <p>Blocks may also stay on the device between operations ({@link #upload}): each then has its own arrays, accounted
+ * in the child account {@code cuda/resident} until it is downloaded or re-indexed (which consume it) or the backend
+ * closes. Re-indexing ({@link #reindex}) runs on such blocks where they are; the other kernels take heap blocks.
  */
 public final class CudaBackend implements Backend, AutoCloseable {
 
@@ -32,16 +42,21 @@ public final class CudaBackend implements Backend, AutoCloseable {
     private final DeviceMemory memory;
     private final Kernels kernels;
     private final MemoryAccount account;
+    private final MemoryAccount resident;
+    private final Set<DeviceArrays> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private PlanTarget capacity;
     private DeviceBlocks blocks;
     private DeviceBuffer workspace;
     private double[] loadingsOnDevice;
+    private DeviceBuffer mapBuffer;
+    private ColumnMap mapOnDevice;
 
     private CudaBackend(CUcontext context, DeviceMemory memory, Kernels kernels, MemoryAccount account) {
         this.context = context;
         this.memory = memory;
         this.kernels = kernels;
         this.account = account;
+        this.resident = account.child("resident", Long.MAX_VALUE);
         this.capacity = DevicePlan.target(PlanTarget.DEFAULT, DevicePlan.blockBudget(account.cap()));
     }
 
@@ -95,13 +110,81 @@ public final class CudaBackend implements Backend, AutoCloseable {
         });
     }
 
+    /** {@code block} copied into device arrays of its own, resident here until it is consumed. */
+    @Override
+    public synchronized RowBlock upload(RowBlock block) {
+        if (block.resident() != null) {
+            throw new IllegalArgumentException(block + " is resident already; download it from its backend first");
+        }
+        cuCtxSetCurrent(context);
+        int rows = block.nRows();
+        DeviceBuffer indptr = buffer(4L * (rows + 1));
+        DeviceArrays a = arrays(indptr, block.nnz());
+        copyIn(CudaMemory.pointer(a.indptr), Pointer.to(block.indptr()), indptr.bytes());
+        copyIn(CudaMemory.pointer(a.indices), Pointer.to(block.indices()), a.indices.bytes());
+        copyIn(CudaMemory.pointer(a.values), Pointer.to(block.values()), a.values.bytes());
+        return RowBlock.resident(block.blockIndex(), block.rowStart(), rows, block.nCols(), block.nnz(), a);
+    }
+
+    /** A resident block's arrays copied to the heap, its device arrays freed; a heap block as it is. */
+    @Override
+    public synchronized RowBlock download(RowBlock block) {
+        DeviceArrays a = own(block);
+        if (a == null) {
+            return block;
+        }
+        cuCtxSetCurrent(context);
+        int[] indptr = new int[block.nRows() + 1];
+        int[] indices = new int[block.nnz()];
+        float[] values = new float[block.nnz()];
+        copyOut(Pointer.to(indptr), a.indptr);
+        copyOut(Pointer.to(indices), a.indices);
+        copyOut(Pointer.to(values), a.values);
+        free(a);
+        return RowBlock.of(block.blockIndex(), block.rowStart(), block.nCols(), indptr, indices, values);
+    }
+
+    /**
+     * A resident block re-indexed on the device (each row's count, the row pointers, each row's entries; only the
+     * entry count comes back to the host, to size the result), the input's arrays freed; a heap block is re-indexed
+     * on the heap, as uploading it for one kernel would cost more than the kernel.
+     */
+    @Override
+    public synchronized RowBlock reindex(RowBlock block, ColumnMap map, float fill) {
+        DeviceArrays in = own(block);
+        if (in == null) {
+            return map.reindex(block, fill);
+        }
+        if (block.nCols() != map.nIn()) {
+            throw new IllegalArgumentException(block + " has " + block.nCols() + " columns, its map " + map.nIn());
+        }
+        cuCtxSetCurrent(context);
+        int rows = block.nRows();
+        CUdeviceptr to = columnMap(map);
+        CUdeviceptr missing = to.withByteOffset(4L * block.nCols());
+        DeviceBuffer indptr = buffer(4L * (rows + 1));
+        int[] nnz = new int[1];
+        try {
+            kernels.reindexCount(rows, in, to, fill != 0 ? map.missingCount() : 0, indptr);
+            kernels.rowPointers(rows, indptr);
+            cuMemcpyDtoH(Pointer.to(nnz), CudaMemory.pointer(indptr).withByteOffset(4L * rows), 4);
+        } catch (RuntimeException e) {
+            free(indptr);
+            throw e;
+        }
+        DeviceArrays out = arrays(indptr, nnz[0]);
+        kernels.reindexRows(rows, in, to, missing, map.missingCount(), map.keepsOrder(), fill, out);
+        free(in);
+        return RowBlock.resident(block.blockIndex(), block.rowStart(), rows, map.nOut(), nnz[0], out);
+    }
+
     @Override
     public Stage normalizeLog1p(double[] factors, boolean single, Double base) {
         double lnBase = base == null ? 1 : Math.log(base);
         return block -> {
             float[] out = new float[block.nnz()];
             synchronized (this) {
-                DeviceBlocks b = upload(block, false, factors);
+                DeviceBlocks b = intoBuffers(block, false, factors);
                 kernels.normalizeLog1p(block.nRows(), b, single, lnBase);
                 cuMemcpyDtoH(Pointer.to(out), CudaMemory.pointer(b.out), 4L * out.length);
             }
@@ -119,7 +202,7 @@ public final class CudaBackend implements Backend, AutoCloseable {
         int n = block.nCols();
         int eSum = FixedPoint.sumExponent(block, max);
         int eSq = FixedPoint.squareExponent(block, max);
-        DeviceBlocks b = upload(block, true, null);
+        DeviceBlocks b = intoBuffers(block, true, null);
         CUdeviceptr cells = cleared(32L * n);
         CUdeviceptr squareCells = cells.withByteOffset(16L * n);
         kernels.columnSums(block.nnz(), b, float32Squares, eSum, eSq, cells, squareCells);
@@ -137,7 +220,7 @@ public final class CudaBackend implements Backend, AutoCloseable {
         int p = block.nCols();
         int eGram = FixedPoint.gramExponent(block, max);
         int eSum = FixedPoint.sumExponent(block, max);
-        DeviceBlocks b = upload(block, true, null);
+        DeviceBlocks b = intoBuffers(block, true, null);
         CUdeviceptr cells = cleared(16L * (upper.length + p));
         CUdeviceptr sumCells = cells.withByteOffset(16L * upper.length);
         kernels.gram(block.nRows(), block.nnz(), b, p, eGram, eSum, cells, sumCells);
@@ -148,7 +231,7 @@ public final class CudaBackend implements Backend, AutoCloseable {
     @Override
     public synchronized RowBlock project(RowBlock block, double[] loadings, int k, double[] meanV) {
         int rows = block.nRows();
-        DeviceBlocks b = upload(block, true, null);
+        DeviceBlocks b = intoBuffers(block, true, null);
         long loadingBytes = 8L * loadings.length;
         long outOffset = loadingBytes + 8L * k;
         if (loadingsOnDevice != loadings) {
@@ -173,10 +256,18 @@ public final class CudaBackend implements Backend, AutoCloseable {
         return RowBlock.of(block.blockIndex(), block.rowStart(), k, outPtr, outIdx, values);
     }
 
-    /** Frees the buffers; the account then holds nothing. */
+    /** Frees the buffers and the arrays of blocks still resident; the account then holds nothing. */
     @Override
     public synchronized void close() {
         cuCtxSetCurrent(context);
+        for (DeviceArrays a : live.toArray(DeviceArrays[]::new)) {
+            free(a);
+        }
+        if (mapBuffer != null) {
+            free(mapBuffer);
+            mapBuffer = null;
+            mapOnDevice = null;
+        }
         if (blocks != null) {
             blocks.close();
             blocks = null;
@@ -188,8 +279,102 @@ public final class CudaBackend implements Backend, AutoCloseable {
         }
     }
 
+    /** The arrays of {@code block} when it is resident here, null when it is on the heap. */
+    private DeviceArrays own(RowBlock block) {
+        ResidentArrays r = block.resident();
+        if (r == null) {
+            return null;
+        }
+        if (r.backend() != this) {
+            throw new IllegalArgumentException(block + " is resident on " + r.backend() + ", not on " + this);
+        }
+        DeviceArrays a = (DeviceArrays) r;
+        if (!live.contains(a)) {
+            throw new IllegalStateException(block + ": its device arrays were freed, the block was consumed");
+        }
+        return a;
+    }
+
+    /** A device buffer of {@code bytes} reserved in the resident account first. */
+    private DeviceBuffer buffer(long bytes) {
+        resident.reserve(bytes);
+        try {
+            return memory.allocate(bytes);
+        } catch (RuntimeException e) {
+            resident.release(bytes);
+            throw e;
+        }
+    }
+
+    private void free(DeviceBuffer b) {
+        memory.free(b);
+        resident.release(b.bytes());
+    }
+
+    /** Resident arrays of {@code nnz} entries around {@code indptr}, which is freed when they cannot be allocated. */
+    private DeviceArrays arrays(DeviceBuffer indptr, int nnz) {
+        DeviceBuffer indices = null;
+        try {
+            indices = buffer(4L * nnz);
+            DeviceArrays a = new DeviceArrays(this, indptr, indices, buffer(4L * nnz));
+            live.add(a);
+            return a;
+        } catch (RuntimeException e) {
+            if (indices != null) {
+                free(indices);
+            }
+            free(indptr);
+            throw e;
+        }
+    }
+
+    private void free(DeviceArrays a) {
+        live.remove(a);
+        free(a.indptr);
+        free(a.indices);
+        free(a.values);
+    }
+
+    /**
+     * {@code map}'s output column of each input column followed by its missing columns, on the device: uploaded when
+     * it is not the map uploaded last (inputs are read one after another, so a concatenation uploads each map about
+     * once), into a buffer reallocated only when it must grow.
+     */
+    private CUdeviceptr columnMap(ColumnMap map) {
+        if (mapOnDevice != map) {
+            int[] to = map.columns();
+            int[] missing = map.missing();
+            long bytes = 4L * (to.length + missing.length);
+            mapOnDevice = null;
+            if (mapBuffer == null || mapBuffer.bytes() < bytes) {
+                if (mapBuffer != null) {
+                    free(mapBuffer);
+                    mapBuffer = null;
+                }
+                mapBuffer = buffer(bytes);
+            }
+            copyIn(CudaMemory.pointer(mapBuffer), Pointer.to(to), 4L * to.length);
+            copyIn(CudaMemory.pointer(mapBuffer).withByteOffset(4L * to.length), Pointer.to(missing),
+                    4L * missing.length);
+            mapOnDevice = map;
+        }
+        return CudaMemory.pointer(mapBuffer);
+    }
+
+    private static void copyIn(CUdeviceptr to, Pointer from, long bytes) {
+        if (bytes > 0) {
+            cuMemcpyHtoD(to, from, bytes);
+        }
+    }
+
+    private static void copyOut(Pointer to, DeviceBuffer from) {
+        if (from.bytes() > 0) {
+            cuMemcpyDtoH(to, CudaMemory.pointer(from), from.bytes());
+        }
+    }
+
     /** Uploads into the block buffers, allocating them the first time only. */
-    private DeviceBlocks upload(RowBlock block, boolean withIndices, double[] factors) {
+    private DeviceBlocks intoBuffers(RowBlock block, boolean withIndices, double[] factors) {
         cuCtxSetCurrent(context);
         if (blocks == null) {
             blocks = new DeviceBlocks(memory, account, capacity.maxRows(), capacity.chunkNnz());

@@ -29,6 +29,9 @@ final class Kernels {
     private final CUfunction columnSums = new CUfunction();
     private final CUfunction gram = new CUfunction();
     private final CUfunction project = new CUfunction();
+    private final CUfunction reindexCount = new CUfunction();
+    private final CUfunction rowPointers = new CUfunction();
+    private final CUfunction reindexRows = new CUfunction();
 
     /** Loads the module into the current context. */
     Kernels() {
@@ -38,6 +41,9 @@ final class Kernels {
         cuModuleGetFunction(columnSums, module, "column_sums");
         cuModuleGetFunction(gram, module, "gram");
         cuModuleGetFunction(project, module, "project");
+        cuModuleGetFunction(reindexCount, module, "reindex_count");
+        cuModuleGetFunction(rowPointers, module, "row_pointers");
+        cuModuleGetFunction(reindexRows, module, "reindex_rows");
     }
 
     /** The PTX text, NUL-terminated as cuModuleLoadData reads it. */
@@ -73,6 +79,25 @@ final class Kernels {
     void project(int nRows, DeviceBlocks b, int k, CUdeviceptr loadings, CUdeviceptr meanV, CUdeviceptr out) {
         launch(project, (long) nRows * k, Pointer.to(ints(nRows), ptr(b.indptr), ptr(b.indices), ptr(b.values),
                 ints(k), Pointer.to(loadings), Pointer.to(meanV), Pointer.to(out)));
+    }
+
+    /** Each row's entry count once re-indexed by the map {@code to}, with {@code filled} columns, into ptr[r + 1]. */
+    void reindexCount(int nRows, DeviceArrays in, CUdeviceptr to, int filled, DeviceBuffer outPtr) {
+        launch(reindexCount, nRows, Pointer.to(ints(nRows), ptr(in.indptr), ptr(in.indices), Pointer.to(to),
+                ints(filled), ptr(outPtr)));
+    }
+
+    /** The row counts in {@code ptr[1..nRows]} summed into row pointers, by one thread. */
+    void rowPointers(int nRows, DeviceBuffer ptr) {
+        launch(rowPointers, 1, Pointer.to(ints(nRows), ptr(ptr)));
+    }
+
+    /** Each row of {@code in} re-indexed into {@code out}, whose row pointers are computed. */
+    void reindexRows(int nRows, DeviceArrays in, CUdeviceptr to, CUdeviceptr missing, int nMissing,
+                     boolean keepsOrder, float fill, DeviceArrays out) {
+        launch(reindexRows, nRows, Pointer.to(ints(nRows), ptr(in.indptr), ptr(in.indices), ptr(in.values),
+                Pointer.to(to), Pointer.to(missing), ints(nMissing), ints(keepsOrder ? 1 : 0),
+                Pointer.to(new float[] {fill}), ptr(out.indptr), ptr(out.indices), ptr(out.values)));
     }
 
     private static void launch(CUfunction f, long work, Pointer params) {

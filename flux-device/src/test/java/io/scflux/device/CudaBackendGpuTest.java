@@ -8,10 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.BlockSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.ConcatSource;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.Resident;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterAll;
@@ -21,7 +25,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The CUDA kernels against the host's on the synth-3k fixture (int64 indptr), block by block: within 1e-5 relative,
- * and the same bits on a second run. Needs a CUDA device: run by samples/gpu-check.sh, excluded from ordinary builds.
+ * and the same bits on a second run; a concatenation of inputs resident on the device, re-indexed there, the host's
+ * blocks bit for bit. Needs a CUDA device: run by samples/gpu-check.sh, excluded from ordinary builds.
  */
 @Tag("gpu")
 class CudaBackendGpuTest {
@@ -29,15 +34,17 @@ class CudaBackendGpuTest {
     private static final double TOLERANCE = 1e-5;
     private static CudaBackend cuda;
     private static List<RowBlock> blocks;
+    private static BlockSource x;
+    private static PlanTarget target;
     private static int nCols;
 
     @BeforeAll
     static void open() {
         assertNull(CudaProbe.unavailableReason(), "gpu tests need a usable CUDA device");
         cuda = CudaBackend.open(256L << 20);
-        BlockSource x = H5ad.read(TestFixtures.path("synth-3k.int64.h5ad")).x();
+        x = H5ad.read(TestFixtures.path("synth-3k.int64.h5ad")).x();
         nCols = x.nCols();
-        PlanTarget target = cuda.target(PlanTarget.ofChunkNnz(50_000));
+        target = cuda.target(PlanTarget.ofChunkNnz(50_000));
         blocks = x.blocks(x.plan(target)).collectList().block();
         assertTrue(blocks.size() > 2, "several blocks");
     }
@@ -146,6 +153,36 @@ class CudaBackendGpuTest {
             ptr[r + 1] = at;
         }
         return RowBlock.of(b.blockIndex(), b.rowStart(), p, ptr, idx, val);
+    }
+
+    @Test
+    void concatenationOfResidentInputsIsReindexedOnTheDeviceAsOnTheHost() {
+        int[] inner = new int[nCols];
+        int[] reversed = new int[nCols];
+        int[] shifted = new int[nCols];
+        for (int c = 0; c < nCols; c++) {
+            inner[c] = c % 3 == 0 ? (nCols - 1) / 3 - c / 3 : -1;
+            reversed[c] = nCols + 9 - c;
+            shifted[c] = c + (c < nCols / 2 ? 0 : 10);
+        }
+        concat(Arrays.asList(inner, inner), (nCols + 2) / 3, 0);
+        concat(Arrays.asList(reversed, shifted), nCols + 10, 0);
+        concat(Arrays.asList(reversed, shifted), nCols + 10, -1.5f);
+    }
+
+    /** synth-3k twice, re-indexed by {@code maps}: on the host, and resident on the device then downloaded. */
+    private static void concat(List<int[]> maps, int nOut, float fill) {
+        Streaming streaming = Streaming.DEFAULT.withTarget(target).withThreads(2);
+        List<RowBlock> host = streaming.blocks(ConcatSource.of(List.of(x, x), maps, nOut, fill)).collectList()
+                .block();
+        BlockSource onDevice = Resident.on(cuda, x);
+        ConcatSource s = ConcatSource.of(List.of(onDevice, onDevice), maps, nOut, fill);
+        assertEquals(cuda, s.backend());
+        long before = cuda.memory().reserved();
+        List<RowBlock> device = streaming.blocks(s).collectList().block();
+        assertEquals(host, device, "the host's blocks, bit for bit, fill " + fill);
+        assertTrue(cuda.memory().reserved() - before <= 4L * (nCols + nOut),
+                "only the column map stays on the device: " + cuda.memory());
     }
 
     @Test

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
+import io.scflux.core.anndata.ColumnMap;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Matrices;
@@ -15,7 +16,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.IntUnaryOperator;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -120,6 +123,122 @@ class KernelsOnHostTest {
         assertArrayEquals(HostBackend.INSTANCE.project(b, loadings, K, meanV).values(), projected,
                 "projection: the same float64 operations in the same order");
         assertEquals(0, out.remaining());
+    }
+
+    /**
+     * The re-indexing kernels' items (row counts, row pointers, rows) against {@link HostBackend#reindex}, the same
+     * bits: inner joins in and out of the columns' order, outer joins merged or sorted, fill zero, -1.5 and NaN, rows
+     * of up to 32 entries (insertion sort) and longer (packed keys), empty rows, blocks without rows or entries, and
+     * rows out of column order.
+     */
+    @Test
+    void reindexItemsOnTheHostGiveTheHostBackendsBlocks() throws Exception {
+        assumeTrue(Files.isExecutable(EXE), "no " + EXE + ": built by the nvcc profile where nvcc is installed");
+        RowBlock narrow = single(Matrices.random(300, 60, 0.1, 12));
+        RowBlock wide = single(Matrices.random(40, 200, 0.3, 13));
+        boolean emptyRow = false;
+        for (int r = 0; r < narrow.nRows(); r++) {
+            emptyRow |= narrow.indptr()[r] == narrow.indptr()[r + 1];
+        }
+        assertTrue(emptyRow, "the narrow block has empty rows");
+        assertTrue(wide.nnz() > 40 * 40, "the wide block's rows hold more than 32 entries");
+        List<RowBlock> blocks = List.of(narrow, wide, RowBlock.empty(0, 0, 0, 60), RowBlock.empty(2, 7, 5, 60),
+                reversedRows(narrow));
+        int checked = 0;
+        for (RowBlock b : blocks) {
+            int n = b.nCols();
+            List<ColumnMap> maps = List.of(
+                    map(n, (n + 2) / 3, c -> c % 3 == 0 ? c / 3 : -1),
+                    map(n, (n + 1) / 2, c -> c % 2 == 0 ? (n + 1) / 2 - 1 - c / 2 : -1),
+                    map(n, n + 10, c -> c + (c < n / 2 ? 0 : 10)),
+                    map(n, n + 10, c -> n + 9 - c));
+            for (ColumnMap m : maps) {
+                for (float fill : new float[] {0, -1.5f, Float.NaN}) {
+                    RowBlock expected = HostBackend.INSTANCE.reindex(b, m, fill);
+                    RowBlock kernel = reindexOnHost(b, m, fill);
+                    assertEquals(expected, kernel, b + " by " + (maps.indexOf(m)) + ", fill " + fill);
+                    assertArrayEquals(bits(expected.values()), bits(kernel.values()), "values' bits");
+                    checked++;
+                }
+            }
+        }
+        assertEquals(60, checked);
+    }
+
+    private static RowBlock single(CsrMatrix m) {
+        return m.blocks(m.plan(PlanTarget.ofChunkNnz(1 << 20))).single().block();
+    }
+
+    /** {@code b} with each row's entries in reverse column order (as a file may store them). */
+    private static RowBlock reversedRows(RowBlock b) {
+        int[] idx = new int[b.nnz()];
+        float[] val = new float[b.nnz()];
+        int[] p = b.indptr();
+        for (int r = 0; r < b.nRows(); r++) {
+            for (int k = p[r]; k < p[r + 1]; k++) {
+                int to = p[r + 1] - 1 - (k - p[r]);
+                idx[to] = b.indices()[k];
+                val[to] = b.values()[k];
+            }
+        }
+        return RowBlock.of(b.blockIndex(), b.rowStart(), b.nCols(), p, idx, val);
+    }
+
+    private static ColumnMap map(int nIn, int nOut, IntUnaryOperator to) {
+        int[] columns = new int[nIn];
+        for (int c = 0; c < nIn; c++) {
+            columns[c] = to.applyAsInt(c);
+        }
+        return ColumnMap.of(columns, nOut, "input");
+    }
+
+    private static int[] bits(float[] v) {
+        int[] b = new int[v.length];
+        for (int i = 0; i < v.length; i++) {
+            b[i] = Float.floatToRawIntBits(v[i]);
+        }
+        return b;
+    }
+
+    /** {@code b} re-indexed by the kernels' items compiled for the host. */
+    private RowBlock reindexOnHost(RowBlock b, ColumnMap map, float fill) throws IOException, InterruptedException {
+        int[] to = map.columns();
+        int[] missing = map.missing();
+        ByteBuffer in = ByteBuffer.allocate(4 * (7 + b.nRows() + 2 * b.nnz() + to.length + missing.length))
+                .order(ByteOrder.LITTLE_ENDIAN);
+        for (int v : new int[] {b.nRows(), b.nnz(), to.length, missing.length, map.keepsOrder() ? 1 : 0}) {
+            in.putInt(v);
+        }
+        in.putFloat(fill);
+        for (int[] a : new int[][] {b.indptr(), b.indices()}) {
+            for (int v : a) {
+                in.putInt(v);
+            }
+        }
+        for (float v : b.values()) {
+            in.putFloat(v);
+        }
+        for (int[] a : new int[][] {to, missing}) {
+            for (int v : a) {
+                in.putInt(v);
+            }
+        }
+        Path input = Files.write(tmp.resolve("reindex.bin"), in.array());
+        Path output = tmp.resolve("reindexed.bin");
+        Process p = new ProcessBuilder(EXE.toString(), "reindex", input.toString(), output.toString()).inheritIO()
+                .start();
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        assertEquals(0, p.exitValue());
+        ByteBuffer out = ByteBuffer.wrap(Files.readAllBytes(output)).order(ByteOrder.LITTLE_ENDIAN);
+        int[] ptr = new int[b.nRows() + 1];
+        out.asIntBuffer().get(ptr);
+        out.position(4 * ptr.length);
+        int[] idx = new int[ptr[b.nRows()]];
+        out.asIntBuffer().get(idx);
+        out.position(out.position() + 4 * idx.length);
+        float[] val = floats(out, idx.length);
+        assertEquals(0, out.remaining());
+        return RowBlock.of(b.blockIndex(), b.rowStart(), map.nOut(), ptr, idx, val);
     }
 
     private static float[] floats(ByteBuffer out, int n) {

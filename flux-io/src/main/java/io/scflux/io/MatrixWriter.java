@@ -4,6 +4,8 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
+import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.Resident;
 import reactor.core.publisher.Mono;
 
 /**
@@ -40,10 +42,11 @@ abstract class MatrixWriter {
     /**
      * Writes {@code matrix} from its blocks: the plan is computed off the HDF5 thread (it may read a whole indptr or
      * generate every row's count), blocks are decoded on the options' execution, and written in order on the HDF5
-     * thread, at most {@link #PREFETCH} waiting. {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
+     * thread, at most {@link #PREFETCH} waiting; blocks resident on a device are downloaded as they are read.
+     * {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
      */
     static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
-        BlockSource source = matrix.source();
+        BlockSource source = Resident.on(HostBackend.INSTANCE, matrix.source());
         return Mono.fromCallable(() -> source.plan(options.plan()))
                 .subscribeOn(options.execution().scheduler())
                 .publishOn(NativeHdf5.THREAD)

@@ -4,13 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.Resident;
+import io.scflux.core.test.RecordingBackend;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
 import java.nio.file.Path;
@@ -26,7 +32,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code ad.concat([a, b], join=..., label="batch", keys=["a", "b"], index_unique="-")} against anndata 0.12's own
  * output (extracted by {@code src/test/python/extract_concat.py}): obs and var names in order, obs columns with their
  * categories and values, X's type and every row's and column's entries (count, sum, position-weighted sum), both as
- * streamed and as written to .h5ad and read back.
+ * streamed and as written to .h5ad and read back; the same with both inputs' X resident on a test double device,
+ * re-indexed there and downloaded only by the consumers (the reference's reader, the writer).
  */
 class ConcatReferenceTest {
 
@@ -34,9 +41,11 @@ class ConcatReferenceTest {
     Path dir;
 
     /** Input a: the int64 copy holds the same names and values as synth-3k.anndata.h5ad, which the oracle read. */
-    private static AnnData concat(ConcatOptions.Join join) {
+    private static AnnData concat(ConcatOptions.Join join, Backend backend) {
         AnnData a = H5ad.read(TestFixtures.path("synth-3k.int64.h5ad"));
         AnnData b = H5ad.read(TestFixtures.path("synth-3k-b.h5ad"));
+        a.setX(Resident.on(backend, a.x()));
+        b.setX(Resident.on(backend, b.x()));
         return Concat.concat(List.of(a, b), ConcatOptions.defaults().withJoin(join).withLabel("batch")
                 .withKeys(List.of("a", "b")).withIndexUnique("-"));
     }
@@ -44,11 +53,27 @@ class ConcatReferenceTest {
     @ParameterizedTest
     @EnumSource(ConcatOptions.Join.class)
     void matchesAnndata(ConcatOptions.Join join) {
-        AnnData result = concat(join);
+        AnnData result = concat(join, HostBackend.INSTANCE);
         check(join, result);
         Path out = dir.resolve("concat.h5ad");
         H5ad.write(result, out).block();
         check(join, H5ad.read(out));
+    }
+
+    @ParameterizedTest
+    @EnumSource(ConcatOptions.Join.class)
+    void inputsResidentOnADeviceMatchAnndataDownloadedOnlyByTheConsumers(ConcatOptions.Join join) {
+        RecordingBackend device = new RecordingBackend("double");
+        AnnData result = concat(join, device);
+        assertSame(device, Resident.of(result.x()));
+        int blocks = result.x().plan(PlanTarget.DEFAULT).size();
+        check(join, result);
+        assertEquals(blocks, device.count("download"), "the reference's reader downloads each block once");
+        assertEquals(blocks, device.count("reindex"), "every block re-indexed on the device");
+        H5ad.write(result, dir.resolve("concat.h5ad")).block();
+        assertEquals(2L * blocks, device.count("download"), "the writer downloads each block once");
+        assertEquals(0, device.memory().reserved(), "no block left resident");
+        check(join, H5ad.read(dir.resolve("concat.h5ad")));
     }
 
     private static void check(ConcatOptions.Join join, AnnData result) {

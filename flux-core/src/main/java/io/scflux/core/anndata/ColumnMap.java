@@ -1,21 +1,25 @@
 package io.scflux.core.anndata;
 
+import io.scflux.core.RowBlock;
 import java.util.Arrays;
 
 /**
  * Where one input's columns go in a concatenation: {@code to[c]} is the output column of input column {@code c}, or
  * -1 where an inner join drops it. Output columns the input lacks ({@code missing}) are filled with the fill value
- * when it is not zero, as anndata pads an outer join.
+ * when it is not zero, as anndata pads an outer join. Backends re-index blocks with it
+ * ({@link io.scflux.core.backend.Backend#reindex}); {@link #reindex} is the host's code, the reference.
  */
-final class ColumnMap implements java.io.Serializable {
+public final class ColumnMap implements java.io.Serializable {
 
     private final int[] to;
     private final int[] missing;
+    private final int nOut;
     private final boolean keepsOrder;
 
-    private ColumnMap(int[] to, int[] missing, boolean keepsOrder) {
+    private ColumnMap(int[] to, int[] missing, int nOut, boolean keepsOrder) {
         this.to = to;
         this.missing = missing;
+        this.nOut = nOut;
         this.keepsOrder = keepsOrder;
     }
 
@@ -23,7 +27,7 @@ final class ColumnMap implements java.io.Serializable {
      * The map of {@code to} (copied) onto {@code nOut} output columns, or null when it is the identity. Fails when an
      * entry is outside {@code [-1, nOut)} or two input columns go to the same output column.
      */
-    static ColumnMap of(int[] to, int nOut, String input) {
+    public static ColumnMap of(int[] to, int nOut, String input) {
         boolean identity = to.length == nOut;
         boolean keepsOrder = true;
         boolean[] hit = new boolean[nOut];
@@ -57,16 +61,63 @@ final class ColumnMap implements java.io.Serializable {
                 missing[m++] = o;
             }
         }
-        return new ColumnMap(to.clone(), missing, keepsOrder);
+        return new ColumnMap(to.clone(), missing, nOut, keepsOrder);
     }
 
-    /** Output columns the input lacks, ascending. */
-    int missingCount() {
+    /** Number of input columns. */
+    public int nIn() {
+        return to.length;
+    }
+
+    /** Number of output columns. */
+    public int nOut() {
+        return nOut;
+    }
+
+    /** The output column of each input column, -1 where it is dropped (a copy). */
+    public int[] columns() {
+        return to.clone();
+    }
+
+    /** Output columns the input lacks, ascending (a copy). */
+    public int[] missing() {
+        return missing.clone();
+    }
+
+    /** Number of output columns the input lacks. */
+    public int missingCount() {
         return missing.length;
     }
 
+    /**
+     * True when kept columns keep their order (an input's sorted row stays sorted, and filled columns are merged in);
+     * else every re-indexed row is sorted.
+     */
+    public boolean keepsOrder() {
+        return keepsOrder;
+    }
+
+    /**
+     * The host's re-indexing of the heap block {@code b}: its rows re-indexed onto {@link #nOut()} columns, with
+     * {@code fill} at the missing columns unless it is zero (as the same block and position).
+     */
+    public RowBlock reindex(RowBlock b, float fill) {
+        int rows = b.nRows();
+        int filled = fill != 0 ? missing.length : 0;
+        int nnz = kept(b.indices(), 0, b.nnz()) + rows * filled;
+        int[] idx = new int[nnz];
+        float[] val = new float[nnz];
+        int[] indptr = new int[rows + 1];
+        int[] p = b.indptr();
+        RowSorter sorter = new RowSorter();
+        for (int r = 0; r < rows; r++) {
+            indptr[r + 1] = remapRow(b.indices(), b.values(), p[r], p[r + 1], idx, val, indptr[r], fill, sorter);
+        }
+        return RowBlock.of(b.blockIndex(), b.rowStart(), nOut, indptr, idx, val);
+    }
+
     /** Entries of {@code indices[from, to)} whose column is kept. */
-    int kept(int[] indices, int from, int to) {
+    private int kept(int[] indices, int from, int to) {
         int n = 0;
         for (int k = from; k < to; k++) {
             if (this.to[indices[k]] >= 0) {
@@ -81,7 +132,7 @@ final class ColumnMap implements java.io.Serializable {
      * {@code outVal}, plus {@code fill} at every missing column when it is not zero, sorted by column (merged when the
      * map keeps the input's order, else by {@code sorter}). Returns the end of the written row.
      */
-    int remapRow(int[] idx, float[] val, int from, int to, int[] outIdx, float[] outVal, int at, float fill,
+    private int remapRow(int[] idx, float[] val, int from, int to, int[] outIdx, float[] outVal, int at, float fill,
                  RowSorter sorter) {
         int n = at;
         for (int k = from; k < to; k++) {

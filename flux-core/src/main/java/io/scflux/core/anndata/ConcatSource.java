@@ -7,7 +7,6 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.BlockTransfer;
 import io.scflux.core.backend.Resident;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,8 +27,9 @@ import java.util.function.Consumer;
  * counts are the inputs' own (plus filled columns), an upper bound where an inner join drops columns, so that planning
  * never decodes an input.
  *
- * <p>Blocks stay on their backend ({@link Resident}): the concatenation lives on the first input's, and only the
- * blocks of inputs on another backend are moved there, by a {@link BlockTransfer}, which is said once.
+ * <p>Blocks stay on their backend ({@link Resident}): the concatenation lives on the first input's, which re-indexes
+ * every block ({@link Backend#reindex}: on the device for blocks resident there), and only the blocks of inputs on
+ * another backend are moved there (downloaded from theirs, uploaded to it), which is said once.
  */
 public final class ConcatSource implements BlockSource, Resident, java.io.Serializable {
 
@@ -40,17 +40,14 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private final float fill;
     private final DType dtype;
     private final Backend[] backends;
-    private final BlockTransfer transfer;
     private final Consumer<String> notice;
     private final AtomicBoolean told = new AtomicBoolean();
 
-    private ConcatSource(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill, BlockTransfer transfer,
-                         Consumer<String> notice) {
+    private ConcatSource(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill, Consumer<String> notice) {
         this.inputs = inputs;
         this.maps = maps;
         this.nCols = nCols;
         this.fill = fill;
-        this.transfer = transfer;
         this.notice = notice;
         this.backends = inputs.stream().map(Resident::of).toArray(Backend[]::new);
         this.starts = new long[inputs.size() + 1];
@@ -95,7 +92,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
                 maps[i] = ColumnMap.of(map, nCols, s.describe());
             }
         }
-        return new ConcatSource(in, maps, nCols, fillValue, BlockTransfer.HOST, System.err::println);
+        return new ConcatSource(in, maps, nCols, fillValue, System.err::println);
     }
 
     /** Sources with the same columns stacked by rows. */
@@ -107,15 +104,14 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     }
 
     /**
-     * This concatenation moving the blocks of inputs on another backend than the first input's with {@code transfer},
-     * and saying so once to {@code notice} (by default {@link BlockTransfer#HOST} and standard error).
+     * This concatenation saying to {@code notice} (by default standard error), once, that it moves the blocks of
+     * inputs on another backend than the first input's.
      */
-    public ConcatSource withTransfer(BlockTransfer transfer, Consumer<String> notice) {
-        return new ConcatSource(inputs, maps, nCols, fill, Objects.requireNonNull(transfer, "transfer"),
-                Objects.requireNonNull(notice, "notice"));
+    public ConcatSource withNotice(Consumer<String> notice) {
+        return new ConcatSource(inputs, maps, nCols, fill, Objects.requireNonNull(notice, "notice"));
     }
 
-    /** What crosses to another JVM: the inputs and how their columns map; blocks are moved to the host there. */
+    /** What crosses to another JVM: the inputs and how their columns map (its notices go to that JVM's stderr). */
     private Object writeReplace() {
         return new Shipped(inputs, maps, nCols, fill);
     }
@@ -123,7 +119,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private record Shipped(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill)
             implements java.io.Serializable {
         private Object readResolve() {
-            return new ConcatSource(inputs, maps, nCols, fill, BlockTransfer.HOST, System.err::println);
+            return new ConcatSource(inputs, maps, nCols, fill, System.err::println);
         }
     }
 
@@ -228,7 +224,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
                 plans.add(inputs.get(i).plan(target));
             } else {
                 plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {maps[i]}, nCols, fill,
-                        transfer, notice), target));
+                        notice), target));
             }
         }
         return BlockPlan.concat(target, plans);
@@ -259,38 +255,30 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
 
     /**
      * Input {@code i}'s block on the concatenation's backend (moved there, and said once, when the input is on
-     * another), re-indexed to the output's columns, as block {@code blockIndex} at {@code rowStart}.
+     * another), re-indexed to the output's columns by that backend, as block {@code blockIndex} at {@code rowStart}.
      */
     private RowBlock reindex(int i, RowBlock read, int blockIndex, long rowStart) {
+        Backend on = backends[0];
         RowBlock b = read;
-        if (backends[i] != backends[0]) {
+        if (backends[i] != on) {
             if (!told.getAndSet(true)) {
                 Set<String> names = new LinkedHashSet<>();
                 Arrays.stream(backends).forEach(x -> names.add(x.name()));
                 notice.accept("scflux: concatenated data are on backends " + names + "; moving the blocks of the "
                         + "inputs not on " + backends[0].name() + " (the first input's backend) there");
             }
-            b = transfer.move(read, backends[i], backends[0]);
+            b = on.upload(backends[i].download(read));
         }
-        ColumnMap m = maps[i];
-        if (m == null) {
-            return b.relocate(blockIndex, rowStart);
-        }
-        int rows = b.nRows();
-        int nnz = m.kept(b.indices(), 0, b.nnz()) + rows * filled(i);
-        int[] idx = new int[nnz];
-        float[] val = new float[nnz];
-        int[] indptr = new int[rows + 1];
-        int[] p = b.indptr();
-        RowSorter sorter = new RowSorter();
-        for (int r = 0; r < rows; r++) {
-            indptr[r + 1] = m.remapRow(b.indices(), b.values(), p[r], p[r + 1], idx, val, indptr[r], fill, sorter);
-        }
-        return RowBlock.of(blockIndex, rowStart, nCols, indptr, idx, val);
+        return (maps[i] == null ? b : on.reindex(b, maps[i], fill)).relocate(blockIndex, rowStart);
     }
 
-    /** Blocks of consecutive rows joined into one. */
-    private RowBlock join(List<RowBlock> parts, int blockIndex, long rowStart) {
+    /**
+     * Blocks of consecutive rows joined into one, on the concatenation's backend: parts resident on a device are
+     * joined on the heap (a read across inputs, which plans never make).
+     */
+    private RowBlock join(List<RowBlock> resident, int blockIndex, long rowStart) {
+        Backend on = backends[0];
+        List<RowBlock> parts = resident.stream().map(on::download).toList();
         int rows = 0;
         int nnz = 0;
         for (RowBlock b : parts) {
@@ -312,7 +300,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             r += b.nRows();
             at += b.nnz();
         }
-        return RowBlock.of(blockIndex, rowStart, nCols, indptr, idx, val);
+        return on.upload(RowBlock.of(blockIndex, rowStart, nCols, indptr, idx, val));
     }
 
     /**
@@ -330,7 +318,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
         @Override
         public RowBlock read(int blockIndex, long from, long to) {
             if (from >= to) {
-                return RowBlock.empty(blockIndex, from, 0, nCols);
+                return backends[0].upload(RowBlock.empty(blockIndex, from, 0, nCols));
             }
             int i = inputOf(from);
             if (to <= starts[i + 1]) {

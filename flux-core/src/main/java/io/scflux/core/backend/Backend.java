@@ -3,13 +3,16 @@ package io.scflux.core.backend;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import io.scflux.core.anndata.ColumnMap;
 
 /**
  * Where the arithmetic on row blocks runs: the JVM heap ({@link HostBackend}) or a device. The operators call these
  * kernels and keep the determinism rule themselves: every kernel computes the partial of one block, and the partials
  * are merged in block order by the caller.
  *
- * <p>A backend that is not the host may be backed by device buffers; it accounts them in {@link #memory()}.
+ * <p>A backend that is not the host may be backed by device buffers; it accounts them in {@link #memory()}. Blocks
+ * may stay on it between operations ({@link RowBlock#resident()}): {@link #upload} puts a heap block there,
+ * {@link #download} brings one back, and {@link #reindex} works on it where it is. The other kernels take heap blocks.
  */
 public interface Backend {
 
@@ -29,6 +32,31 @@ public interface Backend {
     default PlanTarget target(PlanTarget requested) {
         return requested;
     }
+
+    /**
+     * {@code block} (on the heap) as a block resident on this backend, the same rows and entries; the host, whose
+     * blocks are on the heap, returns it as it is.
+     *
+     * @throws IllegalArgumentException when the block is resident on another backend
+     */
+    RowBlock upload(RowBlock block);
+
+    /**
+     * {@code block} with its arrays on the heap: a block resident on this backend is copied down and its arrays freed
+     * (the block is consumed); a heap block is returned as it is.
+     *
+     * @throws IllegalArgumentException when the block is resident on another backend
+     */
+    RowBlock download(RowBlock block);
+
+    /**
+     * {@code block}'s columns re-indexed by {@code map} onto its {@link ColumnMap#nOut()} columns, as anndata's
+     * {@code concat} places an input's columns: entries in dropped columns removed, {@code fill} at every column the
+     * input lacks unless it is zero, each row sorted by column. A resident block is re-indexed where it is (and
+     * consumed), a heap block on the heap; the result is on the same backend, the same bits as
+     * {@link ColumnMap#reindex} gives on the host.
+     */
+    RowBlock reindex(RowBlock block, ColumnMap map, float fill);
 
     /**
      * normalize_total's division by the row's factor ({@code factors} indexed by global row, zero taken as one)

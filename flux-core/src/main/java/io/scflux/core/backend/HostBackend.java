@@ -2,6 +2,7 @@ package io.scflux.core.backend;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import io.scflux.core.anndata.ColumnMap;
 import io.scflux.core.anndata.NormalizeLog1p;
 
 /**
@@ -36,6 +37,30 @@ public final class HostBackend implements Backend, java.io.Serializable {
     @Override
     public MemoryAccount memory() {
         return memory;
+    }
+
+    /** A heap block as it is: the host's blocks are on the heap. */
+    @Override
+    public RowBlock upload(RowBlock block) {
+        return onHeap(block);
+    }
+
+    @Override
+    public RowBlock download(RowBlock block) {
+        return onHeap(block);
+    }
+
+    @Override
+    public RowBlock reindex(RowBlock block, ColumnMap map, float fill) {
+        return map.reindex(onHeap(block), fill);
+    }
+
+    private static RowBlock onHeap(RowBlock block) {
+        if (block.resident() != null) {
+            throw new IllegalArgumentException(block + ": the host cannot take a block resident on "
+                    + block.backend().name() + "; that backend downloads it");
+        }
+        return block;
     }
 
     @Override

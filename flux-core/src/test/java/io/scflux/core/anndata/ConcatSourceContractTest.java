@@ -11,10 +11,13 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
+import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.Resident;
 import io.scflux.core.test.BlockSourceContract;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
+import io.scflux.core.test.RecordingBackend;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
@@ -198,6 +201,31 @@ class ConcatSourceContractTest {
         float fill() {
             return 2;
         }
+    }
+
+    /** The wide rows with every input resident on a test double device, re-indexed there, read by a host consumer. */
+    @Nested
+    class WideOnDevice extends Wide {
+        @Override
+        protected BlockSource source() {
+            return onDevice(inputs(), maps(), nCols(), fill());
+        }
+    }
+
+    /** The inner join with every input resident on a test double device. */
+    @Nested
+    class InnerOnDevice extends Inner {
+        @Override
+        protected BlockSource source() {
+            return onDevice(inputs(), maps(), nCols(), fill());
+        }
+    }
+
+    /** The concatenation of {@code inputs} placed on a test double device, as a host consumer reads it. */
+    static BlockSource onDevice(List<CsrMatrix> inputs, List<int[]> maps, int nCols, float fill) {
+        RecordingBackend device = new RecordingBackend("double");
+        List<BlockSource> placed = inputs.stream().map(m -> Resident.on(device, m)).toList();
+        return Resident.on(HostBackend.INSTANCE, ConcatSource.of(placed, maps, nCols, fill));
     }
 
     /** Outer join padded with a fill value, as anndata does when {@code fill_value} is given. */

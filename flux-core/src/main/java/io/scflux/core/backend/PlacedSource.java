@@ -1,0 +1,54 @@
+package io.scflux.core.backend;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.ForwardingSource;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+
+/**
+ * A source read from one backend and handed on another ({@link Resident#on}): each block is downloaded from the
+ * first and uploaded to the second as it is read. Its blocks are cached under the source's key only on the host: a
+ * resident block is owned by the one consumer it is handed to.
+ */
+final class PlacedSource extends ForwardingSource implements Resident {
+
+    private final Backend from;
+    private final Backend to;
+
+    PlacedSource(BlockSource source, Backend from, Backend to) {
+        super(source);
+        this.from = from;
+        this.to = to;
+    }
+
+    @Override
+    public Backend backend() {
+        return to;
+    }
+
+    @Override
+    public Object cacheKey() {
+        return to.isHost() ? super.cacheKey() : null;
+    }
+
+    @Override
+    public RowReader open() {
+        RowReader reader = super.open();
+        return new RowReader() {
+            @Override
+            public RowBlock read(int blockIndex, long rowFrom, long rowTo) {
+                return to.upload(from.download(reader.read(blockIndex, rowFrom, rowTo)));
+            }
+
+            @Override
+            public void close() {
+                reader.close();
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return super.describe() + " on " + to.name();
+    }
+}

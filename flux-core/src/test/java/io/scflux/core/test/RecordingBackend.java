@@ -1,0 +1,148 @@
+package io.scflux.core.test;
+
+import io.scflux.core.RowBlock;
+import io.scflux.core.Stage;
+import io.scflux.core.anndata.ColumnMap;
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.MemoryAccount;
+import io.scflux.core.backend.ResidentArrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A test double device whose blocks are resident (their heap arrays hidden behind {@link ResidentArrays}, accounted
+ * in its {@link MemoryAccount}) and which records every upload, download and re-index, as {@code "upload 0-12"}
+ * (the rows of the block). A resident block used after it was consumed (downloaded, re-indexed), or a heap block
+ * handed to its re-indexing, fails the test: that is how a test sees that blocks stayed resident and were owned once.
+ */
+public final class RecordingBackend implements Backend {
+
+    private final String name;
+    private final MemoryAccount memory;
+    /** Every call, in order. */
+    public final List<String> calls = new CopyOnWriteArrayList<>();
+
+    public RecordingBackend(String name) {
+        this.name = name;
+        this.memory = MemoryAccount.root(name, Long.MAX_VALUE);
+    }
+
+    /** The recorded calls of {@code kind} ({@code upload}, {@code download}, {@code reindex}). */
+    public long count(String kind) {
+        return calls.stream().filter(c -> c.startsWith(kind + " ")).count();
+    }
+
+    /** A block's arrays on the heap, hidden from its holder. */
+    private final class Hidden implements ResidentArrays {
+        private final long bytes;
+        private RowBlock block;
+
+        Hidden(RowBlock block) {
+            this.block = block;
+            this.bytes = block.sizeInBytes();
+            memory.reserve(bytes);
+        }
+
+        @Override
+        public Backend backend() {
+            return RecordingBackend.this;
+        }
+
+        @Override
+        public long bytes() {
+            return bytes;
+        }
+
+        /** The hidden arrays, given up: a second take fails. */
+        synchronized RowBlock take() {
+            if (block == null) {
+                throw new IllegalStateException("a block resident on " + name + " used after it was consumed");
+            }
+            RowBlock b = block;
+            block = null;
+            memory.release(bytes);
+            return b;
+        }
+    }
+
+    private static String rows(RowBlock b) {
+        return b.rowStart() + "-" + b.rowEnd();
+    }
+
+    /** The heap arrays of {@code b}, resident here, as the same block and position; consumed. */
+    private RowBlock take(RowBlock b) {
+        if (!(b.resident() instanceof Hidden h) || h.backend() != this) {
+            throw new IllegalArgumentException(b + " is not resident on " + name);
+        }
+        return h.take().relocate(b.blockIndex(), b.rowStart());
+    }
+
+    private RowBlock hide(RowBlock b) {
+        return RowBlock.resident(b.blockIndex(), b.rowStart(), b.nRows(), b.nCols(), b.nnz(), new Hidden(b));
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean isHost() {
+        return false;
+    }
+
+    @Override
+    public MemoryAccount memory() {
+        return memory;
+    }
+
+    @Override
+    public RowBlock upload(RowBlock block) {
+        if (block.resident() != null) {
+            throw new IllegalArgumentException(block + " is resident already");
+        }
+        calls.add("upload " + rows(block));
+        return hide(block);
+    }
+
+    @Override
+    public RowBlock download(RowBlock block) {
+        if (block.resident() == null) {
+            return block;
+        }
+        calls.add("download " + rows(block));
+        return take(block);
+    }
+
+    /** Re-indexes with the host's code on the hidden arrays: a heap block here is a caller's mistake. */
+    @Override
+    public RowBlock reindex(RowBlock block, ColumnMap map, float fill) {
+        calls.add("reindex " + rows(block));
+        return hide(map.reindex(take(block), fill));
+    }
+
+    @Override
+    public Stage normalizeLog1p(double[] factors, boolean single, Double base) {
+        throw new UnsupportedOperationException(name + " has no kernels");
+    }
+
+    @Override
+    public void columnSums(RowBlock block, boolean float32Squares, double[] sum, double[] squares) {
+        throw new UnsupportedOperationException(name + " has no kernels");
+    }
+
+    @Override
+    public void gram(RowBlock block, double[] upper, double[] columnSums) {
+        throw new UnsupportedOperationException(name + " has no kernels");
+    }
+
+    @Override
+    public RowBlock project(RowBlock block, double[] loadings, int k, double[] meanV) {
+        throw new UnsupportedOperationException(name + " has no kernels");
+    }
+
+    @Override
+    public String toString() {
+        return "RecordingBackend[" + name + "]";
+    }
+}

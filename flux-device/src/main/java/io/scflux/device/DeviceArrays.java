@@ -1,0 +1,33 @@
+package io.scflux.device;
+
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.ResidentArrays;
+
+/**
+ * The device arrays of one block resident on a {@link CudaBackend}: row pointers, column indices and values, each its
+ * own allocation, accounted in the backend's {@code resident} account until the backend frees them.
+ */
+final class DeviceArrays implements ResidentArrays {
+
+    private final CudaBackend backend;
+    final DeviceBuffer indptr;
+    final DeviceBuffer indices;
+    final DeviceBuffer values;
+
+    DeviceArrays(CudaBackend backend, DeviceBuffer indptr, DeviceBuffer indices, DeviceBuffer values) {
+        this.backend = backend;
+        this.indptr = indptr;
+        this.indices = indices;
+        this.values = values;
+    }
+
+    @Override
+    public Backend backend() {
+        return backend;
+    }
+
+    @Override
+    public long bytes() {
+        return indptr.bytes() + indices.bytes() + values.bytes();
+    }
+}

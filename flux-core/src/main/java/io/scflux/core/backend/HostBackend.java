@@ -89,19 +89,36 @@ public final class HostBackend implements Backend, java.io.Serializable {
         for (int r = 0; r < block.nRows(); r++) {
             int from = indptr[r];
             int to = indptr[r + 1];
+            boolean increasing = increasing(indices, from, to);
             for (int i = from; i < to; i++) {
                 int a = indices[i];
                 double va = values[i];
                 columnSums[a] += va;
                 int base = Backend.gramIndex(a, 0, p);
-                for (int j = from; j < to; j++) {
-                    int b = indices[j];
-                    if (b >= a) {
-                        upper[base + b] += va * values[j];
+                if (increasing) {
+                    // the pairs (a, b >= a) of a row in strictly increasing column order are its entries from i on
+                    for (int j = i; j < to; j++) {
+                        upper[base + indices[j]] += va * values[j];
+                    }
+                } else {
+                    for (int j = from; j < to; j++) {
+                        int b = indices[j];
+                        if (b >= a) {
+                            upper[base + b] += va * values[j];
+                        }
                     }
                 }
             }
         }
+    }
+
+    private static boolean increasing(int[] indices, int from, int to) {
+        for (int i = from + 1; i < to; i++) {
+            if (indices[i] <= indices[i - 1]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override

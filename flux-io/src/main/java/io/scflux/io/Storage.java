@@ -10,6 +10,9 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 
 /**
  * One reader's open handle on a file: positional reads through its own {@link FileChannel} (the fast path for
@@ -26,7 +29,7 @@ final class Storage implements AutoCloseable {
     private final Path file;
     private final FileChannel channel;
     private final ReadStats stats;
-    private final Map<ChunkKey, ByteBuffer> decoded = new Recent<>(DECODED_CHUNKS_KEPT);
+    private final Map<ChunkKey, CompletableFuture<ByteBuffer>> decoded = new Recent<>(DECODED_CHUNKS_KEPT);
     private HdfFile hdf;
 
     private Storage(Path file, FileChannel channel, ReadStats stats) {
@@ -98,14 +101,42 @@ final class Storage implements AutoCloseable {
         return held[0].clear().limit(bytes);
     }
 
-    /** A decoded chunk kept from an earlier read of this reader, or null. */
-    synchronized ByteBuffer decodedChunk(StoredArray array, long chunk) {
-        ByteBuffer b = decoded.get(new ChunkKey(array, chunk));
-        return b == null ? null : b.duplicate().order(b.order());
-    }
-
-    synchronized void keepDecodedChunk(StoredArray array, long chunk, ByteBuffer bytes) {
-        decoded.put(new ChunkKey(array, chunk), bytes);
+    /**
+     * Chunk {@code chunk} of {@code array}, decoded by {@code decoder} unless this reader decoded it recently or is
+     * decoding it on another thread, which this thread then waits for: concurrent reads of neighbouring blocks share
+     * one decode of the chunk they both need.
+     */
+    ByteBuffer decodedChunk(StoredArray array, long chunk, Supplier<ByteBuffer> decoder) {
+        ChunkKey key = new ChunkKey(array, chunk);
+        CompletableFuture<ByteBuffer> pending;
+        boolean decodes = false;
+        synchronized (this) {
+            pending = decoded.get(key);
+            if (pending == null) {
+                pending = new CompletableFuture<>();
+                decoded.put(key, pending);
+                decodes = true;
+            }
+        }
+        if (decodes) {
+            try {
+                pending.complete(decoder.get());
+            } catch (RuntimeException | Error e) {
+                synchronized (this) {
+                    decoded.remove(key, pending);
+                }
+                pending.completeExceptionally(e);
+                throw e;
+            }
+        }
+        ByteBuffer b;
+        try {
+            b = pending.join();
+        } catch (CompletionException e) {
+            // the decoding thread failed: this one reports the same failure
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
+        return b.duplicate().order(b.order());
     }
 
     /** The jhdf view of a dataset, for chunks whose filters only jhdf decodes. */

@@ -424,10 +424,10 @@ final class StoredArray {
      * byte order, the full chunk shape even at the edges. A chunk never written reads as zeros (the fill value).
      */
     ByteBuffer chunk(Storage s, long linear) {
-        ByteBuffer kept = s.decodedChunk(this, linear);
-        if (kept != null) {
-            return kept;
-        }
+        return s.decodedChunk(this, linear, () -> decode(s, linear));
+    }
+
+    private ByteBuffer decode(Storage s, long linear) {
         int bytes = Math.toIntExact(chunkElements * elementSize);
         ByteBuffer out;
         if (jhdfChunks) {
@@ -454,8 +454,7 @@ final class StoredArray {
             }
         }
         s.stats().addChunk();
-        s.keepDecodedChunk(this, linear, out);
-        return out.duplicate().order(order);
+        return out;
     }
 
     private byte[] jhdfChunk(Storage s, long linear) {

@@ -76,7 +76,7 @@ public final class Scflux implements Runnable {
 
     @Option(names = "--cache-mb", paramLabel = "N", scope = ScopeType.INHERIT,
             description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
-                    + "(default: an eighth of the maximum heap for commands that read X several times, else 0). "
+                    + "(default: an eighth of the maximum heap for commands that read a compressed X several times, else 0). "
                     + "Results do not depend on it.")
     private Long cacheMb;
 
@@ -181,8 +181,8 @@ public final class Scflux implements Runnable {
 
     /**
      * The block cache of {@code --cache-mb}, one per run. Without the option, an eighth of the heap when the command
-     * reads its input several times ({@code rereads}), else none: packing blocks for a single pass costs more than
-     * reading them again.
+     * reads a compressed input several times ({@code rereads}), else none: packing blocks for a single pass, or
+     * keeping blocks that are cheap to read again, costs more than reading them again.
      */
     BlockCache cache(boolean rereads) {
         if (cache == null) {

@@ -12,9 +12,10 @@ import reactor.core.publisher.Mono;
  * fixed order, which depends on the plan only, is what gives the same bits with 1 or 16 threads.
  *
  * <p>The order in full: a segment's partial is {@link #identity()} with its blocks folded in with {@link #foldInto},
- * first to last (the first segment starts at block 0); the result is {@link #identity()} merged with the segments'
- * partials in order. Small blocks thus cost one partial per segment, not per block, and an {@link Engine} that folds
- * segments elsewhere sends one partial per segment.
+ * first to last (the first segment starts at block 0); a run's partial is {@link #identity()} merged with the partials
+ * of its {@link #RUN_SEGMENTS} segments in order; the result is {@link #identity()} merged with the runs' partials in
+ * order. Small blocks thus cost one partial per segment, not per block, and an {@link Engine} that folds elsewhere
+ * sends one partial per run.
  *
  * <p>A reducer is serializable, and so must its partials be, so that an {@link Engine} can fold blocks in other JVMs
  * and send the partials back to be merged.
@@ -25,6 +26,9 @@ public interface Reducer<A> extends java.io.Serializable {
 
     /** Blocks per segment of the merge order: a constant, never the thread count or an engine's task size. */
     int SEGMENT_BLOCKS = 16;
+
+    /** Segments per run of the merge order: a constant too; a run is an engine's task. */
+    int RUN_SEGMENTS = 16;
 
     /** The partial of no blocks; {@code merge(identity(), p)} must equal {@code p}. */
     A identity();
@@ -48,28 +52,33 @@ public interface Reducer<A> extends java.io.Serializable {
     A merge(A earlier, A later);
 
     /**
-     * The merge segments of a plan of {@code blocks} blocks, {@code [from, to)} each: {@link #SEGMENT_BLOCKS}
+     * The runs of a plan of {@code blocks} blocks, {@code [from, to)} each: {@link #RUN_SEGMENTS} segments of
      * consecutive blocks from block 0, the last one shorter.
      */
-    static List<int[]> segments(int blocks) {
-        List<int[]> segments = new ArrayList<>();
-        for (int from = 0; from < blocks; from += SEGMENT_BLOCKS) {
-            segments.add(new int[] {from, Math.min(blocks, from + SEGMENT_BLOCKS)});
+    static List<int[]> runs(int blocks) {
+        int step = RUN_SEGMENTS * SEGMENT_BLOCKS;
+        List<int[]> ranges = new ArrayList<>();
+        for (int from = 0; from < blocks; from += step) {
+            ranges.add(new int[] {from, Math.min(blocks, from + step)});
         }
-        return segments;
+        return ranges;
     }
 
     /**
-     * The partial of blocks {@code [from, to)} of {@code plan}, one segment, read with {@code reader} and folded in
-     * order from {@link #identity()}, as {@link #reduce} folds a segment; for an engine that folds a segment in one
-     * task.
+     * The partial of blocks {@code [from, to)} of {@code plan}, one run, read with {@code reader}: each segment folded
+     * in order from {@link #identity()}, the segments' partials merged in order from {@link #identity()}, as
+     * {@link #reduce} does; for an engine that folds a run in one task.
      */
-    default A foldSegment(RowReader reader, BlockPlan plan, int from, int to) {
-        A acc = identity();
-        for (int b = from; b < to; b++) {
-            acc = foldInto(acc, reader.read(b, plan.rowStart(b), plan.rowEnd(b)));
+    default A foldRun(RowReader reader, BlockPlan plan, int from, int to) {
+        A run = identity();
+        for (int first = from; first < to; first += SEGMENT_BLOCKS) {
+            A segment = identity();
+            for (int b = first; b < Math.min(to, first + SEGMENT_BLOCKS); b++) {
+                segment = foldInto(segment, reader.read(b, plan.rowStart(b), plan.rowEnd(b)));
+            }
+            run = merge(run, segment);
         }
-        return acc;
+        return run;
     }
 
     /**
@@ -85,6 +94,8 @@ public interface Reducer<A> extends java.io.Serializable {
                 : segments.flatMapSequential(segment -> segment.publishOn(execution.scheduler(), SEGMENT_BLOCKS)
                                 .reduceWith(this::identity, this::foldInto),
                         execution.threads(), 1);
-        return partials.reduceWith(this::identity, this::merge);
+        return partials.window(RUN_SEGMENTS)
+                .concatMap(run -> run.reduceWith(this::identity, this::merge), 1)
+                .reduceWith(this::identity, this::merge);
     }
 }

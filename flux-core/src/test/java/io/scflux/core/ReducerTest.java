@@ -2,6 +2,7 @@ package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
@@ -102,16 +103,20 @@ class ReducerTest {
 
     /**
      * The documented order, written out here: each segment of {@link Reducer#SEGMENT_BLOCKS} blocks folded into one
-     * partial (by default a block's own sum added to it; with foldInto each value added to it), then the segments'
-     * partials added in order.
+     * partial (by default a block's own sum added to it; with foldInto each value added to it), each run's segment
+     * partials added in order, then the runs' partials in order.
      */
     @ParameterizedTest
     @EnumSource(Threads.class)
     void foldsSegmentsThenMergesThemInOrder(Threads t) {
         CsrMatrix m = wideRange();
         BlockPlan plan = m.plan(BlockSize.ONE_ROW.target());
+        int run = Reducer.RUN_SEGMENTS * Reducer.SEGMENT_BLOCKS;
+        assertTrue(plan.size() > run, "more than one run");
         float perBlock = 0;
         float perValue = 0;
+        float runOfBlocks = 0;
+        float runOfValues = 0;
         for (int from = 0; from < plan.size(); from += Reducer.SEGMENT_BLOCKS) {
             float segmentOfBlocks = 0;
             float segmentOfValues = 0;
@@ -123,8 +128,14 @@ class ReducerTest {
                 }
                 segmentOfBlocks += block;
             }
-            perBlock += segmentOfBlocks;
-            perValue += segmentOfValues;
+            runOfBlocks += segmentOfBlocks;
+            runOfValues += segmentOfValues;
+            if ((from + Reducer.SEGMENT_BLOCKS) % run == 0 || from + Reducer.SEGMENT_BLOCKS >= plan.size()) {
+                perBlock += runOfBlocks;
+                perValue += runOfValues;
+                runOfBlocks = 0;
+                runOfValues = 0;
+            }
         }
         assertNotEquals(Float.floatToRawIntBits(perBlock), Float.floatToRawIntBits(perValue));
         float gotBlocks = FLOAT_SUM.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];

@@ -15,11 +15,10 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The {@link Engine} on Apache Spark: a block plan becomes partitions of one merge segment each
- * ({@link Reducer#SEGMENT_BLOCKS} consecutive blocks); each task opens the source itself (a file by its path, which
- * every executor must see), folds its blocks one by one with the operator's own reducer, merges their partials in
- * block order as the local engine merges a segment, and returns that one partial; the driver merges the segments'
- * partials in order, as the local engine does, so a result has the same bits. Partitions are collected a window (two
+ * The {@link Engine} on Apache Spark: a block plan becomes partitions of one merge run each ({@link Reducer#runs}); each
+ * task opens the source itself (a file by its path, which every executor must see), folds the run's segments and
+ * merges them with the operator's own reducer as the local engine does ({@link Reducer#foldRun}), and returns that one
+ * partial; the driver merges the runs' partials in order, as the local engine does, so a result has the same bits. Partitions are collected a window (two
  * per core) at a time, which bounds what the driver holds to a few partials.
  */
 public final class SparkEngine implements Engine, AutoCloseable {
@@ -71,9 +70,9 @@ public final class SparkEngine implements Engine, AutoCloseable {
     @Override
     public <A> Mono<A> reduce(BlockSource source, BlockPlan plan, Reducer<A> reducer, Execution execution) {
         return Mono.fromCallable(() -> {
-            List<int[]> ranges = Reducer.segments(plan.size());
+            List<int[]> ranges = Reducer.runs(plan.size());
             JavaRDD<A> partials = context.parallelize(ranges, Math.max(1, ranges.size()))
-                    .mapPartitions(range -> List.of(segment(source, plan, reducer, range.next())).iterator());
+                    .mapPartitions(range -> List.of(run(source, plan, reducer, range.next())).iterator());
             A acc = reducer.identity();
             int window = 2 * Math.max(1, context.defaultParallelism());
             for (int first = 0; first < ranges.size(); first += window) {
@@ -91,10 +90,10 @@ public final class SparkEngine implements Engine, AutoCloseable {
         }).subscribeOn(Schedulers.boundedElastic());
     }
 
-    /** One task: the partial of the segment of blocks {@code [range[0], range[1])}. */
-    private static <A> A segment(BlockSource source, BlockPlan plan, Reducer<A> reducer, int[] range) {
+    /** One task: the partial of the run of blocks {@code [range[0], range[1])}. */
+    private static <A> A run(BlockSource source, BlockPlan plan, Reducer<A> reducer, int[] range) {
         try (RowReader reader = source.open()) {
-            return reducer.foldSegment(reader, plan, range[0], range[1]);
+            return reducer.foldRun(reader, plan, range[0], range[1]);
         }
     }
 

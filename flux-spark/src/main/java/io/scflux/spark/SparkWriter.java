@@ -74,7 +74,7 @@ public final class SparkWriter {
             return source;
         }
         BlockPlan plan = source.plan(options.plan());
-        List<int[]> ranges = Reducer.segments(plan.size());
+        List<int[]> ranges = Reducer.runs(plan.size());
         String dir = folder.toString();
         List<Engine.Task<long[]>> tasks = new ArrayList<>();
         for (int t = 0; t < ranges.size(); t++) {

@@ -36,8 +36,8 @@ import reactor.core.publisher.Mono;
  */
 class SparkEngineTest {
 
-    /** About 100 blocks (7 merge segments, so 7 tasks) per fixture of 3,000 cells. */
-    static final PlanTarget SMALL = PlanTarget.ofChunkNnz(2_500);
+    /** About 1,000 blocks (4 merge runs, so 4 tasks) per fixture of 3,000 cells. */
+    static final PlanTarget SMALL = PlanTarget.ofChunkNnz(250);
 
     static final Streaming LOCAL = new Streaming(SMALL, Execution.threads(2));
 
@@ -81,7 +81,7 @@ class SparkEngineTest {
         AnnData out = same(file, (d, s) -> Pp.pipeline(d, PREPROCESS, HighlyVariableGenesOptions.defaults(),
                 PcaOptions.defaults().withNComps(20), s));
         assertTrue(out.obs().has("pct_counts_mt") && out.var().has("highly_variable") && out.varm().containsKey("PCs"));
-        assertTrue(out.x().plan(SMALL).size() > 3 * Reducer.SEGMENT_BLOCKS, "several segments");
+        assertTrue(out.x().plan(SMALL).size() > 2 * Reducer.RUN_SEGMENTS * Reducer.SEGMENT_BLOCKS, "several runs");
     }
 
     @Test
@@ -137,8 +137,8 @@ class SparkEngineTest {
     }
 
     @Test
-    void tasksAreTheMergeSegments() {
-        assertEquals(List.of("0-16", "16-32", "32-33"), Reducer.segments(33).stream()
+    void tasksAreTheMergeRuns() {
+        assertEquals(List.of("0-256", "256-512", "512-600"), Reducer.runs(600).stream()
                 .map(r -> r[0] + "-" + r[1]).toList());
     }
 }

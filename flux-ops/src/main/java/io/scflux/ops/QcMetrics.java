@@ -45,12 +45,14 @@ public final class QcMetrics {
     }
 
     private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass.Cells pass, SumType type) {
-        double[] nGenes = new double[pass.nGenes.length];
-        for (int i = 0; i < nGenes.length; i++) {
-            nGenes[i] = pass.nGenes[i];
-        }
-        obs.put("n_genes_by_counts", ArrayColumn.of(pass.nGenes.clone()));
+        int n = pass.nGenes.length;
+        // the column takes the pass's array: nothing else reads it (Preprocess reads the totals)
+        obs.put("n_genes_by_counts", ArrayColumn.of(pass.nGenes));
         if (options.log1p()) {
+            double[] nGenes = new double[n];
+            for (int i = 0; i < n; i++) {
+                nGenes[i] = pass.nGenes[i];
+            }
             obs.put("log1p_n_genes_by_counts", SumType.INT64.log1p(nGenes));
         }
         obs.put("total_counts", type.column(pass.totals));
@@ -59,7 +61,7 @@ public final class QcMetrics {
         }
         List<Integer> ranks = options.percentTop();
         for (int j = 0; j < ranks.size(); j++) {
-            double[] pct = new double[nGenes.length];
+            double[] pct = new double[n];
             for (int i = 0; i < pct.length; i++) {
                 // scanpy: top sums and totals in X's sum type, their quotient in float64, times 100
                 pct[i] = type.round(pass.topSums[j][i]) / type.round(pass.totals[i]) * 100;

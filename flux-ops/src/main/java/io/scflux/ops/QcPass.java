@@ -156,7 +156,8 @@ final class QcPass implements Reducer<QcPass.Sums> {
 
     /**
      * Every cell's results in {@code sums}, its blocks' put together (they cover rows {@code [0, nRows)} in order),
-     * shaped by this pass's qc variables and ranks, so a matrix of no rows gets empty columns.
+     * shaped by this pass's qc variables and ranks, so a matrix of no rows gets empty columns. The blocks' results are
+     * dropped from {@code sums} (the per-gene sums stay), so that they and the whole are not both held.
      */
     Cells cells(Sums sums, int nRows) {
         Cells all = new Cells(0, nRows, qcMasks.length, percentTop.length);
@@ -172,6 +173,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
                 System.arraycopy(b.topSums[j], 0, all.topSums[j], at, n);
             }
         }
+        sums.blocks.clear();
         return all;
     }
 

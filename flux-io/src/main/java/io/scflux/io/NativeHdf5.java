@@ -42,8 +42,11 @@ final class NativeHdf5 implements AutoCloseable {
     /** Elements per chunk of a compressed fixed-size dataset (h5py picks chunks of this order). */
     static final int CHUNK_ELEMENTS = 1 << 16;
 
-    /** Most elements staged and written by one {@code H5Dwrite}: bounds the native staging buffer. */
-    static final int SLICE_ELEMENTS = 1 << 20;
+    /**
+     * Most elements staged and written by one {@code H5Dwrite}: bounds the native staging buffer (and the string
+     * table of a text column) by a constant rather than by the number of cells.
+     */
+    static final int SLICE_ELEMENTS = 1 << 16;
 
     private static final long[] TYPES = new long[DType.values().length];
     private static final long LINK_CREATION;

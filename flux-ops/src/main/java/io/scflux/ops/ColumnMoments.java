@@ -5,10 +5,10 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.backend.Backend;
 
 /**
- * Per-column sums and sums of squares in float64, folded per block and merged in block order: the means and
- * variances that scale divides by and that centre the randomized PCA. Squares of float32 data are taken in float32
- * and summed in float64, as scanpy's numba kernel does ({@code value * value} on the float32 data). Each block's
- * partial is the backend's {@link Backend#columnSums} kernel.
+ * Per-column sums and sums of squares in float64, summed in the {@link Reducer}'s fixed order: the means and variances
+ * that scale divides by and that centre the randomized PCA. Squares of float32 data are taken in float32 and summed in
+ * float64, as scanpy's numba kernel does ({@code value * value} on the float32 data). Each block is added by the
+ * backend's {@link Backend#columnSums} kernel.
  */
 final class ColumnMoments implements Reducer<ColumnMoments.Sums> {
 

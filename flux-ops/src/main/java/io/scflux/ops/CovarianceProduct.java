@@ -6,8 +6,8 @@ import io.scflux.core.RowBlock;
 /**
  * One pass of the randomized solver: the covariance matrix times a block of vectors, {@code Xc^T (Xc Q) / (n - 1)}
  * with {@code Xc} the column-centred matrix, without forming {@code Xc}. Each row's {@code (x - mean) Q} is taken
- * from its stored entries and {@code mean Q}; per-block partials of {@code X^T B} and of the column sums of
- * {@code B} are merged in block order, and the centring of the left factor is applied once at the end.
+ * from its stored entries and {@code mean Q}; {@code X^T B} and the column sums of {@code B} are summed in
+ * the {@link Reducer}'s fixed order, and the centring of the left factor is applied once at the end.
  */
 final class CovarianceProduct implements Reducer<double[]> {
 

@@ -9,10 +9,10 @@ import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * The Gram matrix {@code X^T X} (its upper triangle, packed by rows) and the column sums of a matrix, in float64:
- * one pass of per-block partials merged in block order, each the backend's {@link Backend#gram} kernel. Products of
- * float32 values are exact in float64. A partial is {@code p (p + 1) / 2} doubles (16 MB for 2,000 genes), so merged
- * partials are kept (a few) and cleared for the next blocks rather than allocated per block: as many exist as blocks
- * are in flight, whatever the number of blocks.
+ * one pass, each block added into its segment's partial by the backend's {@link Backend#gram} kernel, in the
+ * {@link Reducer}'s order. Products of float32 values are exact in float64. A partial is {@code p (p + 1) / 2} doubles
+ * (16 MB for 2,000 genes), so merged partials are kept (a few) and cleared for the next segments rather than
+ * allocated each time: as many exist as segments are in flight, whatever the number of blocks.
  */
 final class Gram implements Reducer<Gram.Sums> {
 

@@ -9,8 +9,8 @@ import java.util.List;
 /**
  * The one pass over X of calculate_qc_metrics. Per cell: the number of nonzero genes, the total, the total of each
  * qc variable and the sums of the cell's top {@code n} values, which a block's partial holds for its rows (merging
- * collects them, {@link Sums#cells} puts them together). Per gene, as block partials merged in block order: the
- * total and the number of nonzero cells.
+ * collects them, {@link Sums#cells} puts them together). Per gene, summed in the {@link Reducer}'s fixed order:
+ * the total and the number of nonzero cells.
  *
  * <p>Stored zeros are skipped (scanpy calls {@code eliminate_zeros} first). Sums run in float64 in stored order. A
  * row with fewer nonzeros than the largest {@code n} is padded with zeros before its top values are taken, as

@@ -21,7 +21,7 @@ import java.util.function.Supplier;
  */
 final class Storage implements AutoCloseable {
 
-    private static final int DECODED_CHUNKS_KEPT = 4;
+    private static final int DECODED_CHUNKS_KEPT = 8;
     /** Largest read staged in a thread's reusable direct buffer; larger ones get a buffer of their own. */
     private static final int SCRATCH_MAX = 64 << 20;
     private static final ThreadLocal<ByteBuffer[]> SCRATCH = ThreadLocal.withInitial(() -> new ByteBuffer[1]);
@@ -104,9 +104,10 @@ final class Storage implements AutoCloseable {
     /**
      * Chunk {@code chunk} of {@code array}, decoded by {@code decoder} unless this reader decoded it recently or is
      * decoding it on another thread, which this thread then waits for: concurrent reads of neighbouring blocks share
-     * one decode of the chunk they both need.
+     * one decode of the chunk they both need. Before waiting, this thread runs {@code meanwhile} (null: nothing), the
+     * decode of a chunk the next reads will need, so that two readers of one chunk still decode in parallel.
      */
-    ByteBuffer decodedChunk(StoredArray array, long chunk, Supplier<ByteBuffer> decoder) {
+    ByteBuffer decodedChunk(StoredArray array, long chunk, Supplier<ByteBuffer> decoder, Runnable meanwhile) {
         ChunkKey key = new ChunkKey(array, chunk);
         CompletableFuture<ByteBuffer> pending;
         boolean decodes = false;
@@ -119,15 +120,9 @@ final class Storage implements AutoCloseable {
             }
         }
         if (decodes) {
-            try {
-                pending.complete(decoder.get());
-            } catch (RuntimeException | Error e) {
-                synchronized (this) {
-                    decoded.remove(key, pending);
-                }
-                pending.completeExceptionally(e);
-                throw e;
-            }
+            decode(key, pending, decoder);
+        } else if (!pending.isDone() && meanwhile != null) {
+            meanwhile.run();
         }
         ByteBuffer b;
         try {
@@ -137,6 +132,36 @@ final class Storage implements AutoCloseable {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
         return b.duplicate().order(b.order());
+    }
+
+    /** Decodes chunk {@code chunk} of {@code array} and keeps it, unless it is kept or being decoded already. */
+    void prefetchChunk(StoredArray array, long chunk, Supplier<ByteBuffer> decoder) {
+        ChunkKey key = new ChunkKey(array, chunk);
+        CompletableFuture<ByteBuffer> pending;
+        synchronized (this) {
+            if (decoded.containsKey(key)) {
+                return;
+            }
+            pending = new CompletableFuture<>();
+            decoded.put(key, pending);
+        }
+        try {
+            decode(key, pending, decoder);
+        } catch (RuntimeException | Error e) {
+            // whoever reads the chunk decodes it again and reports the failure
+        }
+    }
+
+    private void decode(ChunkKey key, CompletableFuture<ByteBuffer> pending, Supplier<ByteBuffer> decoder) {
+        try {
+            pending.complete(decoder.get());
+        } catch (RuntimeException | Error e) {
+            synchronized (this) {
+                decoded.remove(key, pending);
+            }
+            pending.completeExceptionally(e);
+            throw e;
+        }
     }
 
     /** The jhdf view of a dataset, for chunks whose filters only jhdf decodes. */

@@ -352,7 +352,7 @@ final class StoredArray {
                 s.read(chunkAddress[(int) c] + (a - chunkStart) * elementSize, slice, path);
                 s.stats().addChunk();
             } else {
-                ByteBuffer chunk = chunk(s, c);
+                ByteBuffer chunk = chunk(s, c, c + 1 < chunkGrid[0] ? c + 1 : -1);
                 dst.put(at, chunk, (int) (a - chunkStart) * elementSize, len);
             }
         }
@@ -424,7 +424,13 @@ final class StoredArray {
      * byte order, the full chunk shape even at the edges. A chunk never written reads as zeros (the fill value).
      */
     ByteBuffer chunk(Storage s, long linear) {
-        return s.decodedChunk(this, linear, () -> decode(s, linear));
+        return chunk(s, linear, -1);
+    }
+
+    /** As {@link #chunk(Storage, long)}; while another thread decodes it, this one decodes chunk {@code next}. */
+    private ByteBuffer chunk(Storage s, long linear, long next) {
+        return s.decodedChunk(this, linear, () -> decode(s, linear),
+                next < 0 ? null : () -> s.prefetchChunk(this, next, () -> decode(s, next)));
     }
 
     private ByteBuffer decode(Storage s, long linear) {

@@ -14,7 +14,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Readers of neighbouring blocks that need the same chunk at once decode it once; a failed decode is not kept. */
+/**
+ * Readers of neighbouring blocks that need the same chunk at once decode it once, the waiting one decoding the next
+ * chunk meanwhile; a failed decode is not kept.
+ */
 class StorageChunkTest {
 
     @Test
@@ -29,12 +32,16 @@ class StorageChunkTest {
                 decoding.countDown();
                 await(release);
                 return ByteBuffer.wrap(new byte[] {1, 2, 3});
-            }));
+            }, null));
             decoding.await(10, TimeUnit.SECONDS);
+            AtomicInteger prefetched = new AtomicInteger();
             Thread second = new Thread(() -> s.decodedChunk(null, 7, () -> {
                 decodes.incrementAndGet();
                 return ByteBuffer.wrap(new byte[] {9});
-            }));
+            }, () -> s.prefetchChunk(null, 8, () -> {
+                prefetched.incrementAndGet();
+                return ByteBuffer.wrap(new byte[] {8});
+            })));
             second.start();
             while (second.getState() != Thread.State.WAITING && second.isAlive()) {
                 Thread.onSpinWait();
@@ -43,9 +50,13 @@ class StorageChunkTest {
             second.join(10_000);
             assertEquals(3, first.get(10, TimeUnit.SECONDS).remaining());
             assertEquals(1, decodes.get(), "the second reader waited for the first one's decode");
+            assertEquals(1, prefetched.get(), "and decoded the next chunk meanwhile");
             assertEquals(2, s.decodedChunk(null, 7, () -> {
                 throw new AssertionError("decoded again although kept");
-            }).get(1), "kept for later reads");
+            }, null).get(1), "kept for later reads");
+            assertEquals(8, s.decodedChunk(null, 8, () -> {
+                throw new AssertionError("decoded again although prefetched");
+            }, null).get(0), "the prefetched chunk kept too");
         }
     }
 
@@ -57,9 +68,14 @@ class StorageChunkTest {
             IllegalStateException thrown = assertThrows(IllegalStateException.class,
                     () -> s.decodedChunk(null, 3, () -> {
                         throw broken;
-                    }));
+                    }, null));
             assertSame(broken, thrown);
-            assertEquals(5, s.decodedChunk(null, 3, () -> ByteBuffer.wrap(new byte[] {5})).get(0));
+            assertEquals(5, s.decodedChunk(null, 3, () -> ByteBuffer.wrap(new byte[] {5}), null).get(0));
+            s.prefetchChunk(null, 4, () -> {
+                throw broken;
+            });
+            assertEquals(6, s.decodedChunk(null, 4, () -> ByteBuffer.wrap(new byte[] {6}), null).get(0),
+                    "a failed prefetch is not kept: the reader decodes the chunk itself");
         }
     }
 

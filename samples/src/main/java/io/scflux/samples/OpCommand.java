@@ -69,7 +69,7 @@ abstract class OpCommand implements Callable<Integer> {
      * then a compressed X goes through the block cache by default. One statistics pass and the write re-read the file
      * instead, and so does every pass over an uncompressed X: reading it again is cheaper than keeping it on the heap
      * (200,000-cell pipeline under -Xmx1g: 24.4 s / 518 MB without the cache, 28.1 s / 929 MB with an eighth of the
-     * heap; gzip: 71.8 s without, 70.5 s with).
+     * heap; gzip: 62.9 s without, 47.6 s with).
      */
     boolean rereadsX() {
         return false;

@@ -15,4 +15,28 @@ public interface RowReader extends AutoCloseable {
 
     @Override
     void close();
+
+    /** How a reader over another one reads rows {@code [from, to)} as block {@code blockIndex}. */
+    @FunctionalInterface
+    interface Read {
+        RowBlock read(int blockIndex, long from, long to);
+    }
+
+    /**
+     * A reader that reads with {@code read} (which usually reads {@code under} and does something to the block) and,
+     * closed, closes {@code under}: what a source over another source opens.
+     */
+    static RowReader over(RowReader under, Read read) {
+        return new RowReader() {
+            @Override
+            public RowBlock read(int blockIndex, long from, long to) {
+                return read.read(blockIndex, from, to);
+            }
+
+            @Override
+            public void close() {
+                under.close();
+            }
+        };
+    }
 }

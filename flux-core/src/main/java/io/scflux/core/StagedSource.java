@@ -108,17 +108,7 @@ public final class StagedSource implements BlockSource, java.io.Serializable {
     @Override
     public RowReader open() {
         RowReader r = base.open();
-        return new RowReader() {
-            @Override
-            public RowBlock read(int blockIndex, long from, long to) {
-                return stage.apply(r.read(blockIndex, from, to));
-            }
-
-            @Override
-            public void close() {
-                r.close();
-            }
-        };
+        return RowReader.over(r, (blockIndex, from, to) -> stage.apply(r.read(blockIndex, from, to)));
     }
 
     @Override

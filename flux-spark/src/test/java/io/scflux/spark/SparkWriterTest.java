@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
-import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
@@ -107,22 +106,14 @@ class SparkWriterTest {
         @Override
         public RowReader open() {
             RowReader reader = base.open();
-            return new RowReader() {
-                @Override
-                public RowBlock read(int blockIndex, long from, long to) {
-                    TaskContext task = TaskContext.get();
-                    if (from <= 1000 && 1000 < to && task != null && task.attemptNumber() == 0) {
-                        FAILURES.incrementAndGet();
-                        throw new IllegalStateException("first attempt of the task reading row 1000 fails");
-                    }
-                    return reader.read(blockIndex, from, to);
+            return RowReader.over(reader, (blockIndex, from, to) -> {
+                TaskContext task = TaskContext.get();
+                if (from <= 1000 && 1000 < to && task != null && task.attemptNumber() == 0) {
+                    FAILURES.incrementAndGet();
+                    throw new IllegalStateException("first attempt of the task reading row 1000 fails");
                 }
-
-                @Override
-                public void close() {
-                    reader.close();
-                }
-            };
+                return reader.read(blockIndex, from, to);
+            });
         }
     }
 }

@@ -180,20 +180,12 @@ final class Job {
             @Override
             public RowReader open() {
                 RowReader reader = source.open();
-                return new RowReader() {
-                    @Override
-                    public RowBlock read(int blockIndex, long from, long to) {
-                        checkNotCancelled();
-                        RowBlock block = reader.read(blockIndex, from, to);
-                        metrics.blockProcessed();
-                        return block;
-                    }
-
-                    @Override
-                    public void close() {
-                        reader.close();
-                    }
-                };
+                return RowReader.over(reader, (blockIndex, from, to) -> {
+                    checkNotCancelled();
+                    RowBlock block = reader.read(blockIndex, from, to);
+                    metrics.blockProcessed();
+                    return block;
+                });
             }
         };
     }

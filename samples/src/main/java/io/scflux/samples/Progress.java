@@ -75,19 +75,11 @@ final class Progress {
             public RowReader open() {
                 RowReader reader = source.open();
                 progress.start();
-                return new RowReader() {
-                    @Override
-                    public RowBlock read(int blockIndex, long from, long to) {
-                        RowBlock block = reader.read(blockIndex, from, to);
-                        progress.done(block.nRows(), source.nRows());
-                        return block;
-                    }
-
-                    @Override
-                    public void close() {
-                        reader.close();
-                    }
-                };
+                return RowReader.over(reader, (blockIndex, from, to) -> {
+                    RowBlock block = reader.read(blockIndex, from, to);
+                    progress.done(block.nRows(), source.nRows());
+                    return block;
+                });
             }
         };
     }

@@ -4,7 +4,6 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
-import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.Stage;
 import io.scflux.core.Streaming;
@@ -218,17 +217,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
         Stage normalized = log1p ? backend.normalizeLog1p(f, single, base) : new RowScale(f);
         Stage stage = scaling == null ? normalized : normalized.then(scaling);
         RowReader reader = counts.open();
-        return new RowReader() {
-            @Override
-            public RowBlock read(int blockIndex, long from, long to) {
-                return stage.apply(reader.read(blockIndex, from, to));
-            }
-
-            @Override
-            public void close() {
-                reader.close();
-            }
-        };
+        return RowReader.over(reader, (blockIndex, from, to) -> stage.apply(reader.read(blockIndex, from, to)));
     }
 
     @Override

@@ -130,17 +130,7 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
     @Override
     public RowReader open() {
         RowReader baseReader = base.open();
-        return new RowReader() {
-            @Override
-            public RowBlock read(int blockIndex, long from, long to) {
-                return subset(baseReader, blockIndex, from, to);
-            }
-
-            @Override
-            public void close() {
-                baseReader.close();
-            }
-        };
+        return RowReader.over(baseReader, (blockIndex, from, to) -> subset(baseReader, blockIndex, from, to));
     }
 
     /**

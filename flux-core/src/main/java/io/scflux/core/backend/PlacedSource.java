@@ -2,7 +2,6 @@ package io.scflux.core.backend;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
-import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 
 /**
@@ -34,17 +33,8 @@ final class PlacedSource extends ForwardingSource implements Resident {
     @Override
     public RowReader open() {
         RowReader reader = super.open();
-        return new RowReader() {
-            @Override
-            public RowBlock read(int blockIndex, long rowFrom, long rowTo) {
-                return to.upload(from.download(reader.read(blockIndex, rowFrom, rowTo)));
-            }
-
-            @Override
-            public void close() {
-                reader.close();
-            }
-        };
+        return RowReader.over(reader, (blockIndex, rowFrom, rowTo) ->
+                to.upload(from.download(reader.read(blockIndex, rowFrom, rowTo))));
     }
 
     @Override

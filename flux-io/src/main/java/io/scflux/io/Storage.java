@@ -109,18 +109,11 @@ final class Storage implements AutoCloseable {
      */
     ByteBuffer decodedChunk(StoredArray array, long chunk, Supplier<ByteBuffer> decoder, Runnable meanwhile) {
         ChunkKey key = new ChunkKey(array, chunk);
-        CompletableFuture<ByteBuffer> pending;
-        boolean decodes = false;
-        synchronized (this) {
-            pending = decoded.get(key);
-            if (pending == null) {
-                pending = new CompletableFuture<>();
-                decoded.put(key, pending);
-                decodes = true;
-            }
-        }
-        if (decodes) {
-            decode(key, pending, decoder);
+        CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
+        CompletableFuture<ByteBuffer> pending = claim(key, mine);
+        if (pending == null) {
+            decode(key, mine, decoder);
+            pending = mine;
         } else if (!pending.isDone() && meanwhile != null) {
             meanwhile.run();
         }
@@ -137,19 +130,19 @@ final class Storage implements AutoCloseable {
     /** Decodes chunk {@code chunk} of {@code array} and keeps it, unless it is kept or being decoded already. */
     void prefetchChunk(StoredArray array, long chunk, Supplier<ByteBuffer> decoder) {
         ChunkKey key = new ChunkKey(array, chunk);
-        CompletableFuture<ByteBuffer> pending;
-        synchronized (this) {
-            if (decoded.containsKey(key)) {
-                return;
+        CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
+        if (claim(key, mine) == null) {
+            try {
+                decode(key, mine, decoder);
+            } catch (RuntimeException e) {
+                // not kept: whoever reads the chunk decodes it again and reports the failure
             }
-            pending = new CompletableFuture<>();
-            decoded.put(key, pending);
         }
-        try {
-            decode(key, pending, decoder);
-        } catch (RuntimeException | Error e) {
-            // whoever reads the chunk decodes it again and reports the failure
-        }
+    }
+
+    /** The chunk's kept or pending decode, or null when {@code mine} was kept for it, to be completed by the caller. */
+    private synchronized CompletableFuture<ByteBuffer> claim(ChunkKey key, CompletableFuture<ByteBuffer> mine) {
+        return decoded.putIfAbsent(key, mine);
     }
 
     private void decode(ChunkKey key, CompletableFuture<ByteBuffer> pending, Supplier<ByteBuffer> decoder) {

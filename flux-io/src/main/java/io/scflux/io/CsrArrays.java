@@ -6,7 +6,6 @@ import io.scflux.core.MemoryBudget;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
-import java.nio.ByteBuffer;
 
 /**
  * The three arrays of a stored CSR matrix ({@code indptr}, {@code indices}, {@code data}) and how to read any row
@@ -75,7 +74,7 @@ final class CsrArrays {
 
     private static long pointer(StoredArray indptr, Storage s, long row) {
         long[] one = new long[1];
-        Decode.longs(indptr.read(s, row, 1), indptr.dtype(), one, 0, 1);
+        indptr.read(s, row, 1, b -> Decode.longs(b, indptr.dtype(), one, 0, 1));
         return one[0];
     }
 
@@ -106,7 +105,7 @@ final class CsrArrays {
     /** Reads {@code count + 1} row pointers from {@code row} and checks they are monotone and within the data. */
     long[] pointers(Storage s, long row, int count) {
         long[] p = new long[count + 1];
-        Decode.longs(indptr.read(s, row, count + 1), indptr.dtype(), p, 0, count + 1);
+        indptr.read(s, row, count + 1, b -> Decode.longs(b, indptr.dtype(), p, 0, count + 1));
         for (int i = 0; i <= count; i++) {
             if (p[i] < 0 || p[i] > nnz) {
                 throw indptr.error("indptr[" + (row + i) + "] = " + p[i] + " outside [0, " + nnz + "]");
@@ -165,15 +164,14 @@ final class CsrArrays {
             local[i] = (int) (p[i] - start);
         }
         int[] idx = new int[n];
-        Decode.ints(indices.read(s, start, n), indices.dtype(), idx, 0, n);
+        indices.read(s, start, n, b -> Decode.ints(b, indices.dtype(), idx, 0, n));
         for (int k = 0; k < n; k++) {
             if (idx[k] < 0 || idx[k] >= nCols) {
                 throw badIndex(s, local, k, start, from);
             }
         }
         float[] val = new float[n];
-        ByteBuffer values = data.read(s, start, n);
-        Decode.floats(values, data.dtype(), val, 0, n);
+        data.read(s, start, n, b -> Decode.floats(b, data.dtype(), val, 0, n));
         s.stats().addBlock();
         return RowBlock.of(blockIndex, from, nCols, local, idx, val);
     }
@@ -184,7 +182,7 @@ final class CsrArrays {
             row++;
         }
         long[] raw = new long[1];
-        Decode.longs(indices.read(s, start + k, 1), indices.dtype(), raw, 0, 1);
+        indices.read(s, start + k, 1, b -> Decode.longs(b, indices.dtype(), raw, 0, 1));
         return indices.error("column index " + raw[0] + " at entry " + (start + k) + " (row " + (from + row)
                 + ") outside [0, " + nCols + ")");
     }

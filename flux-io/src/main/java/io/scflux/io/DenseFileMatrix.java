@@ -73,7 +73,7 @@ final class DenseFileMatrix extends FileMatrixBase {
         if (array.isChunked()) {
             readChunks(s, from, to, dense);
         } else {
-            Decode.floats(array.read(s, from * cols, (int) cells), array.dtype(), dense, 0, (int) cells);
+            array.read(s, from * cols, (int) cells, b -> Decode.floats(b, array.dtype(), dense, 0, (int) cells));
         }
         s.stats().addBlock();
         return sparsify(blockIndex, from, rows, cols, dense);

@@ -22,9 +22,6 @@ import java.util.function.Supplier;
 final class Storage implements AutoCloseable {
 
     private static final int DECODED_CHUNKS_KEPT = 8;
-    /** Largest read staged in a thread's reusable direct buffer; larger ones get a buffer of their own. */
-    private static final int SCRATCH_MAX = 64 << 20;
-    private static final ThreadLocal<ByteBuffer[]> SCRATCH = ThreadLocal.withInitial(() -> new ByteBuffer[1]);
 
     private final Path file;
     private final FileChannel channel;
@@ -84,21 +81,6 @@ final class Storage implements AutoCloseable {
             throw new UncheckedIOException(file + ": " + what + ": read failed: " + e.getMessage(), e);
         }
         stats.addBytes(wanted);
-    }
-
-    /**
-     * A buffer of {@code bytes} bytes to read into, reused by the calling thread: the file is read straight into it
-     * (no intermediate copy) and decoded into the block's arrays. Valid until this thread's next call.
-     */
-    static ByteBuffer scratch(int bytes) {
-        if (bytes > SCRATCH_MAX) {
-            return ByteBuffer.allocate(bytes);
-        }
-        ByteBuffer[] held = SCRATCH.get();
-        if (held[0] == null || held[0].capacity() < bytes) {
-            held[0] = ByteBuffer.allocateDirect(Math.max(bytes, 1 << 20));
-        }
-        return held[0].clear().limit(bytes);
     }
 
     /**

@@ -18,6 +18,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * Where the bytes of one numeric HDF5 dataset lie, captured once while the file is open: layout, element type and
@@ -305,34 +306,36 @@ final class StoredArray {
     }
 
     /**
-     * Reads elements {@code [from, from + count)} in row-major order into a buffer of {@code count} elements (set to
-     * the dataset's byte order, positioned at 0), valid until this thread's next read (see {@link Storage#scratch}).
-     * Contiguous data and unfiltered chunks are read in place; filtered chunks are decoded whole and kept by the
-     * storage for the next call.
+     * Reads elements {@code [from, from + count)} in row-major order and hands them to {@code decode} in a buffer of
+     * {@code count} elements (set to the dataset's byte order, positioned at 0) lent by {@link ReadBuffers} for that
+     * call only. Contiguous data and unfiltered chunks are read in place; filtered chunks are decoded whole and kept by
+     * the storage for the next call.
      */
-    ByteBuffer read(Storage s, long from, int count) {
+    void read(Storage s, long from, int count, Consumer<ByteBuffer> decode) {
         long total = product(dims);
         if (from < 0 || count < 0 || from + count > total) {
             throw error("elements " + from + ".." + (from + count) + " requested of " + total);
         }
-        ByteBuffer dst = Storage.scratch(count * elementSize).order(order);
-        if (count == 0) {
-            return dst;
-        }
-        switch (layout) {
-            case COMPACT -> dst.put(compact, (int) (from * elementSize), count * elementSize);
-            case CONTIGUOUS -> {
-                if (address != UNDEFINED) {
-                    s.read(address + from * elementSize, dst, path);
-                } else {
-                    while (dst.hasRemaining()) {
-                        dst.put((byte) 0);
+        int bytes = count * elementSize;
+        ReadBuffers.lend(bytes, dst -> {
+            dst.order(order);
+            if (count > 0) {
+                switch (layout) {
+                    case COMPACT -> dst.put(compact, (int) (from * elementSize), bytes);
+                    case CONTIGUOUS -> {
+                        if (address != UNDEFINED) {
+                            s.read(address + from * elementSize, dst, path);
+                        } else {
+                            while (dst.hasRemaining()) {
+                                dst.put((byte) 0);
+                            }
+                        }
                     }
+                    default -> readChunked(s, from, count, dst);
                 }
             }
-            default -> readChunked(s, from, count, dst);
-        }
-        return dst.position(0).limit(count * elementSize);
+            decode.accept(dst.position(0).limit(bytes));
+        });
     }
 
     private void readChunked(Storage s, long from, int count, ByteBuffer dst) {
@@ -366,7 +369,8 @@ final class StoredArray {
         long total = product(dims);
         ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(total * elementSize)).order(order);
         if (layout != Layout.CHUNKED || dims.length <= 1) {
-            return out.put(read(s, 0, (int) total)).flip();
+            read(s, 0, (int) total, out::put);
+            return out.flip();
         }
         int rank = dims.length;
         long[] chunkStride = new long[rank];

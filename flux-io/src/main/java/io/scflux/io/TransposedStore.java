@@ -167,12 +167,12 @@ final class TransposedStore {
         StoredArray indices = csc.indices();
         for (long k = 0; k < nnz; k += idx.length) {
             int n = (int) Math.min(idx.length, nnz - k);
-            Decode.ints(indices.read(s, k, n), indices.dtype(), idx, 0, n);
+            indices.read(s, k, n, b -> Decode.ints(b, indices.dtype(), idx, 0, n));
             for (int i = 0; i < n; i++) {
                 int r = idx[i];
                 if (r < 0 || r >= rows) {
                     long[] raw = new long[1];
-                    Decode.longs(indices.read(s, k + i, 1), indices.dtype(), raw, 0, 1);
+                    indices.read(s, k + i, 1, b -> Decode.longs(b, indices.dtype(), raw, 0, 1));
                     throw indices.error("row index " + raw[0] + " at entry " + (k + i) + " outside [0, " + rows
                             + ")");
                 }

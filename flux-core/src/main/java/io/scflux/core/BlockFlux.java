@@ -1,5 +1,6 @@
 package io.scflux.core;
 
+import java.util.function.Function;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Signal;
@@ -16,18 +17,25 @@ final class BlockFlux {
     }
 
     static Flux<RowBlock> of(BlockSource source, BlockPlan plan, Execution execution) {
+        int n = plan.size();
+        int threads = execution.threads();
+        return withReader(source, plan, execution, reader -> threads == 1 ? sequential(reader, plan, n)
+                : parallel(reader, plan, n, threads, execution.scheduler()));
+    }
+
+    /**
+     * What {@code reads} makes of a reader of {@code source} (checked to cover {@code plan}'s rows) opened per
+     * subscription on {@code execution}'s scheduler and closed on complete, error or cancel, reads in flight then
+     * finishing first.
+     */
+    static <T> Flux<T> withReader(BlockSource source, BlockPlan plan, Execution execution,
+                                  Function<GuardedReader, Flux<T>> reads) {
         if (plan.totalRows() != source.nRows()) {
             return Flux.error(new IllegalArgumentException("plan covers " + plan.totalRows() + " rows but "
                     + source.describe() + " has " + source.nRows()));
         }
-        int n = plan.size();
-        Scheduler scheduler = execution.scheduler();
-        int threads = execution.threads();
-        return Flux.using(() -> new GuardedReader(source.open()),
-                        reader -> threads == 1 ? sequential(reader, plan, n) : parallel(reader, plan, n, threads,
-                                scheduler),
-                        GuardedReader::close)
-                .subscribeOn(scheduler, true);
+        return Flux.using(() -> new GuardedReader(source.open()), reads, GuardedReader::close)
+                .subscribeOn(execution.scheduler(), true);
     }
 
     private static Flux<RowBlock> sequential(RowReader reader, BlockPlan plan, int n) {

@@ -11,11 +11,11 @@ import reactor.core.publisher.Mono;
  */
 public interface Engine {
 
-    /** Folds and merges in this JVM, as {@link Reducer#reduce} does with {@code execution}'s workers. */
+    /** Folds and merges in this JVM with {@code execution}'s workers, each reading the segments it folds. */
     Engine LOCAL = new Engine() {
         @Override
         public <A> Mono<A> reduce(BlockSource source, BlockPlan plan, Reducer<A> reducer, Execution execution) {
-            return reducer.reduce(source.blocks(plan, execution), execution);
+            return reducer.reduce(source, plan, execution);
         }
 
         @Override

@@ -40,6 +40,11 @@ final class GuardedReader implements RowReader {
         }
     }
 
+    /** Whether {@link #close} was called: reads then fail with a {@link CancellationException}. */
+    boolean isClosed() {
+        return (state.get() & CLOSED) != 0;
+    }
+
     @Override
     public void close() {
         for (;;) {

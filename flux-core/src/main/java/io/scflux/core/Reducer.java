@@ -2,6 +2,7 @@ package io.scflux.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -72,13 +73,39 @@ public interface Reducer<A> extends java.io.Serializable {
     default A foldRun(RowReader reader, BlockPlan plan, int from, int to) {
         A run = identity();
         for (int first = from; first < to; first += SEGMENT_BLOCKS) {
-            A segment = identity();
-            for (int b = first; b < Math.min(to, first + SEGMENT_BLOCKS); b++) {
-                segment = foldInto(segment, reader.read(b, plan.rowStart(b), plan.rowEnd(b)));
-            }
-            run = merge(run, segment);
+            run = merge(run, foldSegment(reader, plan, first, Math.min(to, first + SEGMENT_BLOCKS)));
         }
         return run;
+    }
+
+    /** The partial of the segment of blocks {@code [from, to)}, each read with {@code reader} as the fold reaches it. */
+    private A foldSegment(RowReader reader, BlockPlan plan, int from, int to) {
+        A segment = identity();
+        for (int b = from; b < to; b++) {
+            segment = foldInto(segment, reader.read(b, plan.rowStart(b), plan.rowEnd(b)));
+        }
+        return segment;
+    }
+
+    /**
+     * Folds every block of {@code plan} over {@code source} in the order above, up to {@code execution.threads()}
+     * segments at once, each read block by block by the worker that folds it: about one block per worker is held
+     * however slow the folds are, where the flux form below queues a segment's blocks while its worker is busy.
+     */
+    default Mono<A> reduce(BlockSource source, BlockPlan plan, Execution execution) {
+        int segments = (plan.size() + SEGMENT_BLOCKS - 1) / SEGMENT_BLOCKS;
+        return inOrder(BlockFlux.withReader(source, plan, execution, reader -> Flux.range(0, segments)
+                .flatMapSequential(s -> Mono.fromCallable(() -> {
+                    try {
+                        return foldSegment(reader, plan, s * SEGMENT_BLOCKS,
+                                Math.min(plan.size(), (s + 1) * SEGMENT_BLOCKS));
+                    } catch (CancellationException e) {
+                        if (!reader.isClosed()) {
+                            throw e;
+                        }
+                        return null; // cancelled, or another segment failed: the reader closed under this fold
+                    }
+                }).subscribeOn(execution.scheduler()), execution.threads(), 1)));
     }
 
     /**
@@ -94,7 +121,13 @@ public interface Reducer<A> extends java.io.Serializable {
                 : segments.flatMapSequential(segment -> segment.publishOn(execution.scheduler(), SEGMENT_BLOCKS)
                                 .reduceWith(this::identity, this::foldInto),
                         execution.threads(), 1);
-        return partials.window(RUN_SEGMENTS)
+        return inOrder(partials);
+    }
+
+    /** The segments' partials, in order, merged into runs and the runs into the result. */
+    private Mono<A> inOrder(Flux<A> partials) {
+        // a failure reaches both its run and the sequence of runs: the sequence reports it, once
+        return partials.window(RUN_SEGMENTS).map(Flux::onErrorComplete)
                 .concatMap(run -> run.reduceWith(this::identity, this::merge), 1)
                 .reduceWith(this::identity, this::merge);
     }

@@ -6,8 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
+import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Threads;
+import java.time.Duration;
 import java.util.SplittableRandom;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import reactor.core.publisher.Flux;
@@ -97,6 +103,9 @@ class ReducerTest {
             for (int run = 0; run < 3; run++) {
                 float got = FLOAT_SUM.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];
                 assertEquals(Float.floatToRawIntBits(reference), Float.floatToRawIntBits(got), t + " run " + run);
+                float read = FLOAT_SUM.reduce(m, plan, t.execution()).block()[0];
+                assertEquals(Float.floatToRawIntBits(reference), Float.floatToRawIntBits(read),
+                        t + " run " + run + ", segments read by their workers");
             }
         }
     }
@@ -142,6 +151,11 @@ class ReducerTest {
         float gotValues = FLOAT_SUM_INTO.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];
         assertEquals(Float.floatToRawIntBits(perBlock), Float.floatToRawIntBits(gotBlocks));
         assertEquals(Float.floatToRawIntBits(perValue), Float.floatToRawIntBits(gotValues));
+        assertEquals(Float.floatToRawIntBits(perBlock),
+                Float.floatToRawIntBits(FLOAT_SUM.reduce(m, plan, t.execution()).block()[0]), "read by the workers");
+        assertEquals(Float.floatToRawIntBits(perValue),
+                Float.floatToRawIntBits(FLOAT_SUM_INTO.reduce(m, plan, t.execution()).block()[0]),
+                "read by the workers");
     }
 
     @ParameterizedTest
@@ -165,5 +179,110 @@ class ReducerTest {
         StepVerifier.create(FLOAT_SUM.reduce(failing, t.execution()))
                 .expectErrorMessage("upstream failed")
                 .verify();
+    }
+    /**
+     * Read by the workers, a segment's next block is read when its fold is done with the previous one: with folds much
+     * slower than reads, at most one block per worker is read and not yet folded, where the flux form, fed by one
+     * reader, queues up to a segment's blocks per worker.
+     */
+    @ParameterizedTest
+    @EnumSource(Threads.class)
+    void workersReadingTheirSegmentsHoldAboutOneBlockEach(Threads t) {
+        CsrMatrix m = wideRange();
+        BlockPlan plan = m.plan(BlockSize.ONE_ROW.target());
+        CountingSource source = CountingSource.of(m);
+        AtomicInteger folded = new AtomicInteger();
+        AtomicInteger held = new AtomicInteger();
+        Reducer<float[]> slow = new Reducer<>() {
+            @Override
+            public float[] identity() {
+                return new float[1];
+            }
+
+            @Override
+            public float[] fold(RowBlock block) {
+                held.accumulateAndGet(source.reads.get() - folded.get(), Math::max);
+                LockSupport.parkNanos(200_000);
+                folded.incrementAndGet();
+                return FLOAT_SUM_INTO.fold(block);
+            }
+
+            @Override
+            public float[] merge(float[] earlier, float[] later) {
+                return FLOAT_SUM_INTO.merge(earlier, later);
+            }
+        };
+        slow.reduce(source, plan, t.execution()).block();
+        assertEquals(plan.size(), folded.get());
+        assertTrue(held.get() <= t.count(), held.get() + " blocks read and not folded with " + t);
+        assertEquals(1, source.closed.get(), "the reader closed");
+        if (t.count() > 1) {
+            held.set(0);
+            folded.set(0);
+            source.reads.set(0);
+            slow.reduce(source.blocks(plan, t.execution()), t.execution()).block();
+            assertTrue(held.get() > t.count(), "the flux form queues blocks (" + held.get() + "): the check can fail");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Threads.class)
+    void readByTheWorkersAFailedReadFailsTheResultAndClosesTheReader(Threads t) {
+        CsrMatrix m = wideRange();
+        BlockPlan plan = m.plan(BlockSize.ONE_ROW.target());
+        CountingSource failing = CountingSource.failingAt(m, 40);
+        StepVerifier.create(FLOAT_SUM.reduce(failing, plan, t.execution()))
+                .expectErrorMessage("injected failure at block 40")
+                .verify(Duration.ofSeconds(10));
+        assertEquals(1, failing.opened.get());
+        assertEquals(1, failing.closed.get());
+        BlockPlan tenRows = BlockPlan.uniform(10, 5, 30, BlockSize.DEFAULT.target());
+        StepVerifier.create(FLOAT_SUM.reduce(m, tenRows, t.execution()))
+                .expectErrorMessage("plan covers 10 rows but " + m.describe() + " has 400")
+                .verify(Duration.ofSeconds(10));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Threads.class)
+    void readByTheWorkersACancelClosesTheReader(Threads t) throws InterruptedException {
+        CsrMatrix m = wideRange();
+        CountingSource source = CountingSource.of(m);
+        CountDownLatch started = new CountDownLatch(1);
+        Reducer<float[]> blocking = new Reducer<>() {
+            @Override
+            public float[] identity() {
+                return new float[1];
+            }
+
+            @Override
+            public float[] fold(RowBlock block) {
+                started.countDown();
+                LockSupport.parkNanos(1_000_000);
+                return FLOAT_SUM_INTO.fold(block);
+            }
+
+            @Override
+            public float[] merge(float[] earlier, float[] later) {
+                return FLOAT_SUM_INTO.merge(earlier, later);
+            }
+        };
+        StepVerifier.create(blocking.reduce(source, m.plan(BlockSize.ONE_ROW.target()), t.execution()))
+                .then(() -> await(started))
+                .thenCancel()
+                .verify(Duration.ofSeconds(10));
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (source.closed.get() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertEquals(1, source.closed.get(), "closed once the reads in flight are done");
+        assertTrue(source.reads.get() < 400, source.reads.get() + " of 400 blocks read before the cancel stopped it");
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            assertTrue(latch.await(10, TimeUnit.SECONDS));
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
     }
 }

@@ -61,10 +61,11 @@ public final class QcMetrics {
         }
         List<Integer> ranks = options.percentTop();
         for (int j = 0; j < ranks.size(); j++) {
-            double[] pct = new double[n];
+            // each rank's sums become its percentages in place: nothing else reads them
+            double[] pct = pass.topSums[j];
             for (int i = 0; i < pct.length; i++) {
                 // scanpy: top sums and totals in X's sum type, their quotient in float64, times 100
-                pct[i] = type.round(pass.topSums[j][i]) / type.round(pass.totals[i]) * 100;
+                pct[i] = type.round(pct[i]) / type.round(pass.totals[i]) * 100;
             }
             obs.put("pct_counts_in_top_" + ranks.get(j) + "_genes", ArrayColumn.of(pct));
         }

@@ -193,25 +193,8 @@ class ReducerTest {
         CountingSource source = CountingSource.of(m);
         AtomicInteger folded = new AtomicInteger();
         AtomicInteger held = new AtomicInteger();
-        Reducer<float[]> slow = new Reducer<>() {
-            @Override
-            public float[] identity() {
-                return new float[1];
-            }
-
-            @Override
-            public float[] fold(RowBlock block) {
-                held.accumulateAndGet(source.reads.get() - folded.get(), Math::max);
-                LockSupport.parkNanos(200_000);
-                folded.incrementAndGet();
-                return FLOAT_SUM_INTO.fold(block);
-            }
-
-            @Override
-            public float[] merge(float[] earlier, float[] later) {
-                return FLOAT_SUM_INTO.merge(earlier, later);
-            }
-        };
+        Reducer<float[]> slow = slowed(200_000,
+                () -> held.accumulateAndGet(source.reads.get() - folded.get(), Math::max), folded::incrementAndGet);
         slow.reduce(source, plan, t.execution()).block();
         assertEquals(plan.size(), folded.get());
         assertTrue(held.get() <= t.count(), held.get() + " blocks read and not folded with " + t);
@@ -248,24 +231,7 @@ class ReducerTest {
         CsrMatrix m = wideRange();
         CountingSource source = CountingSource.of(m);
         CountDownLatch started = new CountDownLatch(1);
-        Reducer<float[]> blocking = new Reducer<>() {
-            @Override
-            public float[] identity() {
-                return new float[1];
-            }
-
-            @Override
-            public float[] fold(RowBlock block) {
-                started.countDown();
-                LockSupport.parkNanos(1_000_000);
-                return FLOAT_SUM_INTO.fold(block);
-            }
-
-            @Override
-            public float[] merge(float[] earlier, float[] later) {
-                return FLOAT_SUM_INTO.merge(earlier, later);
-            }
-        };
+        Reducer<float[]> blocking = slowed(1_000_000, started::countDown, () -> { });
         StepVerifier.create(blocking.reduce(source, m.plan(BlockSize.ONE_ROW.target()), t.execution()))
                 .then(() -> await(started))
                 .thenCancel()
@@ -276,6 +242,29 @@ class ReducerTest {
         }
         assertEquals(1, source.closed.get(), "closed once the reads in flight are done");
         assertTrue(source.reads.get() < 400, source.reads.get() + " of 400 blocks read before the cancel stopped it");
+    }
+
+    /** {@code FLOAT_SUM_INTO} with each fold taking {@code nanos} more, between {@code before} and {@code after}. */
+    private static Reducer<float[]> slowed(long nanos, Runnable before, Runnable after) {
+        return new Reducer<>() {
+            @Override
+            public float[] identity() {
+                return FLOAT_SUM_INTO.identity();
+            }
+
+            @Override
+            public float[] fold(RowBlock block) {
+                before.run();
+                LockSupport.parkNanos(nanos);
+                after.run();
+                return FLOAT_SUM_INTO.fold(block);
+            }
+
+            @Override
+            public float[] merge(float[] earlier, float[] later) {
+                return FLOAT_SUM_INTO.merge(earlier, later);
+            }
+        };
     }
 
     private static void await(CountDownLatch latch) {

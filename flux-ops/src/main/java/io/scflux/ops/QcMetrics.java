@@ -32,11 +32,11 @@ public final class QcMetrics {
     static Mono<QcPass.Cells> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
-            QcPass pass = new QcPass(data.nVars(), masks(data.var(), options.qcVars()),
+            QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
                     ranks(options.percentTop(), data.nVars()));
             SumType type = SumType.summing(x.dtype());
             return streaming.reduce(x, pass).map(sums -> {
-                QcPass.Cells cells = pass.cells(sums, data.nObs());
+                QcPass.Cells cells = pass.cells(sums);
                 annotateObs(data.obs(), options, cells, type);
                 annotateVar(data.var(), options, sums, data.nObs(), type);
                 return cells;

@@ -8,9 +8,10 @@ import java.util.List;
 
 /**
  * The one pass over X of calculate_qc_metrics. Per cell: the number of nonzero genes, the total, the total of each
- * qc variable and the sums of the cell's top {@code n} values, which a block's partial holds for its rows (merging
- * collects them, {@link Sums#cells} puts them together). Per gene, summed in the {@link Reducer}'s fixed order:
- * the total and the number of nonzero cells.
+ * qc variable and the sums of the cell's top {@code n} values, written by the folds in this JVM straight into the
+ * whole matrix's {@link Cells} (each block its own rows), and by folds in other JVMs into their block's partial, which
+ * {@link #cells} copies in. Per gene, summed in the {@link Reducer}'s fixed order: the total and the number of
+ * nonzero cells.
  *
  * <p>Stored zeros are skipped (scanpy calls {@code eliminate_zeros} first). Sums run in float64 in stored order. A
  * row with fewer nonzeros than the largest {@code n} is padded with zeros before its top values are taken, as
@@ -21,12 +22,22 @@ final class QcPass implements Reducer<QcPass.Sums> {
     private final int nCols;
     private final boolean[][] qcMasks;
     private final int[] percentTop;
+    /**
+     * Every cell's results, made with the pass and left out when the pass is serialized: a fold in another JVM finds
+     * none and keeps its block's results in its partial. Held from the start, they are not built at the end of the
+     * pass from per-block pieces (at 1,000,000 cells 44 bytes a cell, twice over, allocated at once).
+     */
+    private final transient Cells all;
 
-    /** {@code percentTop} ascending; {@code qcMasks[q][gene]} true for the genes of qc variable {@code q}. */
-    QcPass(int nCols, boolean[][] qcMasks, int[] percentTop) {
+    /**
+     * A pass over a matrix of {@code nRows} rows; {@code percentTop} ascending; {@code qcMasks[q][gene]} true for the
+     * genes of qc variable {@code q}.
+     */
+    QcPass(int nRows, int nCols, boolean[][] qcMasks, int[] percentTop) {
         this.nCols = nCols;
         this.qcMasks = qcMasks;
         this.percentTop = percentTop;
+        this.all = new Cells(0, nRows, qcMasks.length, percentTop.length);
     }
 
     @Override
@@ -41,8 +52,13 @@ final class QcPass implements Reducer<QcPass.Sums> {
 
     @Override
     public Sums foldInto(Sums genes, RowBlock block) {
-        Cells cells = new Cells(block.rowStart(), block.nRows(), qcMasks.length, percentTop.length);
-        genes.blocks.add(cells);
+        Cells cells = all;
+        int at = Math.toIntExact(block.rowStart());
+        if (cells == null) {
+            cells = new Cells(block.rowStart(), block.nRows(), qcMasks.length, percentTop.length);
+            genes.blocks.add(cells);
+            at = 0;
+        }
         int[] indptr = block.indptr();
         int[] indices = block.indices();
         float[] values = block.values();
@@ -70,13 +86,13 @@ final class QcPass implements Reducer<QcPass.Sums> {
                     }
                 }
             }
-            cells.nGenes[i] = n;
-            cells.totals[i] = total;
+            cells.nGenes[at + i] = n;
+            cells.totals[at + i] = total;
             for (int q = 0; q < qc.length; q++) {
-                cells.qcTotals[q][i] = qc[q];
+                cells.qcTotals[q][at + i] = qc[q];
             }
             if (maxTop > 0) {
-                topSums(row, n, maxTop, histogram, cells.topSums, i);
+                topSums(row, n, maxTop, histogram, cells.topSums, at + i);
             }
         }
         return genes;
@@ -155,12 +171,12 @@ final class QcPass implements Reducer<QcPass.Sums> {
     }
 
     /**
-     * Every cell's results in {@code sums}, its blocks' put together (they cover rows {@code [0, nRows)} in order),
-     * shaped by this pass's qc variables and ranks, so a matrix of no rows gets empty columns. The blocks' results are
-     * dropped from {@code sums} (the per-gene sums stay), so that they and the whole are not both held.
+     * Every cell's results once {@code sums} is the partial of the whole matrix: those the folds wrote here, with any
+     * that folds in other JVMs brought back in {@code sums} copied in (and dropped from it, the per-gene sums staying,
+     * so that they and the whole are not both held). Shaped by this pass's qc variables and ranks, so a matrix of no
+     * rows gets empty columns.
      */
-    Cells cells(Sums sums, int nRows) {
-        Cells all = new Cells(0, nRows, qcMasks.length, percentTop.length);
+    Cells cells(Sums sums) {
         for (Cells b : sums.blocks) {
             int at = Math.toIntExact(b.rowStart);
             int n = b.totals.length;
@@ -186,8 +202,8 @@ final class QcPass implements Reducer<QcPass.Sums> {
     }
 
     /**
-     * The partial of a run of blocks: per gene, float64 sums and nonzero-cell counts; per cell, each block's
-     * {@link Cells} in block order.
+     * The partial of a run of blocks: per gene, float64 sums and nonzero-cell counts; per cell, when folded in another
+     * JVM, each block's {@link Cells} in block order.
      */
     static final class Sums implements java.io.Serializable {
         final double[] sums;

@@ -16,6 +16,12 @@ final class ReadBuffers {
     private static final int LARGEST = 64 << 20;
     /** Buffers are sized in whole steps, so reads of slightly different sizes share them. */
     private static final int STEP = 1 << 20;
+    /**
+     * Largest buffer kept once its read is done: a block's arrays (256 KiB each by default, 4 MiB for pseudobulk) fit;
+     * a larger read, such as a whole obs column, lets its buffer go, so idle buffers hold at most {@link #KEPT} times
+     * this.
+     */
+    static final int KEPT_LARGEST = 8 << 20;
     /** Idle buffers kept for later reads: more than the reads a machine runs at once. */
     static final int KEPT = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
     private static final List<ByteBuffer> IDLE = new ArrayList<>();
@@ -62,9 +68,12 @@ final class ReadBuffers {
         return ByteBuffer.allocateDirect(Math.max(STEP, (int) ((bytes + (long) STEP - 1) / STEP * STEP)));
     }
 
-    /** Keeps {@code b} for later reads; beyond {@link #KEPT} idle buffers, the smallest is let go. */
+    /**
+     * Keeps {@code b} for later reads unless it is larger than {@link #KEPT_LARGEST}; beyond {@link #KEPT} idle
+     * buffers, the smallest is let go.
+     */
     private static synchronized void giveBack(ByteBuffer b) {
-        if (!b.isDirect()) {
+        if (!b.isDirect() || b.capacity() > KEPT_LARGEST) {
             return;
         }
         IDLE.add(b);

@@ -62,6 +62,15 @@ class ReadBuffersTest {
     }
 
     @Test
+    void aBufferLargerThanTheKeptLargestIsLetGoAfterItsRead() {
+        long[] before = ReadBuffers.idle();
+        ByteBuffer[] lent = new ByteBuffer[1];
+        ReadBuffers.lend(ReadBuffers.KEPT_LARGEST + 1, b -> lent[0] = b);
+        assertTrue(lent[0].isDirect());
+        assertEquals(before[1], ReadBuffers.idle()[1], "a whole obs column's buffer is not kept");
+    }
+
+    @Test
     void aReadLargerThanAnyKeptBufferGetsItsOwnHeapBuffer() {
         long[] before = ReadBuffers.idle();
         ByteBuffer[] lent = new ByteBuffer[1];

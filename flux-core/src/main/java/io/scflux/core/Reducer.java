@@ -78,7 +78,7 @@ public interface Reducer<A> extends java.io.Serializable {
         return run;
     }
 
-    /** The partial of the segment of blocks {@code [from, to)}, each read with {@code reader} as the fold reaches it. */
+    /** The partial of the segment of blocks {@code [from, to)}, each read with {@code reader} as the fold needs it. */
     private A foldSegment(RowReader reader, BlockPlan plan, int from, int to) {
         A segment = identity();
         for (int b = from; b < to; b++) {
@@ -95,17 +95,23 @@ public interface Reducer<A> extends java.io.Serializable {
     default Mono<A> reduce(BlockSource source, BlockPlan plan, Execution execution) {
         int segments = (plan.size() + SEGMENT_BLOCKS - 1) / SEGMENT_BLOCKS;
         return inOrder(BlockFlux.withReader(source, plan, execution, reader -> Flux.range(0, segments)
-                .flatMapSequential(s -> Mono.fromCallable(() -> {
-                    try {
-                        return foldSegment(reader, plan, s * SEGMENT_BLOCKS,
-                                Math.min(plan.size(), (s + 1) * SEGMENT_BLOCKS));
-                    } catch (CancellationException e) {
-                        if (!reader.isClosed()) {
-                            throw e;
-                        }
-                        return null; // cancelled, or another segment failed: the reader closed under this fold
-                    }
-                }).subscribeOn(execution.scheduler()), execution.threads(), 1)));
+                .flatMapSequential(s -> Mono.fromCallable(() -> foldSegmentUnlessClosed(reader, plan, s))
+                        .subscribeOn(execution.scheduler()), execution.threads(), 1)));
+    }
+
+    /**
+     * The partial of segment {@code s}, or null (no partial) when the reader closed under the fold: the reduction was
+     * cancelled or another segment failed, and that is what is reported.
+     */
+    private A foldSegmentUnlessClosed(GuardedReader reader, BlockPlan plan, int s) {
+        try {
+            return foldSegment(reader, plan, s * SEGMENT_BLOCKS, Math.min(plan.size(), (s + 1) * SEGMENT_BLOCKS));
+        } catch (CancellationException e) {
+            if (!reader.isClosed()) {
+                throw e;
+            }
+            return null;
+        }
     }
 
     /**

@@ -36,6 +36,6 @@ record Totals(long rows, long nnz, double sum) {
 
     /** The totals of {@code source} streamed in {@code plan}'s blocks by {@code execution}'s workers. */
     static Totals of(BlockSource source, BlockPlan plan, Execution execution) {
-        return REDUCER.reduce(source.blocks(plan, execution), execution).block();
+        return REDUCER.reduce(source, plan, execution).block();
     }
 }

@@ -113,7 +113,8 @@ final class QcPass implements Reducer<QcPass.Sums> {
 
     /**
      * Each top-n sum of a cell. A row of small whole counts is counted by value (in {@code histogram}, all zeros,
-     * left so) and the top values taken from the largest down (whole numbers sum exactly, so in any order); any other row goes through selection.
+     * left so) and the top values taken from the largest down (whole numbers sum exactly, so in any order); any other
+     * row goes through selection.
      */
     private void topSums(float[] row, int n, int maxTop, int[] histogram, double[][] topSums, int cell) {
         int max = 0;

@@ -15,11 +15,12 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The {@link Engine} on Apache Spark: a block plan becomes partitions of one merge run each ({@link Reducer#runs}); each
- * task opens the source itself (a file by its path, which every executor must see), folds the run's segments and
- * merges them with the operator's own reducer as the local engine does ({@link Reducer#foldRun}), and returns that one
- * partial; the driver merges the runs' partials in order, as the local engine does, so a result has the same bits. Partitions are collected a window (two
- * per core) at a time, which bounds what the driver holds to a few partials.
+ * The {@link Engine} on Apache Spark: a block plan becomes partitions of one merge run each ({@link Reducer#runs});
+ * each task opens the source itself (a file by its path, which every executor must see), folds the run's segments and
+ * merges them with the operator's own reducer as the local engine does ({@link Reducer#foldRun}), and returns that
+ * one partial; the driver merges the runs' partials in order, as the local engine does, so a result has the same
+ * bits. Partitions are collected a window (two per core) at a time, which bounds what the driver holds to a few
+ * partials.
  */
 public final class SparkEngine implements Engine, AutoCloseable {
 

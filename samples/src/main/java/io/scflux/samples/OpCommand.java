@@ -102,7 +102,8 @@ abstract class OpCommand implements Callable<Integer> {
         AnnData data = H5ad.read(input);
         BlockSource file = data.x();
         if (file != null && tracked) {
-            data.setX(global.progress(spec.commandLine().getErr()).track(global.cache(rereadsX() && compressed(file)).cached(file)));
+            BlockSource cached = global.cache(rereadsX() && compressed(file)).cached(file);
+            data.setX(global.progress(spec.commandLine().getErr()).track(cached));
         }
         AnnData result = apply(data, streaming).block();
         writer.write(result, output, WriteOptions.DEFAULT.withCompression(compression).withPlan(streaming.target())

@@ -98,8 +98,14 @@ class CancellationTest {
         extra.removeIf(t -> POOLS.stream().anyMatch(t::startsWith));
         assertEquals(Set.of(), extra, "threads alive outside the pools");
         assertTrue(usedHeapAfterGc() < heap + (32 << 20), "the heap grew by more than 32 MB");
+        Path out = dir.resolve("out.h5ad");
+        if (Files.exists(out)) {
+            // a run whose commit was under way when its cancel came renamed its complete file after the delete above
+            assertEquals(H5ad.read(input).nObs(), H5ad.read(out).nObs(), "an output left is a complete one");
+            Files.delete(out);
+        }
         try (Stream<Path> left = Files.list(dir)) {
-            assertEquals(List.of(), left.collect(Collectors.toList()), "no output or temporary file is left");
+            assertEquals(List.of(), left.collect(Collectors.toList()), "no temporary file is left");
         }
     }
 

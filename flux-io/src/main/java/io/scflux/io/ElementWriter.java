@@ -148,7 +148,12 @@ final class ElementWriter {
     }
 
     private void column(NativeHdf5.Group frame, String name, Column column) {
-        if (column instanceof ArrayColumn a) {
+        if (column instanceof ArrayColumn a && a.isComputed()) {
+            // written a slice at a time: a million cells' computed column never becomes one 8 MB array
+            try (NativeHdf5.Dataset d = frame.dataset(name, a.dtype(), a.size(), a::getDouble)) {
+                encode(d, "array", "0.2.0");
+            }
+        } else if (column instanceof ArrayColumn a) {
             array(frame, name, a.values());
         } else if (column instanceof CategoricalColumn c) {
             try (NativeHdf5.Group g = frame.group(name)) {

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.Executors;
+import java.util.function.IntToDoubleFunction;
 import java.util.function.LongToIntFunction;
 import org.bytedeco.hdf5.global.hdf5;
 import org.bytedeco.hdf5.H5E_error2_t;
@@ -404,8 +405,36 @@ final class NativeHdf5 implements AutoCloseable {
          * the first axis and deflated when the file compresses; scalars and empty arrays are never chunked.
          */
         Dataset dataset(String name, DType fileType, DenseArray value) {
+            return dataset(name, fileType, value.shape(), value.dtype(),
+                    (offset, n) -> stage(value.data(), value.dtype(), (int) offset, n));
+        }
+
+        /**
+         * As {@link #dataset(String, DType, DenseArray)} for a 1-D float32 or float64 dataset of {@code n} values,
+         * {@code value(i)} the i-th, staged a slice at a time: no array of them all is ever made (a computed column).
+         */
+        Dataset dataset(String name, DType fileType, int n, IntToDoubleFunction value) {
+            if (fileType != DType.FLOAT32 && fileType != DType.FLOAT64) {
+                throw new IllegalArgumentException("computed values are float32 or float64, not " + fileType);
+            }
+            return dataset(name, fileType, new long[] {n}, fileType, (offset, count) -> {
+                ByteBuffer b = reserve((long) count * fileType.size());
+                for (int i = 0; i < count; i++) {
+                    double v = value.applyAsDouble((int) offset + i);
+                    if (fileType == DType.FLOAT32) {
+                        b.putFloat(4 * i, (float) v);
+                    } else {
+                        b.putDouble(8 * i, v);
+                    }
+                }
+                return staging;
+            });
+        }
+
+        /** A fixed dataset of {@code shape} whose elements, of {@code memType}, {@code stager} stages. */
+        private Dataset dataset(String name, DType fileType, long[] shape, DType memType, Stager stager) {
             String p = child(path, name);
-            long[] shape = value.shape();
+            long elements = elements(shape);
             long rowElements = 1;
             for (int d = 1; d < shape.length; d++) {
                 rowElements *= shape[d];
@@ -414,7 +443,7 @@ final class NativeHdf5 implements AutoCloseable {
                     CHUNK_ELEMENTS / Math.max(1, rowElements)));
             Dataset ds;
             try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p)) {
-                if (gzipLevel >= 0 && shape.length > 0 && value.size() > 0) {
+                if (gzipLevel >= 0 && shape.length > 0 && elements > 0) {
                     long[] chunk = shape.clone();
                     chunk[0] = rowsPerChunk;
                     check(H5Pset_chunk(dcpl.id, chunk.length, chunk), p, "H5Pset_chunk");
@@ -423,8 +452,8 @@ final class NativeHdf5 implements AutoCloseable {
                 ds = create(id, name, p, fileType, shape, false, dcpl.id, H5P_DEFAULT, 0);
             }
             try {
-                ds.write(value, rowsPerChunk * Math.max(1, SLICE_ELEMENTS / (rowsPerChunk * Math.max(1,
-                        rowElements))));
+                ds.write(shape, typeId(memType), stager, rowsPerChunk * Math.max(1, SLICE_ELEMENTS
+                        / (rowsPerChunk * Math.max(1, rowElements))));
             } catch (RuntimeException e) {
                 closeAfter(ds, e);
                 throw e;
@@ -528,25 +557,26 @@ final class NativeHdf5 implements AutoCloseable {
             return type;
         }
 
-        /** Writes a whole fixed dataset, {@code rowsPerSlice} rows of the first axis per call. */
-        private void write(DenseArray value, long rowsPerSlice) {
-            long[] shape = value.shape();
-            if (value.size() == 0) {
+        /**
+         * Writes a whole fixed dataset of {@code shape}, whose elements (of {@code memType}) {@code stager} stages,
+         * {@code rowsPerSlice} rows of the first axis per call.
+         */
+        private void write(long[] shape, long memType, Stager stager, long rowsPerSlice) {
+            long size = elements(shape);
+            if (size == 0) {
                 return;
             }
             if (shape.length == 0) {
-                check(H5Dwrite(id, typeId(value.dtype()), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                        stage(value.data(), value.dtype(), 0, 1)), path, "H5Dwrite");
+                check(H5Dwrite(id, memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, stager.stage(0, 1)), path, "H5Dwrite");
                 return;
             }
-            long rowElements = shape[0] == 0 ? 0 : value.size() / shape[0];
+            long rowElements = size / shape[0];
             for (long row = 0; row < shape[0]; row += rowsPerSlice) {
                 long[] start = new long[shape.length];
                 long[] count = shape.clone();
                 start[0] = row;
                 count[0] = Math.min(rowsPerSlice, shape[0] - row);
-                writeSlice(start, count, typeId(value.dtype()),
-                        stage(value.data(), value.dtype(), (int) (row * rowElements), (int) (count[0] * rowElements)));
+                writeSlice(start, count, memType, stager.stage(row * rowElements, (int) (count[0] * rowElements)));
             }
         }
 

@@ -92,6 +92,8 @@ class H5adWriterInteropTest {
     private static final String[] CELLS = {"zelle-ä-0", "cell-1", "细胞-2", "cell-3", "cell-4", "cell-5"};
     private static final String[] GENES = {"MT-CO1", "Gène-β", "CD3E", "ACTB"};
 
+    private static final double[] N_COUNTS = {3.5, 0, 13.5, 7, 15, 19.25};
+
     /** X, 6 x 4, with an empty row and exactly representable values. */
     private static final long[] X_INDPTR = {0, 2, 2, 5, 6, 8, 10};
     private static final int[] X_INDICES = {0, 3, 0, 1, 2, 3, 1, 2, 0, 3};
@@ -113,7 +115,7 @@ class H5adWriterInteropTest {
 
     static AnnData everything() {
         Frame obs = new Frame(CELLS);
-        obs.put("n_counts", ArrayColumn.of(new double[] {3.5, 0, 13.5, 7, 15, 19.25}));
+        obs.put("n_counts", ArrayColumn.of(N_COUNTS));
         obs.put("n_genes", ArrayColumn.of(new int[] {2, 0, 3, 1, 2, 2}));
         obs.put("größe", ArrayColumn.of(new float[] {0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f}));
         obs.put("is_doublet", ArrayColumn.of(new boolean[] {true, false, false, true, false, false}));
@@ -129,6 +131,8 @@ class H5adWriterInteropTest {
                 new boolean[] {false, true, false, false, true, false}));
         obs.put("n_bool", new NullableColumn(DenseArray.of(new boolean[] {true, false, false, true, false, true}),
                 new boolean[] {false, false, true, false, false, false}));
+        obs.put("log1p_n_counts", ArrayColumn.computed(DType.FLOAT32, 6, i -> Math.log1p(N_COUNTS[i])));
+        obs.put("pct_of_most", ArrayColumn.computed(DType.FLOAT64, 6, i -> N_COUNTS[i] / 19.25 * 100));
 
         Frame var = new Frame(GENES, "gene_symbols");
         var.put("gene_ids", ArrayColumn.of(new String[] {"ENSG1", "ENSG2", "ENSG3", "ENSG4"}));
@@ -190,7 +194,7 @@ class H5adWriterInteropTest {
         assertEquals(Arrays.asList(CELLS), obs.get("index"));
         assertNull(obs.get("index_name"));
         assertEquals(List.of("n_counts", "n_genes", "größe", "is_doublet", "label", "depth", "cell_type", "grade",
-                "batch", "n_int", "n_bool"), obs.get("columns"));
+                "batch", "n_int", "n_bool", "log1p_n_counts", "pct_of_most"), obs.get("columns"));
         assertColumn(obs, "n_counts", "float64", List.of(3.5, 0.0, 13.5, 7.0, 15.0, 19.25));
         assertColumn(obs, "n_genes", "int32", List.of(2.0, 0.0, 3.0, 1.0, 2.0, 2.0));
         assertColumn(obs, "größe", "float32", List.of(0.5, 1.5, 2.5, 3.5, 4.5, 5.5));
@@ -207,6 +211,14 @@ class H5adWriterInteropTest {
         assertEquals(List.of(10.0, 20.0, 30.0), map(map(obs, "data"), "batch").get("categories"));
         assertColumn(obs, "n_int", "Int64", Arrays.asList(1.0, null, 3.0, 4.0, null, -6.0));
         assertColumn(obs, "n_bool", "boolean", Arrays.asList(true, false, null, true, false, true));
+        List<Double> log1p = new ArrayList<>();
+        List<Double> pct = new ArrayList<>();
+        for (double c : N_COUNTS) {
+            log1p.add((double) (float) Math.log1p(c));
+            pct.add(c / 19.25 * 100);
+        }
+        assertColumn(obs, "log1p_n_counts", "float32", log1p);
+        assertColumn(obs, "pct_of_most", "float64", pct);
 
         Map<String, Object> var = map(seen, "var");
         assertEquals(Arrays.asList(GENES), var.get("index"));
@@ -285,7 +297,7 @@ class H5adWriterInteropTest {
         assertEquals(List.of(0.0, 2.0, 2.0, 5.0, 6.0, 8.0, 10.0), map(h5, "/X/indptr").get("value"));
         assertEquals(Map.of("encoding-type", "dataframe", "encoding-version", "0.2.0", "_index", "_index",
                 "column-order", List.of("n_counts", "n_genes", "größe", "is_doublet", "label", "depth", "cell_type",
-                        "grade", "batch", "n_int", "n_bool")), attrs(h5, "/obs"));
+                        "grade", "batch", "n_int", "n_bool", "log1p_n_counts", "pct_of_most")), attrs(h5, "/obs"));
         assertEquals("gene_symbols", attrs(h5, "/var").get("_index"));
         assertEquals(Map.of("encoding-type", "string-array", "encoding-version", "0.2.0"),
                 attrs(h5, "/var/gene_symbols"));
@@ -303,6 +315,9 @@ class H5adWriterInteropTest {
         assertEquals(Map.of("encoding-type", "string", "encoding-version", "0.2.0"), attrs(h5, "/uns/title"));
         assertEquals(List.of(), map(h5, "/uns/title").get("shape"));
         assertNull(map(h5, "/obs/label").get("chunks"), "contiguous without compression, as h5py writes");
+        assertEquals(Map.of("encoding-type", "array", "encoding-version", "0.2.0"), attrs(h5, "/obs/log1p_n_counts"));
+        assertEquals("float32", map(h5, "/obs/log1p_n_counts").get("dtype"));
+        assertNull(map(h5, "/obs/log1p_n_counts").get("chunks"), "a computed column is stored as a held one");
     }
 
     @Test
@@ -368,7 +383,7 @@ class H5adWriterInteropTest {
         H5ad.write(everything(), file, WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP)).block();
         Map<String, Object> h5 = PythonProbe.json(READ_H5PY, file);
         for (String ds : List.of("/X/data", "/X/indices", "/X/indptr", "/obs/label", "/obs/cell_type/codes",
-                "/obsm/X_pca", "/var/gene_symbols")) {
+                "/obs/pct_of_most", "/obsm/X_pca", "/var/gene_symbols")) {
             assertEquals("gzip", map(h5, ds).get("compression"), ds);
             assertEquals(4.0, map(h5, ds).get("compression_opts"), ds);
         }

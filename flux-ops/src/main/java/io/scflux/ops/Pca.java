@@ -72,7 +72,7 @@ public final class Pca {
                     + "' (run highly_variable_genes first)");
         }
         Column c = data.var().column(HVG);
-        if (!(c instanceof ArrayColumn a) || a.values().dtype() != DType.BOOL) {
+        if (!(c instanceof ArrayColumn a) || a.dtype() != DType.BOOL) {
             throw new IllegalArgumentException("var['" + HVG + "'] must be a bool column, found " + c.typeName());
         }
         boolean[] mask = (boolean[]) a.values().data();

@@ -143,7 +143,9 @@ final class PseudobulkRows {
     }
 
     /** Whether every cell of a pair holds the value of the pair's first cell (missing counts as a value). */
-    private static boolean constantInRows(Column c, int[] rowOfCell, int[] firstCell) {
+    private static boolean constantInRows(Column column, int[] rowOfCell, int[] firstCell) {
+        // a computed column is worked out once here rather than on every read of a row
+        Column c = column instanceof ArrayColumn a ? new ArrayColumn(a.values()) : column;
         int[] codes = c instanceof CategoricalColumn cat ? cat.codes() : null;
         for (int i = 0; i < rowOfCell.length; i++) {
             int row = rowOfCell[i];
@@ -175,7 +177,7 @@ final class PseudobulkRows {
             }
             return out;
         }
-        if (c instanceof ArrayColumn a && a.values().dtype() == DType.STRING) {
+        if (c instanceof ArrayColumn a && a.dtype() == DType.STRING) {
             return a.values().strings();
         }
         if (c instanceof NullableColumn n && n.values().dtype() == DType.STRING) {

@@ -1,14 +1,43 @@
 package io.scflux.core.anndata;
 
 import io.scflux.core.DType;
+import java.util.Objects;
+import java.util.function.IntToDoubleFunction;
 
-/** A column stored as a plain 1-D array: numbers, bools ({@code array}) or strings ({@code string-array}). */
-public record ArrayColumn(DenseArray values) implements Column {
+/**
+ * A column stored as a plain 1-D array: numbers, bools ({@code array}) or strings ({@code string-array}); or a
+ * {@link #computed} float column whose values are worked out from other columns each time it is read, so that it
+ * holds no memory of its own (a million cells' {@code log1p_total_counts} is 4 MB less until it is written).
+ */
+public final class ArrayColumn implements Column {
 
-    public ArrayColumn {
+    /** The values, or null for a computed column. */
+    private final DenseArray values;
+    private final DType dtype;
+    private final int size;
+    private final IntToDoubleFunction element;
+
+    public ArrayColumn(DenseArray values) {
         if (values.ndim() != 1) {
             throw new IllegalArgumentException("a column needs a 1-D array, got " + values);
         }
+        this.values = values;
+        this.dtype = values.dtype();
+        this.size = values.size();
+        this.element = null;
+    }
+
+    private ArrayColumn(DType dtype, int size, IntToDoubleFunction element) {
+        if (dtype != DType.FLOAT32 && dtype != DType.FLOAT64) {
+            throw new IllegalArgumentException("a computed column is float32 or float64, not " + dtype.numpyName());
+        }
+        if (size < 0) {
+            throw new IllegalArgumentException("negative size " + size);
+        }
+        this.values = null;
+        this.dtype = dtype;
+        this.size = size;
+        this.element = Objects.requireNonNull(element, "element");
     }
 
     /** A column over the given Java array (not copied): {@code double[]}, {@code int[]}, {@code String[]}... */
@@ -16,23 +45,96 @@ public record ArrayColumn(DenseArray values) implements Column {
         return new ArrayColumn(DenseArray.of(array));
     }
 
+    /**
+     * A float32 or float64 column of {@code size} rows whose row {@code i} is {@code element(i)} rounded to
+     * {@code dtype}, computed whenever it is read: {@code element} must keep giving the same value for a row.
+     */
+    public static ArrayColumn computed(DType dtype, int size, IntToDoubleFunction element) {
+        return new ArrayColumn(dtype, size, element);
+    }
+
+    /** The values: the column's own array, or for a computed column a new array of them on each call. */
+    public DenseArray values() {
+        if (values != null) {
+            return values;
+        }
+        int[] all = new int[size];
+        for (int i = 0; i < size; i++) {
+            all[i] = i;
+        }
+        return computedRows(all);
+    }
+
+    /** True when the values are worked out on each read: a writer then takes them a slice at a time. */
+    public boolean isComputed() {
+        return values == null;
+    }
+
+    /** Row {@code i} as a double, as {@link DenseArray#getDouble} reads it; computed without an array. */
+    public double getDouble(int i) {
+        if (values != null) {
+            return values.getDouble(i);
+        }
+        double v = element.applyAsDouble(Objects.checkIndex(i, size));
+        return dtype == DType.FLOAT32 ? (float) v : v;
+    }
+
+    public DType dtype() {
+        return dtype;
+    }
+
     @Override
     public int size() {
-        return values.size();
+        return size;
     }
 
     @Override
     public Object get(int i) {
-        return values.get(i);
+        if (values != null) {
+            return values.get(i);
+        }
+        double v = getDouble(i);
+        return dtype == DType.FLOAT32 ? (Object) (float) v : (Object) v;
     }
 
     @Override
     public ArrayColumn take(int[] rows) {
-        return new ArrayColumn(values.take(rows));
+        return new ArrayColumn(values != null ? values.take(rows) : computedRows(rows));
+    }
+
+    private DenseArray computedRows(int[] rows) {
+        if (dtype == DType.FLOAT32) {
+            float[] out = new float[rows.length];
+            for (int k = 0; k < rows.length; k++) {
+                out[k] = (float) getDouble(rows[k]);
+            }
+            return DenseArray.of(out);
+        }
+        double[] out = new double[rows.length];
+        for (int k = 0; k < rows.length; k++) {
+            out[k] = getDouble(rows[k]);
+        }
+        return DenseArray.of(out);
     }
 
     @Override
     public String typeName() {
-        return values.dtype() == DType.STRING ? "object" : values.dtype().numpyName();
+        return dtype == DType.STRING ? "object" : dtype.numpyName();
+    }
+
+    /** Equal to another array column of equal values, held or computed. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ArrayColumn other && values().equals(other.values());
+    }
+
+    @Override
+    public int hashCode() {
+        return values().hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "ArrayColumn[" + (values != null ? values : "computed " + dtype + " x " + size) + "]";
     }
 }

@@ -4,6 +4,7 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
+import java.util.function.IntToDoubleFunction;
 import reactor.core.publisher.Mono;
 
 /**
@@ -22,7 +23,7 @@ public final class NormalizeTotal {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
             return totals(x, options, streaming).map(t -> {
-                apply(data, x, t, options);
+                apply(data, x, i -> t[i], options);
                 return data;
             });
         });
@@ -38,17 +39,19 @@ public final class NormalizeTotal {
     }
 
     /**
-     * Makes {@code counts} normalized by cells with these float64 totals the X of {@code data}, and adds the factors
-     * column if asked: what both {@link #normalize} and {@link Preprocess} end with.
+     * Makes {@code counts} normalized by cells with these float64 totals ({@code totals(i)} cell {@code i}'s) the X
+     * of {@code data}, and adds the factors column if asked: what both {@link #normalize} and {@link Preprocess} end
+     * with.
      */
-    static void apply(AnnData data, BlockSource counts, double[] totals, NormalizeTotalOptions options) {
+    static void apply(AnnData data, BlockSource counts, IntToDoubleFunction totals, NormalizeTotalOptions options) {
         SumType type = SumType.normalizing(counts.dtype());
-        double[] factors = SizeFactors.of(totals, options.targetSum(), type);
+        double[] factors = SizeFactors.of(Math.toIntExact(counts.nRows()), totals, options.targetSum(), type);
         if (options.keyAdded() != null) {
-            data.obs().put(options.keyAdded(), type.column(factors));
+            data.obs().put(options.keyAdded(), TypedSums.of(type, factors).column());
         }
         data.setX(NormalizedView.of(counts, factors, (c, s) -> totals(c, options, s)
-                .map(t -> SizeFactors.of(t, options.targetSum(), SumType.normalizing(c.dtype())))));
+                .map(t -> SizeFactors.of(t.length, i -> t[i], options.targetSum(),
+                        SumType.normalizing(c.dtype())))));
     }
 
     /** Each cell's float64 total over the genes {@code keep} marks (all when null), after one pass over X. */

@@ -32,50 +32,51 @@ public final class QcMetrics {
     static Mono<QcPass.Cells> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
-            QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
-                    ranks(options.percentTop(), data.nVars()));
             SumType type = SumType.summing(x.dtype());
+            QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
+                    ranks(options.percentTop(), data.nVars()), type);
             return streaming.reduce(x, pass).map(sums -> {
                 QcPass.Cells cells = pass.cells(sums);
-                annotateObs(data.obs(), options, cells, type);
+                annotateObs(data.obs(), options, cells);
                 annotateVar(data.var(), options, sums, data.nObs(), type);
                 return cells;
             });
         });
     }
 
-    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass.Cells pass, SumType type) {
+    /**
+     * The obs columns over the pass's arrays, not copies of them; the log1p and percentage columns are computed from
+     * those arrays when read, so a million cells' QC columns hold 28 bytes a cell (float32 data, one qc variable, four
+     * ranks) rather than 84.
+     */
+    private static void annotateObs(Frame obs, QcMetricsOptions options, QcPass.Cells pass) {
         int n = pass.nGenes.length;
-        // the column takes the pass's array: nothing else reads it (Preprocess reads the totals)
-        obs.put("n_genes_by_counts", ArrayColumn.of(pass.nGenes));
+        int[] nGenes = pass.nGenes;
+        TypedSums totals = pass.totals;
+        SumType type = totals.type();
+        obs.put("n_genes_by_counts", ArrayColumn.of(nGenes));
         if (options.log1p()) {
-            double[] nGenes = new double[n];
-            for (int i = 0; i < n; i++) {
-                nGenes[i] = pass.nGenes[i];
-            }
-            obs.put("log1p_n_genes_by_counts", SumType.INT64.log1p(nGenes));
+            obs.put("log1p_n_genes_by_counts", SumType.INT64.log1p(n, i -> nGenes[i]));
         }
-        obs.put("total_counts", type.column(pass.totals));
+        obs.put("total_counts", totals.column());
         if (options.log1p()) {
-            obs.put("log1p_total_counts", type.log1p(pass.totals));
+            obs.put("log1p_total_counts", type.log1p(n, totals::get));
         }
         List<Integer> ranks = options.percentTop();
         for (int j = 0; j < ranks.size(); j++) {
-            // each rank's sums become its percentages in place: nothing else reads them
-            double[] pct = pass.topSums[j];
-            for (int i = 0; i < pct.length; i++) {
-                // scanpy: top sums and totals in X's sum type, their quotient in float64, times 100
-                pct[i] = type.round(pct[i]) / type.round(pass.totals[i]) * 100;
-            }
-            obs.put("pct_counts_in_top_" + ranks.get(j) + "_genes", ArrayColumn.of(pct));
+            TypedSums top = pass.topSums[j];
+            // scanpy: top sums and totals in X's sum type, their quotient in float64, times 100
+            obs.put("pct_counts_in_top_" + ranks.get(j) + "_genes",
+                    ArrayColumn.computed(DType.FLOAT64, n, i -> top.get(i) / totals.get(i) * 100));
         }
         for (int q = 0; q < options.qcVars().size(); q++) {
             String name = options.qcVars().get(q);
-            obs.put("total_counts_" + name, type.column(pass.qcTotals[q]));
+            TypedSums qc = pass.qcTotals[q];
+            obs.put("total_counts_" + name, qc.column());
             if (options.log1p()) {
-                obs.put("log1p_total_counts_" + name, type.log1p(pass.qcTotals[q]));
+                obs.put("log1p_total_counts_" + name, type.log1p(n, qc::get));
             }
-            obs.put("pct_counts_" + name, type.percent(pass.qcTotals[q], pass.totals));
+            obs.put("pct_counts_" + name, type.percent(qc, totals));
         }
     }
 
@@ -91,12 +92,13 @@ public final class QcMetrics {
         var.put("n_cells_by_counts", ArrayColumn.of(genes.cells.clone()));
         var.put("mean_counts", ArrayColumn.of(mean));
         if (options.log1p()) {
-            var.put("log1p_mean_counts", SumType.FLOAT64.log1p(mean));
+            var.put("log1p_mean_counts", SumType.FLOAT64.log1p(n, i -> mean[i]));
         }
         var.put("pct_dropout_by_counts", ArrayColumn.of(dropout));
-        var.put("total_counts", type.column(genes.sums));
+        TypedSums totals = TypedSums.of(type, genes.sums);
+        var.put("total_counts", totals.column());
         if (options.log1p()) {
-            var.put("log1p_total_counts", type.log1p(genes.sums));
+            var.put("log1p_total_counts", type.log1p(n, totals::get));
         }
     }
 
@@ -110,7 +112,7 @@ public final class QcMetrics {
                         + var.columns().keySet() + ")");
             }
             Column c = var.column(name);
-            if (!(c instanceof ArrayColumn a) || a.values().dtype() != DType.BOOL) {
+            if (!(c instanceof ArrayColumn a) || a.dtype() != DType.BOOL) {
                 throw new IllegalArgumentException("qc variable " + name + " must be a bool var column, found "
                         + c.typeName());
             }

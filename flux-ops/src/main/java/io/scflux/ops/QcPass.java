@@ -13,31 +13,34 @@ import java.util.List;
  * {@link #cells} copies in. Per gene, summed in the {@link Reducer}'s fixed order: the total and the number of
  * nonzero cells.
  *
- * <p>Stored zeros are skipped (scanpy calls {@code eliminate_zeros} first). Sums run in float64 in stored order. A
- * row with fewer nonzeros than the largest {@code n} is padded with zeros before its top values are taken, as
- * scanpy's {@code top_segment_proportions} does.
+ * <p>Stored zeros are skipped (scanpy calls {@code eliminate_zeros} first). Sums run in float64 in stored order and
+ * are held rounded to X's sum type, as scanpy's are. A row with fewer nonzeros than the largest {@code n} is padded
+ * with zeros before its top values are taken, as scanpy's {@code top_segment_proportions} does.
  */
 final class QcPass implements Reducer<QcPass.Sums> {
 
     private final int nCols;
     private final boolean[][] qcMasks;
     private final int[] percentTop;
+    private final SumType type;
     /**
      * Every cell's results, made with the pass and left out when the pass is serialized: a fold in another JVM finds
      * none and keeps its block's results in its partial. Held from the start, they are not built at the end of the
-     * pass from per-block pieces (at 1,000,000 cells 44 bytes a cell, twice over, allocated at once).
+     * pass from per-block pieces (at 1,000,000 cells of float32 data, one qc variable and four ranks, 28 bytes a
+     * cell, twice over, allocated at once).
      */
     private final transient Cells all;
 
     /**
      * A pass over a matrix of {@code nRows} rows; {@code percentTop} ascending; {@code qcMasks[q][gene]} true for the
-     * genes of qc variable {@code q}.
+     * genes of qc variable {@code q}; sums held in {@code type}.
      */
-    QcPass(int nRows, int nCols, boolean[][] qcMasks, int[] percentTop) {
+    QcPass(int nRows, int nCols, boolean[][] qcMasks, int[] percentTop, SumType type) {
         this.nCols = nCols;
         this.qcMasks = qcMasks;
         this.percentTop = percentTop;
-        this.all = new Cells(0, nRows, qcMasks.length, percentTop.length);
+        this.type = type;
+        this.all = new Cells(0, nRows, qcMasks.length, percentTop.length, type);
     }
 
     @Override
@@ -55,7 +58,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
         Cells cells = all;
         int at = Math.toIntExact(block.rowStart());
         if (cells == null) {
-            cells = new Cells(block.rowStart(), block.nRows(), qcMasks.length, percentTop.length);
+            cells = new Cells(block.rowStart(), block.nRows(), qcMasks.length, percentTop.length, type);
             genes.blocks.add(cells);
             at = 0;
         }
@@ -87,9 +90,9 @@ final class QcPass implements Reducer<QcPass.Sums> {
                 }
             }
             cells.nGenes[at + i] = n;
-            cells.totals[at + i] = total;
+            cells.totals.set(at + i, total);
             for (int q = 0; q < qc.length; q++) {
-                cells.qcTotals[q][at + i] = qc[q];
+                cells.qcTotals[q].set(at + i, qc[q]);
             }
             if (maxTop > 0) {
                 topSums(row, n, maxTop, histogram, cells.topSums, at + i);
@@ -116,7 +119,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
      * left so) and the top values taken from the largest down (whole numbers sum exactly, so in any order); any other
      * row goes through selection.
      */
-    private void topSums(float[] row, int n, int maxTop, int[] histogram, double[][] topSums, int cell) {
+    private void topSums(float[] row, int n, int maxTop, int[] histogram, TypedSums[] topSums, int cell) {
         int max = 0;
         for (int k = 0; k < n && max >= 0; k++) {
             float v = row[k];
@@ -141,7 +144,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
                         value--;
                     }
                 }
-                topSums[j][cell] = sum;
+                topSums[j].set(cell, sum);
             }
             for (int k = 0; k < n; k++) {
                 byValue[(int) row[k]] = 0;
@@ -152,7 +155,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
     }
 
     /** Selects the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments. */
-    private void selectTopSums(float[] row, int n, int maxTop, double[][] topSums, int cell) {
+    private void selectTopSums(float[] row, int n, int maxTop, TypedSums[] topSums, int cell) {
         int m = Math.max(n, maxTop);
         Arrays.fill(row, n, m, 0f);
         int to = m;
@@ -166,7 +169,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
             for (int k = from; k < percentTop[j]; k++) {
                 sum += row[k];
             }
-            topSums[j][cell] = sum;
+            topSums[j].set(cell, sum);
             from = percentTop[j];
         }
     }
@@ -180,14 +183,13 @@ final class QcPass implements Reducer<QcPass.Sums> {
     Cells cells(Sums sums) {
         for (Cells b : sums.blocks) {
             int at = Math.toIntExact(b.rowStart);
-            int n = b.totals.length;
-            System.arraycopy(b.nGenes, 0, all.nGenes, at, n);
-            System.arraycopy(b.totals, 0, all.totals, at, n);
+            System.arraycopy(b.nGenes, 0, all.nGenes, at, b.nGenes.length);
+            b.totals.copyInto(all.totals, at);
             for (int q = 0; q < all.qcTotals.length; q++) {
-                System.arraycopy(b.qcTotals[q], 0, all.qcTotals[q], at, n);
+                b.qcTotals[q].copyInto(all.qcTotals[q], at);
             }
             for (int j = 0; j < all.topSums.length; j++) {
-                System.arraycopy(b.topSums[j], 0, all.topSums[j], at, n);
+                b.topSums[j].copyInto(all.topSums[j], at);
             }
         }
         sums.blocks.clear();
@@ -218,22 +220,31 @@ final class QcPass implements Reducer<QcPass.Sums> {
 
     }
 
-    /** Per cell of rows {@code [rowStart, rowStart + totals.length)}: the counts and sums of the pass. */
+    /**
+     * Per cell of rows {@code [rowStart, rowStart + nGenes.length)}: the counts and sums of the pass, the sums in
+     * X's sum type, each the array of the obs column it becomes.
+     */
     static final class Cells implements java.io.Serializable {
         final long rowStart;
         final int[] nGenes;
-        final double[] totals;
-        /** {@code qcTotals[q][cell]}: the cell's total over the genes of qc variable {@code q}. */
-        final double[][] qcTotals;
-        /** {@code topSums[j][cell]}: the sum of the cell's {@code percentTop[j]} largest values. */
-        final double[][] topSums;
+        final TypedSums totals;
+        /** {@code qcTotals[q]}: each cell's total over the genes of qc variable {@code q}. */
+        final TypedSums[] qcTotals;
+        /** {@code topSums[j]}: the sum of each cell's {@code percentTop[j]} largest values. */
+        final TypedSums[] topSums;
 
-        Cells(long rowStart, int nRows, int nQc, int nTop) {
+        Cells(long rowStart, int nRows, int nQc, int nTop, SumType type) {
             this.rowStart = rowStart;
             nGenes = new int[nRows];
-            totals = new double[nRows];
-            qcTotals = new double[nQc][nRows];
-            topSums = new double[nTop][nRows];
+            totals = new TypedSums(type, nRows);
+            qcTotals = new TypedSums[nQc];
+            for (int q = 0; q < nQc; q++) {
+                qcTotals[q] = new TypedSums(type, nRows);
+            }
+            topSums = new TypedSums[nTop];
+            for (int j = 0; j < nTop; j++) {
+                topSums[j] = new TypedSums(type, nRows);
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.scflux.ops;
 
 import java.util.Arrays;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * normalize_total's per-cell factors, {@code counts_per_cell / target_sum}, with scanpy's arithmetic: totals and
@@ -13,16 +14,24 @@ final class SizeFactors {
     private SizeFactors() {
     }
 
-    /** The factors of cells with these float64 totals; {@code targetSum} null means the median of positive totals. */
-    static double[] of(double[] totals, Double targetSum, SumType type) {
-        double[] counts = new double[totals.length];
-        for (int i = 0; i < counts.length; i++) {
-            counts[i] = type.round(totals[i]);
+    /**
+     * The factors of {@code n} cells, {@code totals(i)} the float64 total of cell {@code i}; {@code targetSum} null
+     * means the median of positive totals. Only the factors are allocated (and, for the median, the positive totals).
+     */
+    static double[] of(int n, IntToDoubleFunction totals, Double targetSum, SumType type) {
+        double target;
+        if (targetSum != null) {
+            target = type.round(targetSum);
+        } else {
+            double[] counts = new double[n];
+            for (int i = 0; i < n; i++) {
+                counts[i] = type.round(totals.applyAsDouble(i));
+            }
+            target = medianOfPositive(counts, type);
         }
-        double target = targetSum != null ? type.round(targetSum) : medianOfPositive(counts, type);
-        double[] factors = new double[counts.length];
-        for (int i = 0; i < factors.length; i++) {
-            factors[i] = type.round(counts[i] / target);
+        double[] factors = new double[n];
+        for (int i = 0; i < n; i++) {
+            factors[i] = type.round(type.round(totals.applyAsDouble(i)) / target);
         }
         return factors;
     }

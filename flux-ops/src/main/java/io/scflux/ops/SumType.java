@@ -3,7 +3,7 @@ package io.scflux.ops;
 import io.scflux.core.DType;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
-import io.scflux.core.anndata.DenseArray;
+import java.util.function.IntToDoubleFunction;
 
 /**
  * The numpy type a step's arithmetic runs in, which decides the bits of scanpy's columns: sums of float32 data stay
@@ -44,46 +44,19 @@ enum SumType {
         return this == FLOAT32 ? (float) v : v;
     }
 
-    /** A column of {@code values}, each rounded to this type. */
-    Column column(double[] values) {
-        int n = values.length;
-        switch (this) {
-            case FLOAT32: {
-                float[] out = new float[n];
-                for (int i = 0; i < n; i++) {
-                    out[i] = (float) values[i];
-                }
-                return ArrayColumn.of(out);
-            }
-            case FLOAT64:
-                return ArrayColumn.of(values.clone());
-            default: {
-                long[] out = new long[n];
-                for (int i = 0; i < n; i++) {
-                    out[i] = (long) values[i];
-                }
-                return new ArrayColumn(DenseArray.of(dtype, out, n));
-            }
-        }
+    /**
+     * {@code np.log1p} of {@code size} sums of this type, {@code sum(i)} the i-th: float32 for float32 sums, float64
+     * otherwise; a computed column, which holds nothing but {@code sum}.
+     */
+    Column log1p(int size, IntToDoubleFunction sum) {
+        return ArrayColumn.computed(ratioType().dtype, size, i -> Math.log1p(round(sum.applyAsDouble(i))));
     }
 
-    /** {@code np.log1p} of sums of this type: float32 for float32 sums, float64 otherwise. */
-    Column log1p(double[] sums) {
-        double[] out = new double[sums.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = Math.log1p(round(sums[i]));
-        }
-        return ratioType().column(out);
-    }
-
-    /** {@code part / whole * 100} as scanpy computes it on two columns of this type (0 / 0 is NaN). */
-    Column percent(double[] part, double[] whole) {
+    /** {@code part / whole * 100} as scanpy computes it on two columns of this type (0 / 0 is NaN), computed. */
+    Column percent(TypedSums part, TypedSums whole) {
         SumType r = ratioType();
-        double[] out = new double[part.length];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = r.round(r.round(round(part[i]) / round(whole[i])) * 100);
-        }
-        return r.column(out);
+        return ArrayColumn.computed(r.dtype, part.size(),
+                i -> r.round(r.round(round(part.get(i)) / round(whole.get(i))) * 100));
     }
 
     /** The type of a quotient or logarithm of values of this type. */

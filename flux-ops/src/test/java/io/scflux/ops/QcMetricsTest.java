@@ -120,6 +120,15 @@ class QcMetricsTest {
             assertEquals(sum, var.column("total_counts").typeName());
             assertEquals("int32", obs.column("n_genes_by_counts").typeName());
             assertEquals("int64", var.column("n_cells_by_counts").typeName());
+            // the sums are held in their type; what scanpy derives from them is worked out when read
+            for (String derived : List.of("log1p_n_genes_by_counts", "log1p_total_counts",
+                    "pct_counts_in_top_1_genes", "pct_counts_in_top_3_genes", "log1p_total_counts_qc",
+                    "pct_counts_qc")) {
+                assertTrue(((ArrayColumn) obs.column(derived)).isComputed(), derived);
+            }
+            for (String sums : List.of("n_genes_by_counts", "total_counts", "total_counts_qc")) {
+                assertFalse(((ArrayColumn) obs.column(sums)).isComputed(), sums);
+            }
 
             assertValues(obs, "n_genes_by_counts", 0, 2, 4, 1);
             assertValues(obs, "log1p_n_genes_by_counts", 0, Math.log(3), Math.log(5), Math.log(2));

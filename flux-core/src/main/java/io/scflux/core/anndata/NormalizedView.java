@@ -57,14 +57,15 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
 
     /**
      * The view of {@code counts} divided row by row by {@code factors} (one per row; a factor of 0 leaves the row as
-     * it is), which {@code rule} computed and can compute again for a selection.
+     * it is), which {@code rule} computed and can compute again for a selection. The factors are not copied (a
+     * million cells' are 8 MB): the caller hands them over and does not change them.
      */
     public static NormalizedView of(BlockSource counts, double[] factors, SizeFactorRule rule) {
         Objects.requireNonNull(rule, "rule");
         if (factors.length != counts.nRows()) {
             throw new IllegalArgumentException(factors.length + " size factors for " + counts.nRows() + " rows");
         }
-        return new NormalizedView(counts, Mono.just(factors.clone()), rule, false, null, null, HostBackend.INSTANCE);
+        return new NormalizedView(counts, Mono.just(factors), rule, false, null, null, HostBackend.INSTANCE);
     }
 
     /** This view with {@code log1p} applied after the division ({@code base} null for the natural logarithm). */

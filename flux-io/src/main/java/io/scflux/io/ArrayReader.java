@@ -2,23 +2,22 @@ package io.scflux.io;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
-import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.api.dataset.ContiguousDataset;
-import io.jhdf.dataset.DatasetBase;
 import io.jhdf.dataset.DatasetReader;
-import io.jhdf.object.datatype.VariableLength;
-import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import io.jhdf.object.datatype.CompoundDataType;
+import io.jhdf.object.datatype.VariableLength;
 import io.scflux.core.DType;
 import io.scflux.core.MemoryBudget;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.PackedStrings;
 import java.lang.reflect.Array;
 import java.math.BigInteger;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Reads whole datasets (metadata: columns, embeddings, uns values) into {@link DenseArray}s, undoing what jhdf does
@@ -48,28 +47,31 @@ final class ArrayReader {
     }
 
     /**
-     * The elements in row-major order as jhdf types them. Filtered chunks are decoded by scflux's own codecs: jhdf's
-     * lzf filter needs the chunk size in the filter's parameters, which h5py leaves out for string datasets.
+     * The elements in row-major order as jhdf types them, from bytes read into the heap (jhdf would map a contiguous
+     * dataset, and mapped pages stay resident until the collector drops the mapping). Filtered chunks are decoded by
+     * scflux's own codecs: jhdf's lzf filter needs the chunk size in the filter's parameters, which h5py leaves out
+     * for string datasets.
      */
     private static Object flat(Dataset ds, DType t, int n) {
-        return isVlenStrings(ds) ? packed(ds, n).toArray() : flatOther(ds, t, n);
-    }
-
-    private static Object flatOther(Dataset ds, DType t, int n) {
-        if (!(ds instanceof ChunkedDataset) || ds.getFilters().isEmpty()) {
-            return ds.getDataFlat();
+        if (isVlenStrings(ds)) {
+            return packed(ds, n).toArray();
         }
         return DatasetReader.readDataset(ds.getDataType(), unfiltered(ds, t), n,
                 ds.getHdfFile().getHdfBackingStorage());
     }
 
-    /** The bytes of chunked dataset {@code ds} of type {@code t} after its filters, decoded by scflux's codecs. */
+    /** The bytes of dataset {@code ds} of type {@code t} (any layout) after its filters, read into the heap. */
     private static ByteBuffer unfiltered(Dataset ds, DType t) {
+        return withStorage(ds, t, (stored, s) -> stored.readAll(s));
+    }
+
+    /** What {@code read} makes of dataset {@code ds} of type {@code t}, read through a storage open for the call. */
+    private static <R> R withStorage(Dataset ds, DType t, BiFunction<StoredArray, Storage, R> read) {
         Path file = ds.getFileAsPath();
         FileStamp stamp = FileStamp.of(file);
         StoredArray stored = StoredArray.anyType(ds, t, stamp.size());
         try (Storage s = Storage.open(file, stamp, new ReadStats())) {
-            return stored.readAll(s);
+            return read.apply(stored, s);
         }
     }
 
@@ -79,10 +81,7 @@ final class ArrayReader {
 
     /** A variable-length string dataset of {@code n} elements, decoded from its raw bytes after any filters. */
     private static PackedStrings packed(Dataset ds, int n) {
-        if (!(ds instanceof ChunkedDataset) || ds.getFilters().isEmpty()) {
-            return VlenStrings.decode(ds, ((DatasetBase) ds).getDataBuffer(), n);
-        }
-        return VlenStrings.decode(ds, unfiltered(ds, DType.STRING), n);
+        return withStorage(ds, DType.STRING, (refs, s) -> VlenStrings.decode(ds, refs, s, n));
     }
 
     /**

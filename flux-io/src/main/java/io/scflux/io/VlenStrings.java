@@ -17,6 +17,8 @@ final class VlenStrings {
     /** Collections kept decoded: strings written together sit in the same or the next collection. */
     private static final int COLLECTIONS_KEPT = 8;
     private static final int GCOL = 0x4C4F4347; // "GCOL" read little-endian
+    /** References read at once: 1 MiB of them. */
+    private static final int REFERENCES_PER_READ = 1 << 16;
 
     private final Dataset ds;
     private final HdfBackingStorage storage;
@@ -32,46 +34,66 @@ final class VlenStrings {
     }
 
     /**
-     * The {@code n} strings whose heap references are {@code raw} (the dataset's bytes after any filters: per element
-     * a 4-byte length, a collection address and a 4-byte object index). ASCII and UTF-8 strings both keep their bytes.
+     * The {@code n} strings whose heap references {@code refs} holds (per element, after any filters: a 4-byte
+     * length, a collection address and a 4-byte object index), read through {@code s} a slice of references at a
+     * time, so that a million cells' 16 MB of references is never one array. ASCII and UTF-8 strings both keep their
+     * bytes.
      */
-    static PackedStrings decode(Dataset ds, ByteBuffer raw, int n) {
+    static PackedStrings decode(Dataset ds, StoredArray refs, Storage s, int n) {
         HdfBackingStorage storage = ds.getHdfFile().getHdfBackingStorage();
-        return new VlenStrings(ds, storage).decode(raw.order(ByteOrder.LITTLE_ENDIAN), n);
+        return new VlenStrings(ds, storage).decode(refs, s, n);
     }
 
-    private PackedStrings decode(ByteBuffer raw, int n) {
+    private PackedStrings decode(StoredArray refs, Storage s, int n) {
         int elementSize = 4 + offsetSize + 4;
-        if ((long) n * elementSize > raw.remaining()) {
-            throw Hdf5.error(ds, "expected " + n + " variable-length strings (" + (long) n * elementSize
-                    + " bytes of heap references), the dataset holds " + raw.remaining() + " bytes");
+        if (refs.elementSize() != elementSize) {
+            throw Hdf5.error(ds, "expected variable-length string references of " + elementSize
+                    + " bytes (length, heap address, index), the dataset's elements take " + refs.elementSize());
         }
-        byte[] utf8 = new byte[Math.max(16, n * 8)];
-        int[] ends = new int[n];
-        int used = 0;
-        int base = raw.position();
-        for (int i = 0; i < n; i++) {
-            int at = base + i * elementSize;
-            int length = raw.getInt(at);
-            if (length != 0) {
-                long address = offsetSize == 8 ? raw.getLong(at + 4) : Integer.toUnsignedLong(raw.getInt(at + 4));
-                int object = raw.getInt(at + 4 + offsetSize);
-                Collection c = collection(address);
-                int from = c.start(object, i);
-                int len = Math.min(length, c.length(object));
-                if (utf8.length - used < len) {
-                    long grown = Math.max((long) utf8.length * 2, (long) used + len);
-                    if (grown > Integer.MAX_VALUE - 8) {
-                        throw Hdf5.error(ds, "the strings take more than 2 GB");
-                    }
-                    utf8 = java.util.Arrays.copyOf(utf8, (int) grown);
-                }
-                System.arraycopy(c.bytes, from, utf8, used, len);
-                used += len;
+        // each reference carries its string's length: the bytes are sized once, exactly, before any is copied
+        long[] declared = {0};
+        forEachSlice(refs, s, n, (raw, first, count) -> {
+            for (int i = 0; i < count; i++) {
+                declared[0] += Integer.toUnsignedLong(raw.getInt(i * elementSize));
             }
-            ends[i] = used;
+        });
+        if (declared[0] > Integer.MAX_VALUE - 8) {
+            throw Hdf5.error(ds, "the strings take more than 2 GB");
         }
-        return PackedStrings.of(utf8, ends);
+        byte[] utf8 = new byte[(int) declared[0]];
+        int[] ends = new int[n];
+        int[] used = {0};
+        forEachSlice(refs, s, n, (raw, first, count) -> {
+            for (int i = 0; i < count; i++) {
+                int at = i * elementSize;
+                int length = raw.getInt(at);
+                if (length != 0) {
+                    long address = offsetSize == 8 ? raw.getLong(at + 4) : Integer.toUnsignedLong(raw.getInt(at + 4));
+                    int object = raw.getInt(at + 4 + offsetSize);
+                    Collection c = collection(address);
+                    int from = c.start(object, first + i);
+                    int len = Math.min(length, c.length(object));
+                    System.arraycopy(c.bytes, from, utf8, used[0], len);
+                    used[0] += len;
+                }
+                ends[first + i] = used[0];
+            }
+        });
+        // a heap object shorter than its reference's length leaves the bytes longer than the strings
+        return PackedStrings.of(used[0] == utf8.length ? utf8 : java.util.Arrays.copyOf(utf8, used[0]), ends);
+    }
+
+    /** What is done with the references of strings {@code [first, first + count)}, little-endian from 0. */
+    private interface Slice {
+        void accept(ByteBuffer raw, int first, int count);
+    }
+
+    private static void forEachSlice(StoredArray refs, Storage s, int n, Slice slice) {
+        for (int first = 0; first < n; first += REFERENCES_PER_READ) {
+            int from = first;
+            int count = Math.min(REFERENCES_PER_READ, n - first);
+            refs.read(s, from, count, raw -> slice.accept(raw.order(ByteOrder.LITTLE_ENDIAN), from, count));
+        }
     }
 
     private Collection collection(long address) {

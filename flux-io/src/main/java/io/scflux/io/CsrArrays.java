@@ -14,8 +14,8 @@ import io.scflux.core.ScfluxFormatException;
  */
 final class CsrArrays {
 
-    /** Rows of indptr read at once while planning (8 MiB of int64). */
-    private static final int PLAN_ROWS = 1 << 20;
+    /** Rows of indptr read at once while planning: 256 KiB of int64, so no array grows with the number of cells. */
+    private static final int PLAN_ROWS = 1 << 15;
 
     private final StoredArray indptr;
     private final StoredArray indices;

@@ -122,6 +122,35 @@ class FileMatrixTest {
         }
     }
 
+    /** indptr is read a piece at a time while planning; the plan is the one of the whole indptr at once. */
+    @Test
+    void aPlanReadInPiecesIsThePlanOfTheWholeIndptr(@TempDir Path dir) {
+        int rows = 100_003;
+        long[] indptr = new long[rows + 1];
+        for (int r = 0; r < rows; r++) {
+            indptr[r + 1] = indptr[r] + (r * 7919L) % 5;
+        }
+        int nnz = (int) indptr[rows];
+        int[] indices = new int[nnz];
+        for (int r = 0; r < rows; r++) {
+            for (long k = indptr[r]; k < indptr[r + 1]; k++) {
+                indices[(int) k] = (int) (k - indptr[r]);
+            }
+        }
+        Path file = dir.resolve("long.h5ad");
+        H5ad.write(io.scflux.core.anndata.AnnData.of(CsrMatrix.of(5, indptr, indices, new float[nnz])), file).block();
+        PlanTarget target = new PlanTarget(1000, 300);
+        BlockPlan read = H5ad.openMatrix(file, "/X").plan(target);
+        BlockPlan whole = BlockPlan.ofIndptr(indptr, target);
+        assertEquals(whole.size(), read.size());
+        for (int b = 0; b < whole.size(); b++) {
+            assertEquals(whole.rowStart(b), read.rowStart(b), "block " + b);
+            assertEquals(whole.nnzStart(b), read.nnzStart(b), "block " + b);
+        }
+        assertEquals(whole.totalRows(), read.totalRows());
+        assertEquals(whole.totalNnz(), read.totalNnz());
+    }
+
     @Test
     void degenerateShapes() {
         FileMatrix none = x("x-no-entries.h5ad");

@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.storage.HdfBackingStorage;
+import io.scflux.core.MemoryBudget;
 import io.scflux.core.anndata.PackedStrings;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -57,10 +58,8 @@ final class VlenStrings {
                 declared[0] += Integer.toUnsignedLong(raw.getInt(i * elementSize));
             }
         });
-        if (declared[0] > Integer.MAX_VALUE - 8) {
-            throw Hdf5.error(ds, "the strings take more than 2 GB");
-        }
-        byte[] utf8 = new byte[(int) declared[0]];
+        byte[] utf8 = new byte[MemoryBudget.require(declared[0], 1, Hdf5.fileName(ds) + ": " + Hdf5.path(ds)
+                + ": the bytes of " + n + " strings, as their references declare them")];
         int[] ends = new int[n];
         int[] used = {0};
         forEachSlice(refs, s, n, (raw, first, count) -> {

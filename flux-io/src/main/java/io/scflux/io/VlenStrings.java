@@ -6,6 +6,8 @@ import io.scflux.core.MemoryBudget;
 import io.scflux.core.anndata.PackedStrings;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.Map;
 
 /**
@@ -22,16 +24,18 @@ final class VlenStrings {
     private static final int REFERENCES_PER_READ = 1 << 16;
 
     private final Dataset ds;
-    private final HdfBackingStorage storage;
+    private final Storage file;
+    private final long fileSize;
     private final int offsetSize;
     private final int lengthSize;
     private final Map<Long, Collection> recent = new Recent<>(COLLECTIONS_KEPT);
 
-    private VlenStrings(Dataset ds, HdfBackingStorage storage) {
+    private VlenStrings(Dataset ds, Storage file, HdfBackingStorage hdf) {
         this.ds = ds;
-        this.storage = storage;
-        this.offsetSize = storage.getSizeOfOffsets();
-        this.lengthSize = storage.getSizeOfLengths();
+        this.file = file;
+        this.fileSize = hdf.size();
+        this.offsetSize = hdf.getSizeOfOffsets();
+        this.lengthSize = hdf.getSizeOfLengths();
     }
 
     /**
@@ -41,8 +45,7 @@ final class VlenStrings {
      * bytes.
      */
     static PackedStrings decode(Dataset ds, StoredArray refs, Storage s, int n) {
-        HdfBackingStorage storage = ds.getHdfFile().getHdfBackingStorage();
-        return new VlenStrings(ds, storage).decode(refs, s, n);
+        return new VlenStrings(ds, s, ds.getHdfFile().getHdfBackingStorage()).decode(refs, s, n);
     }
 
     private PackedStrings decode(StoredArray refs, Storage s, int n) {
@@ -79,7 +82,7 @@ final class VlenStrings {
             }
         });
         // a heap object shorter than its reference's length leaves the bytes longer than the strings
-        return PackedStrings.of(used[0] == utf8.length ? utf8 : java.util.Arrays.copyOf(utf8, used[0]), ends);
+        return PackedStrings.of(used[0] == utf8.length ? utf8 : Arrays.copyOf(utf8, used[0]), ends);
     }
 
     /** What is done with the references of strings {@code [first, first + count)}, little-endian from 0. */
@@ -98,65 +101,78 @@ final class VlenStrings {
     private Collection collection(long address) {
         Collection c = recent.get(address);
         if (c == null) {
-            c = read(address);
+            // the least recently used collection gives up its arrays: a million barcodes' 40 MB of collections pass
+            // through a few arrays instead of one each (young garbage that grew the collector's eden)
+            Collection spare = null;
+            if (recent.size() == COLLECTIONS_KEPT) {
+                Iterator<Collection> eldest = recent.values().iterator();
+                spare = eldest.next();
+                eldest.remove();
+            }
+            c = read(address, spare);
             recent.put(address, c);
         }
         return c;
     }
 
-    private Collection read(long address) {
+    /** The collection at {@code address}, in {@code spare}'s arrays when it has any. */
+    private Collection read(long address, Collection spare) {
         int header = 8 + lengthSize;
-        if (address <= 0 || address > storage.size() - header) {
+        if (address <= 0 || address > fileSize - header) {
             throw Hdf5.error(ds, "a string refers to global heap address " + address
-                    + ", outside the file (" + storage.size() + " bytes)");
+                    + ", outside the file (" + fileSize + " bytes)");
         }
-        ByteBuffer h = storage.readBufferFromAddress(address, header).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer h = ByteBuffer.allocate(header).order(ByteOrder.LITTLE_ENDIAN);
+        file.read(address, h, Hdf5.path(ds));
         if (h.getInt(0) != GCOL) {
             throw Hdf5.error(ds, "expected a global heap collection (GCOL) at address " + address);
         }
         long size = lengthSize == 8 ? h.getLong(8) : Integer.toUnsignedLong(h.getInt(8));
-        if (size < header || size > Integer.MAX_VALUE || address + size > storage.size()) {
+        if (size < header || size > Integer.MAX_VALUE - 8 || address + size > fileSize) {
             throw Hdf5.error(ds, "global heap collection at " + address + " declares " + size
                     + " bytes, which do not fit the file");
         }
-        ByteBuffer b = storage.readBufferFromAddress(address, (int) size).order(ByteOrder.LITTLE_ENDIAN);
-        byte[] bytes = new byte[(int) size];
-        b.get(0, bytes);
-        return new Collection(address, bytes);
+        byte[] bytes = spare != null && spare.bytes.length >= size ? spare.bytes : new byte[(int) size];
+        file.read(address, ByteBuffer.wrap(bytes, 0, (int) size), Hdf5.path(ds));
+        return new Collection(address, bytes, (int) size, spare);
     }
 
     /** One global heap collection: its bytes and where each object's data starts. */
     private final class Collection {
         private final long address;
+        /** The collection's bytes, from 0 to its size (the array may be longer: it served a larger one). */
         private final byte[] bytes;
-        private int[] start = new int[64];
-        private int[] length = new int[64];
+        private int[] start;
+        private int[] length;
 
-        Collection(long address, byte[] bytes) {
+        Collection(long address, byte[] bytes, int size, Collection spare) {
             this.address = address;
             this.bytes = bytes;
-            ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+            this.start = spare != null ? spare.start : new int[64];
+            this.length = spare != null ? spare.length : new int[64];
+            Arrays.fill(length, 0);
+            ByteBuffer b = ByteBuffer.wrap(bytes, 0, size).order(ByteOrder.LITTLE_ENDIAN);
             int pos = 8 + lengthSize;
             int objectHeader = 8 + lengthSize;
-            while (pos + objectHeader <= bytes.length) {
+            while (pos + objectHeader <= size) {
                 int index = Short.toUnsignedInt(b.getShort(pos));
-                long size = lengthSize == 8 ? b.getLong(pos + 8) : Integer.toUnsignedLong(b.getInt(pos + 8));
+                long objectSize = lengthSize == 8 ? b.getLong(pos + 8) : Integer.toUnsignedLong(b.getInt(pos + 8));
                 if (index == 0) {
                     break; // free space: the rest of the collection
                 }
                 int data = pos + objectHeader;
-                if (size < 0 || size > bytes.length - data) {
-                    throw Hdf5.error(ds, "global heap object " + index + " at " + address + " declares " + size
+                if (objectSize < 0 || objectSize > size - data) {
+                    throw Hdf5.error(ds, "global heap object " + index + " at " + address + " declares " + objectSize
                             + " bytes, past the end of its collection");
                 }
                 if (index >= start.length) {
                     int grown = Math.max(index + 1, start.length * 2);
-                    start = java.util.Arrays.copyOf(start, grown);
-                    length = java.util.Arrays.copyOf(length, grown);
+                    start = Arrays.copyOf(start, grown);
+                    length = Arrays.copyOf(length, grown);
                 }
                 start[index] = data;
-                length[index] = (int) size + 1; // 0 marks an absent object
-                pos = data + (int) ((size + 7) & ~7L);
+                length[index] = (int) objectSize + 1; // 0 marks an absent object
+                pos = data + (int) ((objectSize + 7) & ~7L);
             }
         }
 

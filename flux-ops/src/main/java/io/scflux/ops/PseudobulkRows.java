@@ -58,23 +58,23 @@ final class PseudobulkRows {
     }
 
     static PseudobulkRows of(Frame obs, String sampleCol, String groupsCol) {
-        String[] sample = strings(obs, sampleCol);
-        String[] group = strings(obs, groupsCol);
+        Labels sample = labels(obs, sampleCol);
+        Labels group = labels(obs, groupsCol);
         List<String> samples = new ArrayList<>();
         List<String> groups = new ArrayList<>();
-        int[] sampleRank = ranks(sample, samples);
-        int[] groupRank = ranks(group, groups);
+        int[] sampleRank = sample.rankOfCode(samples);
+        int[] groupRank = group.rankOfCode(groups);
         int nSamples = samples.size();
         int rows = Math.multiplyExact(groups.size(), nSamples);
-        int[] rowOfCell = new int[sample.length];
+        int[] rowOfCell = new int[obs.size()];
         int[] cells = new int[rows];
         int[] firstCell = new int[rows];
         int[] firstOfSample = new int[nSamples];
         Arrays.fill(firstCell, -1);
         Arrays.fill(firstOfSample, -1);
         for (int i = 0; i < rowOfCell.length; i++) {
-            int s = sampleRank[i];
-            int g = groupRank[i];
+            int s = sample.codes[i] < 0 ? -1 : sampleRank[sample.codes[i]];
+            int g = group.codes[i] < 0 ? -1 : groupRank[group.codes[i]];
             if (s >= 0 && firstOfSample[s] < 0) {
                 firstOfSample[s] = i;
             }
@@ -161,57 +161,72 @@ final class PseudobulkRows {
         return true;
     }
 
-    /** The strings of a sample or groups column, null where missing. */
-    private static String[] strings(Frame obs, String name) {
+    /**
+     * A sample or groups column as codes into its values (-1 where missing): a categorical's own codes and categories,
+     * so that a million cells cost no string each, or codes made for a column of strings.
+     */
+    private static Labels labels(Frame obs, String name) {
         if (!obs.has(name)) {
             throw new IllegalArgumentException("pseudobulk: no obs column '" + name + "' (obs columns: "
                     + obs.columns().keySet() + ")");
         }
         Column c = obs.column(name);
         if (c instanceof CategoricalColumn cat && cat.categories().dtype() == DType.STRING) {
-            String[] cats = cat.categories().strings();
-            String[] out = new String[cat.size()];
-            for (int i = 0; i < out.length; i++) {
-                int code = cat.codes()[i];
-                out[i] = code < 0 ? null : cats[code];
-            }
-            return out;
+            return new Labels(cat.codes(), cat.categories().strings());
         }
+        String[] strings;
         if (c instanceof ArrayColumn a && a.dtype() == DType.STRING) {
-            return a.values().strings();
-        }
-        if (c instanceof NullableColumn n && n.values().dtype() == DType.STRING) {
-            String[] out = n.values().strings().clone();
-            for (int i = 0; i < out.length; i++) {
+            strings = a.values().strings();
+        } else if (c instanceof NullableColumn n && n.values().dtype() == DType.STRING) {
+            strings = n.values().strings().clone();
+            for (int i = 0; i < strings.length; i++) {
                 if (n.mask()[i]) {
-                    out[i] = null;
+                    strings[i] = null;
                 }
             }
-            return out;
+        } else {
+            throw new IllegalArgumentException("pseudobulk: obs column '" + name + "' must hold strings (names of "
+                    + "samples or groups), found " + c.typeName());
         }
-        throw new IllegalArgumentException("pseudobulk: obs column '" + name + "' must hold strings (names of "
-                + "samples or groups), found " + c.typeName());
+        Map<String, Integer> code = new HashMap<>();
+        int[] codes = new int[strings.length];
+        for (int i = 0; i < strings.length; i++) {
+            codes[i] = strings[i] == null ? -1 : code.computeIfAbsent(strings[i], v -> code.size());
+        }
+        String[] values = new String[code.size()];
+        code.forEach((v, k) -> values[k] = v);
+        return new Labels(codes, values);
     }
 
-    /** Each value's rank among the distinct values present, sorted into {@code sorted}; -1 where missing. */
-    private static int[] ranks(String[] values, List<String> sorted) {
-        Map<String, Integer> id = new HashMap<>();
-        for (String v : values) {
-            if (v != null) {
-                id.putIfAbsent(v, id.size());
+    /** Each cell's code into {@code values}, -1 where the cell has none. */
+    private record Labels(int[] codes, String[] values) {
+
+        /**
+         * Each code's rank among the values some cell has, sorted as Python sorts strings into {@code sorted}; -1
+         * for a value no cell has (an unused category).
+         */
+        int[] rankOfCode(List<String> sorted) {
+            boolean[] used = new boolean[values.length];
+            for (int c : codes) {
+                if (c >= 0) {
+                    used[c] = true;
+                }
             }
+            Map<String, Integer> codeOf = new HashMap<>();
+            for (int k = 0; k < values.length; k++) {
+                if (used[k]) {
+                    sorted.add(values[k]);
+                    codeOf.put(values[k], k);
+                }
+            }
+            sorted.sort(PYTHON_ORDER);
+            int[] rank = new int[values.length];
+            Arrays.fill(rank, -1);
+            for (int r = 0; r < sorted.size(); r++) {
+                rank[codeOf.get(sorted.get(r))] = r;
+            }
+            return rank;
         }
-        sorted.addAll(id.keySet());
-        sorted.sort(PYTHON_ORDER);
-        int[] rankOfId = new int[id.size()];
-        for (int r = 0; r < sorted.size(); r++) {
-            rankOfId[id.get(sorted.get(r))] = r;
-        }
-        int[] out = new int[values.length];
-        for (int i = 0; i < values.length; i++) {
-            out[i] = values[i] == null ? -1 : rankOfId[id.get(values[i])];
-        }
-        return out;
     }
 
     /**

@@ -115,8 +115,7 @@ final class OwnerBuckets {
         Flux<RowBlock> blocks = streaming.blocks(x);
         Mono<Void> added = workers == 1
                 ? blocks.doOnNext(b -> add(split(b), 0, buckets)).then()
-                : blocks.flatMapSequential(b -> Mono.fromCallable(() -> split(b)).subscribeOn(e.scheduler()),
-                                e.threads(), 1)
+                : blocks.map(this::split)
                         .concatMap(s -> {
                             int[] runs = s.runs(workers);
                             return Flux.range(0, workers)

@@ -4,8 +4,8 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;
 
 /**
- * One sum per cell, accumulated in float64 and held in its {@link SumType} as scanpy holds the column: 4 bytes a
- * cell for float32 data, not 8, and the array the column is written from, not a copy of it.
+ * One value per cell (or gene), accumulated in float64 and held in its {@link SumType} as scanpy holds the column:
+ * 4 bytes a cell for float32 data, not 8, and the array the column is written from, not a copy of it.
  */
 final class TypedSums implements java.io.Serializable {
 

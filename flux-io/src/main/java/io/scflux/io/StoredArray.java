@@ -4,18 +4,24 @@ import io.jhdf.api.Dataset;
 import io.jhdf.api.dataset.ChunkedDataset;
 import io.jhdf.api.dataset.ContiguousDataset;
 import io.jhdf.dataset.chunked.Chunk;
+import io.jhdf.btree.BTreeV1;
 import io.jhdf.dataset.chunked.ChunkedDatasetBase;
+import io.jhdf.dataset.chunked.ChunkedDatasetV3;
+import io.jhdf.exceptions.HdfException;
 import io.jhdf.filter.PipelineFilterWithData;
 import io.jhdf.object.datatype.DataType;
 import io.jhdf.object.datatype.EnumDataType;
 import io.jhdf.object.datatype.OrderedDataType;
 import io.jhdf.object.message.DataLayout;
+import io.jhdf.object.message.DataLayoutMessage.ChunkedDataLayoutMessage;
 import io.scflux.core.DType;
 import io.scflux.core.ScfluxFormatException;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -30,6 +36,7 @@ final class StoredArray {
     /** HDF5's undefined address: storage never allocated (all fill value). */
     private static final long UNDEFINED = -1L;
     private static final Method CHUNK_LOOKUP = chunkLookupMethod();
+    private static final Field LAYOUT_V3 = layoutV3Field();
 
     private enum Layout { CONTIGUOUS, CHUNKED, COMPACT }
 
@@ -193,11 +200,11 @@ final class StoredArray {
         int[] stored = new int[(int) grid];
         int[] mask = new int[(int) grid];
         Arrays.fill(addr, UNDEFINED);
-        Map<?, Chunk> lookup = chunkLookup(ds);
+        Collection<Chunk> lookup = chunks(ds, dims.length);
         if (lookup == null) {
             jhdf = true;
         } else {
-            for (Chunk c : lookup.values()) {
+            for (Chunk c : lookup) {
                 long[] off = c.getChunkOffset();
                 long linear = 0;
                 for (int d = 0; d < dims.length; d++) {
@@ -234,18 +241,41 @@ final class StoredArray {
         }
     }
 
-    @SuppressWarnings("unchecked")
-    private static Map<?, Chunk> chunkLookup(ChunkedDataset ds) {
-        if (CHUNK_LOOKUP == null || !(ds instanceof ChunkedDatasetBase)) {
+    private static Field layoutV3Field() {
+        try {
+            Field f = ChunkedDatasetV3.class.getDeclaredField("layoutMessage");
+            f.setAccessible(true);
+            return f;
+        } catch (ReflectiveOperationException | RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * The chunks of {@code ds} (of {@code rank} dimensions), or null when jhdf cannot list them. A layout-3 dataset's
+     * B-tree is read straight into a list that the caller drops: jhdf's own lookup would be a map cached in the
+     * dataset, tens of thousands of small objects (11,464 chunks for a million cells' X) kept alive, and copied at
+     * every young collection, for as long as any part of the file's jhdf objects had reached the old generation.
+     */
+    @SuppressWarnings("unchecked")
+    private static Collection<Chunk> chunks(ChunkedDataset ds, int rank) {
         try {
-            return (Map<?, Chunk>) CHUNK_LOOKUP.invoke(ds);
+            if (LAYOUT_V3 != null && ds instanceof ChunkedDatasetV3) {
+                long btree = ((ChunkedDataLayoutMessage) LAYOUT_V3.get(ds)).getBTreeAddress();
+                return btree == UNDEFINED ? List.of() : BTreeV1.createDataBTree(
+                        ds.getHdfFile().getHdfBackingStorage(), btree, rank).getChunks();
+            }
+            if (CHUNK_LOOKUP == null || !(ds instanceof ChunkedDatasetBase)) {
+                return null;
+            }
+            return ((Map<?, Chunk>) CHUNK_LOOKUP.invoke(ds)).values();
         } catch (java.lang.reflect.InvocationTargetException e) {
             Throwable cause = e.getCause();
             throw Hdf5.error(ds, "unreadable chunk index: " + cause.getMessage(), cause);
         } catch (ReflectiveOperationException e) {
             return null;
+        } catch (HdfException e) {
+            throw Hdf5.error(ds, "unreadable chunk index: " + e.getMessage(), e);
         }
     }
 

@@ -16,6 +16,7 @@ import io.jhdf.object.message.DataLayout;
 import io.jhdf.object.message.DataLayoutMessage.ChunkedDataLayoutMessage;
 import io.scflux.core.DType;
 import io.scflux.core.ScfluxFormatException;
+import java.lang.reflect.AccessibleObject;
 import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.nio.ByteBuffer;
@@ -24,6 +25,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 
 /**
@@ -35,8 +37,9 @@ final class StoredArray {
 
     /** HDF5's undefined address: storage never allocated (all fill value). */
     private static final long UNDEFINED = -1L;
-    private static final Method CHUNK_LOOKUP = chunkLookupMethod();
-    private static final Field LAYOUT_V3 = layoutV3Field();
+    private static final Method CHUNK_LOOKUP =
+            accessible(() -> ChunkedDatasetBase.class.getDeclaredMethod("getChunkLookup"));
+    private static final Field LAYOUT_V3 = accessible(() -> ChunkedDatasetV3.class.getDeclaredField("layoutMessage"));
 
     private enum Layout { CONTIGUOUS, CHUNKED, COMPACT }
 
@@ -231,22 +234,13 @@ final class StoredArray {
                 mask, ids, jhdf);
     }
 
-    private static Method chunkLookupMethod() {
+    /** A jhdf member made accessible, or null when this jhdf lacks it: the chunks are then read another way. */
+    private static <T extends AccessibleObject> T accessible(Callable<T> member) {
         try {
-            Method m = ChunkedDatasetBase.class.getDeclaredMethod("getChunkLookup");
+            T m = member.call();
             m.setAccessible(true);
             return m;
-        } catch (ReflectiveOperationException | RuntimeException e) {
-            return null;
-        }
-    }
-
-    private static Field layoutV3Field() {
-        try {
-            Field f = ChunkedDatasetV3.class.getDeclaredField("layoutMessage");
-            f.setAccessible(true);
-            return f;
-        } catch (ReflectiveOperationException | RuntimeException e) {
+        } catch (Exception e) {
             return null;
         }
     }

@@ -3,6 +3,7 @@ package io.scflux.core.anndata;
 import io.scflux.core.DType;
 import java.util.Objects;
 import java.util.function.IntToDoubleFunction;
+import java.util.function.IntUnaryOperator;
 
 /**
  * A column stored as a plain 1-D array: numbers, bools ({@code array}) or strings ({@code string-array}); or a
@@ -55,14 +56,7 @@ public final class ArrayColumn implements Column {
 
     /** The values: the column's own array, or for a computed column a new array of them on each call. */
     public DenseArray values() {
-        if (values != null) {
-            return values;
-        }
-        int[] all = new int[size];
-        for (int i = 0; i < size; i++) {
-            all[i] = i;
-        }
-        return computedRows(all);
+        return values != null ? values : computedRows(size, i -> i);
     }
 
     /** True when the values are worked out on each read: a writer then takes them a slice at a time. */
@@ -99,20 +93,21 @@ public final class ArrayColumn implements Column {
 
     @Override
     public ArrayColumn take(int[] rows) {
-        return new ArrayColumn(values != null ? values.take(rows) : computedRows(rows));
+        return new ArrayColumn(values != null ? values.take(rows) : computedRows(rows.length, k -> rows[k]));
     }
 
-    private DenseArray computedRows(int[] rows) {
+    /** The values of {@code n} rows, the k-th being row {@code row(k)}, worked out into a new array. */
+    private DenseArray computedRows(int n, IntUnaryOperator row) {
         if (dtype == DType.FLOAT32) {
-            float[] out = new float[rows.length];
-            for (int k = 0; k < rows.length; k++) {
-                out[k] = (float) getDouble(rows[k]);
+            float[] out = new float[n];
+            for (int k = 0; k < n; k++) {
+                out[k] = (float) getDouble(row.applyAsInt(k));
             }
             return DenseArray.of(out);
         }
-        double[] out = new double[rows.length];
-        for (int k = 0; k < rows.length; k++) {
-            out[k] = getDouble(rows[k]);
+        double[] out = new double[n];
+        for (int k = 0; k < n; k++) {
+            out[k] = getDouble(row.applyAsInt(k));
         }
         return DenseArray.of(out);
     }

@@ -419,12 +419,14 @@ final class NativeHdf5 implements AutoCloseable {
             }
             return dataset(name, fileType, new long[] {n}, fileType, (offset, count) -> {
                 ByteBuffer b = reserve((long) count * fileType.size());
-                for (int i = 0; i < count; i++) {
-                    double v = value.applyAsDouble((int) offset + i);
-                    if (fileType == DType.FLOAT32) {
-                        b.putFloat(4 * i, (float) v);
-                    } else {
-                        b.putDouble(8 * i, v);
+                int from = (int) offset;
+                if (fileType == DType.FLOAT32) {
+                    for (int i = 0; i < count; i++) {
+                        b.putFloat(4 * i, (float) value.applyAsDouble(from + i));
+                    }
+                } else {
+                    for (int i = 0; i < count; i++) {
+                        b.putDouble(8 * i, value.applyAsDouble(from + i));
                     }
                 }
                 return staging;

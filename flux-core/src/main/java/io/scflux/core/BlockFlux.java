@@ -1,6 +1,8 @@
 package io.scflux.core;
 
+import io.scflux.core.backend.MemoryAccount;
 import java.util.function.Function;
+import java.util.function.IntFunction;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Signal;
@@ -8,8 +10,9 @@ import reactor.core.publisher.SynchronousSink;
 import reactor.core.scheduler.Scheduler;
 
 /**
- * The one way a source becomes a {@code Flux<RowBlock>}: a reader opened per subscription, blocks read on demand
- * in block order, at most {@code threads} blocks in flight, the reader closed on complete, error or cancel.
+ * The one way a source becomes a {@code Flux<RowBlock>} (or a flux of reused {@link BlockBuffer}s): a reader opened
+ * per subscription, blocks read on demand in block order, at most {@code threads} blocks in flight, the reader closed
+ * on complete, error or cancel.
  */
 final class BlockFlux {
 
@@ -17,10 +20,29 @@ final class BlockFlux {
     }
 
     static Flux<RowBlock> of(BlockSource source, BlockPlan plan, Execution execution) {
-        int n = plan.size();
-        int threads = execution.threads();
-        return withReader(source, plan, execution, reader -> threads == 1 ? sequential(reader, plan, n)
-                : parallel(reader, plan, n, threads, execution.scheduler()));
+        return withReader(source, plan, execution, reader -> inOrder(plan.size(), execution,
+                i -> reader.read(i, plan.rowStart(i), plan.rowEnd(i))));
+    }
+
+    /**
+     * The blocks of {@code plan} read into buffers of a pool made for the pass ({@link BlockBuffers}, accounted under
+     * {@code account}), which the subscriber gives back once it has read each: in flight, at most {@code threads}
+     * reads, the blocks they wait on to keep the order, and what the subscriber has requested and not released.
+     */
+    static Flux<BlockBuffer> buffered(BlockSource source, BlockPlan plan, Execution execution,
+                                      MemoryAccount account) {
+        return Flux.using(() -> new BlockBuffers(plan, account),
+                pool -> withReader(source, plan, execution, reader -> inOrder(plan.size(), execution, i -> {
+                    BlockBuffer b = pool.take();
+                    try {
+                        reader.readInto(i, plan.rowStart(i), plan.rowEnd(i), b);
+                    } catch (RuntimeException | Error e) {
+                        b.release();
+                        throw e;
+                    }
+                    return b;
+                })),
+                BlockBuffers::close);
     }
 
     /**
@@ -38,12 +60,18 @@ final class BlockFlux {
                 .subscribeOn(execution.scheduler(), true);
     }
 
-    private static Flux<RowBlock> sequential(RowReader reader, BlockPlan plan, int n) {
+    /** Blocks {@code 0..n-1} as {@code read} reads them: one after the other, or up to {@code threads} at once. */
+    private static <T> Flux<T> inOrder(int n, Execution execution, IntFunction<T> read) {
+        return execution.threads() == 1 ? sequential(n, read)
+                : parallel(n, execution.threads(), execution.scheduler(), read);
+    }
+
+    private static <T> Flux<T> sequential(int n, IntFunction<T> read) {
         return Flux.generate(() -> 0, (i, sink) -> {
             if (i == n) {
                 sink.complete();
             } else {
-                sink.next(reader.read(i, plan.rowStart(i), plan.rowEnd(i)));
+                sink.next(read.apply(i));
             }
             return i + 1;
         });
@@ -53,13 +81,12 @@ final class BlockFlux {
      * Reads up to {@code threads} blocks at once and emits them in order. A failed read is carried as a signal to its
      * place in the order, so the subscriber sees every block before it, then the error (never a later block).
      */
-    private static Flux<RowBlock> parallel(RowReader reader, BlockPlan plan, int n, int threads,
-                                           Scheduler scheduler) {
+    private static <T> Flux<T> parallel(int n, int threads, Scheduler scheduler, IntFunction<T> read) {
         return Flux.range(0, n)
-                .flatMapSequential(i -> Mono.fromCallable(() -> reader.read(i, plan.rowStart(i), plan.rowEnd(i)))
+                .flatMapSequential(i -> Mono.fromCallable(() -> read.apply(i))
                         .subscribeOn(scheduler)
                         .materialize(), threads, 1)
-                .handle((Signal<RowBlock> signal, SynchronousSink<RowBlock> sink) -> {
+                .handle((Signal<T> signal, SynchronousSink<T> sink) -> {
                     if (signal.isOnError()) {
                         sink.error(signal.getThrowable());
                     } else if (signal.hasValue()) {

@@ -1,5 +1,6 @@
 package io.scflux.core;
 
+import io.scflux.core.backend.MemoryAccount;
 import reactor.core.publisher.Flux;
 
 /**
@@ -68,6 +69,16 @@ public interface BlockSource {
      */
     default Flux<RowBlock> blocks(BlockPlan plan, Execution execution) {
         return BlockFlux.of(this, plan, execution);
+    }
+
+    /**
+     * The blocks of {@code plan} as {@link #blocks(BlockPlan, Execution)} reads them, each read into a buffer that
+     * the subscriber gives back ({@link BlockBuffer#release}) once it has read it, for a later block: a pass that
+     * keeps no block then allocates no block arrays. The buffers are the pass's own, made for its largest block, and
+     * their bytes are held in a child of {@code account} for the pass (refused past its cap, as onError).
+     */
+    default Flux<BlockBuffer> buffers(BlockPlan plan, Execution execution, MemoryAccount account) {
+        return BlockFlux.buffered(this, plan, execution, account);
     }
 
     default Flux<RowBlock> blocks() {

@@ -4,8 +4,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Lets a cancellation close a reader while other threads are still inside {@link #read}: the underlying reader is
- * closed by whichever comes last, the close call or the last read in flight, exactly once.
+ * Lets a cancellation close a reader while other threads are still inside {@link #read} or {@link #readInto}: the
+ * underlying reader is closed by whichever comes last, the close call or the last read in flight, exactly once.
  */
 final class GuardedReader implements RowReader {
 
@@ -22,21 +22,41 @@ final class GuardedReader implements RowReader {
 
     @Override
     public RowBlock read(int blockIndex, long from, long to) {
+        enter();
+        try {
+            return delegate.read(blockIndex, from, to);
+        } finally {
+            leave();
+        }
+    }
+
+    @Override
+    public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
+        enter();
+        try {
+            delegate.readInto(blockIndex, from, to, into);
+        } finally {
+            leave();
+        }
+    }
+
+    /** Counts a read in, unless the reader is closed. */
+    private void enter() {
         for (;;) {
             int s = state.get();
             if ((s & CLOSED) != 0) {
                 throw new CancellationException("reader closed");
             }
             if (state.compareAndSet(s, s + ONE_READ)) {
-                break;
+                return;
             }
         }
-        try {
-            return delegate.read(blockIndex, from, to);
-        } finally {
-            if (state.addAndGet(-ONE_READ) == CLOSED) {
-                delegate.close();
-            }
+    }
+
+    /** Counts a read out, closing the underlying reader when it was the last one in flight after a close. */
+    private void leave() {
+        if (state.addAndGet(-ONE_READ) == CLOSED) {
+            delegate.close();
         }
     }
 

@@ -13,6 +13,15 @@ public interface RowReader extends AutoCloseable {
      */
     RowBlock read(int blockIndex, long from, long to);
 
+    /**
+     * Rows {@code [from, to)} as block {@code blockIndex}, into {@code into}'s arrays (grown when too small), for a
+     * pass that reuses its buffers from block to block. A reader that decodes (a file's) overrides it to decode
+     * straight into them; by default the block read is copied in.
+     */
+    default void readInto(int blockIndex, long from, long to, BlockBuffer into) {
+        into.fill(read(blockIndex, from, to));
+    }
+
     @Override
     void close();
 

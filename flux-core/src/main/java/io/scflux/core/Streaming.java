@@ -58,6 +58,15 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend,
     }
 
     /**
+     * As {@link #blocks}, each block read into a buffer that the subscriber gives back once it has read it
+     * ({@link BlockSource#buffers}), the buffers accounted in the host's account.
+     */
+    public reactor.core.publisher.Flux<BlockBuffer> buffers(BlockSource source) {
+        BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
+        return onHeap.buffers(onHeap.plan(target), execution, HostBackend.INSTANCE.memory());
+    }
+
+    /**
      * Folds every block of {@code source} with {@code reducer} on the engine, merging in block order; blocks reach the
      * reducer on the heap, as in {@link #blocks}.
      */

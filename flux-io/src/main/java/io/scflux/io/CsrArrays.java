@@ -1,5 +1,6 @@
 package io.scflux.io;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
 import io.scflux.core.MemoryBudget;
@@ -102,9 +103,12 @@ final class CsrArrays {
         return data;
     }
 
-    /** Reads {@code count + 1} row pointers from {@code row} and checks they are monotone and within the data. */
-    long[] pointers(Storage s, long row, int count) {
-        long[] p = new long[count + 1];
+    /**
+     * Reads {@code count + 1} row pointers from {@code row} and checks they are monotone and within the data: into
+     * the first entries of {@code into} when it is long enough, else of a new array.
+     */
+    long[] pointers(Storage s, long row, int count, long[] into) {
+        long[] p = into != null && into.length > count ? into : new long[count + 1];
         indptr.read(s, row, count + 1, b -> Decode.longs(b, indptr.dtype(), p, 0, count + 1));
         for (int i = 0; i <= count; i++) {
             if (p[i] < 0 || p[i] > nnz) {
@@ -119,7 +123,12 @@ final class CsrArrays {
     }
 
     void rowNnz(Storage s, long rowFrom, int count, int[] out) {
-        long[] p = pointers(s, rowFrom, count);
+        rowNnz(s, rowFrom, count, out, null);
+    }
+
+    /** As {@link #rowNnz(Storage, long, int, int[])}, the pointers read into {@code scratch} when it fits them. */
+    private void rowNnz(Storage s, long rowFrom, int count, int[] out, long[] scratch) {
+        long[] p = pointers(s, rowFrom, count, scratch);
         for (int i = 0; i < count; i++) {
             long n = p[i + 1] - p[i];
             if (n > nCols) {
@@ -134,9 +143,10 @@ final class CsrArrays {
     BlockPlan plan(Storage s, PlanTarget target) {
         BlockPlan.Builder b = BlockPlan.builder(target);
         int[] counts = new int[(int) Math.min(PLAN_ROWS, Math.max(1, nRows))];
+        long[] pointers = new long[counts.length + 1];
         for (long r = 0; r < nRows; r += counts.length) {
             int n = (int) Math.min(counts.length, nRows - r);
-            rowNnz(s, r, n, counts);
+            rowNnz(s, r, n, counts, pointers);
             for (int i = 0; i < n; i++) {
                 b.addRow(counts[i]);
             }
@@ -146,34 +156,65 @@ final class CsrArrays {
 
     /** Rows {@code [from, to)} as a block: row pointers, then the indices and data they span. */
     RowBlock read(Storage s, int blockIndex, long from, long to) {
+        int rows = rows(from, to);
+        long[] p = pointers(s, from, rows, null);
+        int n = entries(p, rows, from, to);
+        int[] local = new int[rows + 1];
+        int[] idx = new int[n];
+        float[] val = new float[n];
+        decode(s, from, rows, p, local, idx, val);
+        return RowBlock.of(blockIndex, from, nCols, local, idx, val);
+    }
+
+    /** As {@link #read}, decoded into {@code into}'s arrays: nothing is allocated for a block that fits them. */
+    void readInto(Storage s, int blockIndex, long from, long to, BlockBuffer into) {
+        int rows = rows(from, to);
+        long[] p = pointers(s, from, rows, into.longsFor(rows + 1));
+        int n = entries(p, rows, from, to);
+        decode(s, from, rows, p, into.indptrFor(rows), into.indicesFor(n), into.valuesFor(n));
+        into.hold(blockIndex, from, rows, nCols);
+    }
+
+    /** The number of rows {@code [from, to)}, checked to be rows of the matrix. */
+    private int rows(long from, long to) {
         if (from < 0 || to > nRows || from > to) {
             throw new IllegalArgumentException("rows " + from + ".." + to + " outside [0, " + nRows + "]");
         }
-        int rows = Math.toIntExact(to - from);
-        long[] p = pointers(s, from, rows);
-        long start = p[0];
-        long count = p[rows] - start;
+        return Math.toIntExact(to - from);
+    }
+
+    /**
+     * How many entries {@code rows} rows from {@code from} span ({@code p}: their pointers), if one block may hold
+     * them.
+     */
+    private int entries(long[] p, int rows, long from, long to) {
+        long count = p[rows] - p[0];
         if (count > PlanTarget.MAX_CHUNK_NNZ) {
             throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + count
                     + " entries, more than one block may (" + PlanTarget.MAX_CHUNK_NNZ + ")");
         }
-        int n = MemoryBudget.require(count, Integer.BYTES + Float.BYTES, indices.where() + ": rows " + from + ".."
+        return MemoryBudget.require(count, Integer.BYTES + Float.BYTES, indices.where() + ": rows " + from + ".."
                 + to + " (their indices and values)");
-        int[] local = new int[rows + 1];
+    }
+
+    /**
+     * The local row pointers, column indices (checked against the shape) and values of {@code rows} rows from
+     * {@code from} whose pointers are {@code p}, into the first entries of the arrays given.
+     */
+    private void decode(Storage s, long from, int rows, long[] p, int[] local, int[] idx, float[] val) {
+        long start = p[0];
+        int n = (int) (p[rows] - start);
         for (int i = 0; i <= rows; i++) {
             local[i] = (int) (p[i] - start);
         }
-        int[] idx = new int[n];
         indices.read(s, start, n, b -> Decode.ints(b, indices.dtype(), idx, 0, n));
         for (int k = 0; k < n; k++) {
             if (idx[k] < 0 || idx[k] >= nCols) {
                 throw badIndex(s, local, k, start, from);
             }
         }
-        float[] val = new float[n];
         data.read(s, start, n, b -> Decode.floats(b, data.dtype(), val, 0, n));
         s.stats().addBlock();
-        return RowBlock.of(blockIndex, from, nCols, local, idx, val);
     }
 
     private ScfluxFormatException badIndex(Storage s, int[] local, int k, long start, long from) {

@@ -1,5 +1,6 @@
 package io.scflux.io;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
@@ -67,6 +68,11 @@ final class SparseFileMatrix extends FileMatrixBase {
             @Override
             public RowBlock read(int blockIndex, long from, long to) {
                 return arrays.read(s, blockIndex, from, to);
+            }
+
+            @Override
+            public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
+                arrays.readInto(s, blockIndex, from, to, into);
             }
 
             @Override

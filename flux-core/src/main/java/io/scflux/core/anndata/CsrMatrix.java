@@ -1,5 +1,6 @@
 package io.scflux.core.anndata;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
@@ -117,29 +118,49 @@ public final class CsrMatrix implements BlockSource {
         return new RowReader() {
             @Override
             public RowBlock read(int blockIndex, long from, long to) {
-                int f = Math.toIntExact(from);
-                int t = Math.toIntExact(to);
-                long base = indptr[f];
-                long nnz = indptr[t] - base;
-                if (nnz > Integer.MAX_VALUE - 8) {
-                    throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + nnz
-                            + " entries, more than one block can");
-                }
-                int[] local = new int[t - f + 1];
-                for (int r = f; r <= t; r++) {
-                    local[r - f] = (int) (indptr[r] - base);
-                }
-                int[] idx = new int[(int) nnz];
-                float[] val = new float[(int) nnz];
-                copyOut(indexPages, base, idx, idx.length);
-                copyOut(valuePages, base, val, val.length);
+                int n = entries(from, to);
+                int[] local = new int[Math.toIntExact(to - from) + 1];
+                int[] idx = new int[n];
+                float[] val = new float[n];
+                copyRows(from, to, local, idx, val);
                 return RowBlock.of(blockIndex, from, nCols, local, idx, val);
+            }
+
+            @Override
+            public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
+                int n = entries(from, to);
+                int rows = Math.toIntExact(to - from);
+                copyRows(from, to, into.indptrFor(rows), into.indicesFor(n), into.valuesFor(n));
+                into.hold(blockIndex, from, rows, nCols);
             }
 
             @Override
             public void close() {
             }
         };
+    }
+
+    /** The entries of rows {@code [from, to)}, if one block may hold them. */
+    private int entries(long from, long to) {
+        long nnz = indptr[Math.toIntExact(to)] - indptr[Math.toIntExact(from)];
+        if (nnz > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + nnz
+                    + " entries, more than one block can");
+        }
+        return (int) nnz;
+    }
+
+    /** Rows {@code [from, to)}: local row pointers, indices and values into the first entries of the arrays given. */
+    private void copyRows(long from, long to, int[] local, int[] idx, float[] val) {
+        int f = Math.toIntExact(from);
+        int t = Math.toIntExact(to);
+        long base = indptr[f];
+        for (int r = f; r <= t; r++) {
+            local[r - f] = (int) (indptr[r] - base);
+        }
+        int n = (int) (indptr[t] - base);
+        copyOut(indexPages, base, idx, n);
+        copyOut(valuePages, base, val, n);
     }
 
     private void copyOut(Object[] pages, long offset, Object dst, int len) {

@@ -3,9 +3,9 @@ package io.scflux.core.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.scflux.core.BlockSource;
-import io.scflux.core.RowBlock;
 import io.scflux.core.pack.PackedBlock;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 
 /**
  * Decoded blocks kept between passes (the stats pass, HVG, the PCA Gram and projection passes read the same
@@ -82,21 +82,22 @@ public final class BlockCache {
     }
 
     /**
-     * Records a block read from its source and keeps it, packed, if it fits in what is left of the budget. A full
+     * Records a block of {@code nnz} entries read from its source and keeps it, packed by {@code packing} (called
+     * only then), if it fits in what is left of the budget. A full
      * cache admits nothing more rather than evicting: passes scan the blocks in the same order, and under LRU-like
      * eviction a scan larger than the budget would evict every block before its next use; keeping the first blocks
      * serves them on every later pass.
      */
-    void store(Key key, RowBlock block) {
+    void store(Key key, long nnz, Supplier<PackedBlock> packing) {
         misses.increment();
         if (cache == null) {
             return;
         }
-        if (held() + block.nnz() > budget) {
+        if (held() + nnz > budget) {
             rejections.increment();
             return;
         }
-        PackedBlock packed = PackedBlock.pack(block);
+        PackedBlock packed = packing.get();
         if (held() + packed.sizeInBytes() > budget) {
             rejections.increment();
             return;

@@ -1,5 +1,6 @@
 package io.scflux.core.cache;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowBlock;
@@ -43,8 +44,21 @@ final class CachedSource extends ForwardingSource {
                     return kept.unpack(blockIndex, from);
                 }
                 RowBlock block = base().read(blockIndex, from, to);
-                cache.store(k, block);
+                cache.store(k, block.nnz(), () -> PackedBlock.pack(block));
                 return block;
+            }
+
+            /** A hit unpacks into the buffer, a miss decodes into it (copied only when the cache will keep it). */
+            @Override
+            public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
+                BlockCache.Key k = new BlockCache.Key(key, from, to);
+                PackedBlock kept = cache.lookup(k);
+                if (kept != null) {
+                    kept.unpackInto(blockIndex, from, into);
+                    return;
+                }
+                base().readInto(blockIndex, from, to, into);
+                cache.store(k, into.nnz(), () -> PackedBlock.pack(into.copy()));
             }
 
             /** The source is opened on the first miss: a pass served from the cache never touches it. */

@@ -1,5 +1,6 @@
 package io.scflux.core.pack;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.RowBlock;
 import java.util.Arrays;
 
@@ -132,6 +133,25 @@ public final class PackedBlock {
                     plain.values().clone());
         }
         int[] indptr = new int[nRows + 1];
+        int[] indices = new int[nnz];
+        float[] values = new float[nnz];
+        unpack(indptr, indices, values);
+        return RowBlock.of(blockIndex, rowStart, nCols, indptr, indices, values);
+    }
+
+    /** The block again, as {@code blockIndex} starting at {@code rowStart}, into {@code into}'s arrays. */
+    public void unpackInto(int blockIndex, long rowStart, BlockBuffer into) {
+        if (plain != null) {
+            into.fill(plain.relocate(blockIndex, rowStart));
+            return;
+        }
+        unpack(into.indptrFor(nRows), into.indicesFor(nnz), into.valuesFor(nnz));
+        into.hold(blockIndex, rowStart, nRows, nCols);
+    }
+
+    /** Row pointers, column indices and values into the first entries of the arrays given. */
+    private void unpack(int[] indptr, int[] indices, float[] values) {
+        indptr[0] = 0;
         int[] lengths = new int[BytePacking.GROUP];
         int at = 0;
         int row = 0;
@@ -144,7 +164,6 @@ public final class PackedBlock {
             }
             at += b * n;
         }
-        int[] indices = new int[nnz];
         at = gapsAt;
         for (int g = 0; g * BytePacking.GROUP < nnz; g++) {
             int b = widths[gapGroupsAt + g];
@@ -159,7 +178,6 @@ public final class PackedBlock {
                 indices[k] = column;
             }
         }
-        float[] values = new float[nnz];
         at = valuesAt;
         for (int g = 0; g * BytePacking.GROUP < nnz; g++) {
             int b = widths[valueGroupsAt + g];
@@ -167,7 +185,6 @@ public final class PackedBlock {
             BytePacking.unpack(words, at, b, values, g * BytePacking.GROUP, n);
             at += b * n;
         }
-        return RowBlock.of(blockIndex, rowStart, nCols, indptr, indices, values);
     }
 
     @Override

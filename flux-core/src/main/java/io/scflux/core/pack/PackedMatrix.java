@@ -1,5 +1,6 @@
 package io.scflux.core.pack;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
@@ -106,6 +107,17 @@ public final class PackedMatrix implements BlockSource {
             @Override
             public RowBlock read(int blockIndex, long from, long to) {
                 return rows(blockIndex, from, to);
+            }
+
+            /** A block of the packed plan unpacks straight into the buffer; other ranges are cut and copied. */
+            @Override
+            public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
+                int first = from == to ? -1 : plan.blockOf(from);
+                if (first >= 0 && plan.rowStart(first) == from && plan.rowEnd(first) == to) {
+                    blocks[first].unpackInto(blockIndex, from, into);
+                } else {
+                    into.fill(rows(blockIndex, from, to));
+                }
             }
 
             @Override

@@ -11,6 +11,7 @@ import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CacheBudget;
 import io.scflux.core.test.CountingSource;
+import io.scflux.core.test.Emission;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.Threads;
 import java.util.ArrayList;
@@ -21,8 +22,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * A cached source yields the same blocks with any budget, block size and thread count; with a budget that holds the
- * data, passes after the first never read the source.
+ * A cached source yields the same blocks with any budget, block size, thread count and emission (a hit unpacks into
+ * a buffer, a miss decodes into it); with a budget that holds the data, passes after the first never read the source.
  */
 class BlockCacheTest {
 
@@ -34,22 +35,25 @@ class BlockCacheTest {
         for (CacheBudget c : CacheBudget.values()) {
             for (BlockSize b : BlockSize.values()) {
                 for (Threads t : Threads.values()) {
-                    all.add(Arguments.of(c, b, t));
+                    for (Emission e : Emission.values()) {
+                        all.add(Arguments.of(c, b, t, e));
+                    }
                 }
             }
         }
         return all;
     }
 
-    @ParameterizedTest(name = "{0} x {1} x {2}")
+    @ParameterizedTest(name = "{0} x {1} x {2} x {3}")
     @MethodSource("matrix")
-    void sameBlocksAndOneReadPerBlockWhenItFits(CacheBudget budget, BlockSize size, Threads threads) {
+    void sameBlocksAndOneReadPerBlockWhenItFits(CacheBudget budget, BlockSize size, Threads threads,
+                                                 Emission emission) {
         CountingSource file = CountingSource.keyed(DATA, "data-v1");
         BlockCache cache = budget.cacheFor(DATA_BYTES);
         BlockSource x = cache.cached(file);
         BlockPlan plan = x.plan(size.target());
         for (int pass = 0; pass < 3; pass++) {
-            CsrMatrix seen = CsrMatrix.collect(x.blocks(plan, threads.execution()), DATA.nCols()).block();
+            CsrMatrix seen = CsrMatrix.collect(emission.blocks(x, plan, threads.execution()), DATA.nCols()).block();
             Matrices.assertSame(DATA, seen);
         }
         CacheStats s = cache.stats();

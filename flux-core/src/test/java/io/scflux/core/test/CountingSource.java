@@ -1,5 +1,6 @@
 package io.scflux.core.test;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowBlock;
@@ -43,6 +44,13 @@ public final class CountingSource extends ForwardingSource {
         return cacheKey;
     }
 
+    private void count(int blockIndex) {
+        reads.incrementAndGet();
+        if (blockIndex == failAt) {
+            throw new IllegalStateException("injected failure at block " + blockIndex);
+        }
+    }
+
     @Override
     public RowReader open() {
         RowReader r = delegate().open();
@@ -50,11 +58,14 @@ public final class CountingSource extends ForwardingSource {
         return new RowReader() {
             @Override
             public RowBlock read(int blockIndex, long from, long to) {
-                reads.incrementAndGet();
-                if (blockIndex == failAt) {
-                    throw new IllegalStateException("injected failure at block " + blockIndex);
-                }
+                count(blockIndex);
                 return r.read(blockIndex, from, to);
+            }
+
+            @Override
+            public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
+                count(blockIndex);
+                r.readInto(blockIndex, from, to, into);
             }
 
             @Override

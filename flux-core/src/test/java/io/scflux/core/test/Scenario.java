@@ -10,12 +10,14 @@ public final class Scenario {
     private Scenario() {
     }
 
-    /** Every combination of block size and threads. */
-    public static List<Arguments> blockSizesByThreads() {
+    /** Every combination of block size, threads and emission. */
+    public static List<Arguments> blockSizesByThreadsByEmission() {
         List<Arguments> all = new ArrayList<>();
         for (BlockSize b : BlockSize.values()) {
             for (Threads t : Threads.values()) {
-                all.add(Arguments.of(b, t));
+                for (Emission e : Emission.values()) {
+                    all.add(Arguments.of(b, t, e));
+                }
             }
         }
         return all;

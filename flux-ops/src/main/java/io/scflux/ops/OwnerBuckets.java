@@ -1,14 +1,17 @@
 package io.scflux.ops;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
 import io.scflux.core.MemoryBudget;
-import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
 import io.scflux.core.Engine;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.backend.HostBackend;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -35,6 +38,8 @@ final class OwnerBuckets {
     static final int BUCKETS = 128;
     /** A sorted block's entries per bucket are counted on every {@value}th row: enough to share the work out. */
     private static final int SAMPLED = 8;
+    /** Row orders kept for later blocks: more than the blocks a pass has in flight. */
+    private static final int SPARE_ORDERS = 16;
 
     private final int nGroups;
     private final int nCols;
@@ -48,6 +53,8 @@ final class OwnerBuckets {
      * addition touches one cache line.
      */
     private final double[] cells;
+    /** Row orders of blocks added, for the splits of the next ones (a split runs one block at a time). */
+    private final ArrayDeque<long[]> spareOrders = new ArrayDeque<>();
 
     /** An accumulator of {@code nGroups x nCols} cells split into {@code buckets} owners (at most one per column). */
     OwnerBuckets(int nGroups, int nCols, int[] groupOfRow, int buckets) {
@@ -112,16 +119,16 @@ final class OwnerBuckets {
         }
         Execution e = streaming.execution();
         int workers = Math.min(e.threads(), buckets);
-        Flux<RowBlock> blocks = streaming.blocks(x);
+        Flux<BlockBuffer> blocks = streaming.buffers(x);
         Mono<Void> added = workers == 1
-                ? blocks.doOnNext(b -> add(split(b), 0, buckets)).then()
+                ? blocks.doOnNext(b -> addAll(split(b), 0, buckets)).then()
                 : blocks.map(this::split)
                         .concatMap(s -> {
                             int[] runs = s.runs(workers);
                             return Flux.range(0, workers)
                                     .flatMap(w -> Mono.<Void>fromRunnable(() -> add(s, runs[w], runs[w + 1]))
                                             .subscribeOn(e.scheduler()), workers)
-                                    .then();
+                                    .then(Mono.fromRunnable(() -> release(s)));
                         }, 1)
                         .then();
         return added.then(Mono.fromSupplier(() -> this));
@@ -151,7 +158,9 @@ final class OwnerBuckets {
         @Override
         public double[] call() {
             OwnerBuckets acc = new OwnerBuckets(nGroups, nCols, groupOfRow, buckets);
-            x.blocks(x.plan(target)).doOnNext(b -> acc.add(acc.split(b), from, to)).blockLast();
+            x.buffers(x.plan(target), Execution.sequential(), HostBackend.INSTANCE.memory())
+                    .doOnNext(b -> acc.addAll(acc.split(b), from, to))
+                    .blockLast();
             double[] out = new double[2 * nGroups * (acc.firstCol[to] - acc.firstCol[from])];
             copy(acc.cells, out, acc.firstCol, true);
             return out;
@@ -174,13 +183,19 @@ final class OwnerBuckets {
         }
     }
 
+    /** {@link #add}, then the block's buffer given back: what a pass with one worker does with each block. */
+    private void addAll(Split s, int from, int to) {
+        add(s, from, to);
+        release(s);
+    }
+
     /** The entries of buckets {@code [from, to)} of one block, added in row order: what one owner does. */
     private void add(Split s, int from, int to) {
         if (from == to) {
             return;
         }
         if (s.block != null) {
-            addSorted(s.block, s.order, from, to);
+            addSorted(s.block, s.order, s.grouped, from, to);
             return;
         }
         int[] cell = s.cells;
@@ -196,10 +211,11 @@ final class OwnerBuckets {
 
     /**
      * Buckets {@code [from, to)} of every grouped row of a block whose rows are sorted by column, rows taken group by
-     * group ({@code order}): each row's part is one contiguous run found by two binary searches and read in place, and
+     * group (the low halves of {@code order[0, n)}): each row's part is one contiguous run found by two binary
+     * searches and read in place, and
      * consecutive rows add into the same group's cells, which stay in cache.
      */
-    private void addSorted(RowBlock b, int[] order, int from, int to) {
+    private void addSorted(BlockBuffer b, long[] order, int n, int from, int to) {
         int[] ip = b.indptr();
         int[] idx = b.indices();
         float[] val = b.values();
@@ -207,7 +223,8 @@ final class OwnerBuckets {
         int lowCol = firstCol[from];
         int highCol = firstCol[to];
         double[] acc = cells;
-        for (int r : order) {
+        for (int k = 0; k < n; k++) {
+            int r = (int) order[k];
             int row = 2 * groupOfRow[base + r] * nCols;
             int end = highCol == nCols ? ip[r + 1] : firstAtLeast(idx, ip[r], ip[r + 1], highCol);
             for (int i = lowCol == 0 ? ip[r] : firstAtLeast(idx, ip[r], end, lowCol); i < end; i++) {
@@ -223,8 +240,8 @@ final class OwnerBuckets {
      * The block's grouped rows ordered by group, each group's in row order: a cell belongs to one group, so it still
      * receives its additions in row order.
      */
-    private int[] rowsByGroup(int base, int rows) {
-        long[] keys = new long[rows];
+    private Split rowsByGroup(int[] start, BlockBuffer block, int base, int rows) {
+        long[] keys = spareOrder(rows);
         int n = 0;
         for (int r = 0; r < rows; r++) {
             int g = groupOfRow[base + r];
@@ -233,11 +250,29 @@ final class OwnerBuckets {
             }
         }
         Arrays.sort(keys, 0, n);
-        int[] order = new int[n];
-        for (int i = 0; i < n; i++) {
-            order[i] = (int) keys[i];
+        return new Split(start, null, null, block, keys, n);
+    }
+
+    /** An order array of at least {@code rows} entries that an added block gave back, else a new one. */
+    private long[] spareOrder(int rows) {
+        synchronized (spareOrders) {
+            for (Iterator<long[]> it = spareOrders.iterator(); it.hasNext(); ) {
+                long[] a = it.next();
+                if (a.length >= rows) {
+                    it.remove();
+                    return a;
+                }
+            }
         }
-        return order;
+        return new long[rows];
+    }
+
+    private void giveBack(long[] order) {
+        synchronized (spareOrders) {
+            if (spareOrders.size() < SPARE_ORDERS) {
+                spareOrders.push(order);
+            }
+        }
     }
 
     /** The first position in the sorted {@code idx[from, to)} whose column is at least {@code col}, else {@code to}. */
@@ -258,9 +293,9 @@ final class OwnerBuckets {
     /**
      * The block's entries by bucket: for a block whose rows are all sorted by column, the block itself and how many
      * entries each bucket holds (every {@value #SAMPLED}th row counted, enough to share the work out); otherwise the
-     * entries of grouped rows copied and sorted by bucket (stably: row order within each).
+     * entries of grouped rows copied and sorted by bucket (stably: row order within each), and the buffer given back.
      */
-    private Split split(RowBlock block) {
+    private Split split(BlockBuffer block) {
         int[] ip = block.indptr();
         int[] idx = block.indices();
         int rows = block.nRows();
@@ -281,7 +316,7 @@ final class OwnerBuckets {
                 }
             }
             prefixSum(start);
-            return new Split(start, null, null, block, rowsByGroup(base, rows));
+            return rowsByGroup(start, block, base, rows);
         }
         float[] val = block.values();
         for (int r = 0; r < rows; r++) {
@@ -307,7 +342,16 @@ final class OwnerBuckets {
                 }
             }
         }
-        return new Split(start, cells, values, null, null);
+        block.release();
+        return new Split(start, cells, values, null, null, 0);
+    }
+
+    /** Gives back {@code s}'s buffer and order once every run is added, when the entries were left in the buffer. */
+    private void release(Split s) {
+        if (s.block != null) {
+            s.block.release();
+            giveBack(s.order);
+        }
     }
 
     private static void prefixSum(int[] counts) {
@@ -318,10 +362,10 @@ final class OwnerBuckets {
 
     /**
      * One block's entries by bucket: either copied ({@code [start[k], start[k + 1])} of cells and values) or left in
-     * the block, {@code start} then counting (a sample of) the entries before each bucket and {@code order} listing
-     * the grouped rows group by group.
+     * the block, {@code start} then counting (a sample of) the entries before each bucket and the low halves of
+     * {@code order[0, grouped)} listing the grouped rows group by group (high halves: their groups).
      */
-    private record Split(int[] start, int[] cells, float[] values, RowBlock block, int[] order) {
+    private record Split(int[] start, int[] cells, float[] values, BlockBuffer block, long[] order, int grouped) {
 
         /**
          * Cuts the buckets into {@code workers} runs of consecutive buckets holding about as many entries each: run

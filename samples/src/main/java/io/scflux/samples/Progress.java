@@ -1,5 +1,6 @@
 package io.scflux.samples;
 
+import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
@@ -75,11 +76,25 @@ final class Progress {
             public RowReader open() {
                 RowReader reader = source.open();
                 progress.start();
-                return RowReader.over(reader, (blockIndex, from, to) -> {
-                    RowBlock block = reader.read(blockIndex, from, to);
-                    progress.done(block.nRows(), source.nRows());
-                    return block;
-                });
+                return new RowReader() {
+                    @Override
+                    public RowBlock read(int blockIndex, long from, long to) {
+                        RowBlock block = reader.read(blockIndex, from, to);
+                        progress.done(block.nRows(), source.nRows());
+                        return block;
+                    }
+
+                    @Override
+                    public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
+                        reader.readInto(blockIndex, from, to, into);
+                        progress.done(into.nRows(), source.nRows());
+                    }
+
+                    @Override
+                    public void close() {
+                        reader.close();
+                    }
+                };
             }
         };
     }

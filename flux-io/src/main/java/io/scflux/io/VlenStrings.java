@@ -29,6 +29,8 @@ final class VlenStrings {
     private final int offsetSize;
     private final int lengthSize;
     private final Map<Long, Collection> recent = new Recent<>(COLLECTIONS_KEPT);
+    /** The collection the last string came from. */
+    private Collection last;
 
     private VlenStrings(Dataset ds, Storage file, HdfBackingStorage hdf) {
         this.ds = ds;
@@ -99,7 +101,11 @@ final class VlenStrings {
     }
 
     private Collection collection(long address) {
-        Collection c = recent.get(address);
+        Collection c = last;
+        if (c != null && c.address == address) {
+            return c; // strings written together share a collection: no boxed address looked up per string
+        }
+        c = recent.get(address);
         if (c == null) {
             // the least recently used collection gives up its arrays: a million barcodes' 40 MB of collections pass
             // through a few arrays instead of one each (young garbage that grew the collector's eden)
@@ -112,6 +118,7 @@ final class VlenStrings {
             c = read(address, spare);
             recent.put(address, c);
         }
+        last = c;
         return c;
     }
 

@@ -7,6 +7,7 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.DenseMatrix;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.NullableColumn;
 import io.scflux.core.anndata.Raw;
@@ -74,7 +75,15 @@ final class ElementWriter {
         }
     }
 
+    /**
+     * A matrix element: streamed from its blocks after the metadata, or, for a {@link DenseMatrix} (in memory, small
+     * by nature), written now as the 2-D float64 array it holds: its blocks carry float32, which would round means.
+     */
     private void matrix(NativeHdf5.Group parent, String name, BlockSource source) {
+        if (source instanceof DenseMatrix d) {
+            array(parent, name, d.values());
+            return;
+        }
         NativeHdf5.child(parent.path, name);
         matrices.add(new Matrix(parent.path, name, source));
     }

@@ -9,8 +9,8 @@ import java.util.Objects;
 
 /**
  * A dense float64 matrix held in memory, row-major: a result that is small and dense by nature (pseudobulk profiles,
- * their proportions). It says {@link #isDense()}, so a writer stores a 2-D array as anndata would, and keeps the
- * float64 values ({@link #get}); its blocks, like a dense file's, hold the entries that are not zero as float32.
+ * their proportions). It says {@link #isDense()}, and a writer stores its float64 values ({@link #values}) as the 2-D
+ * array anndata would; its blocks, like a dense file's, hold the entries that are not zero as float32.
  */
 public final class DenseMatrix implements BlockSource {
 
@@ -52,6 +52,11 @@ public final class DenseMatrix implements BlockSource {
     @Override
     public boolean isDense() {
         return true;
+    }
+
+    /** The values as a 2-D float64 array over the same memory (not copied): what a writer stores. */
+    public DenseArray values() {
+        return DenseArray.of(DType.FLOAT64, values, nRows, nCols);
     }
 
     /** The float64 value at {@code (row, col)}. */

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 
 /**
  * Reads whole datasets (metadata: columns, embeddings, uns values) into {@link DenseArray}s, undoing what jhdf does
@@ -81,14 +82,20 @@ final class ArrayReader {
 
     /** A variable-length string dataset of {@code n} elements, decoded from its raw bytes after any filters. */
     private static PackedStrings packed(Dataset ds, int n) {
-        return withStorage(ds, DType.STRING, (refs, s) -> VlenStrings.decode(ds, refs, s, n));
+        return withStorage(ds, DType.STRING, (refs, s) -> VlenStrings.of(ds, refs, n).decode(s));
+    }
+
+    /** An index of {@code size} names and how to read them (again, if need be). */
+    record Names(int size, Supplier<PackedStrings> read) {
     }
 
     /**
-     * An index (obs or var names): as {@link #strings}, kept packed; a large variable-length one never becomes
-     * Java strings.
+     * An index (obs or var names): as {@link #strings}, kept packed. A variable-length one never becomes Java strings
+     * and is decoded when {@code read} is first called, through a storage of the file opened then (which fails if the
+     * file changed): a million cell names then cost nothing to a step that does not use them. What its references
+     * declare is checked against the memory budget now.
      */
-    static PackedStrings names(Node node) {
+    static Names names(Node node) {
         if (node instanceof Dataset ds && !ds.isScalar() && isVlenStrings(ds)) {
             long[] shape = ds.getDimensionsAsLong();
             if (shape.length != 1) {
@@ -96,9 +103,26 @@ final class ArrayReader {
             }
             checkWithinFile(ds);
             int n = elements(ds, DType.STRING, shape);
-            return n == 0 ? PackedStrings.of(new String[0]) : packed(ds, n);
+            if (n == 0) {
+                PackedStrings none = PackedStrings.of(new String[0]);
+                return new Names(0, () -> none);
+            }
+            Path file = ds.getFileAsPath();
+            FileStamp stamp = FileStamp.of(file);
+            StoredArray refs = StoredArray.anyType(ds, DType.STRING, stamp.size());
+            VlenStrings strings = VlenStrings.of(ds, refs, n);
+            long declared;
+            try (Storage s = Storage.open(file, stamp, new ReadStats())) {
+                declared = strings.declaredBytes(s);
+            }
+            return new Names(n, () -> {
+                try (Storage s = Storage.open(file, stamp, new ReadStats())) {
+                    return strings.decode(s, declared);
+                }
+            });
         }
-        return PackedStrings.of(strings(node));
+        PackedStrings names = PackedStrings.of(strings(node));
+        return new Names(names.size(), () -> names);
     }
 
     /** A 1-D dataset: a column, its codes, categories or mask. */

@@ -3,7 +3,6 @@ package io.scflux.io;
 import io.jhdf.api.Node;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
-import io.scflux.core.anndata.PackedStrings;
 
 /**
  * Reads an anndata {@code dataframe} (obs, var, raw/var, frames in obsm and uns) into a {@link Frame}: the index
@@ -39,8 +38,8 @@ final class FrameReader {
             if (indexNode == null) {
                 throw Hdf5.error(node, "missing index dataset '" + indexKey + "' (named by attribute _index)");
             }
-            PackedStrings index = Hdf5.guard(indexNode, () -> ArrayReader.names(indexNode));
-            Frame frame = Hdf5.guard(indexNode, () -> new Frame(index, INDEX.equals(indexKey) ? null : indexKey));
+            ArrayReader.Names index = Hdf5.guard(indexNode, () -> ArrayReader.names(indexNode));
+            Frame frame = new Frame(index.size(), index.read(), INDEX.equals(indexKey) ? null : indexKey);
             if (!Hdf5.hasAttr(node, COLUMN_ORDER)) {
                 throw Hdf5.error(node, "missing attribute 'column-order'");
             }

@@ -3,6 +3,7 @@ package io.scflux.io;
 import io.jhdf.api.Dataset;
 import io.jhdf.storage.HdfBackingStorage;
 import io.scflux.core.MemoryBudget;
+import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.PackedStrings;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -23,60 +24,81 @@ final class VlenStrings {
     /** References read at once: 1 MiB of them. */
     private static final int REFERENCES_PER_READ = 1 << 16;
 
-    private final Dataset ds;
-    private final Storage file;
+    private final String file;
+    private final String path;
+    private final StoredArray refs;
+    private final int n;
     private final long fileSize;
     private final int offsetSize;
     private final int lengthSize;
-    private final Map<Long, Collection> recent = new Recent<>(COLLECTIONS_KEPT);
-    /** The collection the last string came from. */
-    private Collection last;
 
-    private VlenStrings(Dataset ds, Storage file, HdfBackingStorage hdf) {
-        this.ds = ds;
-        this.file = file;
+    private VlenStrings(Dataset ds, StoredArray refs, int n) {
+        HdfBackingStorage hdf = ds.getHdfFile().getHdfBackingStorage();
+        this.file = Hdf5.fileName(ds);
+        this.path = Hdf5.path(ds);
+        this.refs = refs;
+        this.n = n;
         this.fileSize = hdf.size();
         this.offsetSize = hdf.getSizeOfOffsets();
         this.lengthSize = hdf.getSizeOfLengths();
+        int elementSize = 4 + offsetSize + 4;
+        if (refs.elementSize() != elementSize) {
+            throw error("expected variable-length string references of " + elementSize
+                    + " bytes (length, heap address, index), the dataset's elements take " + refs.elementSize());
+        }
     }
 
     /**
-     * The {@code n} strings whose heap references {@code refs} holds (per element, after any filters: a 4-byte
-     * length, a collection address and a 4-byte object index), read through {@code s} a slice of references at a
-     * time, so that a million cells' 16 MB of references is never one array. ASCII and UTF-8 strings both keep their
-     * bytes.
+     * The {@code n} strings of {@code ds} whose heap references {@code refs} holds (per element, after any filters: a
+     * 4-byte length, a collection address and a 4-byte object index), described from the open file and decoded later
+     * through any storage of the same file ({@link #decode}): nothing of jhdf's is kept.
      */
-    static PackedStrings decode(Dataset ds, StoredArray refs, Storage s, int n) {
-        return new VlenStrings(ds, s, ds.getHdfFile().getHdfBackingStorage()).decode(refs, s, n);
+    static VlenStrings of(Dataset ds, StoredArray refs, int n) {
+        return new VlenStrings(ds, refs, n);
     }
 
-    private PackedStrings decode(StoredArray refs, Storage s, int n) {
-        int elementSize = 4 + offsetSize + 4;
-        if (refs.elementSize() != elementSize) {
-            throw Hdf5.error(ds, "expected variable-length string references of " + elementSize
-                    + " bytes (length, heap address, index), the dataset's elements take " + refs.elementSize());
-        }
-        // each reference carries its string's length: the bytes are sized once, exactly, before any is copied
+    /**
+     * The bytes the references declare, read through {@code s}: what {@link #decode} holds, refused past the memory
+     * budget before anything is allocated.
+     */
+    long declaredBytes(Storage s) {
+        int elementSize = refs.elementSize();
         long[] declared = {0};
-        forEachSlice(refs, s, n, (raw, first, count) -> {
+        forEachSlice(s, (raw, first, count) -> {
             for (int i = 0; i < count; i++) {
                 declared[0] += Integer.toUnsignedLong(raw.getInt(i * elementSize));
             }
         });
-        byte[] utf8 = new byte[MemoryBudget.require(declared[0], 1, Hdf5.fileName(ds) + ": " + Hdf5.path(ds)
-                + ": the bytes of " + n + " strings, as their references declare them")];
+        MemoryBudget.require(declared[0], 1, file + ": " + path + ": the bytes of " + n
+                + " strings, as their references declare them");
+        return declared[0];
+    }
+
+    /**
+     * The strings, read through {@code s} a slice of references at a time, so that a million cells' 16 MB of
+     * references is never one array; {@code declared}: their {@link #declaredBytes}, so that the bytes are sized
+     * once, exactly, before any is copied. ASCII and UTF-8 strings both keep their bytes.
+     */
+    PackedStrings decode(Storage s, long declared) {
+        int elementSize = refs.elementSize();
+        byte[] utf8 = new byte[(int) declared];
         int[] ends = new int[n];
         int[] used = {0};
-        forEachSlice(refs, s, n, (raw, first, count) -> {
+        Collections recent = new Collections(s);
+        forEachSlice(s, (raw, first, count) -> {
             for (int i = 0; i < count; i++) {
                 int at = i * elementSize;
                 int length = raw.getInt(at);
                 if (length != 0) {
                     long address = offsetSize == 8 ? raw.getLong(at + 4) : Integer.toUnsignedLong(raw.getInt(at + 4));
                     int object = raw.getInt(at + 4 + offsetSize);
-                    Collection c = collection(address);
+                    Collection c = recent.at(address);
                     int from = c.start(object, first + i);
                     int len = Math.min(length, c.length(object));
+                    if (len > utf8.length - used[0]) {
+                        throw error("string " + (first + i) + " is longer than the references declared when "
+                                + "they were first read: the file changed in between");
+                    }
                     System.arraycopy(c.bytes, from, utf8, used[0], len);
                     used[0] += len;
                 }
@@ -87,12 +109,21 @@ final class VlenStrings {
         return PackedStrings.of(used[0] == utf8.length ? utf8 : Arrays.copyOf(utf8, used[0]), ends);
     }
 
+    /** The strings, read through {@code s} now. */
+    PackedStrings decode(Storage s) {
+        return decode(s, declaredBytes(s));
+    }
+
+    private ScfluxFormatException error(String problem) {
+        return new ScfluxFormatException(file, path, problem);
+    }
+
     /** What is done with the references of strings {@code [first, first + count)}, little-endian from 0. */
     private interface Slice {
         void accept(ByteBuffer raw, int first, int count);
     }
 
-    private static void forEachSlice(StoredArray refs, Storage s, int n, Slice slice) {
+    private void forEachSlice(Storage s, Slice slice) {
         for (int first = 0; first < n; first += REFERENCES_PER_READ) {
             int from = first;
             int count = Math.min(REFERENCES_PER_READ, n - first);
@@ -100,48 +131,60 @@ final class VlenStrings {
         }
     }
 
-    private Collection collection(long address) {
-        Collection c = last;
-        if (c != null && c.address == address) {
-            return c; // strings written together share a collection: no boxed address looked up per string
-        }
-        c = recent.get(address);
-        if (c == null) {
-            // the least recently used collection gives up its arrays: a million barcodes' 40 MB of collections pass
-            // through a few arrays instead of one each (young garbage that grew the collector's eden)
-            Collection spare = null;
-            if (recent.size() == COLLECTIONS_KEPT) {
-                Iterator<Collection> eldest = recent.values().iterator();
-                spare = eldest.next();
-                eldest.remove();
-            }
-            c = read(address, spare);
-            recent.put(address, c);
-        }
-        last = c;
-        return c;
-    }
+    /** The collections one decode has read lately, read through its storage. */
+    private final class Collections {
+        private final Storage storage;
+        private final Map<Long, Collection> recent = new Recent<>(COLLECTIONS_KEPT);
+        /** The collection the last string came from. */
+        private Collection last;
 
-    /** The collection at {@code address}, in {@code spare}'s arrays when it has any. */
-    private Collection read(long address, Collection spare) {
-        int header = 8 + lengthSize;
-        if (address <= 0 || address > fileSize - header) {
-            throw Hdf5.error(ds, "a string refers to global heap address " + address
-                    + ", outside the file (" + fileSize + " bytes)");
+        Collections(Storage storage) {
+            this.storage = storage;
         }
-        ByteBuffer h = ByteBuffer.allocate(header).order(ByteOrder.LITTLE_ENDIAN);
-        file.read(address, h, Hdf5.path(ds));
-        if (h.getInt(0) != GCOL) {
-            throw Hdf5.error(ds, "expected a global heap collection (GCOL) at address " + address);
+
+        Collection at(long address) {
+            Collection c = last;
+            if (c != null && c.address == address) {
+                return c; // strings written together share a collection: no boxed address looked up per string
+            }
+            c = recent.get(address);
+            if (c == null) {
+                // the least recently used collection gives up its arrays: a million barcodes' 40 MB of collections
+                // pass through a few arrays instead of one each (young garbage that grew the collector's eden)
+                Collection spare = null;
+                if (recent.size() == COLLECTIONS_KEPT) {
+                    Iterator<Collection> eldest = recent.values().iterator();
+                    spare = eldest.next();
+                    eldest.remove();
+                }
+                c = read(address, spare);
+                recent.put(address, c);
+            }
+            last = c;
+            return c;
         }
-        long size = lengthSize == 8 ? h.getLong(8) : Integer.toUnsignedLong(h.getInt(8));
-        if (size < header || size > Integer.MAX_VALUE - 8 || address + size > fileSize) {
-            throw Hdf5.error(ds, "global heap collection at " + address + " declares " + size
-                    + " bytes, which do not fit the file");
+
+        /** The collection at {@code address}, in {@code spare}'s arrays when it has any. */
+        private Collection read(long address, Collection spare) {
+            int header = 8 + lengthSize;
+            if (address <= 0 || address > fileSize - header) {
+                throw error("a string refers to global heap address " + address + ", outside the file (" + fileSize
+                        + " bytes)");
+            }
+            ByteBuffer h = ByteBuffer.allocate(header).order(ByteOrder.LITTLE_ENDIAN);
+            storage.read(address, h, path);
+            if (h.getInt(0) != GCOL) {
+                throw error("expected a global heap collection (GCOL) at address " + address);
+            }
+            long size = lengthSize == 8 ? h.getLong(8) : Integer.toUnsignedLong(h.getInt(8));
+            if (size < header || size > Integer.MAX_VALUE - 8 || address + size > fileSize) {
+                throw error("global heap collection at " + address + " declares " + size
+                        + " bytes, which do not fit the file");
+            }
+            byte[] bytes = spare != null && spare.bytes.length >= size ? spare.bytes : new byte[(int) size];
+            storage.read(address, ByteBuffer.wrap(bytes, 0, (int) size), path);
+            return new Collection(address, bytes, (int) size, spare);
         }
-        byte[] bytes = spare != null && spare.bytes.length >= size ? spare.bytes : new byte[(int) size];
-        file.read(address, ByteBuffer.wrap(bytes, 0, (int) size), Hdf5.path(ds));
-        return new Collection(address, bytes, (int) size, spare);
     }
 
     /** One global heap collection: its bytes and where each object's data starts. */
@@ -169,7 +212,7 @@ final class VlenStrings {
                 }
                 int data = pos + objectHeader;
                 if (objectSize < 0 || objectSize > size - data) {
-                    throw Hdf5.error(ds, "global heap object " + index + " at " + address + " declares " + objectSize
+                    throw error("global heap object " + index + " at " + address + " declares " + objectSize
                             + " bytes, past the end of its collection");
                 }
                 if (index >= start.length) {
@@ -186,7 +229,7 @@ final class VlenStrings {
         /** Where object {@code object}'s data starts; an error naming string {@code element} when it is missing. */
         int start(int object, int element) {
             if (object <= 0 || object >= start.length || length[object] == 0) {
-                throw Hdf5.error(ds, "string " + element + " refers to object " + object
+                throw error("string " + element + " refers to object " + object
                         + " missing from the global heap collection at " + address);
             }
             return start[object];

@@ -3,15 +3,26 @@ package io.scflux.io;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jhdf.HdfFile;
 import io.scflux.core.DType;
+import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
+import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.NullableColumn;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Dataframes in every column encoding, checked against the values make_fixtures.py wrote. */
 class FrameReaderTest {
@@ -91,5 +102,29 @@ class FrameReaderTest {
         assertEquals(expected.one("var.index_name"), var.indexName());
         assertEquals(expected.list("var.index"), List.of(var.index()));
         assertEquals(0, var.columns().size());
+    }
+
+    /**
+     * Variable-length names are decoded when first asked for, through the file as it was read: the frame reads its
+     * size, columns and the names' declared bytes now; a file changed in between is refused, naming it.
+     */
+    @Test
+    void namesAreDecodedWhenFirstAskedForFromTheFileAsItWasRead(@TempDir Path dir) throws IOException {
+        String[] cells = {"cell-ä", "细胞-b", "cell-c"};
+        Path file = dir.resolve("names.h5ad");
+        Frame written = new Frame(cells);
+        written.put("n", ArrayColumn.of(new double[] {1, 2, 3}));
+        H5ad.write(new AnnData(CsrMatrix.of(1, new long[4], new int[0], new float[0]), written,
+                new Frame(new String[] {"g"})), file).block();
+        Frame read = H5ad.read(file).obs();
+        Frame stale = H5ad.read(file).obs();
+        assertArrayEquals(cells, read.index());
+        Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 5000));
+        assertEquals(3, stale.size());
+        assertEquals(2.0, stale.column("n").get(1));
+        ScfluxFormatException e = assertThrows(ScfluxFormatException.class, stale::names);
+        assertTrue(e.getMessage().contains("the file changed since it was opened"), e.getMessage());
+        assertEquals(file.toString(), e.file());
+        assertArrayEquals(cells, read.index(), "names read before the change are kept");
     }
 }

@@ -184,12 +184,14 @@ final class Fuzzer implements AutoCloseable {
     }
 
     /**
-     * What a user does with a file: read it ({@code info}), scan X, compute QC metrics. A {@code matrixOnly} file is
-     * opened as its {@code /X} element.
+     * What a user does with a file: read it ({@code info}) and its names (decoded when first asked for), scan X,
+     * compute QC metrics. A {@code matrixOnly} file is opened as its {@code /X} element.
      */
     static void exercise(Path file, boolean matrixOnly) {
         AnnData data = matrixOnly ? AnnData.of(H5ad.openMatrix(file, "/X")) : H5ad.read(file);
         InfoCommand.report(data);
+        data.obs().names();
+        data.var().names();
         BlockSource x = data.x();
         if (x == null) {
             return;

@@ -5,14 +5,20 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * An obs or var dataframe: a string index (cell barcodes, gene names) and named columns in order. Columns may be
  * added or replaced (as {@code adata.obs["x"] = ...}); every column has one value per index entry.
+ *
+ * <p>The index may be read when first asked for ({@link #Frame(int, Supplier, String)}): a file's million cell names
+ * are then never decoded by a step that does not use them (pseudobulk names its rows from the groups).
  */
 public final class Frame {
 
-    private final PackedStrings index;
+    private final int size;
+    /** The index, read at most once and shared by the frames made from this one ({@link #copy}, ...). */
+    private final Supplier<PackedStrings> index;
     private final String indexName;
     private final LinkedHashMap<String, Column> columns = new LinkedHashMap<>();
     private Map<String, Integer> positions;
@@ -24,8 +30,26 @@ public final class Frame {
 
     /** A frame over a packed index (shared, it is immutable) and no columns. */
     public Frame(PackedStrings index, String indexName) {
-        this.index = Objects.requireNonNull(index, "index");
+        this(Objects.requireNonNull(index, "index").size(), () -> index, indexName);
+    }
+
+    /**
+     * A frame of {@code size} rows and no columns whose index {@code index} reads when first asked for, once (it must
+     * yield {@code size} names; a failure is thrown to the caller that asked, and to the next one).
+     */
+    public Frame(int size, Supplier<PackedStrings> index, String indexName) {
+        if (size < 0) {
+            throw new IllegalArgumentException("negative frame size " + size);
+        }
+        this.size = size;
+        this.index = new Once(size, Objects.requireNonNull(index, "index"));
         this.indexName = indexName;
+    }
+
+    private Frame(Frame shared) {
+        this.size = shared.size;
+        this.index = shared.index;
+        this.indexName = shared.indexName;
     }
 
     private static PackedStrings packed(String[] index) {
@@ -52,17 +76,17 @@ public final class Frame {
     }
 
     public int size() {
-        return index.size();
+        return size;
     }
 
     /** The index as strings (a new array each call: a large one is better read through {@link #names()}). */
     public String[] index() {
-        return index.toArray();
+        return names().toArray();
     }
 
-    /** The index as it is held: packed UTF-8. */
+    /** The index as it is held: packed UTF-8 (read now if it was not yet). */
     public PackedStrings names() {
-        return index;
+        return index.get();
     }
 
     /** The index's name, or null when unnamed (anndata then stores it under {@code _index}). */
@@ -74,9 +98,10 @@ public final class Frame {
     public int positionOf(String name) {
         Map<String, Integer> p = positions;
         if (p == null) {
-            p = new HashMap<>(index.size() * 2);
-            for (int i = index.size() - 1; i >= 0; i--) {
-                p.put(index.get(i), i);
+            PackedStrings names = names();
+            p = new HashMap<>(size * 2);
+            for (int i = size - 1; i >= 0; i--) {
+                p.put(names.get(i), i);
             }
             positions = p;
         }
@@ -86,9 +111,9 @@ public final class Frame {
     /** Adds or replaces a column, keeping the position of a replaced one. */
     public Frame put(String name, Column column) {
         Objects.requireNonNull(name, "name");
-        if (column.size() != index.size()) {
+        if (column.size() != size) {
             throw new IllegalArgumentException("column " + name + " has " + column.size() + " values, frame has "
-                    + index.size() + " rows");
+                    + size + " rows");
         }
         columns.put(name, column);
         return this;
@@ -117,25 +142,57 @@ public final class Frame {
 
     /** The rows {@code rows} in that order, every column taken (metadata is small, so this copies). */
     public Frame take(int[] rows) {
-        Frame f = new Frame(index.take(rows), indexName);
+        Frame f = new Frame(names().take(rows), indexName);
         columns.forEach((k, v) -> f.put(k, v.take(rows)));
         return f;
     }
 
     /** A frame with the same index and the same columns, to which columns can be added without touching this one. */
     public Frame copy() {
-        Frame f = new Frame(index, indexName);
+        Frame f = new Frame(this);
         f.columns.putAll(columns);
         return f;
     }
 
     /** A frame with the same index and no columns. */
     public Frame indexOnly() {
-        return new Frame(index, indexName);
+        return new Frame(this);
     }
 
     @Override
     public String toString() {
-        return "Frame[" + index.size() + " rows, columns " + columns.keySet() + "]";
+        return "Frame[" + size + " rows, columns " + columns.keySet() + "]";
+    }
+
+    /** An index read on first use, once, and checked to hold one name per row. */
+    private static final class Once implements Supplier<PackedStrings> {
+        private final int size;
+        private Supplier<PackedStrings> read;
+        private volatile PackedStrings names;
+
+        Once(int size, Supplier<PackedStrings> read) {
+            this.size = size;
+            this.read = read;
+        }
+
+        @Override
+        public PackedStrings get() {
+            PackedStrings n = names;
+            if (n == null) {
+                synchronized (this) {
+                    n = names;
+                    if (n == null) {
+                        n = read.get();
+                        if (n.size() != size) {
+                            throw new IllegalStateException("an index of " + size + " rows read " + n.size()
+                                    + " names");
+                        }
+                        names = n;
+                        read = null;
+                    }
+                }
+            }
+            return n;
+        }
     }
 }

@@ -57,8 +57,11 @@ final class ArrayReader {
         if (isVlenStrings(ds)) {
             return packed(ds, n).toArray();
         }
-        return DatasetReader.readDataset(ds.getDataType(), unfiltered(ds, t), n,
-                ds.getHdfFile().getHdfBackingStorage());
+        ByteBuffer bytes = unfiltered(ds, t);
+        if (t == DType.INT8 && bytes.hasArray() && bytes.arrayOffset() == 0 && bytes.array().length == n) {
+            return bytes.array(); // int8 values are their bytes (a categorical's codes): no second array
+        }
+        return DatasetReader.readDataset(ds.getDataType(), bytes, n, ds.getHdfFile().getHdfBackingStorage());
     }
 
     /** The bytes of dataset {@code ds} of type {@code t} (any layout) after its filters, read into the heap. */

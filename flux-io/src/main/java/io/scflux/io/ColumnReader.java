@@ -63,14 +63,19 @@ final class ColumnReader {
             throw Hdf5.error(codesNode, "expected signed integer codes (int8, int16, int32 or int64), found " + t);
         }
         int n = categories.size();
-        int[] out = new int[codes.size()];
-        for (int i = 0; i < out.length; i++) {
+        for (int i = 0, size = codes.size(); i < size; i++) {
             double c = codes.getDouble(i);
             if (c < -1 || c >= n) {
                 throw Hdf5.error(codesNode, "code " + (long) c + " at row " + i + " is outside [-1, " + n + "): "
                         + "there are " + n + " categories");
             }
-            out[i] = (int) c;
+        }
+        if (t == DType.INT8) {
+            return CategoricalColumn.ofInt8(categories, (byte[]) codes.data(), ordered);
+        }
+        int[] out = new int[codes.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = (int) codes.getDouble(i);
         }
         return new CategoricalColumn(categories, out, ordered, t);
     }

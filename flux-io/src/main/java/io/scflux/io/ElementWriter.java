@@ -169,7 +169,7 @@ final class ElementWriter {
                 encode(g, "categorical", "0.2.0");
                 g.attr("ordered", DenseArray.scalar(c.ordered()));
                 // the library narrows the int32 codes to the pandas code type on the way
-                dataset(g, "codes", c.codeType(), DenseArray.of(DType.INT32, c.codes(), c.codes().length), "array");
+                dataset(g, "codes", c.codeType(), c.codeArray(), "array");
                 array(g, "categories", c.categories());
             }
         } else {

@@ -154,9 +154,9 @@ final class ColumnConcat {
                 for (int c = 0; c < remap.length; c++) {
                     remap[c] = code.get(all.get(offsets[p] + c));
                 }
-                int[] src = k.codes();
                 for (int i = 0; i < lengths[p]; i++) {
-                    codes[at + i] = src[i] < 0 ? -1 : remap[src[i]];
+                    int c = k.code(i);
+                    codes[at + i] = c < 0 ? -1 : remap[c];
                 }
             }
             at += lengths[p];

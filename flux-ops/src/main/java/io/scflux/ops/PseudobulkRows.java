@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.IntUnaryOperator;
 
 /**
  * decoupler's pseudobulk rows for a sample and a groups column of obs: one row for every pair of a group and a sample
@@ -73,8 +74,10 @@ final class PseudobulkRows {
         Arrays.fill(firstCell, -1);
         Arrays.fill(firstOfSample, -1);
         for (int i = 0; i < rowOfCell.length; i++) {
-            int s = sample.codes[i] < 0 ? -1 : sampleRank[sample.codes[i]];
-            int g = group.codes[i] < 0 ? -1 : groupRank[group.codes[i]];
+            int sc = sample.codes.applyAsInt(i);
+            int gc = group.codes.applyAsInt(i);
+            int s = sc < 0 ? -1 : sampleRank[sc];
+            int g = gc < 0 ? -1 : groupRank[gc];
             if (s >= 0 && firstOfSample[s] < 0) {
                 firstOfSample[s] = i;
             }
@@ -146,14 +149,15 @@ final class PseudobulkRows {
     private static boolean constantInRows(Column column, int[] rowOfCell, int[] firstCell) {
         // a computed column is worked out once here rather than on every read of a row
         Column c = column instanceof ArrayColumn a ? new ArrayColumn(a.values()) : column;
-        int[] codes = c instanceof CategoricalColumn cat ? cat.codes() : null;
+        CategoricalColumn cat = c instanceof CategoricalColumn k ? k : null;
         for (int i = 0; i < rowOfCell.length; i++) {
             int row = rowOfCell[i];
             if (row < 0) {
                 continue;
             }
             int first = firstCell[row];
-            boolean same = codes != null ? codes[i] == codes[first] : Objects.equals(value(c, i), value(c, first));
+            boolean same = cat != null ? cat.code(i) == cat.code(first)
+                    : Objects.equals(value(c, i), value(c, first));
             if (!same) {
                 return false;
             }
@@ -172,7 +176,7 @@ final class PseudobulkRows {
         }
         Column c = obs.column(name);
         if (c instanceof CategoricalColumn cat && cat.categories().dtype() == DType.STRING) {
-            return new Labels(cat.codes(), cat.categories().strings());
+            return new Labels(cat.size(), cat::code, cat.categories().strings());
         }
         String[] strings;
         if (c instanceof ArrayColumn a && a.dtype() == DType.STRING) {
@@ -195,11 +199,11 @@ final class PseudobulkRows {
         }
         String[] values = new String[code.size()];
         code.forEach((v, k) -> values[k] = v);
-        return new Labels(codes, values);
+        return new Labels(codes.length, i -> codes[i], values);
     }
 
-    /** Each cell's code into {@code values}, -1 where the cell has none. */
-    private record Labels(int[] codes, String[] values) {
+    /** Each of {@code size} cells' code into {@code values}, -1 where the cell has none. */
+    private record Labels(int size, IntUnaryOperator codes, String[] values) {
 
         /**
          * Each code's rank among the values some cell has, sorted as Python sorts strings into {@code sorted}; -1
@@ -207,7 +211,8 @@ final class PseudobulkRows {
          */
         int[] rankOfCode(List<String> sorted) {
             boolean[] used = new boolean[values.length];
-            for (int c : codes) {
+            for (int i = 0; i < size; i++) {
+                int c = codes.applyAsInt(i);
                 if (c >= 0) {
                     used[c] = true;
                 }
@@ -235,7 +240,7 @@ final class PseudobulkRows {
      */
     private static Object value(Column c, int i) {
         if (c instanceof CategoricalColumn cat) {
-            int code = cat.codes()[i];
+            int code = cat.code(i);
             return code < 0 ? null : element(cat.categories(), code);
         }
         if (c instanceof NullableColumn n) {

@@ -81,9 +81,10 @@ final class Groups {
         }
         labels[n] = "missing";
         colors[n] = MISSING;
-        int[] group = new int[c.codes().length];
+        int[] group = new int[c.size()];
         for (int i = 0; i < group.length; i++) {
-            group[i] = c.codes()[i] < 0 ? n : c.codes()[i];
+            int code = c.code(i);
+            group[i] = code < 0 ? n : code;
         }
         return new Groups(labels, colors, group);
     }

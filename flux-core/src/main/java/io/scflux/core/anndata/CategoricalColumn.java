@@ -8,23 +8,65 @@ import java.util.Map;
 /**
  * A pandas categorical: the categories (all of them, used or not, in their order), one code per row (-1 where
  * missing), and whether the order is meaningful. {@code codeType} is the integer type the codes are stored with.
+ *
+ * <p>Codes of type int8 (fewer than 127 categories, as pandas stores them) are held in a byte each, others in an int:
+ * a million cells' sample column takes 1 MB, not 4.
  */
-public record CategoricalColumn(DenseArray categories, int[] codes, boolean ordered, DType codeType)
-        implements Column {
+public final class CategoricalColumn implements Column {
 
-    public CategoricalColumn {
+    private final DenseArray categories;
+    /** The codes when {@code codeType} is int8, else null. */
+    private final byte[] narrow;
+    /** The codes otherwise, else null. */
+    private final int[] wide;
+    private final boolean ordered;
+    private final DType codeType;
+
+    /** The categorical of {@code codes} (copied into bytes when {@code codeType} is int8), checked against them. */
+    public CategoricalColumn(DenseArray categories, int[] codes, boolean ordered, DType codeType) {
+        this(categories, held(codes, codeType), ordered, codeType);
+    }
+
+    /** {@code codes}: a byte[] or an int[]. */
+    private CategoricalColumn(DenseArray categories, Object codes, boolean ordered, DType codeType) {
         if (categories.ndim() != 1) {
             throw new IllegalArgumentException("categories must be 1-D, got " + categories);
         }
         if (!codeType.isInteger() || codeType.isUnsigned()) {
             throw new IllegalArgumentException("codes must be a signed integer type, got " + codeType);
         }
+        this.categories = categories;
+        this.narrow = codes instanceof byte[] b ? b : null;
+        this.wide = codes instanceof int[] w ? w : null;
+        this.ordered = ordered;
+        this.codeType = codeType;
         int n = categories.size();
-        for (int i = 0; i < codes.length; i++) {
-            if (codes[i] < -1 || codes[i] >= n) {
-                throw new IllegalArgumentException("code " + codes[i] + " at row " + i + " outside [-1, " + n + ")");
+        for (int i = 0, size = size(); i < size; i++) {
+            int c = code(i);
+            if (c < -1 || c >= n) {
+                throw new IllegalArgumentException("code " + c + " at row " + i + " outside [-1, " + n + ")");
             }
         }
+    }
+
+    /** The categorical of int8 {@code codes} as stored (held, not copied), checked against the categories. */
+    public static CategoricalColumn ofInt8(DenseArray categories, byte[] codes, boolean ordered) {
+        return new CategoricalColumn(categories, (Object) codes, ordered, DType.INT8);
+    }
+
+    /** Int8 codes as bytes when they fit (they do unless the type was mislabelled), others as they are. */
+    private static Object held(int[] codes, DType codeType) {
+        if (codeType != DType.INT8) {
+            return codes;
+        }
+        byte[] b = new byte[codes.length];
+        for (int i = 0; i < codes.length; i++) {
+            if (codes[i] != (byte) codes[i]) {
+                return codes;
+            }
+            b[i] = (byte) codes[i];
+        }
+        return b;
     }
 
     /** The categorical of these string values, categories sorted as pandas sorts them, codes in the smallest type. */
@@ -51,24 +93,66 @@ public record CategoricalColumn(DenseArray categories, int[] codes, boolean orde
         return DType.INT32;
     }
 
+    public DenseArray categories() {
+        return categories;
+    }
+
+    public boolean ordered() {
+        return ordered;
+    }
+
+    public DType codeType() {
+        return codeType;
+    }
+
+    /** The code of row {@code i}: a category's position, -1 where missing. */
+    public int code(int i) {
+        return narrow != null ? narrow[i] : wide[i];
+    }
+
+    /** Every row's code, as a new array of ints (for small columns and tests: a hot loop reads {@link #code}). */
+    public int[] codes() {
+        if (wide != null) {
+            return wide.clone();
+        }
+        int[] out = new int[narrow.length];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = narrow[i];
+        }
+        return out;
+    }
+
+    /** The codes as they are held, int8 or int32, not copied: what a writer stores as {@link #codeType}. */
+    public DenseArray codeArray() {
+        return narrow != null ? DenseArray.of(DType.INT8, narrow, narrow.length)
+                : DenseArray.of(DType.INT32, wide, wide.length);
+    }
+
     @Override
     public int size() {
-        return codes.length;
+        return narrow != null ? narrow.length : wide.length;
     }
 
     @Override
     public Object get(int i) {
-        int c = codes[i];
+        int c = code(i);
         return c < 0 ? null : categories.get(c);
     }
 
     @Override
     public CategoricalColumn take(int[] rows) {
+        if (narrow != null) {
+            byte[] out = new byte[rows.length];
+            for (int i = 0; i < rows.length; i++) {
+                out[i] = narrow[rows[i]];
+            }
+            return new CategoricalColumn(categories, (Object) out, ordered, codeType);
+        }
         int[] out = new int[rows.length];
         for (int i = 0; i < rows.length; i++) {
-            out[i] = codes[rows[i]];
+            out[i] = wide[rows[i]];
         }
-        return new CategoricalColumn(categories, out, ordered, codeType);
+        return new CategoricalColumn(categories, (Object) out, ordered, codeType);
     }
 
     @Override
@@ -78,18 +162,30 @@ public record CategoricalColumn(DenseArray categories, int[] codes, boolean orde
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof CategoricalColumn c && categories.equals(c.categories) && Arrays.equals(codes, c.codes)
-                && ordered == c.ordered && codeType == c.codeType;
+        if (!(o instanceof CategoricalColumn c) || !categories.equals(c.categories) || ordered != c.ordered
+                || codeType != c.codeType || size() != c.size()) {
+            return false;
+        }
+        for (int i = 0, n = size(); i < n; i++) {
+            if (code(i) != c.code(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
     public int hashCode() {
-        return 31 * categories.hashCode() + Arrays.hashCode(codes);
+        int h = categories.hashCode();
+        for (int i = 0, n = size(); i < n; i++) {
+            h = 31 * h + code(i);
+        }
+        return h;
     }
 
     @Override
     public String toString() {
-        return "CategoricalColumn[" + categories.size() + " categories, " + codes.length + " rows"
+        return "CategoricalColumn[" + categories.size() + " categories, " + size() + " rows"
                 + (ordered ? ", ordered" : "") + "]";
     }
 }

@@ -212,8 +212,7 @@ final class OwnerBuckets {
     /**
      * Buckets {@code [from, to)} of every grouped row of a block whose rows are sorted by column, rows taken group by
      * group (the low halves of {@code order[0, n)}): each row's part is one contiguous run found by two binary
-     * searches and read in place, and
-     * consecutive rows add into the same group's cells, which stay in cache.
+     * searches and read in place, and consecutive rows add into the same group's cells, which stay in cache.
      */
     private void addSorted(BlockBuffer b, long[] order, int n, int from, int to) {
         int[] ip = b.indptr();

@@ -41,10 +41,8 @@ public final class BlockBuffer {
 
     /** The row pointer array to read a block of {@code rows} rows into: this buffer's, grown when it is too short. */
     public int[] indptrFor(int rows) {
-        if (indptr.length < rows + 1) {
-            long before = bytes();
-            indptr = new int[MemoryBudget.require(rows + 1L, Integer.BYTES, "a block buffer's row pointers")];
-            grew(before);
+        if (indptr.length <= rows) {
+            indptr = new int[grown(indptr.length, rows + 1L, Integer.BYTES, "row pointers")];
         }
         return indptr;
     }
@@ -52,9 +50,7 @@ public final class BlockBuffer {
     /** The column index array to read a block of {@code entries} entries into, grown when it is too short. */
     public int[] indicesFor(int entries) {
         if (indices.length < entries) {
-            long before = bytes();
-            indices = new int[MemoryBudget.require(entries, Integer.BYTES, "a block buffer's indices")];
-            grew(before);
+            indices = new int[grown(indices.length, entries, Integer.BYTES, "indices")];
         }
         return indices;
     }
@@ -62,9 +58,7 @@ public final class BlockBuffer {
     /** The value array to read a block of {@code entries} entries into, grown when it is too short. */
     public float[] valuesFor(int entries) {
         if (values.length < entries) {
-            long before = bytes();
-            values = new float[MemoryBudget.require(entries, Float.BYTES, "a block buffer's values")];
-            grew(before);
+            values = new float[grown(values.length, entries, Float.BYTES, "values")];
         }
         return values;
     }
@@ -75,17 +69,21 @@ public final class BlockBuffer {
      */
     public long[] longsFor(int n) {
         if (longs.length < n) {
-            long before = bytes();
-            longs = new long[MemoryBudget.require(n, Long.BYTES, "a block buffer's reader room")];
-            grew(before);
+            longs = new long[grown(longs.length, n, Long.BYTES, "reader room")];
         }
         return longs;
     }
 
-    private void grew(long before) {
+    /**
+     * The length an array of {@code have} elements of {@code elementBytes} grows to for {@code need}, checked against
+     * the memory budget and accounted in the pool's account.
+     */
+    private int grown(int have, long need, int elementBytes, String what) {
+        int n = MemoryBudget.require(need, elementBytes, "a block buffer's " + what);
         if (pool != null) {
-            pool.grew(bytes() - before);
+            pool.grew((long) (n - have) * elementBytes);
         }
+        return n;
     }
 
     /**

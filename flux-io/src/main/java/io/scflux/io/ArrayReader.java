@@ -66,16 +66,23 @@ final class ArrayReader {
 
     /** The bytes of dataset {@code ds} of type {@code t} (any layout) after its filters, read into the heap. */
     private static ByteBuffer unfiltered(Dataset ds, DType t) {
-        return withStorage(ds, t, (stored, s) -> stored.readAll(s));
+        return Stored.of(ds, t).read((stored, s) -> stored.readAll(s));
     }
 
-    /** What {@code read} makes of dataset {@code ds} of type {@code t}, read through a storage open for the call. */
-    private static <R> R withStorage(Dataset ds, DType t, BiFunction<StoredArray, Storage, R> read) {
-        Path file = ds.getFileAsPath();
-        FileStamp stamp = FileStamp.of(file);
-        StoredArray stored = StoredArray.anyType(ds, t, stamp.size());
-        try (Storage s = Storage.open(file, stamp, new ReadStats())) {
-            return read.apply(stored, s);
+    /** A dataset described from the open file, read later through a storage of the file as it was then. */
+    private record Stored(Path file, FileStamp stamp, StoredArray array) {
+
+        static Stored of(Dataset ds, DType t) {
+            Path file = ds.getFileAsPath();
+            FileStamp stamp = FileStamp.of(file);
+            return new Stored(file, stamp, StoredArray.anyType(ds, t, stamp.size()));
+        }
+
+        /** What {@code read} makes of the dataset through a storage open for the call (refused if the file changed). */
+        <R> R read(BiFunction<StoredArray, Storage, R> read) {
+            try (Storage s = Storage.open(file, stamp, new ReadStats())) {
+                return read.apply(array, s);
+            }
         }
     }
 
@@ -85,7 +92,7 @@ final class ArrayReader {
 
     /** A variable-length string dataset of {@code n} elements, decoded from its raw bytes after any filters. */
     private static PackedStrings packed(Dataset ds, int n) {
-        return withStorage(ds, DType.STRING, (refs, s) -> VlenStrings.of(ds, refs, n).decode(s));
+        return Stored.of(ds, DType.STRING).read((refs, s) -> VlenStrings.of(ds, refs, n).decode(s));
     }
 
     /** An index of {@code size} names and how to read them (again, if need be). */
@@ -110,19 +117,10 @@ final class ArrayReader {
                 PackedStrings none = PackedStrings.of(new String[0]);
                 return new Names(0, () -> none);
             }
-            Path file = ds.getFileAsPath();
-            FileStamp stamp = FileStamp.of(file);
-            StoredArray refs = StoredArray.anyType(ds, DType.STRING, stamp.size());
-            VlenStrings strings = VlenStrings.of(ds, refs, n);
-            long declared;
-            try (Storage s = Storage.open(file, stamp, new ReadStats())) {
-                declared = strings.declaredBytes(s);
-            }
-            return new Names(n, () -> {
-                try (Storage s = Storage.open(file, stamp, new ReadStats())) {
-                    return strings.decode(s, declared);
-                }
-            });
+            Stored refs = Stored.of(ds, DType.STRING);
+            VlenStrings strings = VlenStrings.of(ds, refs.array(), n);
+            long declared = refs.read((a, s) -> strings.declaredBytes(s));
+            return new Names(n, () -> refs.read((a, s) -> strings.decode(s, declared)));
         }
         PackedStrings names = PackedStrings.of(strings(node));
         return new Names(names.size(), () -> names);

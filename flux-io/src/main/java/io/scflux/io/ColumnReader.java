@@ -63,21 +63,19 @@ final class ColumnReader {
             throw Hdf5.error(codesNode, "expected signed integer codes (int8, int16, int32 or int64), found " + t);
         }
         int n = categories.size();
+        int[] wide = t == DType.INT8 ? null : new int[codes.size()]; // int8 codes are kept as the bytes read
         for (int i = 0, size = codes.size(); i < size; i++) {
             double c = codes.getDouble(i);
             if (c < -1 || c >= n) {
                 throw Hdf5.error(codesNode, "code " + (long) c + " at row " + i + " is outside [-1, " + n + "): "
                         + "there are " + n + " categories");
             }
+            if (wide != null) {
+                wide[i] = (int) c;
+            }
         }
-        if (t == DType.INT8) {
-            return CategoricalColumn.ofInt8(categories, (byte[]) codes.data(), ordered);
-        }
-        int[] out = new int[codes.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = (int) codes.getDouble(i);
-        }
-        return new CategoricalColumn(categories, out, ordered, t);
+        return wide == null ? CategoricalColumn.ofInt8(categories, (byte[]) codes.data(), ordered)
+                : new CategoricalColumn(categories, wide, ordered, t);
     }
 
     private static NullableColumn nullable(Node node, String encoding) {

@@ -16,9 +16,8 @@ import java.util.function.Supplier;
  */
 public final class Frame {
 
-    private final int size;
     /** The index, read at most once and shared by the frames made from this one ({@link #copy}, ...). */
-    private final Supplier<PackedStrings> index;
+    private final Once index;
     private final String indexName;
     private final LinkedHashMap<String, Column> columns = new LinkedHashMap<>();
     private Map<String, Integer> positions;
@@ -41,13 +40,11 @@ public final class Frame {
         if (size < 0) {
             throw new IllegalArgumentException("negative frame size " + size);
         }
-        this.size = size;
         this.index = new Once(size, Objects.requireNonNull(index, "index"));
         this.indexName = indexName;
     }
 
     private Frame(Frame shared) {
-        this.size = shared.size;
         this.index = shared.index;
         this.indexName = shared.indexName;
     }
@@ -76,7 +73,7 @@ public final class Frame {
     }
 
     public int size() {
-        return size;
+        return index.size;
     }
 
     /** The index as strings (a new array each call: a large one is better read through {@link #names()}). */
@@ -99,8 +96,8 @@ public final class Frame {
         Map<String, Integer> p = positions;
         if (p == null) {
             PackedStrings names = names();
-            p = new HashMap<>(size * 2);
-            for (int i = size - 1; i >= 0; i--) {
+            p = new HashMap<>(names.size() * 2);
+            for (int i = names.size() - 1; i >= 0; i--) {
                 p.put(names.get(i), i);
             }
             positions = p;
@@ -111,9 +108,9 @@ public final class Frame {
     /** Adds or replaces a column, keeping the position of a replaced one. */
     public Frame put(String name, Column column) {
         Objects.requireNonNull(name, "name");
-        if (column.size() != size) {
+        if (column.size() != size()) {
             throw new IllegalArgumentException("column " + name + " has " + column.size() + " values, frame has "
-                    + size + " rows");
+                    + size() + " rows");
         }
         columns.put(name, column);
         return this;
@@ -161,7 +158,7 @@ public final class Frame {
 
     @Override
     public String toString() {
-        return "Frame[" + size + " rows, columns " + columns.keySet() + "]";
+        return "Frame[" + size() + " rows, columns " + columns.keySet() + "]";
     }
 
     /** An index read on first use, once, and checked to hold one name per row. */

@@ -83,10 +83,9 @@ public final class BlockCache {
 
     /**
      * Records a block of {@code nnz} entries read from its source and keeps it, packed by {@code packing} (called
-     * only then), if it fits in what is left of the budget. A full
-     * cache admits nothing more rather than evicting: passes scan the blocks in the same order, and under LRU-like
-     * eviction a scan larger than the budget would evict every block before its next use; keeping the first blocks
-     * serves them on every later pass.
+     * only then), if it fits in what is left of the budget. A full cache admits nothing more rather than evicting:
+     * passes scan the blocks in the same order, and under LRU-like eviction a scan larger than the budget would evict
+     * every block before its next use; keeping the first blocks serves them on every later pass.
      */
     void store(Key key, long nnz, Supplier<PackedBlock> packing) {
         misses.increment();

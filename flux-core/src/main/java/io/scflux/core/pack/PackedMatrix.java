@@ -112,9 +112,9 @@ public final class PackedMatrix implements BlockSource {
             /** A block of the packed plan unpacks straight into the buffer; other ranges are cut and copied. */
             @Override
             public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
-                int first = from == to ? -1 : plan.blockOf(from);
-                if (first >= 0 && plan.rowStart(first) == from && plan.rowEnd(first) == to) {
-                    blocks[first].unpackInto(blockIndex, from, into);
+                int packed = packedBlock(from, to);
+                if (packed >= 0) {
+                    blocks[packed].unpackInto(blockIndex, from, into);
                 } else {
                     into.fill(rows(blockIndex, from, to));
                 }
@@ -130,15 +130,25 @@ public final class PackedMatrix implements BlockSource {
         if (from == to) {
             return RowBlock.empty(blockIndex, from, 0, nCols);
         }
-        int first = plan.blockOf(from);
-        if (plan.rowStart(first) == from && plan.rowEnd(first) == to) {
-            return blocks[first].unpack(blockIndex, from);
+        int packed = packedBlock(from, to);
+        if (packed >= 0) {
+            return blocks[packed].unpack(blockIndex, from);
         }
+        int first = plan.blockOf(from);
         List<RowBlock> parts = new ArrayList<>();
         for (int b = first; b < plan.size() && plan.rowStart(b) < to; b++) {
             parts.add(blocks[b].unpack(b, plan.rowStart(b)));
         }
         return concat(blockIndex, from, to, parts);
+    }
+
+    /** The packed block whose rows are exactly {@code [from, to)}, or -1. */
+    private int packedBlock(long from, long to) {
+        if (from == to) {
+            return -1;
+        }
+        int b = plan.blockOf(from);
+        return plan.rowStart(b) == from && plan.rowEnd(b) == to ? b : -1;
     }
 
     /** Rows {@code [from, to)} cut out of consecutive blocks that cover them. */

@@ -5,6 +5,7 @@ import io.jhdf.api.Dataset;
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
 import io.jhdf.exceptions.HdfException;
+import io.scflux.core.DType;
 import io.scflux.core.ScfluxFormatException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +13,8 @@ import java.util.Arrays;
 
 /**
  * Opens the matrix elements of an {@code .h5ad} ({@code csr_matrix} and {@code csc_matrix} groups, 2-D dense
- * datasets, and the pre-0.7 {@code h5sparse_format} groups) as {@link FileMatrix} sources: the layout is read
- * once here; blocks are then read by each subscription through its own handle.
+ * datasets, and the pre-0.7 {@code h5sparse_format} groups) and Cell Ranger's matrix groups as {@link FileMatrix}
+ * sources: the layout is read once here; blocks are then read by each subscription through its own handle.
  */
 final class FileMatrices {
 
@@ -80,6 +81,9 @@ final class FileMatrices {
 
     private static FileMatrix sparse(Path file, Group group, FileStamp stamp) {
         String enc = Hdf5.encodingType(group);
+        if (enc == null && isCellRanger(group)) {
+            return cellRanger(file, group, stamp);
+        }
         long[] shape;
         if (enc == null && Hdf5.stringAttr(group, "h5sparse_format") != null) {
             enc = Hdf5.stringAttr(group, "h5sparse_format") + "_matrix";
@@ -117,6 +121,45 @@ final class FileMatrices {
         }
         return new SparseFileMatrix(file, element, info, stamp, stats -> TransposedStore.ensure(file, element, stamp,
                 arrays, stats, TransposedStore.DEFAULT_BUCKET_ENTRIES));
+    }
+
+    /** A Cell Ranger matrix group: no attributes, a {@code shape} dataset, {@code barcodes} and the CSC arrays. */
+    private static boolean isCellRanger(Group group) {
+        Node shape = Hdf5.childOrNull(group, "shape");
+        return shape instanceof Dataset && Hdf5.childOrNull(group, "barcodes") != null
+                && !Hdf5.hasAttr(group, "h5sparse_format");
+    }
+
+    /**
+     * A Cell Ranger matrix: features x barcodes compressed by barcode, which is barcodes x features CSR, read as it
+     * is stored. Its {@code shape} is a dataset of two integers; int32 counts are declared float32, as scanpy reads
+     * them.
+     */
+    private static FileMatrix cellRanger(Path file, Group group, FileStamp stamp) {
+        Node shapeNode = Hdf5.child(group, "shape");
+        io.scflux.core.anndata.DenseArray shapeArray = ArrayReader.vector(shapeNode);
+        if (shapeArray.length() != 2 || !shapeArray.dtype().isInteger()) {
+            throw Hdf5.error(shapeNode, "expected two integers (features, barcodes), found " + shapeArray.length()
+                    + " " + shapeArray.dtype() + " values");
+        }
+        long features = (long) shapeArray.getDouble(0);
+        long barcodes = (long) shapeArray.getDouble(1);
+        if (features < 0 || barcodes < 0) {
+            throw Hdf5.error(shapeNode, "expected a non-negative shape, found [" + features + ", " + barcodes + "]");
+        }
+        StoredArray indptr = member(group, "indptr", stamp);
+        StoredArray indices = member(group, "indices", stamp);
+        StoredArray data = member(group, "data", stamp);
+        int cols = columns(shapeNode, features);
+        CsrArrays arrays;
+        try (Storage s = Storage.open(file, stamp, new ReadStats())) {
+            arrays = CsrArrays.of(indptr, indices, data, barcodes, cols, s);
+        }
+        MatrixInfo info = new MatrixInfo("cellranger", data.dtype(), barcodes, cols, arrays.nnz(), indptr.dtype(),
+                indices.dtype(), data.compression(), data.isChunked());
+        DType declared = data.dtype() == DType.INT32 ? DType.FLOAT32 : data.dtype();
+        SparseFileMatrix.CsrStore store = new SparseFileMatrix.CsrStore(file, stamp, arrays);
+        return new SparseFileMatrix(file, Hdf5.path(group), info, declared, stamp, stats -> store);
     }
 
     private static StoredArray member(Group group, String name, FileStamp stamp) {

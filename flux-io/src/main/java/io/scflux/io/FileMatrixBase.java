@@ -16,14 +16,21 @@ abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
     private final Path file;
     private final String element;
     private final MatrixInfo info;
+    private final DType dtype;
     private final ReadStats stats = new ReadStats();
     private final ConcurrentMap<PlanTarget, BlockPlan> plans = new ConcurrentHashMap<>();
     private final Key key;
 
     FileMatrixBase(Path file, String element, MatrixInfo info, FileStamp stamp) {
+        this(file, element, info, info.dtype(), stamp);
+    }
+
+    /** As a matrix whose values are declared {@code dtype} rather than the stored type (Cell Ranger's int32 counts). */
+    FileMatrixBase(Path file, String element, MatrixInfo info, DType dtype, FileStamp stamp) {
         this.file = file;
         this.element = element;
         this.info = info;
+        this.dtype = dtype;
         this.key = new Key(file.toAbsolutePath().normalize(), stamp, element);
     }
 
@@ -80,7 +87,7 @@ abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
 
     @Override
     public final DType dtype() {
-        return info.dtype();
+        return dtype;
     }
 
     /** The plan for {@code target}, computed once per target (reading row counts costs a pass over indptr). */

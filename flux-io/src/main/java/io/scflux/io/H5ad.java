@@ -8,15 +8,34 @@ import reactor.core.publisher.Mono;
  * Reads and writes AnnData's {@code .h5ad} files. Reading loads the annotations (obs, var, obsm, varm, uns...) and
  * leaves every matrix (X, layers, raw/X) in the file as a {@link FileMatrix} streamed in row blocks; writing goes to a
  * temporary name beside the target, streams matrices block by block, and renames into place only when complete.
+ * Reading also takes 10x Genomics' Cell Ranger {@code .h5} (feature-barcode matrix), as scanpy's {@code read_10x_h5}.
  */
 public final class H5ad {
 
     private H5ad() {
     }
 
-    /** The container of {@code file}: annotations in memory, matrices backed by the file. */
+    /**
+     * The container of {@code file}: annotations in memory, matrices backed by the file. Blocking (it reads obs and
+     * var). A Cell Ranger file is read with scanpy's defaults (see {@link #read(Path, CellRangerOptions)}).
+     */
     public static AnnData read(Path file) {
-        return H5adReader.read(file);
+        return read(file, CellRangerOptions.defaults());
+    }
+
+    /**
+     * As {@link #read(Path)}; a Cell Ranger {@code .h5} ({@code /matrix} of Cell Ranger 3+, or a genome group of
+     * Cell Ranger 2) is read as {@code sc.read_10x_h5(file, genome, gex_only)} followed by
+     * {@code var_names_make_unique()}: obs named by the barcodes, var by the feature names with {@code gene_ids},
+     * {@code feature_types} and {@code genome}, and X the counts (int32 declared float32), streamed from the file.
+     */
+    public static AnnData read(Path file, CellRangerOptions cellRanger) {
+        return H5adReader.read(file, cellRanger);
+    }
+
+    /** True when {@code file} is a Cell Ranger feature-barcode matrix ({@code .h5}) rather than an {@code .h5ad}. */
+    public static boolean isCellRanger(Path file) {
+        return H5adReader.isCellRanger(file);
     }
 
     /** One matrix element ({@code /X}, {@code /layers/counts}, {@code /raw/X}...) of {@code file}. */
@@ -37,5 +56,15 @@ public final class H5ad {
      */
     public static Mono<Void> write(AnnData data, Path target, WriteOptions options) {
         return H5adWriter.write(data, target, options);
+    }
+
+    /**
+     * Writes the counts of {@code counts} (X of whole non-negative numbers, obs names as barcodes, var names and
+     * {@code gene_ids}/{@code feature_types}/{@code genome} as features) to {@code target} in Cell Ranger 3's HDF5
+     * feature-barcode layout, on subscription and atomically as {@link #write(AnnData, Path, WriteOptions)}: what
+     * {@code sc.read_10x_h5} and {@link #read(Path, CellRangerOptions)} read.
+     */
+    public static Mono<Void> writeCellRanger(AnnData counts, Path target, WriteOptions options) {
+        return Mono.defer(() -> CellRangerWriter.write(counts, target, options));
     }
 }

@@ -16,7 +16,8 @@ import java.util.function.BiConsumer;
 
 /**
  * Reads the elements of an {@code .h5ad} into an {@link AnnData}; matrices stay in the file. Written by anndata 0.7
- * and newer; anndata 0.6's layout is rejected (see {@link LegacyLayout}).
+ * and newer; anndata 0.6's layout is rejected (see {@link LegacyLayout}). A Cell Ranger {@code .h5} is handed to
+ * {@link CellRangerReader}.
  */
 final class H5adReader {
 
@@ -26,9 +27,18 @@ final class H5adReader {
         this.elements = new ElementReader(file);
     }
 
-    static AnnData read(Path file) {
+    /** {@code file}'s container; a Cell Ranger file is read with {@code cellRanger} ({@link CellRangerReader}). */
+    static AnnData read(Path file, CellRangerOptions cellRanger) {
         try (HdfFile hdf = open(file)) {
-            return Hdf5.guard(hdf, () -> new H5adReader(file).read(hdf));
+            return Hdf5.guard(hdf, () -> CellRangerReader.isCellRanger(hdf)
+                    ? CellRangerReader.read(file, hdf, cellRanger) : new H5adReader(file).read(hdf));
+        }
+    }
+
+    /** True when {@code file} is a Cell Ranger feature-barcode matrix rather than an AnnData file. */
+    static boolean isCellRanger(Path file) {
+        try (HdfFile hdf = open(file)) {
+            return Hdf5.guard(hdf, () -> CellRangerReader.isCellRanger(hdf));
         }
     }
 

@@ -2,9 +2,12 @@ package io.scflux.io;
 
 import io.scflux.core.anndata.AnnData;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CancellationException;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -24,14 +27,26 @@ final class H5adWriter {
     /** As {@link #write(AnnData, Path, WriteOptions)}, switching matrix indices to int64 past {@code indexLimit}. */
     static Mono<Void> write(AnnData data, Path target, WriteOptions options, long indexLimit) {
         Objects.requireNonNull(data, "data");
+        return atomically(target, options, file -> new ElementWriter(file).anndata(data),
+                (file, m) -> MatrixWriter.write(file, m, options, indexLimit));
+    }
+
+    /**
+     * The atomic write every file format shares: on the HDF5 thread {@code annotations} writes what is held in
+     * memory into the new file and lists the matrices, which {@code matrices} then streams one after another; the
+     * file is renamed onto {@code target} when all are written, deleted on error or cancel.
+     */
+    static Mono<Void> atomically(Path target, WriteOptions options,
+                                 Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
+                                 BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
         return Mono.defer(() -> {
             AtomicOutput out = new AtomicOutput(target);
-            return Mono.fromCallable(() -> new ElementWriter(out.open(options)).anndata(data))
+            return Mono.fromCallable(() -> annotations.apply(out.open(options)))
                     .subscribeOn(NativeHdf5.THREAD)
                     .flatMapMany(Flux::fromIterable)
-                    .concatMap(m -> MatrixWriter.write(out.file(), m, options, indexLimit))
+                    .concatMap(m -> matrices.apply(out.file(), m))
                     .then(onHdf5Thread(out, AtomicOutput::commit))
                     .onErrorResume(e -> onHdf5Thread(out, o -> o.abort(e)).then(Mono.error(e)))
                     // a cancel at any moment, even one that overtakes the open: the abort is queued on the HDF5

@@ -6,6 +6,7 @@ import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.Resident;
+import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
 /**
@@ -46,12 +47,17 @@ abstract class MatrixWriter {
      * {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
      */
     static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
+        return write(matrix, options, plan -> isDense(matrix.source()) ? new DenseWriter(file, matrix, plan)
+                : new CsrWriter(file, matrix, plan, indexLimit));
+    }
+
+    /** As above, with the writer {@code make} creates for the plan (on the HDF5 thread). */
+    static Mono<Void> write(ElementWriter.Matrix matrix, WriteOptions options, Function<BlockPlan, MatrixWriter> make) {
         BlockSource source = Resident.on(HostBackend.INSTANCE, matrix.source());
         return Mono.fromCallable(() -> source.plan(options.plan()))
                 .subscribeOn(options.execution().scheduler())
                 .publishOn(NativeHdf5.THREAD)
-                .map(plan -> isDense(source) ? new DenseWriter(file, matrix, plan)
-                        : (MatrixWriter) new CsrWriter(file, matrix, plan, indexLimit))
+                .map(make)
                 .flatMap(w -> source.blocks(w.plan, options.execution())
                         .publishOn(NativeHdf5.THREAD, PREFETCH)
                         .doOnNext(w::accept)

@@ -433,8 +433,45 @@ final class NativeHdf5 implements AutoCloseable {
             });
         }
 
+        /**
+         * A 1-D dataset of fixed-length byte strings (numpy's {@code |S}), each NUL-padded to the longest one's UTF-8
+         * bytes: the type Cell Ranger stores barcodes and feature names in.
+         */
+        Dataset fixedStrings(String name, PackedStrings values) {
+            int n = values.size();
+            int width = 1;
+            for (int i = 0; i < n; i++) {
+                width = Math.max(width, values.end(i) - values.start(i));
+            }
+            int w = width;
+            try (Handle type = handle(H5Tcopy(H5T_C_S1_g()), path, "H5Tcopy", hdf5::H5Tclose)) {
+                check(H5Tset_size(type.id, w), path, "H5Tset_size");
+                check(H5Tset_strpad(type.id, H5T_STR_NULLPAD), path, "H5Tset_strpad");
+                byte[] utf8 = values.utf8();
+                return dataset(name, DType.STRING, type.id, new long[] {n}, type.id, (offset, count) -> {
+                    ByteBuffer b = reserve((long) count * w);
+                    for (int i = 0; i < count; i++) {
+                        int at = i * w;
+                        int start = values.start((int) offset + i);
+                        int len = values.end((int) offset + i) - start;
+                        b.put(at, utf8, start, len);
+                        for (int j = len; j < w; j++) {
+                            b.put(at + j, (byte) 0);
+                        }
+                    }
+                    return staging;
+                });
+            }
+        }
+
         /** A fixed dataset of {@code shape} whose elements, of {@code memType}, {@code stager} stages. */
         private Dataset dataset(String name, DType fileType, long[] shape, DType memType, Stager stager) {
+            return dataset(name, fileType, typeId(fileType), shape, typeId(memType), stager);
+        }
+
+        /** As above with the library's type ids ({@code fileType} describes {@code fileTypeId} to messages). */
+        private Dataset dataset(String name, DType fileType, long fileTypeId, long[] shape, long memTypeId,
+                                Stager stager) {
             String p = child(path, name);
             long elements = elements(shape);
             long rowElements = 1;
@@ -451,10 +488,10 @@ final class NativeHdf5 implements AutoCloseable {
                     check(H5Pset_chunk(dcpl.id, chunk.length, chunk), p, "H5Pset_chunk");
                     check(H5Pset_deflate(dcpl.id, gzipLevel), p, "H5Pset_deflate");
                 }
-                ds = create(id, name, p, fileType, shape, false, dcpl.id, H5P_DEFAULT, 0);
+                ds = create(id, name, p, fileType, fileTypeId, shape, false, dcpl.id, H5P_DEFAULT, 0);
             }
             try {
-                ds.write(shape, typeId(memType), stager, rowsPerChunk * Math.max(1, SLICE_ELEMENTS
+                ds.write(shape, memTypeId, stager, rowsPerChunk * Math.max(1, SLICE_ELEMENTS
                         / (rowsPerChunk * Math.max(1, rowElements))));
             } catch (RuntimeException e) {
                 closeAfter(ds, e);
@@ -506,8 +543,13 @@ final class NativeHdf5 implements AutoCloseable {
 
     private Dataset create(long loc, String name, String path, DType fileType, long[] shape, boolean extendable,
                            long dcpl, long dapl, long chunkRows) {
+        return create(loc, name, path, fileType, typeId(fileType), shape, extendable, dcpl, dapl, chunkRows);
+    }
+
+    private Dataset create(long loc, String name, String path, DType fileType, long fileTypeId, long[] shape,
+                           boolean extendable, long dcpl, long dapl, long chunkRows) {
         try (Handle space = space(path, shape, extendable); BytePointer n = utf8(name)) {
-            long ds = check(H5Dcreate2(loc, n, typeId(fileType), space.id, LINK_CREATION, dcpl, dapl), path,
+            long ds = check(H5Dcreate2(loc, n, fileTypeId, space.id, LINK_CREATION, dcpl, dapl), path,
                     "H5Dcreate2 " + fileType);
             long[] rowShape = shape.length == 0 ? shape : Arrays.copyOfRange(shape, 1, shape.length);
             return new Dataset(ds, path, fileType, rowShape, chunkRows);

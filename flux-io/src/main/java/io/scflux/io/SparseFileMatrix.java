@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
+import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -23,7 +24,12 @@ final class SparseFileMatrix extends FileMatrixBase {
 
     SparseFileMatrix(Path file, String element, MatrixInfo info, FileStamp stamp,
                      Function<ReadStats, CsrStore> store) {
-        super(file, element, info, stamp);
+        this(file, element, info, info.dtype(), stamp, store);
+    }
+
+    SparseFileMatrix(Path file, String element, MatrixInfo info, DType dtype, FileStamp stamp,
+                     Function<ReadStats, CsrStore> store) {
+        super(file, element, info, dtype, stamp);
         this.store = store;
     }
 

@@ -14,6 +14,19 @@ public final class Pp {
     private Pp() {
     }
 
+    /**
+     * {@code sc.pp.filter_cells} with one criterion: the cells that pass, obs {@code n_counts} or {@code n_genes}
+     * added; a lazy selection of {@code data} (X is read once to count, then only when written). See {@link Filter}.
+     */
+    public static Mono<AnnData> filterCells(AnnData data, FilterOptions options, Streaming streaming) {
+        return Filter.cells(data, options, streaming);
+    }
+
+    /** {@code sc.pp.filter_genes} with one criterion: the genes that pass, var {@code n_counts} or {@code n_cells} added. */
+    public static Mono<AnnData> filterGenes(AnnData data, FilterOptions options, Streaming streaming) {
+        return Filter.genes(data, options, streaming);
+    }
+
     /** {@code sc.pp.calculate_qc_metrics}: see {@link QcMetrics}. */
     public static Mono<AnnData> calculateQcMetrics(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return QcMetrics.calculate(data, options, streaming);

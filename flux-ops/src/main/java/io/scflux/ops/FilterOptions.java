@@ -1,0 +1,73 @@
+package io.scflux.ops;
+
+import java.util.Objects;
+
+/**
+ * One criterion of scanpy's {@code filter_cells} / {@code filter_genes}, which take exactly one per call: keep the
+ * cells (genes) whose total counts, or number of genes expressed (cells expressing), is at least or at most
+ * {@code threshold}. Made by the factories named as scanpy's parameters ({@link #minCounts}, {@link #minGenes}...).
+ */
+public record FilterOptions(Measure measure, Bound bound, double threshold) {
+
+    /** What is compared: the sum of the values, or the number of positive values. */
+    public enum Measure { COUNTS, EXPRESSED }
+
+    /** Which side of the threshold is kept (inclusive). */
+    public enum Bound { MIN, MAX }
+
+    public FilterOptions {
+        Objects.requireNonNull(measure, "measure");
+        Objects.requireNonNull(bound, "bound");
+        if (Double.isNaN(threshold)) {
+            throw new IllegalArgumentException("a filter threshold must be a number, got NaN");
+        }
+    }
+
+    /** {@code min_counts}: keep cells (genes) with at least this many counts. */
+    public static FilterOptions minCounts(double n) {
+        return new FilterOptions(Measure.COUNTS, Bound.MIN, n);
+    }
+
+    /** {@code max_counts}: keep cells (genes) with at most this many counts. */
+    public static FilterOptions maxCounts(double n) {
+        return new FilterOptions(Measure.COUNTS, Bound.MAX, n);
+    }
+
+    /** {@code filter_cells(min_genes)}: keep cells expressing at least this many genes. */
+    public static FilterOptions minGenes(long n) {
+        return new FilterOptions(Measure.EXPRESSED, Bound.MIN, n);
+    }
+
+    /** {@code filter_cells(max_genes)}: keep cells expressing at most this many genes. */
+    public static FilterOptions maxGenes(long n) {
+        return new FilterOptions(Measure.EXPRESSED, Bound.MAX, n);
+    }
+
+    /** {@code filter_genes(min_cells)}: keep genes expressed in at least this many cells. */
+    public static FilterOptions minCells(long n) {
+        return minGenes(n);
+    }
+
+    /** {@code filter_genes(max_cells)}: keep genes expressed in at most this many cells. */
+    public static FilterOptions maxCells(long n) {
+        return maxGenes(n);
+    }
+
+    /** Whether a cell (gene) of measure {@code value} is kept. */
+    boolean keeps(double value) {
+        return bound == Bound.MIN ? value >= threshold : value <= threshold;
+    }
+
+    /**
+     * The column scanpy adds ({@code n_counts}; {@code n_genes} on cells, {@code n_cells} on genes) and the
+     * parameter's name, for messages.
+     */
+    String column(boolean cells) {
+        return measure == Measure.COUNTS ? "n_counts" : cells ? "n_genes" : "n_cells";
+    }
+
+    String parameter(boolean cells) {
+        return (bound == Bound.MIN ? "min_" : "max_") + (measure == Measure.COUNTS ? "counts"
+                : cells ? "genes" : "cells");
+    }
+}

@@ -4,14 +4,24 @@ import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.Resident;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * How a step streams its input: the {@link PlanTarget} its block plan is cut with, the {@link Execution} that
  * decodes and folds blocks, the {@link Backend} whose kernels do the arithmetic (the host unless a device is
- * chosen) and the {@link Engine} its reductions run on (this JVM unless a cluster is chosen). The target decides the
- * bits of a result; the execution and the engine only its speed.
+ * chosen), the {@link Engine} its reductions run on (this JVM unless a cluster is chosen), and where a step's
+ * warnings go (scanpy's {@code adata.X seems to be already log-transformed}...). The target decides the bits of a
+ * result; the execution and the engine only its speed.
+ *
+ * <p>Warnings go to the platform logger {@code io.scflux} at level WARNING unless a caller passes its own
+ * ({@link #withWarnings}): the command line prints them as {@code scflux: warning: ...}.
  */
-public record Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine) {
+public record Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine,
+                        Consumer<String> warnings) {
+
+    /** The platform logger's warning: what a library user sees without choosing anything. */
+    private static final Consumer<String> LOG = message -> System.getLogger("io.scflux")
+            .log(System.Logger.Level.WARNING, message);
 
     public static final Streaming DEFAULT = new Streaming(PlanTarget.DEFAULT, Execution.sequential());
 
@@ -20,6 +30,12 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend,
         Objects.requireNonNull(execution, "execution");
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(engine, "engine");
+        Objects.requireNonNull(warnings, "warnings");
+    }
+
+    /** Warnings to the platform logger. */
+    public Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine) {
+        this(target, execution, backend, engine, LOG);
     }
 
     /** On the local engine. */
@@ -33,19 +49,29 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend,
     }
 
     public Streaming withThreads(int threads) {
-        return new Streaming(target, Execution.threads(threads), backend, engine);
+        return new Streaming(target, Execution.threads(threads), backend, engine, warnings);
     }
 
     public Streaming withTarget(PlanTarget t) {
-        return new Streaming(t, execution, backend, engine);
+        return new Streaming(t, execution, backend, engine, warnings);
     }
 
     public Streaming withBackend(Backend b) {
-        return new Streaming(target, execution, b, engine);
+        return new Streaming(target, execution, b, engine, warnings);
     }
 
     public Streaming withEngine(Engine e) {
-        return new Streaming(target, execution, backend, e);
+        return new Streaming(target, execution, backend, e, warnings);
+    }
+
+    /** Sends the steps' warnings to {@code to} (each a one-line message without a prefix). */
+    public Streaming withWarnings(Consumer<String> to) {
+        return new Streaming(target, execution, backend, engine, to);
+    }
+
+    /** Reports a step's warning. */
+    public void warn(String message) {
+        warnings.accept(message);
     }
 
     /**

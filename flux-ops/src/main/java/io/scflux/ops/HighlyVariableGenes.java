@@ -77,7 +77,8 @@ public final class HighlyVariableGenes {
     private static Mono<AnnData> seuratV3(AnnData data, BlockSource x, Batches batches,
                                           HighlyVariableGenesOptions options, Streaming streaming) {
         int nGenes = x.nCols();
-        return streaming.reduce(x, GeneSums.values(batches.group, batches.groups(), nGenes, streaming.backend()))
+        return CountsCheck.reduce(data, x, GeneSums.values(batches.group, batches.groups(), nGenes,
+                        streaming.backend()), "`flavor='seurat_v3'`", streaming)
                 .flatMap(first -> {
                     SeuratV3 fit = new SeuratV3(first, batches, options.span());
                     GeneSums clipped = GeneSums.clipped(batches.group, batches.groups(), nGenes, fit.ceiling());

@@ -15,7 +15,8 @@ import reactor.core.publisher.Mono;
 /**
  * scanpy's {@code pp.log1p(base)}: X becomes a lazy stage taking {@code log1p} of every stored value (a normalized
  * view takes it on as part of its one function per block), and {@code uns["log1p"] = {"base": base}}. float32 data
- * stay float32; other types become float64, as scanpy casts them.
+ * stay float32; other types become float64, as scanpy casts them. X whose {@code uns} already says
+ * {@code log1p} gets scanpy's warning, and is transformed again as scanpy does.
  */
 public final class Log1p {
 
@@ -35,6 +36,9 @@ public final class Log1p {
 
     static void apply(AnnData data, Log1pOptions options, Streaming streaming) {
         BlockSource x = XMatrix.of(data);
+        if (data.uns().containsKey("log1p")) {
+            streaming.warn("adata.X seems to be already log-transformed.");
+        }
         boolean single = x.dtype() == DType.FLOAT32;
         if (x instanceof NormalizedView v && !v.isLog1p()) {
             data.setX(v.withLog1p(options.base(), streaming.backend()));

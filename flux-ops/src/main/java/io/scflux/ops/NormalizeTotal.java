@@ -22,20 +22,28 @@ public final class NormalizeTotal {
     public static Mono<AnnData> normalize(AnnData data, NormalizeTotalOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
-            return totals(x, options, streaming).map(t -> {
+            return totals(x, options, streaming, data).map(t -> {
                 apply(data, x, i -> t[i], options);
                 return data;
             });
         });
     }
 
-    /** Each cell's float64 total as the options count it (without the highly expressed genes when excluding). */
-    private static Mono<double[]> totals(BlockSource x, NormalizeTotalOptions options, Streaming streaming) {
+    /**
+     * Each cell's float64 total as the options count it (without the highly expressed genes when excluding: a first
+     * pass flags them, a second sums the others). With {@code counts} (the container of {@code x}), the first pass
+     * also warns, as scanpy, when {@code x} holds values that are not counts.
+     */
+    private static Mono<double[]> totals(BlockSource x, NormalizeTotalOptions options, Streaming streaming,
+                                         AnnData counts) {
         SumType type = SumType.normalizing(x.dtype());
-        return options.excludeHighlyExpressed()
-                ? streaming.reduce(x, new RowTotals(x.nCols(), null, options.maxFraction(), type))
-                        .flatMap(flagged -> totals(x, not(flagged.flags), type, streaming))
-                : totals(x, null, type, streaming);
+        int n = Math.toIntExact(x.nRows());
+        boolean exclude = options.excludeHighlyExpressed();
+        RowTotals first = new RowTotals(x.nCols(), null, exclude ? options.maxFraction() : Double.NaN, type);
+        Mono<RowTotals.Sums> pass = counts == null ? streaming.reduce(x, first)
+                : CountsCheck.reduce(counts, x, first, "`normalize_total`", streaming);
+        return (exclude ? pass.flatMap(flagged -> streaming.reduce(x, new RowTotals(x.nCols(), not(flagged.flags),
+                Double.NaN, type))) : pass).map(sums -> sums.totals(n));
     }
 
     /**
@@ -49,15 +57,9 @@ public final class NormalizeTotal {
         if (options.keyAdded() != null) {
             data.obs().put(options.keyAdded(), TypedSums.of(type, factors).column());
         }
-        data.setX(NormalizedView.of(counts, factors, (c, s) -> totals(c, options, s)
+        data.setX(NormalizedView.of(counts, factors, (c, s) -> totals(c, options, s, null)
                 .map(t -> SizeFactors.of(t.length, i -> t[i], options.targetSum(),
                         SumType.normalizing(c.dtype())))));
-    }
-
-    /** Each cell's float64 total over the genes {@code keep} marks (all when null), after one pass over X. */
-    private static Mono<double[]> totals(BlockSource x, boolean[] keep, SumType type, Streaming streaming) {
-        RowTotals pass = new RowTotals(x.nCols(), keep, Double.NaN, type);
-        return streaming.reduce(x, pass).map(sums -> sums.totals(Math.toIntExact(x.nRows())));
     }
 
     private static boolean[] not(boolean[] flags) {

@@ -35,7 +35,7 @@ public final class QcMetrics {
             SumType type = SumType.summing(x.dtype());
             QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
                     ranks(options.percentTop(), data.nVars()), type);
-            return streaming.reduce(x, pass).map(sums -> {
+            return CountsCheck.reduce(data, x, pass, "`calculate_qc_metrics`", streaming).map(sums -> {
                 QcPass.Cells cells = pass.cells(sums);
                 annotateObs(data.obs(), options, cells);
                 annotateVar(data.var(), options, sums, data.nObs(), type);

@@ -3,6 +3,7 @@ package io.scflux.ops;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.MissingColumnException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -35,7 +36,7 @@ final class Batches {
      */
     static Batches of(Frame obs, String key, boolean byCategories) {
         if (!obs.has(key)) {
-            throw new IllegalArgumentException("batch key " + key + " is not an obs column (columns: "
+            throw new MissingColumnException("batch key " + key + " is not an obs column (columns: "
                     + obs.columns().keySet() + ")");
         }
         Column column = obs.column(key);

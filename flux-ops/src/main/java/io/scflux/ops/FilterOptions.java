@@ -58,16 +58,25 @@ public record FilterOptions(Measure measure, Bound bound, double threshold) {
         return bound == Bound.MIN ? value >= threshold : value <= threshold;
     }
 
-    /**
-     * The column scanpy adds ({@code n_counts}; {@code n_genes} on cells, {@code n_cells} on genes) and the
-     * parameter's name, for messages.
-     */
+    /** The column scanpy adds: {@code n_counts}; {@code n_genes} on cells, {@code n_cells} on genes. */
     String column(boolean cells) {
         return measure == Measure.COUNTS ? "n_counts" : cells ? "n_genes" : "n_cells";
     }
 
-    String parameter(boolean cells) {
-        return (bound == Bound.MIN ? "min_" : "max_") + (measure == Measure.COUNTS ? "counts"
-                : cells ? "genes" : "cells");
+    /**
+     * scanpy's log line for {@code removed} cells (genes) filtered out: {@code filtered out 167 cells that have less
+     * than 359 counts}.
+     */
+    public String report(boolean cells, int removed) {
+        String than = (bound == Bound.MIN ? "less" : "more") + " than " + number(threshold);
+        String what = cells ? (measure == Measure.COUNTS ? "cells that have " + than + " counts"
+                : "cells that have " + than + " genes expressed")
+                : (measure == Measure.COUNTS ? "genes that have " + than + " counts"
+                : "genes that are detected in " + than + " cells");
+        return "filtered out " + removed + " " + what;
+    }
+
+    private static String number(double v) {
+        return v == Math.rint(v) && Math.abs(v) < 1e15 ? Long.toString((long) v) : Double.toString(v);
     }
 }

@@ -8,6 +8,7 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.anndata.Selection;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -45,7 +46,8 @@ public final class Pca {
             if (data.x() == null) {
                 throw new IllegalArgumentException("pca needs X, and this AnnData has none");
             }
-            boolean[] mask = mask(data, options.useHighlyVariable());
+            String column = maskColumn(data, options);
+            boolean[] mask = mask(data, column);
             BlockSource x = mask == null ? data.x() : data.subset(Selection.all(), Selection.mask(mask)).x();
             int p = x.nCols();
             long n = x.nRows();
@@ -57,23 +59,42 @@ public final class Pca {
             };
             Mono<Components> components = exact ? CovarianceEigh.solve(x, k, streaming)
                     : RandomizedPca.solve(x, k, streaming);
-            return components.map(c -> store(data, mask, x, c, streaming));
+            return components.map(c -> store(data, column, mask, x, c, streaming));
         });
     }
 
-    /** The genes to use, or null for all (scanpy's {@code _handle_mask_var}). */
-    private static boolean[] mask(AnnData data, Boolean useHighlyVariable) {
-        boolean has = data.var().has(HVG);
-        if (Boolean.FALSE.equals(useHighlyVariable) || (useHighlyVariable == null && !has)) {
+    /** The bool var column of the genes to use, or null for all (scanpy's {@code _handle_mask_var}). */
+    private static String maskColumn(AnnData data, PcaOptions options) {
+        if (options.maskVar() != null) {
+            return options.maskVar();
+        }
+        Boolean use = options.useHighlyVariable();
+        if (Boolean.FALSE.equals(use)) {
             return null;
         }
+        boolean has = data.var().has(HVG);
+        if (use == null) {
+            return has ? HVG : null;
+        }
         if (!has) {
-            throw new IllegalArgumentException("use_highly_variable: var has no column '" + HVG
+            throw new MissingColumnException("use_highly_variable: var has no column '" + HVG
                     + "' (run highly_variable_genes first)");
         }
-        Column c = data.var().column(HVG);
+        return HVG;
+    }
+
+    /** The genes marked by the bool var column {@code column}, or null (all genes) for none. */
+    private static boolean[] mask(AnnData data, String column) {
+        if (column == null) {
+            return null;
+        }
+        if (!data.var().has(column)) {
+            throw new MissingColumnException("mask_var: var has no column '" + column + "' (columns: "
+                    + data.var().columns().keySet() + ")");
+        }
+        Column c = data.var().column(column);
         if (!(c instanceof ArrayColumn a) || a.dtype() != DType.BOOL) {
-            throw new IllegalArgumentException("var['" + HVG + "'] must be a bool column, found " + c.typeName());
+            throw new IllegalArgumentException("var['" + column + "'] must be a bool column, found " + c.typeName());
         }
         boolean[] mask = (boolean[]) a.values().data();
         for (boolean b : mask) {
@@ -81,7 +102,7 @@ public final class Pca {
                 return mask;
             }
         }
-        throw new IllegalArgumentException("var['" + HVG + "'] selects no gene");
+        throw new IllegalArgumentException("var['" + column + "'] selects no gene");
     }
 
     private static int nComps(PcaOptions options, long n, int p) {
@@ -103,7 +124,8 @@ public final class Pca {
         return options.nComps();
     }
 
-    private static AnnData store(AnnData data, boolean[] mask, BlockSource x, Components c, Streaming streaming) {
+    private static AnnData store(AnnData data, String column, boolean[] mask, BlockSource x, Components c,
+                                 Streaming streaming) {
         int k = c.k();
         int p = c.nFeatures();
         // scikit-learn keeps float32 for float32 data and computes in float64 otherwise
@@ -129,8 +151,8 @@ public final class Pca {
         }
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("zero_center", true);
-        params.put("use_highly_variable", mask != null);
-        params.put("mask_var", mask == null ? null : HVG);
+        params.put("use_highly_variable", HVG.equals(column));
+        params.put("mask_var", column);
         Map<String, Object> pca = new LinkedHashMap<>();
         pca.put("params", params);
         pca.put("variance", array(fitted, c.variance(), k));

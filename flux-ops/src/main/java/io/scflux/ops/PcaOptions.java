@@ -1,12 +1,13 @@
 package io.scflux.ops;
 
 /**
- * The parameters of {@link Pca#pca}, as scanpy's {@code sc.pp.pca(n_comps, use_highly_variable, svd_solver)} with
- * {@code zero_center=True}. A null {@code nComps} is scanpy's default (50, or one less than the smaller dimension when
- * that is at most 50); a null {@code useHighlyVariable} is scanpy's default (the genes of {@code var["highly_variable"]}
- * when the column exists, else all).
+ * The parameters of {@link Pca#pca}, as scanpy's {@code sc.pp.pca(n_comps, use_highly_variable, svd_solver,
+ * mask_var)} with {@code zero_center=True}. A null {@code nComps} is scanpy's default (50, or one less than the
+ * smaller dimension when that is at most 50); {@code maskVar} names the bool var column of the genes to use; without
+ * it, a null {@code useHighlyVariable} is scanpy's default (the genes of {@code var["highly_variable"]} when the column
+ * exists, else all).
  */
-public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solver) {
+public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solver, String maskVar) {
 
     /** How the components are found. */
     public enum Solver {
@@ -18,7 +19,7 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
         RANDOMIZED
     }
 
-    private static final PcaOptions DEFAULT = new PcaOptions(null, null, Solver.AUTO);
+    private static final PcaOptions DEFAULT = new PcaOptions(null, null, Solver.AUTO, null);
 
     /** scanpy's defaults. */
     public static PcaOptions defaults() {
@@ -32,17 +33,30 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
         if (solver == null) {
             throw new NullPointerException("solver");
         }
+        if (maskVar != null && useHighlyVariable != null) {
+            throw new IllegalArgumentException("give mask_var or use_highly_variable, not both");
+        }
+    }
+
+    /** As scanpy 1.11 wants it: no {@code mask_var}, {@code use_highly_variable} as given (null: the default). */
+    public PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solver) {
+        this(nComps, useHighlyVariable, solver, null);
     }
 
     public PcaOptions withNComps(int n) {
-        return new PcaOptions(n, useHighlyVariable, solver);
+        return new PcaOptions(n, useHighlyVariable, solver, maskVar);
     }
 
     public PcaOptions withUseHighlyVariable(Boolean use) {
-        return new PcaOptions(nComps, use, solver);
+        return new PcaOptions(nComps, use, solver, null);
+    }
+
+    /** The genes of the bool var column {@code column} (scanpy's {@code mask_var}); null: scanpy's default. */
+    public PcaOptions withMaskVar(String column) {
+        return new PcaOptions(nComps, null, solver, column);
     }
 
     public PcaOptions withSolver(Solver s) {
-        return new PcaOptions(nComps, useHighlyVariable, s);
+        return new PcaOptions(nComps, useHighlyVariable, s, maskVar);
     }
 }

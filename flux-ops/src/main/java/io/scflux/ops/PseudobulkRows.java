@@ -6,6 +6,7 @@ import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.anndata.NullableColumn;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -171,7 +172,7 @@ final class PseudobulkRows {
      */
     private static Labels labels(Frame obs, String name) {
         if (!obs.has(name)) {
-            throw new IllegalArgumentException("pseudobulk: no obs column '" + name + "' (obs columns: "
+            throw new MissingColumnException("pseudobulk: no obs column '" + name + "' (obs columns: "
                     + obs.columns().keySet() + ")");
         }
         Column c = obs.column(name);

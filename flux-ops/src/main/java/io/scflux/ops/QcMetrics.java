@@ -8,6 +8,7 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.MissingColumnException;
 import java.util.List;
 import reactor.core.publisher.Mono;
 
@@ -108,7 +109,7 @@ public final class QcMetrics {
         for (int q = 0; q < masks.length; q++) {
             String name = qcVars.get(q);
             if (!var.has(name)) {
-                throw new IllegalArgumentException("qc variable " + name + " is not a var column (columns: "
+                throw new MissingColumnException("qc variable " + name + " is not a var column (columns: "
                         + var.columns().keySet() + ")");
             }
             Column c = var.column(name);

@@ -6,8 +6,6 @@ import io.scflux.io.WriteOptions;
 import io.scflux.ops.Concat;
 import io.scflux.ops.ConcatOptions;
 import java.io.IOException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,13 +64,11 @@ final class ConcatCommand implements Callable<Integer> {
         for (Path in : inputs) {
             Scflux.readable(in);
         }
-        if (Files.isDirectory(output)) {
-            throw new FileSystemException(output.toString(), null, "is a directory");
-        }
+        Scflux.output(spec, output, inputs);
         long started = System.nanoTime();
         List<AnnData> data = new ArrayList<>(inputs.size());
         for (Path in : inputs) {
-            data.add(H5ad.read(in));
+            data.add(global.read(in));
         }
         AnnData result = Concat.concat(data, new ConcatOptions(join, label, keys, indexUnique, fillValue));
         if (result.x() != null) {

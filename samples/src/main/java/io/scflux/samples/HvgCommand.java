@@ -2,6 +2,9 @@ package io.scflux.samples;
 
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.MissingColumnException;
+import io.scflux.core.anndata.Selection;
 import io.scflux.ops.HighlyVariableGenes;
 import io.scflux.ops.HighlyVariableGenesOptions;
 import picocli.CommandLine.Command;
@@ -58,6 +61,11 @@ final class HvgCommand extends OpCommand {
             description = "Fraction of genes in each LOESS fit (seurat_v3; default: ${DEFAULT-VALUE}).")
     double span;
 
+    @Option(names = "--subset",
+            description = "Keep only the highly variable genes (scanpy's subset=True): X, var and varm are subset as "
+                    + "they are written.")
+    boolean subset;
+
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
         HighlyVariableGenesOptions options;
@@ -73,10 +81,12 @@ final class HvgCommand extends OpCommand {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         if (batchKey != null && !data.obs().has(batchKey)) {
-            throw new ParameterException(spec.commandLine(), "--batch-key " + batchKey + " is not an obs column of "
-                    + input + " (columns: " + String.join(", ", data.obs().columns().keySet()) + ")");
+            throw new MissingColumnException(input + ": --batch-key " + batchKey + " is not an obs column (columns: "
+                    + String.join(", ", data.obs().columns().keySet()) + ")");
         }
-        return HighlyVariableGenes.highlyVariableGenes(data, options, streaming);
+        Mono<AnnData> annotated = HighlyVariableGenes.highlyVariableGenes(data, options, streaming);
+        return subset ? annotated.map(d -> d.subset(Selection.all(), Selection.mask((boolean[])
+                ((ArrayColumn) d.var().column("highly_variable")).values().data()))) : annotated;
     }
 
     @Override

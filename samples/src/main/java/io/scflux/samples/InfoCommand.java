@@ -50,7 +50,7 @@ final class InfoCommand implements Callable<Integer> {
         Scflux global = Scflux.of(spec);
         PlanTarget target = global.planTarget();
         Execution execution = global.execution();
-        AnnData data = H5ad.read(Scflux.readable(file));
+        AnnData data = global.read(file);
         PrintWriter out = spec.commandLine().getOut();
         BlockSource x = data.x();
         if (json) {

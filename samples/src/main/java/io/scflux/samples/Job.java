@@ -45,8 +45,7 @@ final class Job {
         this.request = request;
         this.onEnd = onEnd;
         String in = request.input();
-        this.output = request.file().resolveSibling(in.substring(0, in.length() - ".h5ad".length()) + "-" + id
-                + ".h5ad");
+        this.output = request.file().resolveSibling(in.substring(0, in.lastIndexOf('.')) + "-" + id + ".h5ad");
         emit(JobEvent.queued());
     }
 

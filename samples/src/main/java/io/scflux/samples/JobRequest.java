@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A checked {@code POST /jobs} body: an input {@code .h5ad} inside the data folder and the steps bound to their
- * parameters. Reading it touches the file system (the input must exist), so it runs off the event loop.
+ * A checked {@code POST /jobs} body: an input {@code .h5ad} (or Cell Ranger {@code .h5}) inside the data folder and the
+ * steps bound to their parameters; a step is a name, or {@code {"step": NAME, "params": {...}}} with params of its
+ * own (two filters in one job each take their criterion). Reading it touches the file system (the input must exist),
+ * so it runs off the event loop.
  */
 record JobRequest(String input, Path file, List<String> stepNames, List<Step.Bound> steps) {
 
@@ -41,16 +43,29 @@ record JobRequest(String input, Path file, List<String> stepNames, List<Step.Bou
         Params params = new Params(root.get("params"));
         List<String> names = new ArrayList<>();
         List<Step.Bound> bound = new ArrayList<>();
+        List<Params> own = new ArrayList<>();
         for (int i = 0; i < steps.size(); i++) {
             String field = "steps[" + i + "]";
-            if (!steps.get(i).isTextual()) {
-                throw new InvalidField(field, field + " must be a step name, got " + steps.get(i));
+            JsonNode entry = steps.get(i);
+            Params stepParams = params;
+            if (entry.isObject()) {
+                stepParams = params.forStep(entry.get("params"), field + ".params");
+                own.add(stepParams);
+                entry = entry.get("step");
+                field = field + ".step";
             }
-            Step step = Step.of(steps.get(i).textValue(), field);
+            if (entry == null || !entry.isTextual()) {
+                throw new InvalidField(field, field + " must be a step name (or {\"step\": NAME, \"params\": "
+                        + "{...}}), got " + entry);
+            }
+            Step step = Step.of(entry.textValue(), field);
             names.add(step.wireName());
-            bound.add(step.bind(params));
+            bound.add(step.bind(stepParams));
         }
         params.checkAllRead();
+        for (Params p : own) {
+            p.checkAllRead();
+        }
         return new JobRequest(input, file, List.copyOf(names), List.copyOf(bound));
     }
 
@@ -71,8 +86,10 @@ record JobRequest(String input, Path file, List<String> stepNames, List<Step.Bou
         if (!dataFolder.equals(file.getParent()) || !name.equals(file.getFileName().toString())) {
             throw new InvalidField(field, field + " " + name + " is outside the data folder");
         }
-        if (!name.endsWith(".h5ad") || !Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw new InvalidField(field, field + " " + name + " is not a readable .h5ad file of the data folder");
+        if (!(name.endsWith(".h5ad") || name.endsWith(".h5")) || !Files.isRegularFile(file)
+                || !Files.isReadable(file)) {
+            throw new InvalidField(field, field + " " + name + " is not a readable .h5ad (or Cell Ranger .h5) file "
+                    + "of the data folder");
         }
         return file;
     }

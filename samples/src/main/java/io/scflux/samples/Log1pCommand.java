@@ -5,6 +5,8 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.ops.Log1p;
 import io.scflux.ops.Log1pOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import reactor.core.publisher.Mono;
 
 /** {@code scflux log1p}: scanpy's log1p ({@link Log1p}), applied as X is written. */
@@ -13,8 +15,18 @@ import reactor.core.publisher.Mono;
                 + "types become float64), and sets uns['log1p']."})
 final class Log1pCommand extends OpCommand {
 
+    @Option(names = "--base", paramLabel = "B",
+            description = "Base of the logarithm (default: e, the natural logarithm).")
+    private Double base;
+
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        return Log1p.log1p(data, Log1pOptions.defaults(), streaming);
+        Log1pOptions options;
+        try {
+            options = new Log1pOptions(base);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--base: " + e.getMessage(), e);
+        }
+        return Log1p.log1p(data, options, streaming);
     }
 }

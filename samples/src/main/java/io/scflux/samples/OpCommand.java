@@ -7,12 +7,14 @@ import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.io.IOException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import reactor.core.publisher.Mono;
@@ -27,11 +29,28 @@ abstract class OpCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "IN", description = "The .h5ad to read.")
+    @Parameters(index = "0", paramLabel = "IN", description = "The .h5ad (or Cell Ranger .h5) to read.")
     Path input;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT", description = "The .h5ad to write.")
-    Path output;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Destination destination;
+
+    /** Where the result goes: {@code -o OUT}, or over the input ({@code --in-place}); exactly one. */
+    static final class Destination {
+        @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
+                description = "The .h5ad to write (not the input itself: see --in-place).")
+        Path output;
+
+        @Option(names = "--in-place", required = true,
+                description = "Rewrite IN with the result: written beside it under a temporary name and renamed over "
+                        + "it when complete, so an interrupted run leaves IN as it was.")
+        boolean inPlace;
+    }
+
+    @Option(names = "--annotations-only",
+            description = "Write OUT without X, layers and raw: only obs, var, obsm, varm, obsp, varp and uns (what a "
+                    + "step added, without copying the matrix).")
+    boolean annotationsOnly;
 
     @Option(names = "--compression", paramLabel = "none|gzip", defaultValue = "none",
             description = "Compression of the written datasets (default: ${DEFAULT-VALUE}).")
@@ -79,9 +98,7 @@ abstract class OpCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Scflux global = Scflux.of(spec);
         Scflux.readable(input);
-        if (Files.isDirectory(output)) {
-            throw new FileSystemException(output.toString(), null, "is a directory");
-        }
+        output = target();
         Streaming streaming = global.streaming(spec.commandLine().getErr());
         if (engine == EngineChoice.SPARK) {
             SparkRun.requireSpark(spec);
@@ -93,21 +110,54 @@ abstract class OpCommand implements Callable<Integer> {
         return run(global, streaming, true, H5ad::write);
     }
 
+    /** Set by {@link #call}: where the result is written (IN itself with {@code --in-place}). */
+    Path output;
+
+    /**
+     * The file to write: IN's real path with {@code --in-place} (through a link, the file it names is rewritten, not
+     * the link), else {@code -o}'s, which must not be IN under another spelling, a symbolic or a hard link (a usage
+     * error: the input is left untouched). A Cell Ranger input is not rewritten in place: it would stop being one.
+     */
+    private Path target() throws IOException {
+        if (destination.inPlace) {
+            if (H5ad.isCellRanger(input)) {
+                throw new ParameterException(spec.commandLine(), "--in-place: " + input + " is a Cell Ranger file, "
+                        + "which is not rewritten as an .h5ad; write the result with -o OUT.h5ad");
+            }
+            return input.toRealPath();
+        }
+        return Scflux.output(spec, destination.output, List.of(input));
+    }
+
+    /** What is written: {@code result}, or with {@code --annotations-only} its annotations without any matrix. */
+    private AnnData written(AnnData result) {
+        if (!annotationsOnly) {
+            return result;
+        }
+        AnnData out = new AnnData(null, result.obs(), result.var());
+        result.obsm().forEach(out::putObsm);
+        result.varm().forEach(out::putVarm);
+        result.obsp().forEach(out::putObsp);
+        result.varp().forEach(out::putVarp);
+        out.uns().putAll(result.uns());
+        return out;
+    }
+
     /**
      * Reads IN, applies the step with {@code streaming}, writes OUT with {@code writer}. {@code tracked}: X goes
      * through the block cache and the progress bar, which live in this JVM (not on Spark's executors).
      */
-    private Integer run(Scflux global, Streaming streaming, boolean tracked, Writer writer) {
+    private Integer run(Scflux global, Streaming streaming, boolean tracked, Writer writer) throws IOException {
         long started = System.nanoTime();
-        AnnData data = H5ad.read(input);
+        AnnData data = global.read(input);
         BlockSource file = data.x();
         if (file != null && tracked) {
             BlockSource cached = global.cache(rereadsX() && compressed(file)).cached(file);
             data.setX(global.progress(spec.commandLine().getErr()).track(cached));
         }
         AnnData result = apply(data, streaming).block();
-        writer.write(result, output, WriteOptions.DEFAULT.withCompression(compression).withPlan(streaming.target())
-                .withExecution(streaming.execution())).block();
+        writer.write(written(result), output, WriteOptions.DEFAULT.withCompression(compression)
+                .withPlan(streaming.target()).withExecution(streaming.execution())).block();
         global.printStats(spec.commandLine().getErr(), file == null ? 0 : file.plan(streaming.target()).size(),
                 file instanceof FileMatrix m ? m.stats().blocksRead() : 0);
         spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, result.nObs(),

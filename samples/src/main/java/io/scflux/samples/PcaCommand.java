@@ -27,6 +27,11 @@ final class PcaCommand extends OpCommand {
                     + "the highly variable genes when var has that column, as scanpy).")
     Boolean useHighlyVariable;
 
+    @Option(names = "--mask-var", paramLabel = "COL",
+            description = "PCA on the genes of the bool var column COL (scanpy's mask_var; instead of "
+                    + "--[no-]use-highly-variable).")
+    String maskVar;
+
     @Option(names = "--solver", paramLabel = "auto|covariance_eigh|randomized", defaultValue = "auto",
             description = "How components are found (default: ${DEFAULT-VALUE}).")
     PcaOptions.Solver solver;
@@ -36,7 +41,11 @@ final class PcaCommand extends OpCommand {
         if (nComps != null && nComps < 1) {
             throw new ParameterException(spec.commandLine(), "--n-comps must be at least 1, got " + nComps);
         }
-        return Pca.pca(data, new PcaOptions(nComps, useHighlyVariable, solver), streaming);
+        if (maskVar != null && useHighlyVariable != null) {
+            throw new ParameterException(spec.commandLine(), "give --mask-var or --[no-]use-highly-variable, not "
+                    + "both");
+        }
+        return Pca.pca(data, new PcaOptions(nComps, useHighlyVariable, solver, maskVar), streaming);
     }
 
     @Override

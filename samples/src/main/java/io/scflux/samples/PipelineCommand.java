@@ -2,6 +2,7 @@ package io.scflux.samples;
 
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.ops.FilterOptions;
 import io.scflux.ops.HighlyVariableGenesOptions;
 import io.scflux.ops.Log1pOptions;
 import io.scflux.ops.PcaOptions;
@@ -41,14 +42,30 @@ final class PipelineCommand extends OpCommand {
             description = "Principal components (default: ${DEFAULT-VALUE}).")
     private int nComps;
 
+    @Option(names = "--min-genes", paramLabel = "N",
+            description = "First keep the cells expressing at least N genes (scanpy's filter_cells(min_genes=N)).")
+    private Long minGenes;
+
+    @Option(names = "--min-cells", paramLabel = "N",
+            description = "Then keep the genes expressed in at least N of those cells (filter_genes(min_cells=N)), "
+                    + "before QC, as in scanpy's tutorial.")
+    private Long minCells;
+
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
         if (nTopGenes < 1 || nComps < 1) {
             throw new ParameterException(command.commandLine(), "--n-top-genes and --n-comps must be at least 1");
         }
-        return Pp.pipeline(data, new PreprocessOptions(qc.apply(data), target.options(), Log1pOptions.defaults()),
-                HighlyVariableGenesOptions.defaults().withNTopGenes(nTopGenes), PcaOptions.defaults().withNComps(nComps),
-                streaming);
+        Mono<AnnData> filtered = Mono.just(data);
+        if (minGenes != null) {
+            filtered = filtered.flatMap(d -> Pp.filterCells(d, FilterOptions.minGenes(minGenes), streaming));
+        }
+        if (minCells != null) {
+            filtered = filtered.flatMap(d -> Pp.filterGenes(d, FilterOptions.minCells(minCells), streaming));
+        }
+        return filtered.flatMap(d -> Pp.pipeline(d, new PreprocessOptions(qc.apply(d), target.options(),
+                Log1pOptions.defaults()), HighlyVariableGenesOptions.defaults().withNTopGenes(nTopGenes),
+                PcaOptions.defaults().withNComps(nComps), streaming));
     }
 
     @Override

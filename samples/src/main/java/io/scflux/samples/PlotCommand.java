@@ -1,9 +1,10 @@
 package io.scflux.samples;
 
-import io.scflux.io.H5ad;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,9 +40,15 @@ final class PlotCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Scflux.readable(input);
-        byte[] png = plot.png(H5ad.read(input), input.toString(), color);
-        Files.write(output, png);
+        byte[] png = plot.png(Scflux.of(spec).read(input), input.toString(), color);
+        Path target = Scflux.output(spec, output, List.of(input)).toAbsolutePath();
+        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+        try {
+            Files.write(temporary, png);
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
         spec.commandLine().getOut().printf("wrote %s: %s plot of %s%n", output, plot.wireName(), input);
         return 0;
     }

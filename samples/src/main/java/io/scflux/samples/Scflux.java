@@ -10,7 +10,10 @@ import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.MemoryAccount;
+import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
+import io.scflux.io.CellRangerOptions;
+import io.scflux.io.H5ad;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -19,6 +22,8 @@ import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,9 +42,10 @@ import reactor.core.scheduler.Schedulers;
 @Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
         subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
-            NormalizeCommand.class, Log1pCommand.class, PreprocessCommand.class, HvgCommand.class,
+            FilterCellsCommand.class, FilterGenesCommand.class, NormalizeCommand.class, Log1pCommand.class,
+            PreprocessCommand.class, HvgCommand.class,
             PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class, ConcatCommand.class,
-            PlotCommand.class, ServeCommand.class,
+            ConvertCommand.class, PlotCommand.class, ServeCommand.class,
             FuzzCommand.class})
 public final class Scflux implements Runnable {
 
@@ -84,6 +90,16 @@ public final class Scflux implements Runnable {
             description = "Print one JSON line of block and cache statistics on stderr at the end.")
     private boolean stats;
 
+    @Option(names = "--all-features", scope = ScopeType.INHERIT,
+            description = "A Cell Ranger input keeps every feature type (default: Gene Expression only, as scanpy's "
+                    + "read_10x_h5).")
+    private boolean allFeatures;
+
+    @Option(names = "--genome", paramLabel = "NAME", scope = ScopeType.INHERIT,
+            description = "A Cell Ranger input keeps the features of this genome (needed for a Cell Ranger 2 file of "
+                    + "several genomes).")
+    private String genome;
+
     private BlockCache cache;
 
     private Backend backend;
@@ -122,15 +138,47 @@ public final class Scflux implements Runnable {
             } else if (!isInputOrIo(e)) {
                 err.println("scflux: this looks like a bug; --debug prints the stack trace");
             }
-            err.flush();
+            printKind(err, ErrorKind.of(e));
             return CommandLine.ExitCode.SOFTWARE;
         });
+        CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((e, args) -> {
+            int code = usage.handleParseException(e, args);
+            printKind(e.getCommandLine().getErr(), ErrorKind.USAGE);
+            return code;
+        });
         return cl;
+    }
+
+    /**
+     * When the environment asks for it ({@code SCFLUX_ERROR_KIND=1}, as the Python package does), the kind of the
+     * error just reported, on a line of its own: {@code scflux: error-kind: missing_key}.
+     */
+    private static void printKind(PrintWriter err, ErrorKind kind) {
+        if ("1".equals(System.getenv(ErrorKind.ENVIRONMENT))) {
+            err.println("scflux: error-kind: " + kind.wireName());
+        }
+        err.flush();
     }
 
     @Override
     public void run() {
         throw new ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
+
+    /**
+     * The container of {@code file}, an {@code .h5ad} or a Cell Ranger {@code .h5} (read with {@code --all-features}
+     * and {@code --genome}); an I/O error when it is not a readable file.
+     */
+    AnnData read(Path file) throws IOException {
+        return H5ad.read(readable(file), cellRanger());
+    }
+
+    /** How a Cell Ranger input is read: {@code --all-features}, {@code --genome}. */
+    CellRangerOptions cellRanger() {
+        CellRangerOptions options = CellRangerOptions.defaults().withGenome(genome == null || genome.isEmpty() ? null
+                : genome);
+        return allFeatures ? options.withAllFeatures() : options;
     }
 
     /** The block plan constants of {@code --chunk-nnz}. */
@@ -176,7 +224,15 @@ public final class Scflux implements Runnable {
     /** How an operator streams X: {@code --chunk-nnz} (cut smaller to fit a device), {@code --threads}, the backend. */
     Streaming streaming(PrintWriter err) {
         Backend b = backend(err);
-        return new Streaming(b.target(planTarget()), execution(), b);
+        return new Streaming(b.target(planTarget()), execution(), b).withWarnings(warnings(err));
+    }
+
+    /** Prints a step's warning as one line on {@code err}: {@code scflux: warning: <message>}. */
+    static Consumer<String> warnings(PrintWriter err) {
+        return message -> {
+            err.println("scflux: warning: " + message);
+            err.flush();
+        };
     }
 
     /**
@@ -245,6 +301,26 @@ public final class Scflux implements Runnable {
             throw new AccessDeniedException(file.toString());
         }
         return file;
+    }
+
+    /**
+     * {@code out}, the file a command is to write, checked: not a folder, and none of {@code inputs} under another
+     * spelling or through a symbolic or hard link (a usage error: {@code --in-place} is how an input is rewritten).
+     */
+    static Path output(CommandSpec spec, Path out, List<Path> inputs) throws IOException {
+        if (Files.isDirectory(out)) {
+            throw new FileSystemException(out.toString(), null, "is a directory");
+        }
+        if (Files.exists(out)) {
+            for (Path in : inputs) {
+                if (Files.exists(in) && Files.isSameFile(in, out)) {
+                    throw new ParameterException(spec.commandLine(), "-o " + out + " is the input " + in
+                            + " itself; write elsewhere" + (inputs.size() == 1 ? ", or use --in-place to rewrite it"
+                            : ""));
+                }
+            }
+        }
+        return out;
     }
 
     /** The global options of the command that {@code spec} describes (any subcommand). */

@@ -2,6 +2,7 @@ package io.scflux.samples;
 
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.ops.FilterOptions;
 import io.scflux.ops.HighlyVariableGenesOptions;
 import io.scflux.ops.Log1pOptions;
 import io.scflux.ops.NormalizeTotalOptions;
@@ -21,6 +22,22 @@ import reactor.core.publisher.Mono;
  * the option records check the values, so the service and the CLI accept the same ones.
  */
 enum Step {
+    FILTER_CELLS {
+        @Override
+        Bound bind(Params params) {
+            FilterOptions options = filter(params, "filter_cells", "min_counts", "min_genes", "max_counts",
+                    "max_genes");
+            return (data, streaming) -> Pp.filterCells(data, options, streaming);
+        }
+    },
+    FILTER_GENES {
+        @Override
+        Bound bind(Params params) {
+            FilterOptions options = filter(params, "filter_genes", "min_counts", "min_cells", "max_counts",
+                    "max_cells");
+            return (data, streaming) -> Pp.filterGenes(data, options, streaming);
+        }
+    },
     QC {
         @Override
         Bound bind(Params params) {
@@ -99,6 +116,21 @@ enum Step {
         }
         throw new InvalidField(field, "unknown step " + name + " (known: "
                 + Arrays.stream(values()).map(Step::wireName).collect(Collectors.joining(", ")) + ")");
+    }
+
+    /**
+     * The one criterion of a filter step among {@code min_counts}, the minimum of the other measure, {@code max_counts}
+     * and its maximum, in that order (scanpy's parameters).
+     */
+    private static FilterOptions filter(Params params, String step, String minCounts, String minOther,
+                                        String maxCounts, String maxOther) {
+        String given = params.oneOf(step, minCounts, minOther, maxCounts, maxOther);
+        if (given.equals(minCounts) || given.equals(maxCounts)) {
+            double n = params.number(given);
+            return given.equals(minCounts) ? FilterOptions.minCounts(n) : FilterOptions.maxCounts(n);
+        }
+        long n = params.integer(given, 0);
+        return given.equals(minOther) ? FilterOptions.minGenes(n) : FilterOptions.maxGenes(n);
     }
 
     private static <T> T option(String name, Supplier<T> parse) {

@@ -1,12 +1,14 @@
 package io.scflux.samples;
 
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -51,7 +53,16 @@ final class SynthCommand implements Callable<Integer> {
             description = "Compression of the matrix datasets (default: ${DEFAULT-VALUE}).")
     private WriteOptions.Compression compression;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "The .h5ad to write.")
+    @Option(names = "--format", paramLabel = "h5ad|cellranger", defaultValue = "h5ad",
+            description = "h5ad (the default), or cellranger: Cell Ranger 3's HDF5 feature-barcode matrix "
+                    + "(filtered_feature_bc_matrix.h5: int32 counts, barcodes, features; obs and var columns are not "
+                    + "part of that format).")
+    private Format format;
+
+    /** The file formats synth writes. */
+    enum Format { H5AD, CELLRANGER }
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "The file to write.")
     private Path output;
 
     @Override
@@ -73,7 +84,14 @@ final class SynthCommand implements Callable<Integer> {
         SyntheticCounts counts = new SyntheticCounts(synth);
         AnnData data = counts.anndata();
         data.setX(global.progress(spec.commandLine().getErr()).track(counts));
-        H5ad.write(data, output, options).block();
+        if (format == Format.CELLRANGER) {
+            String[] genome = new String[genes];
+            Arrays.fill(genome, "GRCh38");        // the human-like reference the MT- genes suggest
+            data.var().put("genome", CategoricalColumn.fromValues(genome));
+            H5ad.writeCellRanger(data, output, options).block();
+        } else {
+            H5ad.write(data, output, options).block();
+        }
         spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, cells, genes,
                 (System.nanoTime() - started) / 1e9);
         global.printStats(spec.commandLine().getErr(), counts.plan(options.plan()).size(), 0);

@@ -97,11 +97,19 @@ class HvgCommandTest {
         Cli flavor = Cli.run("hvg", in, "-o", out.toString(), "--flavor", "pearson");
         assertEquals(2, flavor.exitCode());
         assertTrue(flavor.err().contains("unknown flavor pearson"), flavor.err());
-        Cli key = Cli.run("hvg", in, "-o", out.toString(), "--batch-key", "donor");
-        assertEquals(2, key.exitCode());
-        assertTrue(key.err().contains("--batch-key donor is not an obs column"), key.err());
         assertEquals(2, Cli.run("hvg", in, "-o", out.toString(), "--n-bins", "0").exitCode());
         assertFalse(Files.exists(out), "nothing written after a usage error");
+    }
+
+    @Test
+    void aBatchKeyTheDataLackIsADataErrorAsInPseudobulk() {
+        String in = TestFixtures.path("synth-3k.int64.h5ad").toString();
+        Path out = tmp.resolve("x.h5ad");
+        Cli key = Cli.run("hvg", in, "-o", out.toString(), "--batch-key", "donor");
+        assertEquals(1, key.exitCode());
+        assertTrue(key.err().contains("scflux: error: " + in + ": --batch-key donor is not an obs column"),
+                key.err());
+        assertFalse(Files.exists(out));
     }
 
     private static DenseArray column(AnnData data, String name) {

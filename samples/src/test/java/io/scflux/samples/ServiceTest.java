@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
@@ -22,8 +23,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.stream.IntStream;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -174,6 +177,36 @@ class ServiceTest {
     }
 
     /**
+     * Filters in a job, each with its own criterion as a step object: the output holds the cells and genes that pass
+     * both, counted here from the input's counts, with scanpy's columns.
+     */
+    @Test
+    void filterStepsTakeTheirOwnCriterion() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        String id = submit("[{\"step\": \"filter_cells\", \"params\": {\"min_genes\": 390}}, "
+                + "{\"step\": \"filter_genes\", \"params\": {\"min_counts\": 150}}, \"qc\"]");
+        JsonNode done = awaitEnd(id);
+        assertEquals("done", done.get("event").asText(), done.toString());
+        AnnData out = H5ad.read(data.resolve(done.get("output").asText()));
+        AnnData in = H5ad.read(data.resolve(INPUT));
+        CsrMatrix x = CsrMatrix.collect(in.x().blocks(), in.nVars()).block();
+        boolean[] cell = new boolean[in.nObs()];
+        double[] geneCounts = new double[in.nVars()];
+        for (int i = 0; i < cell.length; i++) {
+            cell[i] = x.indptr(i + 1) - x.indptr(i) >= 390;         // synth's counts are positive
+            for (long k = x.indptr(i); k < x.indptr(i + 1) && cell[i]; k++) {
+                geneCounts[x.index(k)] += x.value(k);
+            }
+        }
+        long cells = IntStream.range(0, cell.length).filter(i -> cell[i]).count();
+        long genes = Arrays.stream(geneCounts).filter(c -> c >= 150).count();
+        assertTrue(cells > 0 && cells < in.nObs() && genes > 0 && genes < in.nVars(), cells + " x " + genes);
+        assertEquals(cells, out.nObs());
+        assertEquals(genes, out.nVars());
+        assertTrue(out.obs().has("n_genes") && out.var().has("n_counts") && out.obs().has("total_counts"));
+    }
+
+    /**
      * A job with every plotted step: its done event links the results page, the page references the three images, each
      * image is a PNG that decodes to a real plot, and the metrics count what the job read and the job itself.
      */
@@ -277,6 +310,12 @@ class ServiceTest {
             + "| params.groups_col",
         "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"qc\"], \"params\": {\"n_comps\": 5}}  | params.n_comps",
         "not json                                                                            | body",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"filter_cells\"]}                           | params",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_cells\", \"params\": "
+            + "{\"min_genes\": 5, \"max_genes\": 9}}]}                                      | steps[0].params.max_genes",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_genes\", \"params\": "
+            + "{\"min_cells\": 5, \"n_comps\": 3}}]}                                        | steps[0].params.n_comps",
+        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"params\": {}}]}                        | steps[0].step",
     })
     void badRequestIsA400ProblemNamingTheField(String body, String field) throws IOException {
         start(2, Schedulers.boundedElastic());

@@ -119,7 +119,7 @@ public final class Frame {
     public Column column(String name) {
         Column c = columns.get(name);
         if (c == null) {
-            throw new IllegalArgumentException("no column " + name + " (columns: " + columns.keySet() + ")");
+            throw new MissingColumnException("no column " + name + " (columns: " + columns.keySet() + ")");
         }
         return c;
     }

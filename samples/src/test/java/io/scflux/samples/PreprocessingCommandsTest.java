@@ -129,8 +129,9 @@ class PreprocessingCommandsTest {
     @Test
     void badOptionsAreUsageErrors() {
         String out = tmp.resolve("x.h5ad").toString();
-        for (List<String> args : List.of(List.of("qc", IN, "--qc-var", "mt", "-o", out),
-                List.of("qc", IN, "--qc-var", "=MT-", "-o", out),
+        for (List<String> args : List.of(List.of("qc", IN, "--qc-var", "=MT-", "-o", out),
+                List.of("qc", IN, "--qc-var", "mt=MT-", "--qc-var", "mt", "-o", out),
+                List.of("qc", IN, "--percent-top", "ten", "-o", out),
                 List.of("qc", IN, "--percent-top", "0", "-o", out),
                 List.of("qc", IN, "--percent-top", "5000", "-o", out),
                 List.of("normalize", IN, "--target-sum", "-1", "-o", out),

@@ -6,7 +6,8 @@ usage: reference_steps.py preprocess|pipeline|pseudobulk IN OUT [--target-sum 1e
                           [--n-comps 50] [--sample-col sample] [--groups-col cell_type] [--mode sum]
 
 - preprocess: calculate_qc_metrics (qc var mt = MT- genes, percent_top 50/100/200, log1p) as scanpy computes it
-  (the top-N proportions with one np.partition per cell, where scanpy uses numba), normalize_total (row scaling of
+  (the top-N proportions with numba, rows in parallel, as scanpy does; one np.partition per cell in Python when
+  python3-numba is missing), normalize_total (row scaling of
   the CSR data, as sklearn's inplace_row_scale), log1p on .data; writes the result with anndata.
 - pipeline: preprocess, then highly_variable_genes(flavor="seurat", n_top_genes) (means/dispersions of expm1, 20
   bins by pd.cut, z-scores within bins), then pca(n_comps) on the HVGs with scanpy's default solver for sparse
@@ -21,9 +22,54 @@ import time
 
 import anndata as ad
 import numpy as np
+try:
+    import numba
+except ImportError:  # the reference then loops in Python, slower than scanpy's numba kernel
+    numba = None
 import pandas as pd
 import scipy.sparse as sp
 from scipy.sparse.linalg import LinearOperator, svds
+
+
+def _top_sums_python(data, indptr, ns):
+    """Each row's sums of its n largest values, n in ns (ascending): one np.partition per row and n."""
+    tops = np.zeros((indptr.size - 1, ns.size))
+    for r in range(indptr.size - 1):
+        row = data[indptr[r]:indptr[r + 1]]
+        for j, n in enumerate(ns):
+            top = row if len(row) <= n else np.partition(row, len(row) - n)[len(row) - n:]
+            tops[r, j] = top.sum(dtype=np.float64)
+    return tops
+
+
+if numba is not None:
+    @numba.njit(parallel=True, cache=True)
+    def _top_sums_numba(data, indptr, ns):
+        """As scanpy's numba kernel: rows in parallel, the largest ns[-1] values partitioned out, sorted, summed."""
+        tops = np.zeros((indptr.size - 1, ns.size))
+        most = ns[-1]
+        for r in numba.prange(indptr.size - 1):
+            row = data[indptr[r]:indptr[r + 1]]
+            if row.size > most:
+                top = np.sort(np.partition(row, row.size - most)[row.size - most:])[::-1]
+            else:
+                top = np.sort(row)[::-1]
+            acc = 0.0
+            j = 0
+            for k in range(top.size):
+                acc += top[k]
+                while j < ns.size and k + 1 == ns[j]:
+                    tops[r, j] = acc
+                    j += 1
+            while j < ns.size:
+                tops[r, j] = acc
+                j += 1
+        return tops
+
+
+def top_sums(data, indptr, ns):
+    """scanpy computes the top-n proportions with numba (Debian: python3-numba); without it, a Python loop."""
+    return (_top_sums_numba if numba is not None else _top_sums_python)(data, indptr, ns)
 
 
 def qc(a, percent_top=(50, 100, 200)):
@@ -36,12 +82,7 @@ def qc(a, percent_top=(50, 100, 200)):
     a.obs["log1p_n_genes_by_counts"] = np.log1p(n_genes.astype(np.float64))
     a.obs["total_counts"] = total
     a.obs["log1p_total_counts"] = np.log1p(total)
-    tops = np.zeros((X.shape[0], len(percent_top)))
-    for r in range(X.shape[0]):
-        row = X.data[X.indptr[r]:X.indptr[r + 1]]
-        for j, n in enumerate(percent_top):
-            top = row if len(row) <= n else np.partition(row, len(row) - n)[len(row) - n:]
-            tops[r, j] = top.sum(dtype=np.float64)
+    tops = top_sums(X.data, X.indptr, np.array(sorted(percent_top), dtype=np.int64))
     with np.errstate(invalid="ignore", divide="ignore"):
         for j, n in enumerate(percent_top):
             a.obs[f"pct_counts_in_top_{n}_genes"] = tops[:, j] / total * 100

@@ -2,8 +2,10 @@ package io.scflux.ops;
 
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The pass behind {@code filter_cells} and {@code filter_genes}: per cell or per gene, the sum of the values (in
@@ -102,24 +104,19 @@ final class AxisCounts implements Reducer<AxisCounts.Counts> {
 
         /** The sums of all {@code n} entries of the axis (cells: the blocks' put together). */
         double[] sums(int n) {
-            if (geneSums != null) {
-                return geneSums;
-            }
-            double[] all = new double[n];
-            for (Chunk c : chunks) {
-                System.arraycopy(c.sums, 0, all, Math.toIntExact(c.rowStart), c.sums.length);
-            }
-            return all;
+            return geneSums != null ? geneSums : (double[]) gather(new double[n], Chunk::sums);
         }
 
         /** The numbers of positive values of all {@code n} entries of the axis. */
         long[] expressed(int n) {
-            if (geneExpressed != null) {
-                return geneExpressed;
-            }
-            long[] all = new long[n];
+            return geneExpressed != null ? geneExpressed : (long[]) gather(new long[n], Chunk::expressed);
+        }
+
+        /** {@code all} (an array of every cell) with each block's {@code part} copied in at its rows. */
+        private Object gather(Object all, Function<Chunk, Object> part) {
             for (Chunk c : chunks) {
-                System.arraycopy(c.expressed, 0, all, Math.toIntExact(c.rowStart), c.expressed.length);
+                Object values = part.apply(c);
+                System.arraycopy(values, 0, all, Math.toIntExact(c.rowStart), Array.getLength(values));
             }
             return all;
         }

@@ -22,7 +22,10 @@ public final class Pp {
         return Filter.cells(data, options, streaming);
     }
 
-    /** {@code sc.pp.filter_genes} with one criterion: the genes that pass, var {@code n_counts} or {@code n_cells} added. */
+    /**
+     * {@code sc.pp.filter_genes} with one criterion: the genes that pass, var {@code n_counts} or {@code n_cells}
+     * added; a lazy selection of {@code data}, as {@link #filterCells}.
+     */
     public static Mono<AnnData> filterGenes(AnnData data, FilterOptions options, Streaming streaming) {
         return Filter.genes(data, options, streaming);
     }

@@ -1,7 +1,12 @@
 package io.scflux.samples;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -21,6 +26,17 @@ record Cli(int exitCode, String out, String err) {
         cl.setErr(new PrintWriter(err, true));
         int code = cl.execute(args);
         return new Cli(code, out.toString(), err.toString());
+    }
+
+    /**
+     * Runs a command whose last argument is the file it writes, asserts that it succeeded and said so, and reads
+     * that file.
+     */
+    static AnnData written(String... args) {
+        Cli c = run(args);
+        assertEquals(0, c.exitCode(), c.err());
+        assertTrue(c.out().contains("wrote "), c.out());
+        return H5ad.read(Path.of(args[args.length - 1]));
     }
 
     /** The JSON line {@code --stats} prints last on stderr. */

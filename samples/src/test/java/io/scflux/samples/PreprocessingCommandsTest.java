@@ -31,29 +31,22 @@ class PreprocessingCommandsTest {
     @TempDir
     Path tmp;
 
-    private AnnData run(String... args) {
-        Cli c = Cli.run(args);
-        assertEquals(0, c.exitCode(), c.err());
-        assertTrue(c.out().startsWith("wrote "), c.out());
-        return H5ad.read(Path.of(args[args.length - 1]));
-    }
-
     @Test
     void qcAddsScanpysColumns() {
-        AnnData out = run("qc", IN, "--qc-var", "mt=MT-", "--percent-top", "200,50,100", "-o",
+        AnnData out = Cli.written("qc", IN, "--qc-var", "mt=MT-", "--percent-top", "200,50,100", "-o",
                 tmp.resolve("qc.h5ad").toString());
         QcReference.assertMatches(out);
     }
 
     @Test
     void normalizeDividesByTheMedianTotalByDefault() {
-        AnnData out = run("normalize", IN, "-o", tmp.resolve("norm.h5ad").toString());
+        AnnData out = Cli.written("normalize", IN, "-o", tmp.resolve("norm.h5ad").toString());
         NormalizedReference.assertMatches("normalized_median", out.x());
     }
 
     @Test
     void log1pTakesTheLogarithmOfEveryValue() {
-        AnnData out = run("--threads", "4", "log1p", IN, "-o", tmp.resolve("log1p.h5ad").toString());
+        AnnData out = Cli.written("--threads", "4", "log1p", IN, "-o", tmp.resolve("log1p.h5ad").toString());
         CsrMatrix in = collect(H5ad.read(Path.of(IN)).x());
         CsrMatrix got = collect(out.x());
         assertEquals(in.nnz(), got.nnz());
@@ -65,7 +58,7 @@ class PreprocessingCommandsTest {
 
     @Test
     void preprocessIsQcNormalizeAndLog1p() {
-        AnnData out = run("preprocess", IN, "--target-sum", "10000", "--qc-var", "mt=MT-", "-o",
+        AnnData out = Cli.written("preprocess", IN, "--target-sum", "10000", "--qc-var", "mt=MT-", "-o",
                 tmp.resolve("pre.h5ad").toString());
         QcReference.assertMatches(out);
         NormalizedReference.assertMatches("normalized_log1p", out.x());
@@ -74,10 +67,10 @@ class PreprocessingCommandsTest {
 
     @Test
     void preprocessWritesTheSameValuesForAnyThreadCount() {
-        AnnData one = run("preprocess", IN, "--qc-var", "mt=MT-", "--chunk-nnz", "50000", "-o",
+        AnnData one = Cli.written("preprocess", IN, "--qc-var", "mt=MT-", "--chunk-nnz", "50000", "-o",
                 tmp.resolve("one.h5ad").toString());
-        AnnData eight = run("preprocess", IN, "--qc-var", "mt=MT-", "--chunk-nnz", "50000", "--threads", "8", "-o",
-                tmp.resolve("eight.h5ad").toString());
+        AnnData eight = Cli.written("preprocess", IN, "--qc-var", "mt=MT-", "--chunk-nnz", "50000", "--threads", "8",
+                "-o", tmp.resolve("eight.h5ad").toString());
         for (String name : one.obs().columns().keySet()) {
             Column a = one.obs().column(name);
             Column b = eight.obs().column(name);
@@ -92,7 +85,7 @@ class PreprocessingCommandsTest {
     void preprocessOutputReadsInAnndata() throws IOException {
         Python.assumeAnndata();
         Path out = tmp.resolve("pre.h5ad");
-        run("preprocess", IN, "--target-sum", "10000", "--qc-var", "mt=MT-", "-o", out.toString());
+        Cli.written("preprocess", IN, "--target-sum", "10000", "--qc-var", "mt=MT-", "-o", out.toString());
         String script = String.join("\n",
                 "import sys, anndata, numpy as np, scipy.sparse as sp",
                 "a = anndata.read_h5ad(sys.argv[1])",

@@ -312,7 +312,7 @@ class ServiceTest {
         "not json                                                                            | body",
         "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"filter_cells\"]}                           | params",
         "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_cells\", \"params\": "
-            + "{\"min_genes\": 5, \"max_genes\": 9}}]}                                      | steps[0].params.max_genes",
+            + "{\"min_genes\": 5, \"max_genes\": 9}}]}                           | steps[0].params.max_genes",
         "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_genes\", \"params\": "
             + "{\"min_cells\": 5, \"n_comps\": 3}}]}                                        | steps[0].params.n_comps",
         "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"params\": {}}]}                        | steps[0].step",

@@ -32,12 +32,6 @@ class StepOptionsTest {
     @TempDir
     Path tmp;
 
-    private AnnData run(String... args) {
-        Cli c = Cli.run(args);
-        assertEquals(0, c.exitCode(), c.err());
-        return H5ad.read(Path.of(args[args.length - 1]));
-    }
-
     private static CsrMatrix counts() {
         AnnData a = H5ad.read(Path.of(IN));
         return CsrMatrix.collect(a.x().blocks(), a.nVars()).block();
@@ -46,11 +40,11 @@ class StepOptionsTest {
     @Test
     void qcTakesAnExistingBoolColumnAndLeavesOutLog1p() {
         Path withMt = tmp.resolve("mt.h5ad");
-        AnnData first = run("qc", IN, "--qc-var", "mt=MT-", "--percent-top", "none", "--no-log1p", "-o",
+        AnnData first = Cli.written("qc", IN, "--qc-var", "mt=MT-", "--percent-top", "none", "--no-log1p", "-o",
                 withMt.toString());
         assertFalse(first.obs().columns().keySet().stream().anyMatch(c -> c.startsWith("pct_counts_in_top")));
-        AnnData again = run("qc", withMt.toString(), "--qc-var", "mt", "--no-log1p", "--percent-top", "50", "-o",
-                tmp.resolve("again.h5ad").toString());
+        AnnData again = Cli.written("qc", withMt.toString(), "--qc-var", "mt", "--no-log1p", "--percent-top", "50",
+                "-o", tmp.resolve("again.h5ad").toString());
         assertTrue(again.obs().has("pct_counts_mt") && again.obs().has("pct_counts_in_top_50_genes"));
         assertFalse(again.obs().columns().keySet().stream().anyMatch(c -> c.startsWith("log1p_")),
                 again.obs().columns().keySet().toString());
@@ -69,14 +63,14 @@ class StepOptionsTest {
 
     @Test
     void normalizeAddsItsFactorsAndCanExcludeHighlyExpressedGenes() {
-        AnnData keyed = run("normalize", IN, "--target-sum", "10000", "--key-added", "norm_factor", "-o",
+        AnnData keyed = Cli.written("normalize", IN, "--target-sum", "10000", "--key-added", "norm_factor", "-o",
                 tmp.resolve("k.h5ad").toString());
         CsrMatrix x = counts();
         ArrayColumn factor = (ArrayColumn) keyed.obs().column("norm_factor");
         for (int i = 0; i < x.nRows(); i++) {
             assertEquals((float) (rowSum(x, i, null) / 1e4), factor.getDouble(i), 1e-6 * factor.getDouble(i));
         }
-        AnnData excluded = run("normalize", IN, "--target-sum", "10000", "--exclude-highly-expressed",
+        AnnData excluded = Cli.written("normalize", IN, "--target-sum", "10000", "--exclude-highly-expressed",
                 "--max-fraction", "0.05", "--key-added", "f", "-o", tmp.resolve("e.h5ad").toString());
         // scanpy's rule: a gene above 5% of some cell's total counts towards no cell's total
         boolean[] high = new boolean[x.nCols()];
@@ -95,7 +89,7 @@ class StepOptionsTest {
 
     @Test
     void log1pTakesABase() {
-        AnnData base2 = run("log1p", IN, "--base", "2", "-o", tmp.resolve("b.h5ad").toString());
+        AnnData base2 = Cli.written("log1p", IN, "--base", "2", "-o", tmp.resolve("b.h5ad").toString());
         CsrMatrix x = counts();
         CsrMatrix got = CsrMatrix.collect(base2.x().blocks(), base2.nVars()).block();
         for (long k = 0; k < x.nnz(); k++) {
@@ -112,8 +106,8 @@ class StepOptionsTest {
     @Test
     void hvgSubsetKeepsScanpysGenesOnly() {
         Path pre = tmp.resolve("pre.h5ad");
-        run("preprocess", IN, "--target-sum", "10000", "-o", pre.toString());
-        AnnData subset = run("hvg", pre.toString(), "--n-top-genes", "500", "--subset", "-o",
+        Cli.written("preprocess", IN, "--target-sum", "10000", "-o", pre.toString());
+        AnnData subset = Cli.written("hvg", pre.toString(), "--n-top-genes", "500", "--subset", "-o",
                 tmp.resolve("s.h5ad").toString());
         Reference.Table hvg = Reference.csv("hvg_seurat");
         boolean[] hv = hvg.bools("highly_variable");
@@ -129,8 +123,8 @@ class StepOptionsTest {
     @Test
     void pcaOnTheGenesOfAMaskColumn() {
         Path pre = tmp.resolve("pre.h5ad");
-        run("preprocess", IN, "--target-sum", "10000", "--qc-var", "mt=MT-", "-o", pre.toString());
-        AnnData pca = run("pca", pre.toString(), "--mask-var", "mt", "--n-comps", "5", "-o",
+        Cli.written("preprocess", IN, "--target-sum", "10000", "--qc-var", "mt=MT-", "-o", pre.toString());
+        AnnData pca = Cli.written("pca", pre.toString(), "--mask-var", "mt", "--n-comps", "5", "-o",
                 tmp.resolve("p.h5ad").toString());
         boolean[] mt = (boolean[]) ((ArrayColumn) pca.var().column("mt")).values().data();
         DenseArray pcs = (DenseArray) pca.varm().get("PCs");
@@ -155,7 +149,7 @@ class StepOptionsTest {
     @Test
     void scanpysWarningsAreLinesOnStderr() {
         Path logged = tmp.resolve("l.h5ad");
-        run("log1p", IN, "-o", logged.toString());
+        Cli.written("log1p", IN, "-o", logged.toString());
         Cli twice = Cli.run("log1p", logged.toString(), "-o", tmp.resolve("l2.h5ad").toString());
         assertEquals(0, twice.exitCode(), twice.err());
         assertTrue(twice.err().contains("scflux: warning: adata.X seems to be already log-transformed.\n"),

@@ -23,7 +23,7 @@ public final class NormalizeTotal {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
             return totals(x, options, streaming, data).map(t -> {
-                apply(data, x, i -> t[i], options);
+                apply(data, x, i -> t[i], options, streaming);
                 return data;
             });
         });
@@ -49,11 +49,19 @@ public final class NormalizeTotal {
     /**
      * Makes {@code counts} normalized by cells with these float64 totals ({@code totals(i)} cell {@code i}'s) the X
      * of {@code data}, and adds the factors column if asked: what both {@link #normalize} and {@link Preprocess} end
-     * with.
+     * with. A cell whose total is 0 gets scanpy's warning.
      */
-    static void apply(AnnData data, BlockSource counts, IntToDoubleFunction totals, NormalizeTotalOptions options) {
+    static void apply(AnnData data, BlockSource counts, IntToDoubleFunction totals, NormalizeTotalOptions options,
+                      Streaming streaming) {
         SumType type = SumType.normalizing(counts.dtype());
-        double[] factors = SizeFactors.of(Math.toIntExact(counts.nRows()), totals, options.targetSum(), type);
+        int n = Math.toIntExact(counts.nRows());
+        for (int i = 0; i < n; i++) {
+            if (!(totals.applyAsDouble(i) > 0)) {
+                streaming.warn("Some cells have zero counts");    // scanpy's warning; such a cell stays empty
+                break;
+            }
+        }
+        double[] factors = SizeFactors.of(n, totals, options.targetSum(), type);
         if (options.keyAdded() != null) {
             data.obs().put(options.keyAdded(), TypedSums.of(type, factors).column());
         }

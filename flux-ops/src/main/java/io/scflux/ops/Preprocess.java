@@ -20,7 +20,7 @@ public final class Preprocess {
     public static Mono<AnnData> preprocess(AnnData data, PreprocessOptions options, Streaming streaming) {
         return QcMetrics.run(data, options.qc(), streaming).map(pass -> {
             BlockSource counts = data.x();
-            NormalizeTotal.apply(data, counts, pass.totals::get, options.normalize());
+            NormalizeTotal.apply(data, counts, pass.totals::get, options.normalize(), streaming);
             Log1p.apply(data, options.log1p(), streaming);
             return data;
         });

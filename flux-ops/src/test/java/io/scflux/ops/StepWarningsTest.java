@@ -94,6 +94,19 @@ class StepWarningsTest {
 
     @ParameterizedTest
     @EnumSource(Threads.class)
+    void normalizingAnEmptyCellWarnsAsScanpy(Threads threads) {
+        CsrMatrix x = CsrMatrix.builder(3).addRow(new int[] {0}, new float[] {2}).addRow(new int[0], new float[0])
+                .addRow(new int[] {1, 2}, new float[] {1, 1}).build();
+        for (boolean fused : new boolean[] {false, true}) {
+            List<String> warnings = new CopyOnWriteArrayList<>();
+            Streaming s = new Streaming(PlanTarget.ofChunkNnz(1), threads.execution()).withWarnings(warnings::add);
+            (fused ? CountsStep.PREPROCESS : CountsStep.NORMALIZE).run.apply(AnnData.of(x), s).block();
+            assertEquals(List.of("Some cells have zero counts"), warnings, fused ? "preprocess" : "normalize");
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Threads.class)
     void log1pWarnsOnDataAlreadyLogged(Threads threads) {
         List<String> warnings = new CopyOnWriteArrayList<>();
         Streaming s = new Streaming(PlanTarget.ofChunkNnz(12), threads.execution()).withWarnings(warnings::add);

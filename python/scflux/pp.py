@@ -1,0 +1,404 @@
+"""``scflux.pp``: scanpy's ``sc.pp`` (and decoupler's ``dc.pp.pseudobulk``) on files larger than memory.
+
+Each function takes the same parameters, with the same names and defaults, as scanpy 1.11 (decoupler 2.1), and
+returns what scanpy returns; ``data`` is a path to an ``.h5ad`` (or a Cell Ranger ``.h5``) or a backed AnnData
+(``anndata.read_h5ad(path, backed="r")``) instead of an in-memory AnnData. The work is done by the scflux command line
+(``java -jar scflux.jar``), which streams X block by block.
+
+Where the result goes:
+
+- scanpy's "modify the data" (``inplace=True`` / ``copy=False``, its default) rewrites the file atomically; a
+  backed AnnData passed as ``data`` then shows the new file.
+- ``out=PATH`` (scflux's one extra parameter) leaves the input as it is and writes the result to PATH; the return
+  value still follows scanpy (``None``, or the DataFrame/tuple/dict/AnnData scanpy returns).
+- what scanpy returns (``inplace=False``, ``copy=True``) is read from a temporary file, deleted afterwards; an
+  AnnData returned is in memory, or backed on ``out`` when ``out`` was given.
+
+A parameter value scflux cannot honour (``layer="counts"``, ``use_raw=True``, ``chunked=True``...) raises
+``NotImplementedError`` naming it; every parameter is checked before Java starts.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Iterable, Mapping
+
+import numpy as np
+
+from ._files import Source, read_adata, read_frame, read_x, require_column, source
+from ._params import boolean, count, fmt, number, require, text, unsupported
+from ._run import execute
+
+__all__ = ["calculate_qc_metrics", "normalize_total", "log1p", "highly_variable_genes", "pca", "scale",
+           "filter_cells", "filter_genes", "pseudobulk"]
+
+
+class _Empty:
+    """scanpy's ``_empty`` sentinel of ``pca(mask_var=...)``: use ``var["highly_variable"]`` when present."""
+
+    def __repr__(self) -> str:
+        return "_empty"
+
+
+_empty = _Empty()
+
+
+# --------------------------------------------------------------------------------------------------------------- qc
+
+def calculate_qc_metrics(data, *, expr_type="counts", var_type="genes", qc_vars=(),
+                         percent_top=(50, 100, 200, 500), layer=None, use_raw=False, inplace=False, log1p=True,
+                         parallel=None, out=None):
+    """scanpy's ``sc.pp.calculate_qc_metrics`` (command ``scflux qc``).
+
+    ``qc_vars`` names existing bool var columns (scanpy's form: a str or a list), or is a dict
+    ``{"mt": "MT-"}`` of column name to gene-name prefix: the column is created (true for genes whose name starts
+    with the prefix) and used. ``percent_top=None`` (or empty) adds no ``pct_counts_in_top_*`` columns. Returns
+    ``(obs_metrics, var_metrics)`` DataFrames with ``inplace=False`` (scanpy's default; the file is not changed
+    unless ``out`` is given), else ``None`` with the columns added to the file.
+    """
+    where = "calculate_qc_metrics"
+    require(where, expr_type=(expr_type, "counts"), var_type=(var_type, "genes"), layer=(layer, None),
+            use_raw=(use_raw, False))
+    if parallel is not None:
+        warnings.warn("Argument `parallel` is deprecated, and currently has no effect.", FutureWarning,
+                      stacklevel=2)
+    inplace = boolean("inplace", inplace)
+    log1p = boolean("log1p", log1p)
+    ranks = _percent_top(percent_top)
+    src = source(data)
+    options, names = _qc_var_options(src, qc_vars)
+    options += _percent_top_option(ranks)
+    if not log1p:
+        options.append("--no-log1p")
+
+    def metrics(path, temporary):
+        return read_frame(path, "obs", _qc_obs_columns(ranks, names, log1p)), \
+            read_frame(path, "var", _qc_var_columns(log1p))
+
+    return execute("qc", src, options, out=out, returns=None if inplace else metrics, annotations_only=True)
+
+
+def _percent_top(percent_top) -> list[int]:
+    """scanpy's ``percent_top`` sorted (as scanpy sorts it); ``None`` or empty: no top-n columns."""
+    if percent_top is None:
+        return []
+    if isinstance(percent_top, (str, bytes)) or not isinstance(percent_top, Iterable):
+        raise TypeError(f"percent_top must be a collection of ints, got {percent_top!r}")
+    return sorted(count("percent_top", n, minimum=1) for n in percent_top)
+
+
+def _percent_top_option(ranks: list[int]) -> list[str]:
+    return ["--percent-top", ",".join(map(str, ranks)) if ranks else "none"]
+
+
+def _qc_var_options(src: Source, qc_vars) -> tuple[list[str], list[str]]:
+    """``--qc-var`` options and the qc variable names, for scanpy's list of bool columns or a dict of prefixes."""
+    if isinstance(qc_vars, str):
+        qc_vars = [qc_vars]
+    options, names = [], []
+    if isinstance(qc_vars, Mapping):
+        for name, prefix in qc_vars.items():
+            text("qc_vars name", name)
+            if not isinstance(prefix, str):
+                raise TypeError(f"qc_vars[{name!r}] must be a gene-name prefix (str), got {prefix!r}")
+            if "=" in name:
+                raise ValueError(f"qc_vars name {name!r} cannot contain '='")
+            options += ["--qc-var", f"{name}={prefix}"]
+            names.append(name)
+    else:
+        for name in qc_vars:
+            text("qc_vars entry", name)
+            if "=" in name:
+                raise ValueError(f"qc_vars column {name!r} cannot contain '=': use a dict for name -> prefix")
+            require_column(src, "var", name, "qc_vars")
+            options += ["--qc-var", name]
+            names.append(name)
+    return options, names
+
+
+def _qc_obs_columns(ranks, names, log1p) -> list[str]:
+    logged = (lambda c: [c, f"log1p_{c}"]) if log1p else (lambda c: [c])
+    cols = [*logged("n_genes_by_counts"), *logged("total_counts")]
+    cols += [f"pct_counts_in_top_{n}_genes" for n in ranks]
+    for name in names:
+        cols += [*logged(f"total_counts_{name}"), f"pct_counts_{name}"]
+    return cols
+
+
+def _qc_var_columns(log1p) -> list[str]:
+    cols = ["n_cells_by_counts", "mean_counts", "log1p_mean_counts", "pct_dropout_by_counts", "total_counts",
+            "log1p_total_counts"]
+    return cols if log1p else [c for c in cols if not c.startswith("log1p_")]
+
+
+# -------------------------------------------------------------------------------------------------- normalize, log1p
+
+_NORM_FACTOR_KEY = "_scflux_norm_factor"
+
+
+def normalize_total(data, *, target_sum=None, exclude_highly_expressed=False, max_fraction=0.05, key_added=None,
+                    layer=None, inplace=True, copy=False, out=None):
+    """scanpy's ``sc.pp.normalize_total`` (command ``scflux normalize``).
+
+    With ``inplace=False`` returns ``dict(X=..., norm_factor=...)`` as scanpy: X (a scipy CSR matrix) read from the
+    result, ``norm_factor`` each cell's total divided by the target sum. (With ``inplace=False`` and ``out=`` the
+    file at ``out`` holds that factor as obs ``key_added``, or ``_scflux_norm_factor``.)
+    """
+    where = "normalize_total"
+    require(where, layer=(layer, None))
+    inplace, copy = boolean("inplace", inplace), boolean("copy", copy)
+    if copy and not inplace:
+        raise ValueError("`copy=True` cannot be used with `inplace=False`.")
+    options = []
+    if target_sum is not None:
+        if not number("target_sum", target_sum) > 0:
+            raise ValueError(f"target_sum must be positive, got {target_sum!r}")
+        options += ["--target-sum", fmt(target_sum)]
+    if boolean("exclude_highly_expressed", exclude_highly_expressed):
+        if not 0 <= number("max_fraction", max_fraction) <= 1:
+            raise ValueError("Choose max_fraction between 0 and 1.")
+        options += ["--exclude-highly-expressed", "--max-fraction", fmt(max_fraction)]
+    if key_added is not None:
+        text("key_added", key_added)
+    src = source(data)
+    if inplace:
+        if key_added is not None:
+            options += ["--key-added", key_added]
+        return execute("normalize", src, options, out=out, returns=read_adata if copy else None)
+
+    key = key_added or _NORM_FACTOR_KEY
+
+    def normalized(path, temporary):
+        return dict(X=read_x(path), norm_factor=read_frame(path, "obs", [key])[key].to_numpy())
+
+    return execute("normalize", src, [*options, "--key-added", key], out=out, returns=normalized)
+
+
+def log1p(data, *, base=None, copy=False, chunked=None, chunk_size=None, layer=None, obsm=None, out=None):
+    """scanpy's ``sc.pp.log1p`` (command ``scflux log1p``): X becomes ln(1 + X), or log(1 + X) / log(base)."""
+    where = "log1p"
+    require(where, layer=(layer, None), obsm=(obsm, None), chunk_size=(chunk_size, None))
+    if chunked not in (None, False):
+        raise unsupported(where, "chunked", chunked, "scflux always streams X in blocks")
+    copy = boolean("copy", copy)
+    options = []
+    if base is not None:
+        b = number("base", base)
+        if not (b > 0 and b != 1):
+            raise ValueError(f"base must be positive and not 1, got {base!r}")
+        options += ["--base", fmt(base)]
+    return execute("log1p", source(data), options, out=out, returns=read_adata if copy else None)
+
+
+# -------------------------------------------------------------------------------------------------------------- hvg
+
+_HVG_FLAVORS = ("seurat", "cell_ranger", "seurat_v3")
+_HVG_DEFAULTS = dict(min_disp=0.5, max_disp=np.inf, min_mean=0.0125, max_mean=3, span=0.3, n_bins=20)
+
+
+def highly_variable_genes(data, *, layer=None, n_top_genes=None, min_disp=0.5, max_disp=np.inf, min_mean=0.0125,
+                          max_mean=3, span=0.3, n_bins=20, flavor="seurat", subset=False, inplace=True,
+                          batch_key=None, check_values=True, out=None):
+    """scanpy's ``sc.pp.highly_variable_genes`` (command ``scflux hvg``), flavors ``seurat``, ``cell_ranger`` and
+    ``seurat_v3``.
+
+    With ``inplace=False`` returns the DataFrame of the columns scanpy returns (only the highly variable genes
+    when ``subset=True``); else adds them to var (``subset=True`` keeps only the highly variable genes).
+    ``check_values=False`` drops the command line's warning about non-integer counts (seurat_v3).
+    """
+    where = "highly_variable_genes"
+    require(where, layer=(layer, None))
+    if flavor == "seurat_v3_paper":
+        raise unsupported(where, "flavor", flavor, "scflux has seurat, cell_ranger and seurat_v3")
+    if flavor not in _HVG_FLAVORS:
+        raise ValueError(f'`flavor` needs to be "seurat", "cell_ranger", "seurat_v3" or "seurat_v3_paper", '
+                         f"got {flavor!r}")
+    subset, inplace = boolean("subset", subset), boolean("inplace", inplace)
+    check_values = boolean("check_values", check_values)
+    options = ["--flavor", flavor]
+    if n_top_genes is not None:
+        options += ["--n-top-genes", str(count("n_top_genes", n_top_genes, minimum=1))]
+    given = dict(min_disp=min_disp, max_disp=max_disp, min_mean=min_mean, max_mean=max_mean, span=span,
+                 n_bins=n_bins)
+    for name, value in given.items():
+        if number(name, value) != _HVG_DEFAULTS[name]:
+            if name == "n_bins":
+                value = count(name, value, minimum=1)
+            options += ["--" + name.replace("_", "-"), fmt(value)]
+    src = source(data)
+    if batch_key is not None:
+        require_column(src, "obs", text("batch_key", batch_key), "batch_key")
+        options += ["--batch-key", batch_key]
+    drop = None if check_values else (lambda message: "integer" in message)
+    if inplace:
+        return execute("hvg", src, options + (["--subset"] if subset else []), out=out, drop_warning=drop)
+    names = _hvg_columns(flavor, batch_key is not None)
+
+    def frame(path, temporary):
+        df = read_frame(path, "var", names)
+        return df[df["highly_variable"].to_numpy()] if subset else df
+
+    return execute("hvg", src, options, out=out, returns=frame, annotations_only=True, drop_warning=drop)
+
+
+def _hvg_columns(flavor: str, batched: bool) -> list[str]:
+    if flavor == "seurat_v3":
+        return ["highly_variable", "highly_variable_rank", "means", "variances", "variances_norm",
+                *(["highly_variable_nbatches"] if batched else [])]
+    return ["means", "dispersions", "dispersions_norm",
+            *(["highly_variable_nbatches", "highly_variable_intersection"] if batched else []), "highly_variable"]
+
+
+# -------------------------------------------------------------------------------------------------------------- pca
+
+_EXACT_SOLVERS = ("arpack", "covariance_eigh", "full")
+
+
+def pca(data, n_comps=None, *, layer=None, zero_center=True, svd_solver=None, chunked=False, chunk_size=None,
+        random_state=0, return_info=False, mask_var=_empty, use_highly_variable=None, dtype="float32",
+        key_added=None, copy=False, out=None):
+    """scanpy's ``sc.pp.pca`` with ``zero_center=True`` (command ``scflux pca``): obsm ``X_pca``, varm ``PCs``,
+    uns ``pca``.
+
+    ``svd_solver``: ``None``/``"auto"`` let the command line choose (exact up to a few thousand genes);
+    ``"arpack"``, ``"covariance_eigh"`` and ``"full"`` (all exact up to numerical error) run ``covariance_eigh``;
+    ``"randomized"`` a fixed-seed randomized subspace iteration. ``mask_var``: scanpy's default uses
+    ``var["highly_variable"]`` when present; ``None`` all genes; a column name that bool var column.
+    ``return_info`` only matters for array input in scanpy, which scflux never gets.
+    """
+    where = "pca"
+    require(where, layer=(layer, None), zero_center=(zero_center, True), chunked=(chunked, False),
+            chunk_size=(chunk_size, None), key_added=(key_added, None))
+    if np.dtype(dtype) != np.float32:
+        raise unsupported(where, "dtype", dtype, "X_pca is written as float32")
+    copy = boolean("copy", copy)
+    options = []
+    if n_comps is not None:
+        options += ["--n-comps", str(count("n_comps", n_comps, minimum=1))]
+    if svd_solver in _EXACT_SOLVERS:
+        options += ["--solver", "covariance_eigh"]
+    elif svd_solver == "randomized":
+        if random_state != 0:
+            raise unsupported(where, "random_state", random_state, "the randomized solver uses its own fixed seed")
+        options += ["--solver", "randomized"]
+    elif svd_solver not in (None, "auto"):
+        raise unsupported(where, "svd_solver", svd_solver)
+    src = source(data)
+    options += _mask_var_options(src, mask_var, use_highly_variable)
+    return execute("pca", src, options, out=out, returns=read_adata if copy else None)
+
+
+def _mask_var_options(src: Source, mask_var, use_highly_variable) -> list[str]:
+    """scanpy's ``mask_var`` / deprecated ``use_highly_variable`` as ``--[no-]use-highly-variable``/``--mask-var``."""
+    if mask_var is not _empty and use_highly_variable is not None:
+        raise ValueError("Either use `mask_var` or `use_highly_variable`, not both.")
+    if use_highly_variable is not None:
+        warnings.warn("Argument `use_highly_variable` is deprecated, consider using the mask argument. "
+                      'Use_highly_variable=True can be called through mask_var="highly_variable". '
+                      "Use_highly_variable=False can be called through mask_var=None",
+                      FutureWarning, stacklevel=3)
+        mask_var = "highly_variable" if boolean("use_highly_variable", use_highly_variable) else None
+    if mask_var is _empty:
+        return []
+    if mask_var is None:
+        return ["--no-use-highly-variable"]
+    if not isinstance(mask_var, str):
+        raise unsupported("pca", "mask_var", type(mask_var).__name__, "give the name of a bool var column")
+    require_column(src, "var", mask_var, "mask_var")
+    return ["--use-highly-variable"] if mask_var == "highly_variable" else ["--mask-var", mask_var]
+
+
+# ------------------------------------------------------------------------------------------------------------ scale
+
+def scale(data, *, zero_center=True, max_value=None, copy=False, layer=None, obsm=None, mask_obs=None, out=None):
+    """scanpy's ``sc.pp.scale`` (command ``scflux scale``): each gene to unit variance (and zero mean), var
+    ``mean`` and ``std``; centring makes X dense float64, as in scanpy."""
+    require("scale", layer=(layer, None), obsm=(obsm, None), mask_obs=(mask_obs, None))
+    options = []
+    if max_value is not None:
+        options += ["--max-value", fmt(number("max_value", max_value))]
+    if not boolean("zero_center", zero_center):
+        options.append("--no-zero-center")
+    return execute("scale", source(data), options, out=out,
+                   returns=read_adata if boolean("copy", copy) else None)
+
+
+# ---------------------------------------------------------------------------------------------------------- filters
+
+def filter_cells(data, *, min_counts=None, min_genes=None, max_counts=None, max_genes=None, inplace=True,
+                 copy=False, out=None):
+    """scanpy's ``sc.pp.filter_cells`` (command ``scflux filter-cells``): one criterion per call; obs ``n_counts``
+    or ``n_genes``. ``inplace=False`` returns ``(cell_subset, number_per_cell)`` for all cells."""
+    return _filter("cells", data, dict(min_counts=min_counts, min_genes=min_genes, max_counts=max_counts,
+                                       max_genes=max_genes), inplace=inplace, copy=copy, out=out)
+
+
+def filter_genes(data, *, min_counts=None, min_cells=None, max_counts=None, max_cells=None, inplace=True,
+                 copy=False, out=None):
+    """scanpy's ``sc.pp.filter_genes`` (command ``scflux filter-genes``): one criterion per call; var ``n_counts``
+    or ``n_cells``. ``inplace=False`` returns ``(gene_subset, number_per_gene)`` for all genes."""
+    return _filter("genes", data, dict(min_counts=min_counts, min_cells=min_cells, max_counts=max_counts,
+                                       max_cells=max_cells), inplace=inplace, copy=copy, out=out)
+
+
+def _filter(what: str, data, criteria: dict, *, inplace, copy, out):
+    given = {name: value for name, value in criteria.items() if value is not None}
+    if len(given) != 1:
+        raise ValueError("Only provide one of the optional parameters "
+                         + ", ".join(f"`{name}`" for name in criteria) + " per call.")
+    (name, value), = given.items()
+    value = number(name, value)
+    by_counts = name.endswith("_counts")
+    if not by_counts:  # a count of genes or cells: n >= 220.5 is n >= 221, n <= 220.5 is n <= 220
+        value = math.ceil(value) if name.startswith("min") else math.floor(value)
+    inplace, copy = boolean("inplace", inplace), boolean("copy", copy)
+    src = source(data)
+    options = ["--" + name.replace("_", "-"), fmt(value)]
+    command = f"filter-{what}"
+    if inplace:
+        return execute(command, src, options, out=out, returns=read_adata if copy else None)
+    axis = "obs" if what == "cells" else "var"
+    column = "total_counts" if by_counts else ("n_genes_by_counts" if what == "cells" else "n_cells_by_counts")
+
+    def subset(path, temporary):
+        numbers = read_frame(path, axis, [column])[column].to_numpy()
+        if not by_counts:
+            numbers = numbers.astype(np.int64)
+        return (numbers >= value if name.startswith("min") else numbers <= value), numbers
+
+    # the per-cell (per-gene) numbers of every cell (gene): qc's annotations, without the top-n columns
+    result = execute("qc", src, _percent_top_option([]), returns=subset, annotations_only=True)
+    if out is not None:  # out= gets the filtered file (after the numbers: out may name the input itself)
+        execute(command, src, options, out=out)
+    return result
+
+
+# ------------------------------------------------------------------------------------------------------- pseudobulk
+
+def pseudobulk(adata, sample_col, groups_col, layer=None, raw=False, empty=False, mode="sum", skip_checks=False,
+               bsize=250_000, verbose=False, *, out=None):
+    """decoupler 2.1's ``dc.pp.pseudobulk`` (command ``scflux pseudobulk``): one profile per (group, sample) pair,
+    named ``{sample}_{group}``, ordered by group then sample; X dense float64, obs ``psbulk_cells`` and
+    ``psbulk_counts``, layers ``psbulk_props``. Returns a new AnnData (backed on ``out`` when given).
+
+    The genes keep the input's order (decoupler 2.1.1 shuffles them; 2.1.3 and later keep them). decoupler's input
+    checks of ``skip_checks=False`` (no negative values; whole numbers for ``mode="sum"``) are not made; ``bsize``
+    (decoupler's batch size for backed data) has no effect, X is streamed anyway.
+    """
+    where = "pseudobulk"
+    require(where, layer=(layer, None), raw=(raw, False), empty=(empty, False))
+    if mode not in ("sum", "mean"):
+        raise unsupported(where, "mode", mode, "scflux has 'sum' and 'mean'")
+    text("sample_col", sample_col)
+    if groups_col is None or isinstance(groups_col, list) or groups_col == sample_col:
+        raise unsupported(where, "groups_col", groups_col, "scflux needs one obs column other than sample_col")
+    text("groups_col", groups_col)
+    boolean("skip_checks", skip_checks)
+    count("bsize", bsize, minimum=1)
+    src = source(adata, "adata")
+    require_column(src, "obs", sample_col, "sample_col")
+    require_column(src, "obs", groups_col, "groups_col")
+    options = ["--sample-col", sample_col, "--groups-col", groups_col, "--mode", mode]
+    return execute("pseudobulk", src, options, out=out, returns=read_adata,
+                   echo=True if boolean("verbose", verbose) else None)

@@ -7,7 +7,6 @@ import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -46,6 +45,9 @@ abstract class OpCommand implements Callable<Integer> {
                         + "it when complete, so an interrupted run leaves IN as it was.")
         boolean inPlace;
     }
+
+    /** Set by {@link #call}: where the result is written (IN itself with {@code --in-place}). */
+    Path output;
 
     @Option(names = "--annotations-only",
             description = "Write OUT without X, layers and raw: only obs, var, obsm, varm, obsp, varp and uns (what a "
@@ -110,9 +112,6 @@ abstract class OpCommand implements Callable<Integer> {
         return run(global, streaming, true, H5ad::write);
     }
 
-    /** Set by {@link #call}: where the result is written (IN itself with {@code --in-place}). */
-    Path output;
-
     /**
      * The file to write: IN's real path with {@code --in-place} (through a link, the file it names is rewritten, not
      * the link), else {@code -o}'s, which must not be IN under another spelling, a symbolic or a hard link (a usage
@@ -120,6 +119,10 @@ abstract class OpCommand implements Callable<Integer> {
      */
     private Path target() throws IOException {
         if (destination.inPlace) {
+            if (annotationsOnly) {
+                throw new ParameterException(spec.commandLine(), "--annotations-only with --in-place would drop IN's "
+                        + "matrices; write the annotations with -o OUT");
+            }
             if (H5ad.isCellRanger(input)) {
                 throw new ParameterException(spec.commandLine(), "--in-place: " + input + " is a Cell Ranger file, "
                         + "which is not rewritten as an .h5ad; write the result with -o OUT.h5ad");

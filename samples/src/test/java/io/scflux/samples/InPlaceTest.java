@@ -72,10 +72,13 @@ class InPlaceTest {
     }
 
     @Test
-    void outputAndInPlaceAreOneOrTheOther() {
+    void outputAndInPlaceAreOneOrTheOther() throws IOException {
         assertEquals(2, Cli.run("log1p", in.toString()).exitCode());
         assertEquals(2, Cli.run("log1p", in.toString(), "--in-place", "-o", tmp.resolve("o.h5ad").toString())
                 .exitCode());
+        Cli dropping = Cli.run("qc", in.toString(), "--in-place", "--annotations-only");
+        assertEquals(2, dropping.exitCode(), dropping.err());
+        assertArrayEquals(original, Files.readAllBytes(in), "the input keeps its matrix");
     }
 
     @Test

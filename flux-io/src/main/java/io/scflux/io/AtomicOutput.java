@@ -5,11 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,6 +40,11 @@ final class AtomicOutput {
 
     /** Creates the temporary file; refused once {@link #abort} ran (a cancel that overtook the open). */
     NativeHdf5 open(WriteOptions options) {
+        return open(options, DiskSpace::of);
+    }
+
+    /** As {@link #open(WriteOptions)}, the room for the temporary file measured by {@code space}. */
+    NativeHdf5 open(WriteOptions options, Function<Path, DiskSpace> space) {
         if (aborted) {
             throw new CancellationException("write of " + target + " cancelled before its file was created");
         }
@@ -49,7 +56,7 @@ final class AtomicOutput {
         }
         removeStale(target.getParent());
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
-        file = NativeHdf5.create(temporary, target.getFileName().toString(), gzip);
+        file = NativeHdf5.create(temporary, target.getFileName().toString(), gzip, space.apply(temporary));
         return file;
     }
 
@@ -100,6 +107,12 @@ final class AtomicOutput {
         aborted = true;
         NativeHdf5.closeAfter(file, cause);
         try {
+            // emptied first: should a descriptor of it outlive the close, its space still comes back at once
+            if (Files.isRegularFile(temporary, LinkOption.NOFOLLOW_LINKS)) {
+                try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
+                    ch.truncate(0);
+                }
+            }
             Files.deleteIfExists(temporary);
         } catch (IOException e) {
             cause.addSuppressed(e);

@@ -26,8 +26,14 @@ final class H5adWriter {
 
     /** As {@link #write(AnnData, Path, WriteOptions)}, switching matrix indices to int64 past {@code indexLimit}. */
     static Mono<Void> write(AnnData data, Path target, WriteOptions options, long indexLimit) {
+        return write(data, target, options, indexLimit, DiskSpace::of);
+    }
+
+    /** As {@link #write(AnnData, Path, WriteOptions, long)}, the room for the file measured by {@code space}. */
+    static Mono<Void> write(AnnData data, Path target, WriteOptions options, long indexLimit,
+                            Function<Path, DiskSpace> space) {
         Objects.requireNonNull(data, "data");
-        return atomically(target, options, file -> new ElementWriter(file).anndata(data),
+        return atomically(target, options, space, file -> new ElementWriter(file).anndata(data),
                 (file, m) -> MatrixWriter.write(file, m, options, indexLimit));
     }
 
@@ -39,11 +45,17 @@ final class H5adWriter {
     static Mono<Void> atomically(Path target, WriteOptions options,
                                  Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
                                  BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
+        return atomically(target, options, DiskSpace::of, annotations, matrices);
+    }
+
+    private static Mono<Void> atomically(Path target, WriteOptions options, Function<Path, DiskSpace> space,
+                                         Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
+                                         BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
         return Mono.defer(() -> {
             AtomicOutput out = new AtomicOutput(target);
-            return Mono.fromCallable(() -> annotations.apply(out.open(options)))
+            return Mono.fromCallable(() -> annotations.apply(out.open(options, space)))
                     .subscribeOn(NativeHdf5.THREAD)
                     .flatMapMany(Flux::fromIterable)
                     .concatMap(m -> matrices.apply(out.file(), m))

@@ -94,8 +94,22 @@ abstract class MatrixWriter {
             closeAfter(e);
             throw e;
         }
-        for (NativeHdf5.Node n : nodes()) {
-            n.close();
+        RuntimeException failure = null;
+        for (NativeHdf5.Node n : nodes()) {      // every one, even after one failed (a full disk fails them all)
+            try {
+                if (n != null) {
+                    n.close();
+                }
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

@@ -14,6 +14,8 @@ import java.util.Arrays;
 import java.util.concurrent.Executors;
 import java.util.function.IntToDoubleFunction;
 import java.util.function.LongToIntFunction;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.bytedeco.hdf5.global.hdf5;
 import org.bytedeco.hdf5.H5E_error2_t;
 import org.bytedeco.hdf5.H5E_walk2_t;
@@ -109,22 +111,30 @@ final class NativeHdf5 implements AutoCloseable {
     private final String name;
     private final long id;
     private final int gzipLevel;
+    private final DiskSpace space;
     private BytePointer staging = new BytePointer(1 << 16);
     private ByteBuffer stagingView = staging.asByteBuffer();
     private BytePointer strings = new BytePointer(1 << 16);
     private boolean closed;
 
-    private NativeHdf5(String name, long id, int gzipLevel) {
+    private NativeHdf5(String name, long id, int gzipLevel, DiskSpace space) {
         this.name = name;
         this.id = id;
         this.gzipLevel = gzipLevel;
+        this.space = space;
     }
 
     /**
      * Creates {@code file}, which must not exist. {@code name} is how errors name it; {@code gzipLevel} in [0, 9]
-     * compresses every non-scalar dataset, -1 none.
+     * compresses every non-scalar dataset, -1 none. Writes are refused, as a full disk, before the file system's free
+     * space runs short (see {@link DiskSpace}).
      */
     static NativeHdf5 create(Path file, String name, int gzipLevel) {
+        return create(file, name, gzipLevel, DiskSpace.of(file));
+    }
+
+    /** As {@link #create(Path, String, int)}, checking free space with {@code space}. */
+    static NativeHdf5 create(Path file, String name, int gzipLevel, DiskSpace space) {
         try (Handle fapl = new Handle(check(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g()), name, "/", "H5Pcreate"), name,
                 "/", hdf5::H5Pclose); BytePointer path = utf8(file.toString())) {
             // STRONG: closing the file closes whatever is still open in it (an aborted write).
@@ -132,7 +142,7 @@ final class NativeHdf5 implements AutoCloseable {
             // Nobody else knows the temporary name; locks only fail on file systems without them.
             check(H5Pset_file_locking(fapl.id, false, true), name, "/", "H5Pset_file_locking");
             long id = check(H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, fapl.id), name, "/", "H5Fcreate " + file);
-            return new NativeHdf5(name, id, gzipLevel);
+            return new NativeHdf5(name, id, gzipLevel, space);
         }
     }
 
@@ -148,19 +158,68 @@ final class NativeHdf5 implements AutoCloseable {
         }
     }
 
-    /** Closes the file (and anything left open in it); an error if the library could not complete it. */
+    /**
+     * Closes the file and anything still open in it, each object once: after a failed write (a full disk) closing an
+     * object fails as its cached data cannot be flushed, and the library's own strong close stops at the first such
+     * object, keeping the file and its descriptor open (and crashing when it tries again at exit). So every object
+     * is closed here first, whatever fails (a failed close still releases the handle), then the file, whose
+     * descriptor the library releases even when its last flush fails. The first failure is thrown, the others are
+     * added to it.
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        RuntimeException failure = null;
         try {
-            check(H5Fclose(id), name, "/", "H5Fclose");
+            int kinds = H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR | H5F_OBJ_LOCAL;
+            long open = H5Fget_obj_count(id, kinds);
+            long[] ids = new long[(int) Math.max(0, open)];
+            if (open > 0) {
+                H5Fget_obj_ids(id, kinds, open, ids);
+            }
+            for (long object : ids) {
+                failure = closeObject(object, failure);
+            }
+            try {
+                check(H5Fclose(id), name, "/", "H5Fclose");
+            } catch (RuntimeException e) {
+                failure = first(failure, e);
+            }
         } finally {
             staging.close();
             strings.close();
         }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** Closes the object {@code object} left open in the file; returns {@code failure} with what went wrong added. */
+    private RuntimeException closeObject(long object, RuntimeException failure) {
+        int ret = switch (H5Iget_type(object)) {
+            case H5I_DATASET -> H5Dclose(object);
+            case H5I_GROUP -> H5Gclose(object);
+            case H5I_DATATYPE -> H5Tclose(object);
+            case H5I_ATTR -> H5Aclose(object);
+            default -> 0;
+        };
+        try {
+            check(ret, name, "/", "close of an object left open");
+            return failure;
+        } catch (RuntimeException e) {
+            return first(failure, e);
+        }
+    }
+
+    private static RuntimeException first(RuntimeException failure, RuntimeException e) {
+        if (failure == null) {
+            return e;
+        }
+        failure.addSuppressed(e);
+        return failure;
     }
 
     /** Closes {@code c} (if any) after {@code cause} went wrong, adding a failure to close to its suppressed. */
@@ -197,11 +256,38 @@ final class NativeHdf5 implements AutoCloseable {
             ERROR_ENDS[1] = null;
             H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, COLLECT_ERRORS, null);
             H5Eclear2(H5E_DEFAULT);
+            String full = outOfSpace(ERROR_ENDS[1]);
+            if (full != null) {
+                throw ioFailure(file + ": " + path + ": " + full);
+            }
             String why = ERROR_ENDS[0] == null ? "" : ERROR_ENDS[0].equals(ERROR_ENDS[1]) ? ": " + ERROR_ENDS[0]
                     : ": " + ERROR_ENDS[0] + ": " + ERROR_ENDS[1];
-            throw ioFailure(file + ": " + path + ": " + call + " failed" + why);
+            throw ioFailure((file + ": " + path + ": " + call + " failed" + why).replaceAll("\\s*\\R\\s*", " "));
         }
         return ret;
+    }
+
+    /**
+     * What to tell the user when the library's innermost error is a write the system refused for want of space
+     * (errno 28, ENOSPC) or past the file size limit (errno 27, EFBIG), naming the folder of the file written; null
+     * for any other error.
+     */
+    static String outOfSpace(String innermost) {
+        if (innermost == null) {
+            return null;
+        }
+        Matcher errno = Pattern.compile("errno = (\\d+)").matcher(innermost);
+        if (!errno.find()) {
+            return null;
+        }
+        Matcher name = Pattern.compile("filename = '([^']*)'").matcher(innermost);
+        Path folder = name.find() ? Path.of(name.group(1)).toAbsolutePath().getParent() : null;
+        String where = folder == null ? "" : " in " + folder;
+        return switch (errno.group(1)) {
+            case "28" -> "the disk is full: no space left on device" + where;
+            case "27" -> "the file grew past the size this system allows (the file size limit, ulimit -f)" + where;
+            default -> null;
+        };
     }
 
     /** An I/O failure whose message is {@code message} (not prefixed with the class of its cause). */
@@ -480,6 +566,7 @@ final class NativeHdf5 implements AutoCloseable {
             }
             long rowsPerChunk = Math.max(1, Math.min(shape.length == 0 ? 1 : shape[0],
                     CHUNK_ELEMENTS / Math.max(1, rowElements)));
+            space.require(elements * H5Tget_size(fileTypeId), NativeHdf5.this.name + ": " + p);
             Dataset ds;
             try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p)) {
                 if (gzipLevel >= 0 && shape.length > 0 && elements > 0) {
@@ -535,8 +622,9 @@ final class NativeHdf5 implements AutoCloseable {
             if (gzipLevel >= 0) {
                 check(H5Pset_deflate(dcpl.id, gzipLevel), path, "H5Pset_deflate");
             }
-            check(H5Pset_chunk_cache(dapl.id, 101, 4 * chunkElements * fileType.size(), 1.0), path,
-                    "H5Pset_chunk_cache");
+            long cache = 4 * chunkElements * fileType.size();
+            check(H5Pset_chunk_cache(dapl.id, 101, cache, 1.0), path, "H5Pset_chunk_cache");
+            space.cache(cache);
             return create(loc, name, path, fileType, shape, true, dcpl.id, dapl.id, chunkRows);
         }
     }
@@ -642,6 +730,7 @@ final class NativeHdf5 implements AutoCloseable {
             if (rows == 0) {
                 return;
             }
+            space.require(rows * rowElements * type.size(), NativeHdf5.this.name + ": " + path);
             long[] extent = shapeOfRows(length + rows, rowShape);
             check(H5Dset_extent(id, extent), path, "H5Dset_extent");
             long rowsPerSlice = Math.max(1, SLICE_ELEMENTS / Math.max(1, rowElements));

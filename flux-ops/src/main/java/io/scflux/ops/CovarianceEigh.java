@@ -15,12 +15,12 @@ final class CovarianceEigh {
     private CovarianceEigh() {
     }
 
-    /** The {@code k} leading components of the rows of {@code x}. */
-    static Mono<Components> solve(BlockSource x, int k, Streaming streaming) {
+    /** The {@code k} leading components of the rows of {@code x}, its one pass made by {@code pass}. */
+    static Mono<Components> solve(BlockSource x, int k, Streaming streaming, ValueCheck.Pass pass) {
         int p = x.nCols();
         long n = x.nRows();
         Gram gram = new Gram(p, streaming.backend());
-        return streaming.reduce(x, gram).map(sums -> {
+        return pass.reduce(x, gram).map(sums -> {
             double[] mean = new double[p];
             double[] cov = gram.covariance(sums, n, mean);
             double total = 0;

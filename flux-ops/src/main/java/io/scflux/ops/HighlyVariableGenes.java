@@ -54,7 +54,9 @@ public final class HighlyVariableGenes {
         GeneSums sums = options.flavor() == Flavor.SEURAT
                 ? GeneSums.expm1(batches.group, batches.groups(), x.nCols(), log1pBase(data))
                 : GeneSums.values(batches.group, batches.groups(), x.nCols(), streaming.backend());
-        return streaming.reduce(x, sums).map(s -> {
+        Mono<GeneSums.Sums> pass = ValueCheck.reduce(data, x, sums, "`highly_variable_genes`",
+                ValueCheck.Expect.FINITE, streaming);
+        return pass.map(s -> {
             Dispersions d = options.batchKey() == null ? Dispersions.single(s, options)
                     : Dispersions.batched(s, batches.count, data.var().index(), options);
             Frame var = data.var();
@@ -77,8 +79,8 @@ public final class HighlyVariableGenes {
     private static Mono<AnnData> seuratV3(AnnData data, BlockSource x, Batches batches,
                                           HighlyVariableGenesOptions options, Streaming streaming) {
         int nGenes = x.nCols();
-        return CountsCheck.reduce(data, x, GeneSums.values(batches.group, batches.groups(), nGenes,
-                        streaming.backend()), "`flavor='seurat_v3'`", streaming)
+        return ValueCheck.reduce(data, x, GeneSums.values(batches.group, batches.groups(), nGenes,
+                        streaming.backend()), "`flavor='seurat_v3'`", ValueCheck.Expect.COUNTS, streaming)
                 .flatMap(first -> {
                     SeuratV3 fit = new SeuratV3(first, batches, options.span());
                     GeneSums clipped = GeneSums.clipped(batches.group, batches.groups(), nGenes, fit.ceiling());

@@ -41,7 +41,7 @@ public final class NormalizeTotal {
         boolean exclude = options.excludeHighlyExpressed();
         RowTotals first = new RowTotals(x.nCols(), null, exclude ? options.maxFraction() : Double.NaN, type);
         Mono<RowTotals.Sums> pass = counts == null ? streaming.reduce(x, first)
-                : CountsCheck.reduce(counts, x, first, "`normalize_total`", streaming);
+                : ValueCheck.reduce(counts, x, first, "`normalize_total`", ValueCheck.Expect.COUNTS, streaming);
         return (exclude ? pass.flatMap(flagged -> streaming.reduce(x, new RowTotals(x.nCols(), not(flagged.flags),
                 Double.NaN, type))) : pass).map(sums -> sums.totals(n));
     }

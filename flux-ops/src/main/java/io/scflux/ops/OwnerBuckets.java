@@ -55,6 +55,8 @@ final class OwnerBuckets {
     private final double[] cells;
     /** Row orders of blocks added, for the splits of the next ones (a split runs one block at a time). */
     private final ArrayDeque<long[]> spareOrders = new ArrayDeque<>();
+    /** Whether every value must be a count (finite, not negative): {@link ValueCheck#requireCounts}. */
+    private boolean requireCounts;
 
     /** An accumulator of {@code nGroups x nCols} cells split into {@code buckets} owners (at most one per column). */
     OwnerBuckets(int nGroups, int nCols, int[] groupOfRow, int buckets) {
@@ -79,6 +81,15 @@ final class OwnerBuckets {
 
     int buckets() {
         return buckets;
+    }
+
+    /**
+     * Refuses, as it splits each block in order, a value that is not a count (negative, NaN, infinite): the first in
+     * row order fails the sum with {@link ValueCheck.Found}. Returns this accumulator.
+     */
+    OwnerBuckets requiringCounts() {
+        requireCounts = true;
+        return this;
     }
 
     /** The one accumulator (sums and counts interleaved), summed in place. */
@@ -138,8 +149,8 @@ final class OwnerBuckets {
         int owners = Math.max(1, Math.min(buckets, streaming.engine().parallelism(streaming.execution())));
         List<Owner> tasks = new ArrayList<>();
         for (int t = 0; t < owners; t++) {
-            tasks.add(new Owner(x, streaming.target(), nGroups, nCols, groupOfRow, buckets, t * buckets / owners,
-                    (t + 1) * buckets / owners));
+            tasks.add(new Owner(x, streaming.target(), nGroups, nCols, groupOfRow, buckets, requireCounts,
+                    t * buckets / owners, (t + 1) * buckets / owners));
         }
         return streaming.engine().run(tasks, streaming.execution()).map(slices -> {
             for (int t = 0; t < owners; t++) {
@@ -154,10 +165,11 @@ final class OwnerBuckets {
      * buckets' entries, returning their cells (per group, the columns of those buckets, sums and counts side by side).
      */
     private record Owner(BlockSource x, PlanTarget target, int nGroups, int nCols, int[] groupOfRow, int buckets,
-                         int from, int to) implements Engine.Task<double[]> {
+                         boolean requireCounts, int from, int to) implements Engine.Task<double[]> {
         @Override
         public double[] call() {
             OwnerBuckets acc = new OwnerBuckets(nGroups, nCols, groupOfRow, buckets);
+            acc.requireCounts = requireCounts;
             x.buffers(x.plan(target), Execution.sequential(), HostBackend.INSTANCE.memory())
                     .doOnNext(b -> acc.addAll(acc.split(b), from, to))
                     .blockLast();
@@ -295,6 +307,9 @@ final class OwnerBuckets {
      * entries of grouped rows copied and sorted by bucket (stably: row order within each), and the buffer given back.
      */
     private Split split(BlockBuffer block) {
+        if (requireCounts) {
+            ValueCheck.requireCounts(block);
+        }
         int[] ip = block.indptr();
         int[] idx = block.indices();
         int rows = block.nRows();

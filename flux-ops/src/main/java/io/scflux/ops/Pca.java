@@ -48,7 +48,9 @@ public final class Pca {
             }
             String column = maskColumn(data, options);
             boolean[] mask = mask(data, column);
-            BlockSource x = mask == null ? data.x() : data.subset(Selection.all(), Selection.mask(mask)).x();
+            AnnData used = mask == null ? data : data.subset(Selection.all(), Selection.mask(mask));
+            BlockSource x = used.x();
+            ValueCheck.Pass pass = ValueCheck.pass(used, "`pca`", ValueCheck.Expect.FINITE, streaming);
             int p = x.nCols();
             long n = x.nRows();
             int k = nComps(options, n, p);
@@ -57,8 +59,8 @@ public final class Pca {
                 case COVARIANCE_EIGH -> true;
                 case RANDOMIZED -> false;
             };
-            Mono<Components> components = exact ? CovarianceEigh.solve(x, k, streaming)
-                    : RandomizedPca.solve(x, k, streaming);
+            Mono<Components> components = exact ? CovarianceEigh.solve(x, k, streaming, pass)
+                    : RandomizedPca.solve(x, k, streaming, pass);
             return components.map(c -> store(data, column, mask, x, c, streaming));
         });
     }

@@ -51,7 +51,9 @@ public final class Pseudobulk {
             }
             PseudobulkRows rows = PseudobulkRows.of(data.obs(), options.sampleCol(), options.groupsCol());
             Streaming large = streaming.withTarget(streaming.target().atLeast(CHUNK_NNZ));
-            return new OwnerBuckets(rows.size(), x.nCols(), rows.rowOfCell(), buckets).sum(x, large)
+            return new OwnerBuckets(rows.size(), x.nCols(), rows.rowOfCell(), buckets).requiringCounts().sum(x, large)
+                    .onErrorMap(ValueCheck.Found.class, e -> ValueCheck.invalid(data, e.finding, "`pseudobulk`",
+                            ValueCheck.Expect.COUNTS))
                     .map(acc -> assemble(data, rows, acc, options));
         });
     }

@@ -36,7 +36,9 @@ public final class QcMetrics {
             SumType type = SumType.summing(x.dtype());
             QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
                     ranks(options.percentTop(), data.nVars()), type);
-            return CountsCheck.reduce(data, x, pass, "`calculate_qc_metrics`", streaming).map(sums -> {
+            Mono<QcPass.Sums> counted = ValueCheck.reduce(data, x, pass, "`calculate_qc_metrics`",
+                    ValueCheck.Expect.COUNTS, streaming);
+            return counted.map(sums -> {
                 QcPass.Cells cells = pass.cells(sums);
                 annotateObs(data.obs(), options, cells);
                 annotateVar(data.var(), options, sums, data.nObs(), type);

@@ -39,12 +39,12 @@ final class RandomizedPca {
         return Math.min(p, 2 * k + 10);
     }
 
-    /** The {@code k} leading components of the rows of {@code x}. */
-    static Mono<Components> solve(BlockSource x, int k, Streaming streaming) {
+    /** The {@code k} leading components of the rows of {@code x}, the first of its passes made by {@code first}. */
+    static Mono<Components> solve(BlockSource x, int k, Streaming streaming, ValueCheck.Pass first) {
         int p = x.nCols();
         long n = x.nRows();
         ColumnMoments moments = new ColumnMoments(p, x.dtype() == DType.FLOAT32, streaming.backend());
-        return streaming.reduce(x, moments).flatMap(sums -> {
+        return first.reduce(x, moments).flatMap(sums -> {
             double[] mean = sums.means(n);
             double total = 0;
             for (double v : sums.variances(n)) {

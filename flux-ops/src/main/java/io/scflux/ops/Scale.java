@@ -32,7 +32,9 @@ public final class Scale {
                 throw new IllegalArgumentException("scale needs X, and this AnnData has none");
             }
             boolean float32 = x.dtype() == DType.FLOAT32;
-            return streaming.reduce(x, new ColumnMoments(x.nCols(), float32, streaming.backend())).map(sums -> {
+            Mono<ColumnMoments.Sums> moments = ValueCheck.reduce(data, x, new ColumnMoments(x.nCols(), float32,
+                    streaming.backend()), "`scale`", ValueCheck.Expect.FINITE, streaming);
+            return moments.map(sums -> {
                 long n = x.nRows();
                 double[] mean = sums.means(n);
                 double[] std = sums.variances(n);

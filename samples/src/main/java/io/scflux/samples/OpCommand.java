@@ -1,6 +1,8 @@
 package io.scflux.samples;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.InvalidValueException;
+import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.FileMatrix;
@@ -158,9 +160,14 @@ abstract class OpCommand implements Callable<Integer> {
             BlockSource cached = global.cache(rereadsX() && compressed(file)).cached(file);
             data.setX(global.progress(spec.commandLine().getErr()).track(cached));
         }
-        AnnData result = apply(data, streaming).block();
-        writer.write(written(result), output, WriteOptions.DEFAULT.withCompression(compression)
-                .withPlan(streaming.target()).withExecution(streaming.execution())).block();
+        AnnData result;
+        try {
+            result = apply(data, streaming).block();
+            writer.write(written(result), output, WriteOptions.DEFAULT.withCompression(compression)
+                    .withPlan(streaming.target()).withExecution(streaming.execution())).block();
+        } catch (InvalidValueException e) {
+            throw new ScfluxFormatException(input.toString(), "/X", e.getMessage(), e);  // the file the value is in
+        }
         global.printStats(spec.commandLine().getErr(), file == null ? 0 : file.plan(streaming.target()).size(),
                 file instanceof FileMatrix m ? m.stats().blocksRead() : 0);
         spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, result.nObs(),

@@ -1,0 +1,211 @@
+package io.scflux.ops;
+
+import io.scflux.core.BlockBuffer;
+import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.InvalidValueException;
+import io.scflux.core.Reducer;
+import io.scflux.core.RowBlock;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.PackedStrings;
+import reactor.core.publisher.Mono;
+
+/**
+ * Checks the values a step reads, riding along its pass (no second read): steps on raw counts (QC, normalize_total,
+ * seurat_v3, pseudobulk) refuse a negative, NaN or infinite value and, as scanpy's {@code check_nonnegative_integers},
+ * warn on a fractional one; steps on normalized data (the dispersion HVG flavors, PCA, scale) refuse a NaN or
+ * infinite one. The first such value in row order is named (cell, gene, value), the same on any thread count or
+ * engine: a reduction keeps the first finding of the blocks in block order.
+ *
+ * @param <A> the wrapped pass's partial
+ */
+final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
+
+    /** What a step expects of the values it reads. */
+    enum Expect {
+        /** Raw counts: finite, not negative (whole numbers, else a warning). */
+        COUNTS("raw counts, finite and not negative"),
+        /** Finite values (normalized data may be negative or fractional). */
+        FINITE("finite values");
+
+        private final String description;
+
+        Expect(String description) {
+            this.description = description;
+        }
+    }
+
+    private final Reducer<A> pass;
+    private final Expect expect;
+
+    private ValueCheck(Reducer<A> pass, Expect expect) {
+        this.pass = pass;
+        this.expect = expect;
+    }
+
+    /**
+     * {@code pass} over X of {@code data} on {@code streaming}, checked for {@code expect}: an
+     * {@link InvalidValueException} for a value {@code step} (scanpy's name, {@code `normalize_total`}) cannot take;
+     * for counts, scanpy's warning when one is not a whole number.
+     */
+    static <A> Mono<A> reduce(AnnData data, BlockSource x, Reducer<A> pass, String step, Expect expect,
+                              Streaming streaming) {
+        return streaming.reduce(x, new ValueCheck<>(pass, expect)).map(checked -> {
+            if (checked.invalid != null) {
+                throw invalid(data, checked.invalid, step, expect);
+            }
+            if (checked.fraction != null) {
+                streaming.warn(step + " expects raw count data, but non-integers were found ("
+                        + checked.fraction.value + " " + at(data, checked.fraction) + ")");
+            }
+            return checked.partial;
+        });
+    }
+
+    /** A pass whose values are checked on the way: what a step hands the solver that makes X's first pass. */
+    interface Pass {
+        <A> Mono<A> reduce(BlockSource x, Reducer<A> pass);
+    }
+
+    /** The checked first pass of {@code step} over X of {@code data} (obs and var those of X). */
+    static Pass pass(AnnData data, String step, Expect expect, Streaming streaming) {
+        return new Pass() {
+            @Override
+            public <A> Mono<A> reduce(BlockSource x, Reducer<A> pass) {
+                return ValueCheck.reduce(data, x, pass, step, expect, streaming);
+            }
+        };
+    }
+
+    /**
+     * Fails with a {@link Found} when {@code block} (rows from {@code rowStart}) holds a negative, NaN or infinite
+     * value: for a pass that reads blocks in order outside a reduction (pseudobulk), which turns it into the named
+     * error with {@link #invalid}.
+     */
+    static void requireCounts(BlockBuffer block) {
+        Finding f = firstInvalid(block.indptr(), block.indices(), block.values(), block.nnz(), block.rowStart());
+        if (f != null) {
+            throw new Found(f);
+        }
+    }
+
+    /** The error naming what {@code found} found in {@code data}'s X, which {@code step} cannot take. */
+    static InvalidValueException invalid(AnnData data, Finding found, String step, Expect expect) {
+        boolean wide = data.x() != null && data.x().dtype() != DType.FLOAT32;
+        String value = Float.isInfinite(found.value) && wide ? found.value + " (or a value too large for float32, "
+                + "in which scflux's blocks carry values)" : String.valueOf(found.value);
+        return new InvalidValueException("X holds " + value + " " + at(data, found) + ": " + step + " expects "
+                + expect.description);
+    }
+
+    private static String at(AnnData data, Finding f) {
+        return "at cell " + name(data.obs().names(), f.row) + ", gene " + name(data.var().names(), f.col);
+    }
+
+    private static String name(PackedStrings names, long i) {
+        return "'" + names.get(Math.toIntExact(i)) + "'";
+    }
+
+    @Override
+    public Checked<A> identity() {
+        return new Checked<>(pass.identity());
+    }
+
+    @Override
+    public Checked<A> fold(RowBlock block) {
+        return foldInto(identity(), block);
+    }
+
+    @Override
+    public Checked<A> foldInto(Checked<A> acc, RowBlock block) {
+        if (acc.invalid == null) {
+            scan(acc, block.indptr(), block.indices(), block.values(), block.nnz(), block.rowStart());
+        }
+        acc.partial = pass.foldInto(acc.partial, block);
+        return acc;
+    }
+
+    @Override
+    public Checked<A> merge(Checked<A> earlier, Checked<A> later) {
+        earlier.partial = pass.merge(earlier.partial, later.partial);
+        if (earlier.invalid == null) {
+            earlier.invalid = later.invalid;
+        }
+        if (earlier.fraction == null) {
+            earlier.fraction = later.fraction;
+        }
+        return earlier;
+    }
+
+    /**
+     * Records in {@code acc} the first of the {@code nnz} entries that {@code expect} refuses and, for counts, the
+     * first fractional one; one pass, one comparison per value while all are fine.
+     */
+    private void scan(Checked<A> acc, int[] indptr, int[] indices, float[] values, int nnz, long rowStart) {
+        for (int k = 0; k < nnz; k++) {
+            float v = values[k];
+            boolean fine = expect == Expect.COUNTS ? v >= 0 && v == (float) (long) v : Float.isFinite(v);
+            if (fine) {
+                continue;
+            }
+            Finding f = at(indptr, indices, rowStart, k, v);
+            if (expect == Expect.FINITE || !(v >= 0 && v <= Float.MAX_VALUE)) {
+                acc.invalid = f;
+                return;
+            }
+            if (acc.fraction == null) {
+                acc.fraction = f;
+            }
+        }
+    }
+
+    /** The first entry of a block of counts that is negative, NaN or infinite, or null. */
+    private static Finding firstInvalid(int[] indptr, int[] indices, float[] values, int nnz, long rowStart) {
+        for (int k = 0; k < nnz; k++) {
+            float v = values[k];
+            if (!(v >= 0 && v <= Float.MAX_VALUE)) {
+                return at(indptr, indices, rowStart, k, v);
+            }
+        }
+        return null;
+    }
+
+    /** Entry {@code k} of a block whose rows start at {@code rowStart}. */
+    private static Finding at(int[] indptr, int[] indices, long rowStart, int k, float v) {
+        int r = 0;
+        while (indptr[r + 1] <= k) {
+            r++;
+        }
+        return new Finding(rowStart + r, indices[k], v);
+    }
+
+    /** The wrapped partial and the first values refused and fractional, if any yet. */
+    static final class Checked<A> implements java.io.Serializable {
+        A partial;
+        Finding invalid;
+        Finding fraction;
+
+        Checked(A partial) {
+            this.partial = partial;
+        }
+    }
+
+    /** A value at cell {@code row}, gene {@code col}. */
+    record Finding(long row, int col, float value) implements java.io.Serializable {
+    }
+
+    /**
+     * What {@link #requireCounts} throws, turned into the named error by the step (an illegal argument still, should
+     * it reach a caller unnamed through an engine).
+     */
+    static final class Found extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        final Finding finding;
+
+        Found(Finding finding) {
+            super("X holds " + finding.value + " at cell " + finding.row + ", gene " + finding.col);
+            this.finding = finding;
+        }
+    }
+}

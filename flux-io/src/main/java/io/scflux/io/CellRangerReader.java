@@ -133,7 +133,7 @@ final class CellRangerReader {
     private static List<String> legacyGenomes(Group root) {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, Node> e : root.getChildren().entrySet()) {
-            Node n = e.getValue();
+            Node n = Hdf5.resolve(e.getValue());
             if (n.isGroup() && Hdf5.childOrNull(n, "barcodes") != null && Hdf5.childOrNull(n, "gene_names") != null
                     && Hdf5.childOrNull(n, "indptr") != null) {
                 out.add(e.getKey());

@@ -7,6 +7,8 @@ import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.NullableColumn;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Reads one dataframe column in any of anndata's column encodings: {@code array}, {@code string-array},
@@ -57,6 +59,15 @@ final class ColumnReader {
     static CategoricalColumn categorical(Node codesNode, Node categoriesNode, boolean ordered) {
         DenseArray categories = categoriesNode.isGroup()
                 ? DenseArray.of(ArrayReader.strings(categoriesNode)) : ArrayReader.vector(categoriesNode);
+        if (categories.dtype() == DType.STRING) {
+            Set<String> seen = new HashSet<>();
+            for (String c : categories.strings()) {
+                if (!seen.add(c)) {
+                    throw Hdf5.error(categoriesNode, "category '" + c + "' repeats; pandas' categories are unique "
+                            + "(\"Categorical categories must be unique\")");
+                }
+            }
+        }
         DenseArray codes = ArrayReader.vector(codesNode);
         DType t = codes.dtype();
         if (!t.isInteger() || t.isUnsigned()) {

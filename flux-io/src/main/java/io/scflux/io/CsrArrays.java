@@ -7,6 +7,7 @@ import io.scflux.core.MemoryBudget;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
+import java.util.Arrays;
 
 /**
  * The three arrays of a stored CSR matrix ({@code indptr}, {@code indices}, {@code data}) and how to read any row
@@ -208,13 +209,40 @@ final class CsrArrays {
             local[i] = (int) (p[i] - start);
         }
         indices.read(s, start, n, b -> Decode.ints(b, indices.dtype(), idx, 0, n));
-        for (int k = 0; k < n; k++) {
-            if (idx[k] < 0 || idx[k] >= nCols) {
-                throw badIndex(s, local, k, start, from);
+        for (int r = 0; r < rows; r++) {
+            int previous = -1;
+            boolean increasing = true;
+            for (int k = local[r]; k < local[r + 1]; k++) {
+                int c = idx[k];
+                if (c < 0 || c >= nCols) {
+                    throw badIndex(s, local, k, start, from);
+                }
+                increasing &= c > previous;
+                previous = c;
+            }
+            if (!increasing) {
+                requireDistinct(idx, local[r], local[r + 1], from + r, start);
             }
         }
         data.read(s, start, n, b -> Decode.floats(b, data.dtype(), val, 0, n));
         s.stats().addBlock();
+    }
+
+    /**
+     * Fails unless the column indices {@code idx[from, to)} of row {@code row} (entries from {@code start} in the
+     * file) are distinct: a repeated column would be summed by scipy, taken twice by the steps, and written back as
+     * anndata would not write it. Only rows not sorted strictly come here (anndata writes sorted rows).
+     */
+    private void requireDistinct(int[] idx, int from, int to, long row, long start) {
+        int[] sorted = Arrays.copyOfRange(idx, from, to);
+        Arrays.sort(sorted);
+        for (int k = 1; k < sorted.length; k++) {
+            if (sorted[k] == sorted[k - 1]) {
+                throw indices.error("row " + row + " (entries " + (start + from) + ".." + (start + to - 1)
+                        + ") holds column " + sorted[k] + " more than once: a CSR row names each column once "
+                        + "(scipy's sum_duplicates would add them up)");
+            }
+        }
     }
 
     private ScfluxFormatException badIndex(Storage s, int[] local, int k, long start, long from) {

@@ -3,6 +3,7 @@ package io.scflux.io;
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -15,7 +16,12 @@ import java.util.Map;
  */
 final class ElementReader {
 
+    /** Dicts nested in one another at most: deeper is refused (3,000 nested groups overflowed the stack). */
+    static final int MAX_DEPTH = 64;
+
     private final Path file;
+    /** The dict groups being read, innermost first: a member that is one of them is a cycle of hard links. */
+    private final ArrayDeque<Group> ancestors = new ArrayDeque<>();
 
     ElementReader(Path file) {
         this.file = file;
@@ -67,11 +73,25 @@ final class ElementReader {
         if (!(node instanceof Group group)) {
             throw Hdf5.error(node, "expected a group (a dict), found a dataset");
         }
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (Node child : Hdf5.guard(node, group::getChildren).values()) {
-            out.put(child.getName(), read(child));
+        for (Group ancestor : ancestors) {
+            if (ancestor.getAddress() == group.getAddress()) {
+                throw Hdf5.error(node, "is " + Hdf5.path(ancestor) + " again, a group that contains it: a cycle of "
+                        + "hard links");
+            }
         }
-        return out;
+        if (ancestors.size() == MAX_DEPTH) {
+            throw Hdf5.error(node, "dicts nested more than " + MAX_DEPTH + " deep");
+        }
+        ancestors.push(group);
+        try {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (Node child : Hdf5.guard(node, group::getChildren).values()) {
+                out.put(child.getName(), read(Hdf5.resolve(child)));
+            }
+            return out;
+        } finally {
+            ancestors.pop();
+        }
     }
 
     /** The matrix at {@code node}, streamed from the file. */

@@ -163,7 +163,7 @@ final class FileMatrices {
     }
 
     private static StoredArray member(Group group, String name, FileStamp stamp) {
-        Node n = group.getChildren().get(name);
+        Node n = Hdf5.childOrNull(group, name);
         if (n == null) {
             throw Hdf5.error(group, "missing dataset '" + name + "' of the sparse matrix");
         }

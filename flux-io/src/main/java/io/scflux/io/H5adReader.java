@@ -101,9 +101,10 @@ final class H5adReader {
         if (!(group instanceof Group g)) {
             throw Hdf5.error(group, "expected a group (a dict), found a dataset");
         }
-        for (Node member : Hdf5.guard(g, g::getChildren).values()) {
+        for (Node link : Hdf5.guard(g, g::getChildren).values()) {
+            Node member = Hdf5.resolve(link);
             Hdf5.guard(member, () -> {
-                put.accept(member.getName(), member);
+                put.accept(link.getName(), member);
                 return null;
             });
         }

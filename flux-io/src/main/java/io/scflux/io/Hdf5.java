@@ -3,7 +3,9 @@ package io.scflux.io;
 import io.jhdf.api.Attribute;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Group;
+import io.jhdf.api.Link;
 import io.jhdf.api.Node;
+import io.jhdf.links.ExternalLink;
 import io.jhdf.object.datatype.DataType;
 import io.jhdf.object.datatype.EnumDataType;
 import io.jhdf.object.datatype.FixedPoint;
@@ -49,16 +51,65 @@ final class Hdf5 {
         }
     }
 
-    /** The child {@code name} of {@code node}, or null when {@code node} is not a group or has no such child. */
+    /**
+     * The child {@code name} of {@code node} (a soft link followed to its target), or null when {@code node} is not a
+     * group or has no such child.
+     */
     static Node childOrNull(Node node, String name) {
         if (!(node instanceof Group g)) {
             return null;
         }
+        Node child;
         try {
-            return g.getChild(name);
+            child = g.getChild(name);
         } catch (RuntimeException e) {
             throw error(node, "unreadable member '" + name + "': " + e.getMessage(), e);
         }
+        return child == null ? null : resolve(child);
+    }
+
+    /** Soft links followed in a row at most: more is a loop of links (h5py's limit is the library's, 16). */
+    static final int MAX_SOFT_LINKS = 16;
+
+    /**
+     * {@code node}, or the object a soft link (or a chain of them) names: an error naming the link for a dangling
+     * link, a loop of links, or an external link (into another file, which scflux does not open). The target path is
+     * walked here, member by member, counting the links followed: jhdf's own resolution recurses without end on a
+     * loop.
+     */
+    static Node resolve(Node node) {
+        return resolve(node, node, new int[1]);
+    }
+
+    private static Node resolve(Node link, Node at, int[] hops) {
+        while (at instanceof Link l) {
+            if (at instanceof ExternalLink) {
+                throw error(link, "an external link to " + l.getTargetPath() + ", which scflux does not follow");
+            }
+            if (++hops[0] > MAX_SOFT_LINKS) {
+                throw error(link, "a loop of soft links (more than " + MAX_SOFT_LINKS + " followed, the last to "
+                        + l.getTargetPath() + ")");
+            }
+            at = walk(link, l.getTargetPath().startsWith("/") ? at.getHdfFile() : at.getParent(),
+                    l.getTargetPath(), hops);
+        }
+        return at;
+    }
+
+    /** The object at {@code path} from {@code from} (a group), links on the way followed by {@link #resolve}. */
+    private static Node walk(Node link, Node from, String path, int[] hops) {
+        Node at = from;
+        for (String name : path.split("/")) {
+            if (name.isEmpty() || name.equals(".")) {
+                continue;
+            }
+            Node child = at instanceof Group g ? g.getChild(name) : null;
+            if (child == null) {
+                throw error(link, "a soft link to " + path + ", which does not exist");
+            }
+            at = resolve(link, child, hops);
+        }
+        return at;
     }
 
     /** The child {@code name} of the group {@code node}; an error naming it when it is missing. */

@@ -105,6 +105,15 @@ final class VlenStrings {
                 ends[first + i] = used[0];
             }
         });
+        int bad = Utf8.firstInvalid(utf8, used[0]);
+        if (bad >= 0) {
+            int string = 0;
+            while (ends[string] <= bad) {
+                string++;
+            }
+            throw error("string " + string + " is not UTF-8 (byte " + (bad - (string == 0 ? 0 : ends[string - 1]))
+                    + " of it): anndata could not read it back; rewrite the names as UTF-8");
+        }
         // a heap object shorter than its reference's length leaves the bytes longer than the strings
         return PackedStrings.of(used[0] == utf8.length ? utf8 : Arrays.copyOf(utf8, used[0]), ends);
     }

@@ -160,7 +160,8 @@ class PseudobulkTest {
 
     @Test
     void aPairWhoseTotalIsZeroKeepsZeros() {
-        CsrMatrix x = CsrMatrix.of(2, new long[] {0, 1, 2}, new int[] {0, 0}, new float[] {1, -1});
+        // explicit zeros: cells without counts (a negative value, which once made a zero total, is refused now)
+        CsrMatrix x = CsrMatrix.of(2, new long[] {0, 1, 2}, new int[] {0, 0}, new float[] {0, 0});
         Frame obs = new Frame(new String[] {"a", "b"});
         obs.put("s", ArrayColumn.of(new String[] {"S", "S"}));
         obs.put("g", ArrayColumn.of(new String[] {"G", "G"}));

@@ -26,7 +26,7 @@ final class FileMatrices {
         if (!Files.isRegularFile(file)) {
             throw new ScfluxFormatException(file.toString(), element, "no such file");
         }
-        try (HdfFile hdf = new HdfFile(file)) {
+        try (HdfFile hdf = Hdf5.open(file)) {
             Node node;
             try {
                 node = hdf.getByPath(element);

@@ -117,7 +117,7 @@ final class H5adReader {
         }
         HdfFile hdf;
         try {
-            hdf = new HdfFile(file);
+            hdf = Hdf5.open(file);
         } catch (RuntimeException e) {
             throw notHdf5(file, e.getMessage(), e);
         }

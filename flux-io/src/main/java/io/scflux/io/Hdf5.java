@@ -1,10 +1,12 @@
 package io.scflux.io;
 
+import io.jhdf.HdfFile;
 import io.jhdf.api.Attribute;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Group;
 import io.jhdf.api.Link;
 import io.jhdf.api.Node;
+import io.jhdf.exceptions.HdfException;
 import io.jhdf.links.ExternalLink;
 import io.jhdf.object.datatype.DataType;
 import io.jhdf.object.datatype.EnumDataType;
@@ -15,7 +17,14 @@ import io.jhdf.object.datatype.VariableLength;
 import io.scflux.core.DType;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.ScfluxFormatException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.function.Supplier;
 
@@ -26,6 +35,33 @@ final class Hdf5 {
     static final String ENCODING_VERSION = "encoding-version";
 
     private Hdf5() {
+    }
+
+    /** HDF5's superblock signature, found at offset 0 or after a user block of 512, 1024, 2048... bytes. */
+    private static final byte[] SIGNATURE = {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+
+    /**
+     * Opens {@code file} with jhdf once its HDF5 signature is found: jhdf opens the file before looking for it and
+     * does not close it when there is none, so every attempt on a file that is not HDF5 held a descriptor until a
+     * garbage collection. An {@link HdfException} (as jhdf's) when there is none.
+     */
+    static HdfFile open(Path file) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            long size = ch.size();
+            ByteBuffer head = ByteBuffer.allocate(SIGNATURE.length);
+            for (long at = 0; at + SIGNATURE.length <= size; at = at == 0 ? 512 : 2 * at) {
+                head.clear();
+                while (head.hasRemaining() && ch.read(head, at + head.position()) >= 0) {
+                    // a read may return fewer bytes
+                }
+                if (Arrays.equals(head.array(), SIGNATURE)) {
+                    return new HdfFile(file);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        throw new HdfException("No valid HDF5 signature found");
     }
 
     /** The error for {@code node}, naming its file and HDF5 path. */

@@ -142,7 +142,7 @@ final class Storage implements AutoCloseable {
     /** The jhdf view of a dataset, for chunks whose filters only jhdf decodes. */
     synchronized Dataset jhdfDataset(String path) {
         if (hdf == null) {
-            hdf = new HdfFile(file);
+            hdf = Hdf5.open(file);
         }
         return hdf.getDatasetByPath(path);
     }

@@ -132,6 +132,27 @@ class HostileStructureTest {
     }
 
     @Test
+    void aFileThatIsNotHdf5LeavesNoDescriptorOpen() throws IOException {
+        Path file = tmp.resolve("noise.h5ad");
+        byte[] noise = new byte[5000];
+        new java.util.Random(3).nextBytes(noise);
+        Files.write(file, noise);
+        long before = openDescriptors();
+        for (int i = 0; i < 200; i++) {
+            ScfluxFormatException e = assertThrows(ScfluxFormatException.class, () -> H5ad.read(file));
+            assertTrue(e.getMessage().contains("not an HDF5 file"), e.getMessage());
+            assertThrows(ScfluxFormatException.class, () -> H5ad.openMatrix(file, "/X"));
+        }
+        assertEquals(before, openDescriptors(), "jhdf opened the file before finding no signature, and kept it");
+    }
+
+    private static long openDescriptors() throws IOException {
+        try (var fds = Files.list(Path.of("/proc/self/fd"))) {
+            return fds.count();
+        }
+    }
+
+    @Test
     void aColumnTwiceInARowIsRefusedWhenTheRowIsRead() {
         CsrMatrix twice = CsrMatrix.builder(5).addRow(new int[] {0, 3}, new float[] {1, 2})
                 .addRow(new int[] {4, 1, 4}, new float[] {1, 2, 3}).build();

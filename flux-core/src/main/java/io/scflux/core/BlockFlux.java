@@ -66,12 +66,14 @@ final class BlockFlux {
                 : parallel(n, execution.threads(), execution.scheduler(), read);
     }
 
+    /** Blocks read on demand, one per request; the last one comes with the completion, as Reactor's own sources. */
     private static <T> Flux<T> sequential(int n, IntFunction<T> read) {
         return Flux.generate(() -> 0, (i, sink) -> {
-            if (i == n) {
-                sink.complete();
-            } else {
+            if (i < n) {
                 sink.next(read.apply(i));
+            }
+            if (i + 1 >= n) {
+                sink.complete();
             }
             return i + 1;
         });

@@ -19,10 +19,6 @@ import java.util.function.Consumer;
 public record Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine,
                         Consumer<String> warnings) {
 
-    /** The platform logger's warning: what a library user sees without choosing anything. */
-    private static final Consumer<String> LOG = message -> System.getLogger("io.scflux")
-            .log(System.Logger.Level.WARNING, message);
-
     public static final Streaming DEFAULT = new Streaming(PlanTarget.DEFAULT, Execution.sequential());
 
     public Streaming {
@@ -35,7 +31,7 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend,
 
     /** Warnings to the platform logger. */
     public Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine) {
-        this(target, execution, backend, engine, LOG);
+        this(target, execution, backend, engine, Notices::warning);
     }
 
     /** On the local engine. */

@@ -3,6 +3,7 @@ package io.scflux.core.anndata;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Notices;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -92,7 +93,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
                 maps[i] = ColumnMap.of(map, nCols, s.describe());
             }
         }
-        return new ConcatSource(in, maps, nCols, fillValue, System.err::println);
+        return new ConcatSource(in, maps, nCols, fillValue, Notices.toLog());
     }
 
     /** Sources with the same columns stacked by rows. */
@@ -104,14 +105,14 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     }
 
     /**
-     * This concatenation saying to {@code notice} (by default standard error), once, that it moves the blocks of
-     * inputs on another backend than the first input's.
+     * This concatenation saying to {@code notice} (by default the platform logger, {@link Notices}), once, that it
+     * moves the blocks of inputs on another backend than the first input's.
      */
     public ConcatSource withNotice(Consumer<String> notice) {
         return new ConcatSource(inputs, maps, nCols, fill, Objects.requireNonNull(notice, "notice"));
     }
 
-    /** What crosses to another JVM: the inputs and how their columns map (its notices go to that JVM's stderr). */
+    /** What crosses to another JVM: the inputs and how their columns map (its notices go to that JVM's logger). */
     private Object writeReplace() {
         return new Shipped(inputs, maps, nCols, fill);
     }
@@ -119,7 +120,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private record Shipped(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill)
             implements java.io.Serializable {
         private Object readResolve() {
-            return new ConcatSource(inputs, maps, nCols, fill, System.err::println);
+            return new ConcatSource(inputs, maps, nCols, fill, Notices.toLog());
         }
     }
 

@@ -1,5 +1,6 @@
 package io.scflux.core.backend;
 
+import io.scflux.core.Notices;
 import java.util.ServiceLoader;
 import java.util.function.Consumer;
 
@@ -12,9 +13,9 @@ public final class Backends {
     private Backends() {
     }
 
-    /** {@link #select(BackendChoice, long, Consumer)} with no cap and notices on standard error. */
+    /** {@link #select(BackendChoice, long, Consumer)} with no cap and notices to the platform logger. */
     public static Backend select(BackendChoice choice) {
-        return select(choice, Long.MAX_VALUE, System.err::println);
+        return select(choice, Long.MAX_VALUE, Notices.toLog());
     }
 
     /**

@@ -27,11 +27,12 @@ public final class HighlyVariableGenes {
      * ({@code highly_variable}, {@code means}, {@code dispersions}, {@code dispersions_norm} float32; for seurat_v3
      * {@code highly_variable_rank} float32, {@code means}, {@code variances}, {@code variances_norm}; with a batch key
      * {@code highly_variable_nbatches} int64, and {@code highly_variable_intersection} for the dispersion flavors) and
-     * {@code uns["hvg"] = {"flavor": ...}}, and emits {@code data}.
+     * {@code uns["hvg"] = {"flavor": ...}} to a copy of {@code input} (left as it is), and emits the copy.
      */
-    public static Mono<AnnData> highlyVariableGenes(AnnData data, HighlyVariableGenesOptions options,
+    public static Mono<AnnData> highlyVariableGenes(AnnData input, HighlyVariableGenesOptions options,
                                                     Streaming streaming) {
         return Mono.defer(() -> {
+            AnnData data = input.copy();
             BlockSource x = data.x();
             if (x == null) {
                 throw new IllegalArgumentException("highly_variable_genes needs X; this AnnData has none");

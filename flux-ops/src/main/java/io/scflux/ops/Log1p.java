@@ -24,13 +24,15 @@ public final class Log1p {
     }
 
     /**
-     * On subscription, replaces {@code data}'s X with its log1p view and records the base; emits {@code data}. Nothing
-     * of X is read: of {@code streaming} only the backend is kept, whose kernel a normalized view's blocks go through.
+     * On subscription, emits a copy of {@code data} (left as it is) whose X is the log1p view, the base recorded.
+     * Nothing of X is read: of {@code streaming} only the backend is kept, whose kernel a normalized view's blocks go
+     * through.
      */
     public static Mono<AnnData> log1p(AnnData data, Log1pOptions options, Streaming streaming) {
         return Mono.fromCallable(() -> {
-            apply(data, options, streaming);
-            return data;
+            AnnData out = data.copy();
+            apply(out, options, streaming);
+            return out;
         });
     }
 

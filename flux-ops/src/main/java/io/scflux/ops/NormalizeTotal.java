@@ -18,13 +18,17 @@ public final class NormalizeTotal {
     private NormalizeTotal() {
     }
 
-    /** Computes the totals on subscription, replaces {@code data}'s X with the normalizing view, emits {@code data}. */
+    /**
+     * Computes the totals on subscription and emits a copy of {@code data} (left as it is) whose X is the normalizing
+     * view.
+     */
     public static Mono<AnnData> normalize(AnnData data, NormalizeTotalOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
+            AnnData out = data.copy();
             return totals(x, options, streaming, data).map(t -> {
-                apply(data, x, i -> t[i], options, streaming);
-                return data;
+                apply(out, x, i -> t[i], options, streaming);
+                return out;
             });
         });
     }

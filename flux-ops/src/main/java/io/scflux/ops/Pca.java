@@ -39,10 +39,12 @@ public final class Pca {
     /**
      * Computes on subscription and adds, as scanpy does, {@code obsm["X_pca"]} (float32, lazy), {@code varm["PCs"]}
      * (zeros for genes outside the mask, which makes it float64 as in scanpy), {@code uns["pca"]} with
-     * {@code params}, {@code variance} and {@code variance_ratio}; then emits {@code data}.
+     * {@code params}, {@code variance} and {@code variance_ratio} to a copy of {@code input} (left as it is); then
+     * emits the copy.
      */
-    public static Mono<AnnData> pca(AnnData data, PcaOptions options, Streaming streaming) {
+    public static Mono<AnnData> pca(AnnData input, PcaOptions options, Streaming streaming) {
         return Mono.defer(() -> {
+            AnnData data = input.copy();
             if (data.x() == null) {
                 throw new IllegalArgumentException("pca needs X, and this AnnData has none");
             }

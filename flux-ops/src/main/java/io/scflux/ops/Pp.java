@@ -5,9 +5,10 @@ import io.scflux.core.anndata.AnnData;
 import reactor.core.publisher.Mono;
 
 /**
- * scanpy's {@code sc.pp} on a scflux {@link AnnData}: each step computes on subscription, streaming X with
- * {@code streaming}, changes the container in place as scanpy does and emits it, so steps chain with
- * {@code flatMap}. Results do not depend on the thread count.
+ * scanpy's {@code sc.pp} on a scflux {@link AnnData}: each step is a cold {@code Mono} that computes on subscription,
+ * streaming X with {@code streaming}, and emits a new container holding what scanpy would have added in place, sharing
+ * what did not change with the one it was given, which it leaves as it is ({@link AnnData#copy}): subscribing twice
+ * gives the same result. Steps chain with {@code flatMap}. Results do not depend on the thread count.
  */
 public final class Pp {
 

@@ -16,13 +16,19 @@ public final class Preprocess {
     private Preprocess() {
     }
 
-    /** Runs the pass on subscription, adds the QC columns, replaces X with the fused view, emits {@code data}. */
+    /**
+     * Runs the pass on subscription and emits a copy of {@code data} (left as it is) with the QC columns and X the
+     * fused view.
+     */
     public static Mono<AnnData> preprocess(AnnData data, PreprocessOptions options, Streaming streaming) {
-        return QcMetrics.run(data, options.qc(), streaming).map(pass -> {
-            BlockSource counts = data.x();
-            NormalizeTotal.apply(data, counts, pass.totals::get, options.normalize(), streaming);
-            Log1p.apply(data, options.log1p(), streaming);
-            return data;
+        return Mono.defer(() -> {
+            AnnData out = data.copy();
+            return QcMetrics.run(out, options.qc(), streaming).map(pass -> {
+                BlockSource counts = out.x();
+                NormalizeTotal.apply(out, counts, pass.totals::get, options.normalize(), streaming);
+                Log1p.apply(out, options.log1p(), streaming);
+                return out;
+            });
         });
     }
 }

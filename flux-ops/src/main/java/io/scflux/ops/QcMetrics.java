@@ -24,9 +24,15 @@ public final class QcMetrics {
     private QcMetrics() {
     }
 
-    /** Computes the metrics on subscription, adds them to {@code data}'s obs and var, and emits {@code data}. */
+    /**
+     * Computes the metrics on subscription and emits a copy of {@code data} (left as it is) with them in its obs and
+     * var.
+     */
     public static Mono<AnnData> calculate(AnnData data, QcMetricsOptions options, Streaming streaming) {
-        return run(data, options, streaming).thenReturn(data);
+        return Mono.defer(() -> {
+            AnnData out = data.copy();
+            return run(out, options, streaming).thenReturn(out);
+        });
     }
 
     /** The pass and the columns it adds; emits its per-cell results, whose totals {@link Preprocess} reuses. */

@@ -21,12 +21,14 @@ public final class Scale {
     }
 
     /**
-     * Computes the statistics on subscription, replaces X with the scaling stage over it and emits {@code data}. As in
+     * Computes the statistics on subscription and emits a copy of {@code input} (left as it is) whose X is the
+     * scaling stage over X, var mean and std added. As in
      * scanpy, centring makes X dense; the values are float64 (float32 when X is a dense float32 array, which numpy
      * scales in place).
      */
-    public static Mono<AnnData> scale(AnnData data, ScaleOptions options, Streaming streaming) {
+    public static Mono<AnnData> scale(AnnData input, ScaleOptions options, Streaming streaming) {
         return Mono.defer(() -> {
+            AnnData data = input.copy();
             BlockSource x = data.x();
             if (x == null) {
                 throw new IllegalArgumentException("scale needs X, and this AnnData has none");

@@ -200,7 +200,7 @@ class HighlyVariableGenesTest {
         AnnData data = AnnData.of(dense(x));
         int genes = x[0].length;
         // n_bins=1: one bin, so the normalized dispersion is the z-score of log dispersion over all genes
-        run(data, HighlyVariableGenesOptions.defaults().withNTopGenes(7).withNBins(1), Streaming.DEFAULT);
+        data = run(data, HighlyVariableGenesOptions.defaults().withNTopGenes(7).withNBins(1), Streaming.DEFAULT);
         double[] mean = new double[genes];
         double[] logDispersion = new double[genes];
         for (int g = 0; g < genes; g++) {
@@ -238,7 +238,7 @@ class HighlyVariableGenesTest {
         AnnData data = AnnData.of(dense(smallLogData()));
         HighlyVariableGenesOptions options = HighlyVariableGenesOptions.defaults().withNBins(3)
                 .withCutoffs(0.2, 2.5, -0.3, 1.5);
-        run(data, options, Streaming.DEFAULT);
+        data = run(data, options, Streaming.DEFAULT);
         double[] means = doubles(data, "means");
         double[] norm = doubles(data, "dispersions_norm");
         boolean[] hv = bools(data, "highly_variable");
@@ -258,7 +258,7 @@ class HighlyVariableGenesTest {
         String[] same = new String[oneBatch.nObs()];
         Arrays.fill(same, "all");
         oneBatch.obs().put("one", CategoricalColumn.fromValues(same));
-        run(oneBatch, TOP_500.withFlavor(Flavor.SEURAT_V3).withBatchKey("one"), Streaming.DEFAULT);
+        oneBatch = run(oneBatch, TOP_500.withFlavor(Flavor.SEURAT_V3).withBatchKey("one"), Streaming.DEFAULT);
         for (String column : List.of("highly_variable", "highly_variable_rank", "means", "variances",
                 "variances_norm")) {
             assertEquals(((ArrayColumn) plain.var().column(column)).values(),
@@ -290,7 +290,7 @@ class HighlyVariableGenesTest {
             ranks.add(doubles(one, "highly_variable_rank"));
             norms.add(doubles(one, "variances_norm"));
         }
-        run(counts, TOP_500.withFlavor(Flavor.SEURAT_V3).withBatchKey("batch"), Streaming.DEFAULT);
+        counts = run(counts, TOP_500.withFlavor(Flavor.SEURAT_V3).withBatchKey("batch"), Streaming.DEFAULT);
         double[] rank = doubles(counts, "highly_variable_rank");
         double[] norm = doubles(counts, "variances_norm");
         long[] nBatches = (long[]) ((ArrayColumn) counts.var().column("highly_variable_nbatches")).values().data();

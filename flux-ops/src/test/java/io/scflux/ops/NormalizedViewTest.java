@@ -42,7 +42,7 @@ class NormalizedViewTest {
     @BeforeAll
     static void normalizeTheReferenceCounts() {
         normalized = Reference.counts();
-        NormalizeTotal.normalize(normalized, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
+        normalized = NormalizeTotal.normalize(normalized, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
                 .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), STREAMING)).block(WAIT);
         materialized = collect(normalized.x());
     }
@@ -63,7 +63,7 @@ class NormalizedViewTest {
     @Test
     void recalculatingEqualsNormalizingTheSlice() {
         AnnData slice = Reference.counts().subset(Selection.of(ROWS), Selection.of(COLS));
-        NormalizeTotal.normalize(slice, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
+        slice = NormalizeTotal.normalize(slice, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
                 .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), STREAMING)).block(WAIT);
         NormalizedView recalculated = ((NormalizedView) normalized.x()).select(ROWS, COLS, true);
         Matrices.assertSame(collect(slice.x()), collect(recalculated));
@@ -78,10 +78,10 @@ class NormalizedViewTest {
         AnnData onMatrix = copyOf(normalized).setX(materialized.withDtype(normalized.x().dtype()));
         HighlyVariableGenesOptions hvg = HighlyVariableGenesOptions.defaults().withNTopGenes(500);
         PcaOptions pca = PcaOptions.defaults().withNComps(20).withUseHighlyVariable(true);
-        for (AnnData a : new AnnData[] {onView, onMatrix}) {
-            HighlyVariableGenes.highlyVariableGenes(a, hvg, STREAMING).flatMap(d -> Pca.pca(d, pca, STREAMING))
-                    .block(WAIT);
-        }
+        onView = HighlyVariableGenes.highlyVariableGenes(onView, hvg, STREAMING)
+                .flatMap(d -> Pca.pca(d, pca, STREAMING)).block(WAIT);
+        onMatrix = HighlyVariableGenes.highlyVariableGenes(onMatrix, hvg, STREAMING)
+                .flatMap(d -> Pca.pca(d, pca, STREAMING)).block(WAIT);
         for (String c : new String[] {"highly_variable", "means", "dispersions", "dispersions_norm"}) {
             assertColumnBits(onMatrix.var().column(c), onView.var().column(c), c);
         }
@@ -95,8 +95,8 @@ class NormalizedViewTest {
         AnnData onView = copyOf(normalized).subset(Selection.all(), Selection.of(genes));
         AnnData onMatrix = AnnData.of(collect(onView.x()).withDtype(onView.x().dtype()));
         ScaleOptions options = ScaleOptions.defaults().withMaxValue(10.0);
-        Scale.scale(onView, options, STREAMING).block(WAIT);
-        Scale.scale(onMatrix, options, STREAMING).block(WAIT);
+        onView = Scale.scale(onView, options, STREAMING).block(WAIT);
+        onMatrix = Scale.scale(onMatrix, options, STREAMING).block(WAIT);
         NormalizedView scaled = (NormalizedView) onView.x();
         assertTrue(scaled.isScaled() && scaled.isDense());
         CsrMatrix viewed = collect(scaled);

@@ -91,7 +91,7 @@ class ScaleTest {
         AnnData ours = ReferenceInput.log1pHvg();
         BlockSource input = ours.x();
         double[][] x = dense(input, Streaming.DEFAULT);
-        Scale.scale(ours, new ScaleOptions(false, 3.0), Streaming.DEFAULT).block();
+        ours = Scale.scale(ours, new ScaleOptions(false, 3.0), Streaming.DEFAULT).block();
         assertFalse(ours.x().isDense());
         assertEquals(DType.FLOAT64, ours.x().dtype());
         double[] std = doubles(ours, "std");
@@ -129,7 +129,7 @@ class ScaleTest {
     void aDenseFloat32ArrayIsScaledInFloat32Steps() {
         AnnData a = AnnData.of(H5ad.openMatrix(TestFixtures.path("x-dense-lzf.h5ad"), "/X"));
         double[][] x = dense(a.x(), Streaming.DEFAULT);
-        Scale.scale(a, ScaleOptions.defaults(), Streaming.DEFAULT).block();
+        a = Scale.scale(a, ScaleOptions.defaults(), Streaming.DEFAULT).block();
         assertTrue(a.x().isDense());
         assertEquals(DType.FLOAT32, a.x().dtype());
         double[] mean = doubles(a, "mean");

@@ -136,6 +136,24 @@ public final class AnnData {
     }
 
     /**
+     * A copy that can be changed without changing this container, cheaply: X, layers, obsm, varm, obsp, varp and raw
+     * are the same sources and arrays (nothing in scflux changes them in place), obs and var are new frames over the
+     * same columns (a column put in one is not in the other), uns a new map of the same entries. What a step returns
+     * in place of the container it was given.
+     */
+    public AnnData copy() {
+        AnnData out = new AnnData(x, obs.copy(), var.copy());
+        out.layers.putAll(layers);
+        out.obsm.putAll(obsm);
+        out.varm.putAll(varm);
+        out.obsp.putAll(obsp);
+        out.varp.putAll(varp);
+        out.uns.putAll(uns);
+        out.raw = raw;
+        return out;
+    }
+
+    /**
      * The cells {@code rows} and genes {@code cols}, as anndata's {@code adata[rows, cols]}: X and layers become
      * views that read the selected rows and re-index columns per block (nothing copied; a {@link NormalizedView} keeps
      * the statistics it was normalized with); obs, var, obsm and varm are taken (the frames are new, so columns

@@ -3,6 +3,7 @@ package io.scflux.io;
 import io.scflux.core.anndata.AnnData;
 import java.nio.file.Path;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * Reads and writes AnnData's {@code .h5ad} files. Reading loads the annotations (obs, var, obsm, varm, uns...) and
@@ -16,8 +17,23 @@ public final class H5ad {
     }
 
     /**
+     * The container of {@code file}, read on subscription on a bounded-elastic worker (reading obs and var is I/O, so
+     * a reactive service never does it on an event-loop thread); see {@link #read(Path)}. Cold: each subscription
+     * reads the file again.
+     */
+    public static Mono<AnnData> open(Path file) {
+        return open(file, CellRangerOptions.defaults());
+    }
+
+    /** As {@link #open(Path)}, a Cell Ranger file read with {@code cellRanger}. */
+    public static Mono<AnnData> open(Path file, CellRangerOptions cellRanger) {
+        return Mono.fromCallable(() -> read(file, cellRanger)).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    /**
      * The container of {@code file}: annotations in memory, matrices backed by the file. Blocking (it reads obs and
-     * var). A Cell Ranger file is read with scanpy's defaults (see {@link #read(Path, CellRangerOptions)}).
+     * var): for scripts; a reactive caller uses {@link #open(Path)}. A Cell Ranger file is read with scanpy's defaults
+     * (see {@link #read(Path, CellRangerOptions)}).
      */
     public static AnnData read(Path file) {
         return read(file, CellRangerOptions.defaults());

@@ -1,5 +1,6 @@
 package io.scflux.samples;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.scflux.core.BlockPlan;
@@ -9,19 +10,50 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.test.ReadmeSnippet;
 import io.scflux.io.H5ad;
+import io.scflux.ops.HighlyVariableGenesOptions;
+import io.scflux.ops.Log1pOptions;
+import io.scflux.ops.NormalizeTotalOptions;
+import io.scflux.ops.PcaOptions;
+import io.scflux.ops.Pp;
+import io.scflux.ops.QcMetricsOptions;
+import io.scflux.ops.Reference;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 
-/** The README's Java example compiles (it is the method below), runs, and matches the README word for word. */
+/**
+ * The README's Java examples compile (they are the methods below), run, give the reference's results, and match the
+ * README word for word.
+ */
 class ReadmeExampleTest {
 
     private static final Path README = Path.of("../README.md");
     private static final Path SELF = Path.of("src/test/java/io/scflux/samples/ReadmeExampleTest.java");
+
+    // README steps begins
+    // scanpy's preprocessing of a file larger than memory: each step a cold Mono, composed with flatMap
+    static Mono<AnnData> preprocess(Path file, Path out) {
+        Streaming streaming = Streaming.DEFAULT.withThreads(4);     // same bits on 1 or 16 threads
+        return H5ad.open(file)                                      // obs and var read on a worker; X stays in the file
+                .flatMap(a -> Pp.calculateQcMetrics(a, QcMetricsOptions.defaults(), streaming))
+                .flatMap(a -> Pp.normalizeTotal(a, NormalizeTotalOptions.defaults().withTargetSum(1e4), streaming))
+                .flatMap(a -> Pp.log1p(a, Log1pOptions.defaults(), streaming))
+                .flatMap(a -> Pp.highlyVariableGenes(a, HighlyVariableGenesOptions.defaults().withNTopGenes(500),
+                        streaming))
+                .flatMap(a -> Pp.pca(a, PcaOptions.defaults().withNComps(30), streaming))
+                .flatMap(a -> H5ad.write(a, out).thenReturn(a));    // renamed into place when complete
+    }
+    // README steps ends
 
     // README example begins
     // sum of log1p(counts) per gene, on 4 threads, in the memory of a few blocks
@@ -79,7 +111,24 @@ class ReadmeExampleTest {
     }
 
     @Test
+    void theStepsGiveScanpysGenesAndComponents(@TempDir Path tmp) {
+        AnnData a = preprocess(Cli.FIXTURES.resolve("synth-3k.int64.h5ad"), tmp.resolve("out.h5ad")).block();
+        AnnData written = H5ad.read(tmp.resolve("out.h5ad"));
+        for (AnnData result : new AnnData[] {a, written}) {
+            boolean[] hv = (boolean[]) ((ArrayColumn) result.var().column("highly_variable")).values().data();
+            assertArrayEquals(Reference.csv("hvg_seurat").bools("highly_variable"), hv);
+            @SuppressWarnings("unchecked")
+            DenseArray ratio = (DenseArray) ((Map<String, Object>) result.uns().get("pca")).get("variance_ratio");
+            double[] expected = Reference.csv("pca_variance").doubles("variance_ratio");
+            for (int i = 0; i < expected.length; i++) {
+                assertEquals(expected[i], ratio.getDouble(i), 1e-4 * expected[i], "PC" + (i + 1));
+            }
+        }
+    }
+
+    @Test
     void theReadmeShowsThisCode() throws IOException {
-        ReadmeSnippet.assertShown(README, "```java\n", SELF, "README example");
+        ReadmeSnippet.assertShown(README, "```java\n// steps\n", SELF, "README steps");
+        ReadmeSnippet.assertShown(README, "```java\n// by hand\n", SELF, "README example");
     }
 }

@@ -7,7 +7,6 @@ import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD8;
 
-import io.scflux.core.BlockSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
@@ -23,7 +22,6 @@ import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdeviceptr;
-import reactor.core.publisher.Flux;
 
 /**
  * The kernels on CUDA device 0: each host block is uploaded into one set of buffers allocated once (sized by the
@@ -96,18 +94,6 @@ public final class CudaBackend implements Backend, AutoCloseable {
         }
         capacity = DevicePlan.target(requested, DevicePlan.blockBudget(account.cap()));
         return capacity;
-    }
-
-    /**
-     * The blocks of {@code source}, cut in about {@code chunkNnz} entries (fewer when the cap needs it), each uploaded
-     * in turn into one set of buffers allocated on subscription for the plan's largest block.
-     */
-    public Flux<DeviceBlock> toDevice(BlockSource source, long chunkNnz) {
-        return Flux.defer(() -> {
-            DevicePlan plan = DevicePlan.of(source, PlanTarget.ofChunkNnz(chunkNnz),
-                    DevicePlan.blockBudget(account.cap()));
-            return DeviceStream.of(source, plan, memory, account);
-        });
     }
 
     /** {@code block} copied into device arrays of its own, resident here until it is consumed. */

@@ -234,6 +234,19 @@ final class StoredArray {
                 mask, ids, jhdf);
     }
 
+    /**
+     * Whether this jhdf's private chunk index members were reached: without them every chunk is read through jhdf, a
+     * slow path (StoredArrayReflectionTest fails when a jhdf upgrade takes them away; known to work with jhdf 0.13.0).
+     */
+    static boolean readsChunkIndexItself() {
+        return LAYOUT_V3 != null && CHUNK_LOOKUP != null;
+    }
+
+    /** Whether this dataset's chunks are read through jhdf (filters scflux does not decode, or no chunk index). */
+    boolean readsChunksThroughJhdf() {
+        return jhdfChunks;
+    }
+
     /** A jhdf member made accessible, or null when this jhdf lacks it: the chunks are then read another way. */
     private static <T extends AccessibleObject> T accessible(Callable<T> member) {
         try {

@@ -12,7 +12,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import reactor.test.StepVerifier;
 
-class DeviceStreamTest {
+/**
+ * The one set of device buffers the CUDA backend's kernels upload every block into: allocated once for the plan's
+ * largest block, each block uploaded intact over the previous one, a failed allocation giving back what it took, and
+ * closing freeing everything (a fake device memory records the calls).
+ */
+class DeviceBlocksTest {
 
     @Test
     void aThousandBlockRunAllocatesEachBufferOnceAndUploadsEveryBlockIntact() {
@@ -23,10 +28,10 @@ class DeviceStreamTest {
         DevicePlan plan = DevicePlan.of(m, new PlanTarget(1 << 20, 3), account.cap());
         assertEquals(1000, plan.plan().size());
         AtomicInteger seen = new AtomicInteger();
-        StepVerifier.create(DeviceStream.of(m, plan, memory, account))
-                .thenConsumeWhile(d -> {
-                    RowBlock b = d.host();
-                    DeviceBlocks buffers = d.buffers();
+        DeviceBlocks buffers = new DeviceBlocks(memory, account, plan.maxBlockRows(), plan.maxBlockNnz());
+        StepVerifier.create(m.blocks(plan.plan()))
+                .thenConsumeWhile(b -> {
+                    buffers.upload(b, true, null);
                     int[] indptr = new int[b.nRows() + 1];
                     FakeMemory.contents(buffers.indptr).asIntBuffer().get(indptr);
                     int[] indices = new int[b.nnz()];
@@ -41,6 +46,7 @@ class DeviceStreamTest {
                     return true;
                 })
                 .verifyComplete();
+        buffers.close();
         assertEquals(1000, seen.get());
         assertEquals(5, memory.allocations, "indptr, indices, values, factors, output");
         assertEquals(1, memory.stagingAllocations);
@@ -76,15 +82,13 @@ class DeviceStreamTest {
     }
 
     @Test
-    void cancellingFreesTheBuffers() {
-        CsrMatrix m = Matrices.random(300, 40, 0.3, 8);
+    void closingFreesTheBuffersOnce() {
         FakeMemory memory = new FakeMemory();
         MemoryAccount account = MemoryAccount.root("cuda", 1 << 20);
-        DevicePlan plan = DevicePlan.of(m, new PlanTarget(1 << 20, 3), account.cap());
-        StepVerifier.create(DeviceStream.of(m, plan, memory, account), 2)
-                .expectNextCount(2)
-                .thenCancel()
-                .verify();
+        DeviceBlocks buffers = new DeviceBlocks(memory, account, 10, 100);
+        buffers.upload(Matrices.random(3, 40, 0.3, 8).blocks().blockFirst(), true, null);
+        buffers.close();
+        buffers.close();
         assertEquals(5, memory.frees);
         assertEquals(0, account.reserved());
     }

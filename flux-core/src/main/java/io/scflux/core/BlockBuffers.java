@@ -1,6 +1,5 @@
 package io.scflux.core;
 
-import io.scflux.core.backend.MemoryAccount;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.IdentityHashMap;

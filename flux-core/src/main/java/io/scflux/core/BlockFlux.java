@@ -1,6 +1,5 @@
 package io.scflux.core;
 
-import io.scflux.core.backend.MemoryAccount;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import reactor.core.publisher.Flux;

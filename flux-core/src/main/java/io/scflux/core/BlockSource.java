@@ -1,6 +1,5 @@
 package io.scflux.core;
 
-import io.scflux.core.backend.MemoryAccount;
 import reactor.core.publisher.Flux;
 
 /**

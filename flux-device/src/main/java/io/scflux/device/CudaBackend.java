@@ -13,7 +13,7 @@ import io.scflux.core.Stage;
 import io.scflux.core.anndata.ColumnMap;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.MemoryAccount;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.backend.ResidentArrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;

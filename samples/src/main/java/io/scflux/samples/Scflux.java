@@ -9,7 +9,7 @@ import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
 import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.MemoryAccount;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.CellRangerOptions;

@@ -1,5 +1,6 @@
 package io.scflux.core.backend;
 
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import io.scflux.core.anndata.ColumnMap;

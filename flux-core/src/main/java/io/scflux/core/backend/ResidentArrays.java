@@ -1,5 +1,7 @@
 package io.scflux.core.backend;
 
+import io.scflux.core.MemoryAccount;
+
 /**
  * The CSR arrays of a {@link io.scflux.core.RowBlock} held by a backend instead of the heap (device memory): the block
  * keeps its shape, and its arrays reach the heap only through {@link Backend#download}. Whoever holds a resident block

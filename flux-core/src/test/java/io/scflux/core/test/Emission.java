@@ -4,7 +4,7 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
 import io.scflux.core.RowBlock;
-import io.scflux.core.backend.MemoryAccount;
+import io.scflux.core.MemoryAccount;
 import reactor.core.publisher.Flux;
 
 /**

@@ -4,7 +4,7 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import io.scflux.core.anndata.ColumnMap;
 import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.MemoryAccount;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.backend.ResidentArrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,4 +1,4 @@
-package io.scflux.core.backend;
+package io.scflux.core;
 
 /**
  * A reservation refused because it would take a {@link MemoryAccount} over its cap. Nothing was allocated; a planner

@@ -1,4 +1,4 @@
-package io.scflux.core.backend;
+package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package io.scflux.core.backend;
+package io.scflux.core;
 
 import java.util.ArrayList;
 import java.util.List;

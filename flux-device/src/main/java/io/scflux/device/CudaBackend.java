@@ -10,7 +10,7 @@ import static jcuda.driver.JCudaDriver.cuMemsetD8;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.anndata.ColumnMap;
+import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.MemoryAccount;

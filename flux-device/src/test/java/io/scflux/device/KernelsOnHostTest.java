@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
-import io.scflux.core.anndata.ColumnMap;
+import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Matrices;

@@ -4,7 +4,7 @@ import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
 import io.scflux.core.MemoryBudget;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.Engine;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.backend.HostBackend;

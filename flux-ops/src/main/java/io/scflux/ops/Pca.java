@@ -3,7 +3,7 @@ package io.scflux.ops;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.StagedSource;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;

@@ -1,6 +1,6 @@
 package io.scflux.ops;
 
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import reactor.core.publisher.Mono;
 

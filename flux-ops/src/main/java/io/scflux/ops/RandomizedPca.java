@@ -2,7 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import java.util.Comparator;
 import java.util.Random;
 import java.util.stream.IntStream;

@@ -6,7 +6,7 @@ import io.scflux.core.DType;
 import io.scflux.core.InvalidValueException;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.PackedStrings;
 import reactor.core.publisher.Mono;

@@ -3,7 +3,7 @@ package io.scflux.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.CsrMatrix;
 import java.time.Duration;
 

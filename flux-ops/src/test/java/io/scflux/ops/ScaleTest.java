@@ -9,7 +9,7 @@ import io.jhdf.HdfFile;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CsrMatrix;

@@ -4,7 +4,7 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.H5ad;
 import io.scflux.ops.Pp;

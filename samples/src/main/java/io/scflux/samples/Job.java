@@ -4,7 +4,7 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.FileMatrix;

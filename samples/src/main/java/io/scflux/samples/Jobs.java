@@ -1,6 +1,6 @@
 package io.scflux.samples;
 
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import java.util.ArrayDeque;
 import java.util.Deque;

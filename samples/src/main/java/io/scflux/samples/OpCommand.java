@@ -3,7 +3,7 @@ package io.scflux.samples;
 import io.scflux.core.BlockSource;
 import io.scflux.core.InvalidValueException;
 import io.scflux.core.ScfluxFormatException;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;

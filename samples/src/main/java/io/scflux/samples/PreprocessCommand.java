@@ -1,6 +1,6 @@
 package io.scflux.samples;
 
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.ops.Log1pOptions;
 import io.scflux.ops.Preprocess;

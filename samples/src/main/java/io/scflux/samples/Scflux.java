@@ -4,7 +4,7 @@ import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.ScfluxFormatException;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;

@@ -1,6 +1,6 @@
 package io.scflux.samples;
 
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.io.WriteOptions;

@@ -10,7 +10,7 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.Streaming;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;

@@ -8,6 +8,7 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.Resident;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -4,6 +4,7 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
+import io.scflux.core.backend.RowSorter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

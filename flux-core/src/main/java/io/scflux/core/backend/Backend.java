@@ -4,7 +4,7 @@ import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.anndata.ColumnMap;
+import io.scflux.core.backend.ColumnMap;
 
 /**
  * Where the arithmetic on row blocks runs: the JVM heap ({@link HostBackend}) or a device. The operators call these

@@ -3,8 +3,8 @@ package io.scflux.core.backend;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.anndata.ColumnMap;
-import io.scflux.core.anndata.NormalizeLog1p;
+import io.scflux.core.backend.ColumnMap;
+import io.scflux.core.backend.NormalizeLog1p;
 
 /**
  * The JVM heap: the reference kernels, on primitive arrays, that the operators have always run and that a device's

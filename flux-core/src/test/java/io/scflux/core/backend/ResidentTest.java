@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.BlockSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
-import io.scflux.core.anndata.ColumnMap;
+import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Matrices;

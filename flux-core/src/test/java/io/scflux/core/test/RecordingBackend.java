@@ -2,7 +2,7 @@ package io.scflux.core.test;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.anndata.ColumnMap;
+import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.backend.ResidentArrays;

@@ -1,4 +1,4 @@
-package io.scflux.core.anndata;
+package io.scflux.core.backend;
 
 import io.scflux.core.RowBlock;
 import java.util.Arrays;
@@ -171,7 +171,7 @@ public final class ColumnMap implements java.io.Serializable {
     }
 
     /** The map as an immutable value for a cache key. */
-    Object key() {
+    public Object key() {
         return java.nio.IntBuffer.wrap(to).asReadOnlyBuffer();
     }
 }

@@ -1,4 +1,4 @@
-package io.scflux.core.anndata;
+package io.scflux.core.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

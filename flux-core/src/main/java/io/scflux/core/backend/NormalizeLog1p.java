@@ -1,4 +1,4 @@
-package io.scflux.core.anndata;
+package io.scflux.core.backend;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;

@@ -1,4 +1,4 @@
-package io.scflux.core.anndata;
+package io.scflux.core.backend;
 
 import java.util.Arrays;
 
@@ -6,12 +6,12 @@ import java.util.Arrays;
  * Sorts the entries of one CSR row by column, reusing its key buffer from row to row: one sorter per block (it is
  * not thread-safe), so that re-indexing rows out of column order allocates per block, not per row.
  */
-final class RowSorter {
+public final class RowSorter {
 
     private long[] keys = new long[0];
 
     /** Sorts {@code idx[from, to)} with {@code val}: insertion sort for short rows, a packed-key sort for long ones. */
-    void sort(int[] idx, float[] val, int from, int to) {
+    public void sort(int[] idx, float[] val, int from, int to) {
         int n = to - from;
         if (n > 32) {
             if (keys.length < n) {

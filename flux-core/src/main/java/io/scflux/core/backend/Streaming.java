@@ -1,8 +1,13 @@
-package io.scflux.core;
+package io.scflux.core.backend;
 
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.Resident;
+import io.scflux.core.BlockBuffer;
+import io.scflux.core.BlockSource;
+import io.scflux.core.Engine;
+import io.scflux.core.Execution;
+import io.scflux.core.Notices;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.Reducer;
+import io.scflux.core.RowBlock;
 import java.util.Objects;
 import java.util.function.Consumer;
 

@@ -1,4 +1,4 @@
-package io.scflux.core.anndata;
+package io.scflux.core.backend;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
@@ -8,12 +8,12 @@ import io.scflux.core.Stage;
  * value in the factor's type (a float32 quotient for float32 factors), a zero factor taken as one so that an empty
  * cell stays as it is.
  */
-final class RowScale implements Stage {
+public final class RowScale implements Stage {
 
     private final double[] factors;
 
     /** {@code factors} indexed by cell, each exactly representable in the type the division runs in. */
-    RowScale(double[] factors) {
+    public RowScale(double[] factors) {
         this.factors = factors;
     }
 

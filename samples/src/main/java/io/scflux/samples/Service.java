@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
@@ -37,7 +38,6 @@ import reactor.netty.http.server.HttpServerResponse;
 final class Service implements Disposable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String PROBLEM = "application/problem+json";
 
     /** Jobs' outputs read for their page and plots: the last few, each read once. */
     private static final int OUTPUTS_KEPT = 4;
@@ -53,7 +53,7 @@ final class Service implements Disposable {
         this.data = data.toAbsolutePath().normalize();
         this.metrics = new ServiceMetrics(cache);
         this.jobs = new Jobs(maxJobs, keepJobs, work, streaming, cache, metrics);
-        this.server = HttpServer.create().host(host).port(port).route(routes -> routes
+        Router router = new Router()
                 .post("/jobs", this::submit)
                 .get("/jobs/{id}/events", this::events)
                 .get("/jobs/{id}/result", this::result)
@@ -61,7 +61,10 @@ final class Service implements Disposable {
                 .get("/jobs/{id}/plots/{image}", this::plot)
                 .delete("/jobs/{id}", this::cancel)
                 .get("/datasets/{name}/obs", this::obs)
-                .get("/metrics", this::metrics))
+                .get("/metrics", this::metrics);
+        this.server = HttpServer.create().host(host).port(port)
+                .handle((request, response) -> Mono.defer(() -> Mono.from(router.dispatch(request, response)))
+                        .onErrorResume(e -> fail(response, e)))
                 .bindNow();
     }
 
@@ -102,15 +105,12 @@ final class Service implements Disposable {
                 .map(body -> jobs.submit(JobRequest.parse(body, data)))
                 .flatMap(job -> json(response.status(HttpResponseStatus.ACCEPTED), JSON.createObjectNode()
                         .put("id", job.id())))
-                .onErrorResume(InvalidField.class, e -> problem(response, HttpResponseStatus.BAD_REQUEST,
+                .onErrorMap(InvalidField.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
                         "Invalid job request", e.getMessage(), e.field()));
     }
 
     private Publisher<Void> events(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
+        Job job = job(request);
         boolean cancelOnDisconnect = "true".equals(query(request, "cancelOnDisconnect"));
         return response.header(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
                 .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
@@ -124,14 +124,7 @@ final class Service implements Disposable {
     }
 
     private Publisher<Void> result(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
-        if (!job.done()) {
-            return problem(response, HttpResponseStatus.CONFLICT, "No result",
-                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
-        }
+        Job job = finished(job(request));
         Path file = job.output();
         return Mono.fromCallable(() -> Files.size(file)).subscribeOn(Schedulers.boundedElastic())
                 .flatMap(size -> response
@@ -142,10 +135,7 @@ final class Service implements Disposable {
     }
 
     private Publisher<Void> page(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
+        Job job = job(request);
         String color = query(request, "color");
         Mono<Optional<AnnData>> output = job.done() ? output(job).map(Optional::of) : Mono.just(Optional.empty());
         return output.publishOn(Schedulers.boundedElastic())
@@ -160,32 +150,25 @@ final class Service implements Disposable {
      * scheduler; 404 for an unknown plot, 409 when the job has no output or the output lacks what the plot shows.
      */
     private Publisher<Void> plot(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
+        Job job = job(request);
         String image = request.param("image");
         Plot plot;
         try {
             plot = Plot.of(image.endsWith(".png") ? image.substring(0, image.length() - ".png".length()) : image);
         } catch (IllegalArgumentException e) {
-            return problem(response, HttpResponseStatus.NOT_FOUND, "Unknown plot", e.getMessage() + ", as KIND.png",
-                    "plot");
+            throw new Problem(HttpResponseStatus.NOT_FOUND, "Unknown plot", e.getMessage() + ", as KIND.png", "plot");
         }
-        if (!job.done()) {
-            return problem(response, HttpResponseStatus.CONFLICT, "No result",
-                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
-        }
+        finished(job);
         String color = query(request, "color");
         return output(job).publishOn(Schedulers.boundedElastic())
                 .map(data -> plot.png(data, job.output().getFileName().toString(), color))
                 .flatMap(png -> response.header(HttpHeaderNames.CONTENT_TYPE, "image/png")
                         .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                         .sendByteArray(Mono.just(png)).then())
-                .onErrorResume(InvalidField.class, e -> problem(response, HttpResponseStatus.BAD_REQUEST,
+                .onErrorMap(InvalidField.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
                         "Invalid plot request", e.getMessage(), e.field()))
-                .onErrorResume(IllegalArgumentException.class, e -> problem(response, HttpResponseStatus.CONFLICT,
-                        "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
+                .onErrorMap(IllegalArgumentException.class, e -> new Problem(
+                        HttpResponseStatus.CONFLICT, "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
     }
 
     private Publisher<Void> metrics(HttpServerRequest request, HttpServerResponse response) {
@@ -195,14 +178,14 @@ final class Service implements Disposable {
     }
 
     private Publisher<Void> cancel(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
-        job.cancel();
+        job(request).cancel();
         return response.status(HttpResponseStatus.ACCEPTED).send();
     }
 
+    /**
+     * {@code /datasets/NAME/obs[?columns=a,b]}: obs as NDJSON; 404 for a name that is no dataset of the data folder,
+     * 400 for an unknown column, 422 for a file that is not a readable {@code .h5ad}.
+     */
     private Publisher<Void> obs(HttpServerRequest request, HttpServerResponse response) {
         String columns = query(request, "columns");
         List<String> names = columns == null || columns.isEmpty() ? List.of() : Arrays.asList(columns.split(","));
@@ -211,7 +194,7 @@ final class Service implements Disposable {
                 .map(obs -> ObsRows.of(obs, names))
                 .flatMap(rows -> response.header(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
                         .sendString(rows).then())
-                .onErrorResume(InvalidField.class, e -> problem(response, e.field().equals("name")
+                .onErrorMap(InvalidField.class, e -> new Problem(e.field().equals("name")
                         ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.BAD_REQUEST, "Invalid dataset request",
                         e.getMessage(), e.field()));
     }
@@ -226,17 +209,51 @@ final class Service implements Disposable {
                 .cache(data -> Duration.ofMillis(Long.MAX_VALUE), e -> Duration.ZERO, () -> Duration.ZERO));
     }
 
-    private static Mono<Void> unknownJob(HttpServerResponse response, String id) {
-        return problem(response, HttpResponseStatus.NOT_FOUND, "Unknown job", "no job " + id, "id");
+    /** The job of the request's {@code id}, or the 404 Problem. */
+    private Job job(HttpServerRequest request) {
+        Job job = jobs.get(request.param("id"));
+        if (job == null) {
+            throw new Problem(HttpResponseStatus.NOT_FOUND, "Unknown job", "no job " + request.param("id"), "id");
+        }
+        return job;
     }
 
-    /** An RFC 9457 problem document naming {@code field}. */
-    private static Mono<Void> problem(HttpServerResponse response, HttpResponseStatus status, String title,
-                                      String detail, String field) {
-        ObjectNode body = JSON.createObjectNode().put("type", "about:blank").put("title", title)
-                .put("status", status.code()).put("detail", detail).put("field", field);
-        return response.status(status).header(HttpHeaderNames.CONTENT_TYPE, PROBLEM)
-                .sendString(Mono.just(body.toString())).then();
+    /** {@code job} when it is done, else the 409 Problem. */
+    private static Job finished(Job job) {
+        if (!job.done()) {
+            throw new Problem(HttpResponseStatus.CONFLICT, "No result",
+                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
+        }
+        return job;
+    }
+
+    /**
+     * Answers {@code e} as a problem document, unless the response has begun (a stream cut short: the connection then
+     * closes): a {@link Problem} as it is, any other failure by its {@link ErrorKind} with the message the command
+     * line would print.
+     */
+    private Mono<Void> fail(HttpServerResponse response, Throwable e) {
+        if (response.hasSentHeaders()) {
+            return Mono.error(e);
+        }
+        return problem(e).send(response, UnaryOperator.identity());
+    }
+
+    private static Problem problem(Throwable e) {
+        if (e instanceof Problem p) {
+            return p;
+        }
+        if (e instanceof InvalidField f) {
+            return new Problem(HttpResponseStatus.BAD_REQUEST, "Invalid request", f.getMessage(), f.field());
+        }
+        return switch (ErrorKind.of(e)) {
+            case NOT_FOUND -> new Problem(HttpResponseStatus.NOT_FOUND, "Not found", Scflux.message(e), null);
+            case PERMISSION -> new Problem(HttpResponseStatus.FORBIDDEN, "Permission denied", Scflux.message(e), null);
+            case MISSING_KEY, INVALID, USAGE -> new Problem(HttpResponseStatus.UNPROCESSABLE_ENTITY,
+                    "Unprocessable data", Scflux.message(e), null);
+            case IO, INTERNAL -> new Problem(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal error",
+                    Scflux.message(e), null);
+        };
     }
 
     private static Mono<Void> json(HttpServerResponse response, ObjectNode body) {

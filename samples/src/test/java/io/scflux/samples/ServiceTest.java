@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.HttpMethod;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
@@ -33,6 +34,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,10 +114,16 @@ class ServiceTest {
         start(maxJobs, 100, work);
     }
 
+    /**
+     * Starts the service and a client of it that opens a connection per request: Reactor Netty 1.3.7's server stalls
+     * a keep-alive connection now and then when a request arrives before the previous one's operations have ended
+     * (reactor/reactor-netty#4361, fixed after 1.3.7), which made a request of these tests wait for ever about once in
+     * a thousand.
+     */
     void start(int maxJobs, int keepJobs, Scheduler work) {
         service = Service.start(data, "127.0.0.1", 0, maxJobs, keepJobs, work, Streaming.DEFAULT,
                 BlockCache.ofMegabytes(64));
-        client = HttpClient.create().baseUrl("http://127.0.0.1:" + service.port());
+        client = HttpClient.newConnection().baseUrl("http://127.0.0.1:" + service.port());
     }
 
     @Test
@@ -400,6 +408,83 @@ class ServiceTest {
         assertEquals(400, status("/datasets/" + INPUT + "/obs?columns=sample,nope"));
     }
 
+    /** Unknown routes and wrong methods are problem documents too, a 405 naming the methods its path takes. */
+    @Test
+    void unknownRouteAndWrongMethodAreProblems() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        assertProblem(fetch("/nowhere"), 404);
+        assertProblem(fetch("/jobs/x/nowhere"), 404);
+        Fetched put = exchange(HttpMethod.PUT, "/jobs");
+        assertProblem(put, 405);
+        assertEquals("POST", put.allow);
+        Fetched post = exchange(HttpMethod.POST, "/metrics");
+        assertProblem(post, 405);
+        assertEquals("GET", post.allow);
+        assertEquals("DELETE", exchange(HttpMethod.PUT, "/jobs/x").allow);
+    }
+
+    /**
+     * A file named .h5ad that is not HDF5: its obs are a 422 problem saying so (it was an empty 500), and a job on it
+     * fails saying so.
+     */
+    @Test
+    void aFileThatIsNotHdf5IsAProblemAndAFailedJob() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        Files.writeString(data.resolve("bad.h5ad"), "not HDF5\n".repeat(100));
+        Fetched obs = fetch("/datasets/bad.h5ad/obs");
+        assertProblem(obs, 422);
+        String detail = JSON.readTree(obs.body).get("detail").asText();
+        assertTrue(detail.endsWith("bad.h5ad: /: not an HDF5 file or truncated: No valid HDF5 signature found"),
+                detail);
+
+        Reply accepted = post("{\"input\": \"bad.h5ad\", \"steps\": [\"qc\"]}").block(PATIENCE);
+        assertEquals(202, accepted.status, accepted.body);
+        JsonNode end = awaitEnd(JSON.readTree(accepted.body).get("id").asText());
+        assertEquals("failed", end.get("event").asText());
+        assertTrue(end.get("error").asText().contains("bad.h5ad: /: not an HDF5 file"), end.toString());
+    }
+
+    /**
+     * 200 failed jobs and 200 failed obs requests on a file that is not HDF5 leave no file descriptor open: the
+     * entries of /proc/self/fd come back to those before. The client keeps no connection, each closes after its
+     * response (on both sides a moment later: the count is awaited a few seconds); earlier tests' garbage is collected
+     * before the first count, so that none of their descriptors closes during this one.
+     *
+     * <p>The descriptors on the bad file itself are opened by flux-io's read ({@code H5ad.read}): jhdf's
+     * {@code HdfFile(Path)} constructor opens a FileChannel and throws "No valid HDF5 signature found" without closing
+     * it, and flux-io never gets the channel to close; only a GC closes them. That leak is flux-io's to fix: until then
+     * this test checks every other descriptor, then is reported as aborted, naming how many it found on the bad file.
+     */
+    @ParameterizedTest
+    @CsvSource({"jobs", "obs"})
+    void failedReadsOfANonHdf5FileLeaveNoDescriptorOpen(String route) throws Exception {
+        Assumptions.assumeTrue(Files.isDirectory(Path.of("/proc/self/fd")), "needs /proc (Linux)");
+        start(2, Schedulers.boundedElastic());
+        Path bad = data.resolve("bad.h5ad");
+        Files.writeString(bad, "not HDF5\n".repeat(100));
+        Runnable fail = route.equals("jobs")
+                ? () -> assertEquals("failed", awaitEnd(submitOn("bad.h5ad", "[\"qc\"]")).get("event").asText())
+                : () -> assertEquals(422, fetch("/datasets/bad.h5ad/obs").status);
+        fail.run(); // the classes loaded
+        System.gc();
+        Map<String, Integer> before = OpenFiles.now();
+        for (int i = 0; i < 200; i++) {
+            fail.run();
+        }
+        Map<String, Integer> leaked = OpenFiles.awaitBack(before, Duration.ofSeconds(5));
+        String badFile = bad.toRealPath().toString();
+        int onBadFile = leaked.getOrDefault(badFile, 0);
+        System.out.printf("ServiceTest: %d descriptors open before 200 failed %s, %d after (%d on bad.h5ad)%n",
+                OpenFiles.total(before), route, OpenFiles.total(OpenFiles.now()), onBadFile);
+        leaked.remove(badFile);
+        assertEquals(Map.of(), leaked, "descriptors left open by the service after 200 failed " + route);
+        if (onBadFile > 0) {
+            Assumptions.abort(onBadFile + " descriptors left open on bad.h5ad after 200 failed " + route
+                    + ": jhdf's HdfFile(Path), called by flux-io's H5adReader.open, does not close its channel when "
+                    + "it finds no HDF5 signature (flux-io's to fix)");
+        }
+    }
+
     /** The job's last event's data, with its name as {@code event}. */
     private JsonNode awaitEnd(String id) {
         Event last = events(id, "").blockLast(PATIENCE);
@@ -407,8 +492,13 @@ class ServiceTest {
     }
 
     private Fetched fetch(String uri) {
-        return client.get().uri(uri).responseSingle((res, body) -> body.asByteArray().defaultIfEmpty(new byte[0])
-                .map(bytes -> new Fetched(res.status().code(), res.responseHeaders().get("Content-Type"), bytes)))
+        return exchange(HttpMethod.GET, uri);
+    }
+
+    private Fetched exchange(HttpMethod method, String uri) {
+        return client.request(method).uri(uri).responseSingle((res, body) -> body.asByteArray()
+                .defaultIfEmpty(new byte[0]).map(bytes -> new Fetched(res.status().code(),
+                        res.responseHeaders().get("Content-Type"), res.responseHeaders().get("Allow"), bytes)))
                 .block(PATIENCE);
     }
 
@@ -443,10 +533,23 @@ class ServiceTest {
         return client.get().uri(uri).responseSingle((res, body) -> Mono.just(res.status().code())).block(PATIENCE);
     }
 
-    private String submit(String steps) throws IOException {
-        Reply reply = post("{\"input\": \"" + INPUT + "\", \"steps\": " + steps + "}").block(PATIENCE);
+    private String submit(String steps) {
+        return submitOn(INPUT, steps);
+    }
+
+    private String submitOn(String input, String steps) {
+        Reply reply = post("{\"input\": \"" + input + "\", \"steps\": " + steps + "}").block(PATIENCE);
         assertEquals(202, reply.status, reply.body);
-        return JSON.readTree(reply.body).get("id").asText();
+        return json(reply.body).get("id").asText();
+    }
+
+    private static void assertProblem(Fetched reply, int status) throws IOException {
+        assertEquals(status, reply.status, new String(reply.body, StandardCharsets.UTF_8));
+        assertEquals("application/problem+json", reply.contentType);
+        JsonNode problem = JSON.readTree(reply.body);
+        assertEquals(status, problem.get("status").asInt());
+        assertFalse(problem.get("title").asText().isEmpty());
+        assertFalse(problem.get("detail").asText().isEmpty());
     }
 
     private Mono<Reply> post(String body) {
@@ -492,7 +595,7 @@ class ServiceTest {
     record Reply(int status, String contentType, String body) {
     }
 
-    record Fetched(int status, String contentType, byte[] body) {
+    record Fetched(int status, String contentType, String allow, byte[] body) {
     }
 
     record Event(String name, JsonNode data) {

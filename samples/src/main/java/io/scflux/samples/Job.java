@@ -44,8 +44,7 @@ final class Job {
         this.id = id;
         this.request = request;
         this.onEnd = onEnd;
-        String in = request.input();
-        this.output = request.file().resolveSibling(in.substring(0, in.lastIndexOf('.')) + "-" + id + ".h5ad");
+        this.output = request.output(id);
         emit(JobEvent.queued());
     }
 
@@ -146,7 +145,8 @@ final class Job {
                     .then(Mono.fromRunnable(() -> finish.accept(JobEvent.done(output.getFileName().toString(),
                             "/jobs/" + id + "/page"))))
                     .onErrorResume(e -> {
-                        finish.accept(cancelRequested ? JobEvent.cancelled() : JobEvent.failed(Scflux.message(e)));
+                        finish.accept(cancelRequested ? JobEvent.cancelled()
+                                : JobEvent.failed(request.folder().scrub(Scflux.message(e))));
                         return Mono.empty();
                     });
         }).then();

@@ -18,7 +18,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
@@ -42,7 +41,7 @@ final class Service implements Disposable {
     /** Jobs' outputs read for their page and plots: the last few, each read once. */
     private static final int OUTPUTS_KEPT = 4;
 
-    private final Path data;
+    private final DataFolder folder;
     private final ServiceMetrics metrics;
     private final Cache<Path, Mono<AnnData>> outputs = Caffeine.newBuilder().maximumSize(OUTPUTS_KEPT).build();
     private final Jobs jobs;
@@ -50,7 +49,7 @@ final class Service implements Disposable {
 
     private Service(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work, Streaming streaming,
                     BlockCache cache) {
-        this.data = data.toAbsolutePath().normalize();
+        this.folder = new DataFolder(data);
         this.metrics = new ServiceMetrics(cache);
         this.jobs = new Jobs(maxJobs, keepJobs, work, streaming, cache, metrics);
         Router router = new Router()
@@ -102,7 +101,7 @@ final class Service implements Disposable {
     private Publisher<Void> submit(HttpServerRequest request, HttpServerResponse response) {
         return request.receive().aggregate().asByteArray().defaultIfEmpty(new byte[0])
                 .publishOn(Schedulers.boundedElastic())
-                .map(body -> jobs.submit(JobRequest.parse(body, data)))
+                .map(body -> jobs.submit(JobRequest.parse(body, folder)))
                 .flatMap(job -> json(response.status(HttpResponseStatus.ACCEPTED), JSON.createObjectNode()
                         .put("id", job.id())))
                 .onErrorMap(InvalidField.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
@@ -189,7 +188,7 @@ final class Service implements Disposable {
     private Publisher<Void> obs(HttpServerRequest request, HttpServerResponse response) {
         String columns = query(request, "columns");
         List<String> names = columns == null || columns.isEmpty() ? List.of() : Arrays.asList(columns.split(","));
-        return Mono.fromCallable(() -> H5ad.read(JobRequest.dataset(data, request.param("name"), "name")).obs())
+        return Mono.fromCallable(() -> H5ad.read(folder.dataset(request.param("name"), "name")).obs())
                 .subscribeOn(Schedulers.boundedElastic())
                 .map(obs -> ObsRows.of(obs, names))
                 .flatMap(rows -> response.header(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
@@ -236,7 +235,7 @@ final class Service implements Disposable {
         if (response.hasSentHeaders()) {
             return Mono.error(e);
         }
-        return problem(e).send(response, UnaryOperator.identity());
+        return problem(e).send(response, folder::scrub);
     }
 
     private static Problem problem(Throwable e) {

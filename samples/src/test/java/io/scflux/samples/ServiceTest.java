@@ -121,7 +121,11 @@ class ServiceTest {
      * a thousand.
      */
     void start(int maxJobs, int keepJobs, Scheduler work) {
-        service = Service.start(data, "127.0.0.1", 0, maxJobs, keepJobs, work, Streaming.DEFAULT,
+        start(data, maxJobs, keepJobs, work);
+    }
+
+    void start(Path folder, int maxJobs, int keepJobs, Scheduler work) {
+        service = Service.start(folder, "127.0.0.1", 0, maxJobs, keepJobs, work, Streaming.DEFAULT,
                 BlockCache.ofMegabytes(64));
         client = HttpClient.newConnection().baseUrl("http://127.0.0.1:" + service.port());
     }
@@ -425,23 +429,53 @@ class ServiceTest {
 
     /**
      * A file named .h5ad that is not HDF5: its obs are a 422 problem saying so (it was an empty 500), and a job on it
-     * fails saying so.
+     * fails saying so; both name it relative to the data folder, here served through a link to it, so that neither
+     * the folder's path as given nor its real path shows.
      */
     @Test
-    void aFileThatIsNotHdf5IsAProblemAndAFailedJob() throws IOException {
-        start(2, Schedulers.boundedElastic());
+    void aFileThatIsNotHdf5IsAProblemAndAFailedJobNamingItRelatively() throws IOException {
+        start(Files.createSymbolicLink(root.resolve("served"), data), 2, 100, Schedulers.boundedElastic());
         Files.writeString(data.resolve("bad.h5ad"), "not HDF5\n".repeat(100));
+        String expected = "bad.h5ad: /: not an HDF5 file or truncated: No valid HDF5 signature found";
         Fetched obs = fetch("/datasets/bad.h5ad/obs");
         assertProblem(obs, 422);
-        String detail = JSON.readTree(obs.body).get("detail").asText();
-        assertTrue(detail.endsWith("bad.h5ad: /: not an HDF5 file or truncated: No valid HDF5 signature found"),
-                detail);
+        assertEquals(expected, JSON.readTree(obs.body).get("detail").asText());
 
-        Reply accepted = post("{\"input\": \"bad.h5ad\", \"steps\": [\"qc\"]}").block(PATIENCE);
-        assertEquals(202, accepted.status, accepted.body);
-        JsonNode end = awaitEnd(JSON.readTree(accepted.body).get("id").asText());
+        String id = submitOn("bad.h5ad", "[\"qc\"]");
+        JsonNode end = awaitEnd(id);
         assertEquals("failed", end.get("event").asText());
-        assertTrue(end.get("error").asText().contains("bad.h5ad: /: not an HDF5 file"), end.toString());
+        assertEquals(expected, end.get("error").asText());
+        String page = new String(fetch("/jobs/" + id + "/page").body, StandardCharsets.UTF_8);
+        assertTrue(page.contains(expected), page);
+        assertFalse(page.contains(root.toString()) || page.contains(root.toRealPath().toString()), page);
+    }
+
+    /**
+     * A link in the data folder to a file outside it is no dataset: a job on it is refused with a 400 naming the
+     * input, its obs are a 404, and nothing is read. A link to a file in a folder of the data folder is one.
+     */
+    @Test
+    void aLinkOutOfTheDataFolderIsNotADataset() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        Files.createSymbolicLink(data.resolve("link.h5ad"), root.resolve("outside.h5ad"));
+        Reply refused = post("{\"input\": \"link.h5ad\", \"steps\": [\"qc\"]}").block(PATIENCE);
+        assertEquals(400, refused.status, refused.body);
+        JsonNode problem = JSON.readTree(refused.body);
+        assertEquals("input", problem.get("field").asText());
+        assertEquals("input link.h5ad is not a dataset of the data folder: it links to a file outside it",
+                problem.get("detail").asText());
+        Fetched obs = fetch("/datasets/link.h5ad/obs");
+        assertProblem(obs, 404);
+        assertTrue(JSON.readTree(obs.body).get("detail").asText().contains("not a dataset of the data folder"));
+
+        Path inner = Files.createDirectory(data.resolve("inner")).resolve("moved.h5ad");
+        Files.move(data.resolve(INPUT), inner);
+        Files.createSymbolicLink(data.resolve(INPUT), inner);
+        StepVerifier.create(lines(client.get().uri("/datasets/" + INPUT + "/obs").responseContent().asString())
+                .count()).expectNext((long) CELLS).expectComplete().verify(PATIENCE);
+        try (var files = Files.list(data)) {
+            assertEquals(3, files.count(), "no job ran");
+        }
     }
 
     /**

@@ -81,6 +81,24 @@ final class DataFolder {
         return target;
     }
 
+    /** The names of the folder's datasets, sorted. Touches the file system. */
+    List<String> datasets() {
+        try (Stream<Path> files = Files.list(path)) {
+            return files.map(f -> f.getFileName().toString()).filter(this::isDataset).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private boolean isDataset(String name) {
+        try {
+            dataset(name, "name");
+            return true;
+        } catch (InvalidField e) {
+            return false;
+        }
+    }
+
     /**
      * {@code message} with the folder's absolute path taken out of the paths it names ({@code /srv/data/x.h5ad}
      * becomes {@code x.h5ad}, the folder itself {@code .}), as given and as its real path.

@@ -6,7 +6,6 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.Disposable;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
@@ -19,9 +18,6 @@ import reactor.core.scheduler.Scheduler;
 final class Jobs implements Disposable {
 
     private final Map<String, Job> byId = new ConcurrentHashMap<>();
-    /** Ids are unique across runs of the server (its start time, then a counter): outputs are named by them. */
-    private final String run = Long.toString(System.currentTimeMillis(), 36);
-    private final AtomicLong ids = new AtomicLong();
     private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Disposable runner;
     private final int keepJobs;
@@ -36,9 +32,12 @@ final class Jobs implements Disposable {
         this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics), maxJobs).subscribe();
     }
 
-    /** A new job for {@code request}, queued. */
+    /**
+     * A new job for {@code request}, queued. Its id is 128 random bits ({@link Secrets#id}): it names the job's routes
+     * and output, so it must not be guessed. Off the event loop (it draws from SecureRandom).
+     */
     Job submit(JobRequest request) {
-        String id = run + "-" + ids.incrementAndGet();
+        String id = Secrets.id();
         Job job = new Job(id, request, () -> retire(id));
         byId.put(job.id(), job);
         synchronized (queue) {

@@ -31,8 +31,9 @@ import reactor.netty.http.server.HttpServerResponse;
 /**
  * {@code scflux serve}: an HTTP service on Reactor Netty that runs jobs of operators on the {@code .h5ad} files of a
  * data folder, streams their progress as Server-Sent Events and obs as NDJSON, shows a finished job's plots on a
- * results page and its meters at {@code /metrics}. Handlers never block: jobs run on the {@code work} scheduler, other
- * file work and drawing on Reactor's bounded elastic one, so pages of finished jobs do not wait for running ones.
+ * results page and its meters at {@code /metrics}. Every request passes {@link Access} (origin, then token) before its
+ * route; every error is a {@link Problem}. Handlers never block: jobs run on the {@code work} scheduler, other file
+ * work and drawing on Reactor's bounded elastic one, so pages of finished jobs do not wait for running ones.
  */
 final class Service implements Disposable {
 
@@ -42,17 +43,21 @@ final class Service implements Disposable {
     private static final int OUTPUTS_KEPT = 4;
 
     private final DataFolder folder;
+    private final ServiceOptions options;
     private final ServiceMetrics metrics;
     private final Cache<Path, Mono<AnnData>> outputs = Caffeine.newBuilder().maximumSize(OUTPUTS_KEPT).build();
     private final Jobs jobs;
     private final DisposableServer server;
 
-    private Service(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work, Streaming streaming,
+    private Service(DataFolder folder, ServiceOptions options, Scheduler work, Streaming streaming,
                     BlockCache cache) {
-        this.folder = new DataFolder(data);
+        this.folder = folder;
+        this.options = options;
         this.metrics = new ServiceMetrics(cache);
-        this.jobs = new Jobs(maxJobs, keepJobs, work, streaming, cache, metrics);
+        this.jobs = new Jobs(options.maxJobs(), options.keepJobs(), work, streaming, cache, metrics);
+        Access access = new Access(options.token());
         Router router = new Router()
+                .get("/", this::index)
                 .post("/jobs", this::submit)
                 .get("/jobs/{id}/events", this::events)
                 .get("/jobs/{id}/result", this::result)
@@ -61,25 +66,31 @@ final class Service implements Disposable {
                 .delete("/jobs/{id}", this::cancel)
                 .get("/datasets/{name}/obs", this::obs)
                 .get("/metrics", this::metrics);
-        this.server = HttpServer.create().host(host).port(port)
-                .handle((request, response) -> Mono.defer(() -> Mono.from(router.dispatch(request, response)))
-                        .onErrorResume(e -> fail(response, e)))
+        this.server = HttpServer.create().host(options.host()).port(options.port())
+                .handle((request, response) -> Mono.defer(() -> {
+                    access.check(request, response);
+                    return Mono.from(router.dispatch(request, response));
+                }).onErrorResume(e -> fail(response, e)))
                 .bindNow();
     }
 
     /**
-     * A service on {@code host:port} (port 0: any free one), running at most {@code maxJobs} jobs on {@code work},
-     * streaming X as {@code streaming} says and sharing the jobs' reads of X through {@code cache}; it remembers the
-     * last {@code keepJobs} jobs that ended.
+     * A service on the {@code .h5ad} files of {@code data} as {@code options} say, running its jobs on {@code work},
+     * streaming X as {@code streaming} says and sharing the jobs' reads of X through {@code cache}. Blocking (it
+     * resolves the folder's real path and binds the port).
      */
-    static Service start(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work,
-                         Streaming streaming, BlockCache cache) {
-        return new Service(data, host, port, maxJobs, keepJobs, work, streaming, cache);
+    static Service start(Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache) {
+        return new Service(new DataFolder(data), options, work, streaming, cache);
     }
 
     /** The port the service listens on. */
     int port() {
         return server.port();
+    }
+
+    /** The token every request must carry. */
+    String token() {
+        return options.token();
     }
 
     /** The job {@code id}, or null. */
@@ -96,6 +107,13 @@ final class Service implements Disposable {
     public void dispose() {
         jobs.dispose();
         server.disposeNow();
+    }
+
+    /** {@code /}: the datasets of the data folder and how to run a job, as HTML. */
+    private Publisher<Void> index(HttpServerRequest request, HttpServerResponse response) {
+        return Mono.fromCallable(() -> IndexPage.html(folder.datasets())).subscribeOn(Schedulers.boundedElastic())
+                .flatMap(html -> response.header(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
+                        .sendString(Mono.just(html)).then());
     }
 
     private Publisher<Void> submit(HttpServerRequest request, HttpServerResponse response) {

@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
@@ -27,6 +29,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.IntStream;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -73,6 +76,7 @@ class ServiceTest {
     private final CountDownLatch hold = new CountDownLatch(1);
     private ExecutorService held;
     HttpClient client;
+    String base;
 
     @BeforeAll
     static void watchForBlockingCalls() {
@@ -114,20 +118,25 @@ class ServiceTest {
         start(maxJobs, 100, work);
     }
 
-    /**
-     * Starts the service and a client of it that opens a connection per request: Reactor Netty 1.3.7's server stalls
-     * a keep-alive connection now and then when a request arrives before the previous one's operations have ended
-     * (reactor/reactor-netty#4361, fixed after 1.3.7), which made a request of these tests wait for ever about once in
-     * a thousand.
-     */
     void start(int maxJobs, int keepJobs, Scheduler work) {
         start(data, maxJobs, keepJobs, work);
     }
 
     void start(Path folder, int maxJobs, int keepJobs, Scheduler work) {
-        service = Service.start(folder, "127.0.0.1", 0, maxJobs, keepJobs, work, Streaming.DEFAULT,
-                BlockCache.ofMegabytes(64));
-        client = HttpClient.newConnection().baseUrl("http://127.0.0.1:" + service.port());
+        start(folder, ServiceOptions.defaults().withMaxJobs(maxJobs).withKeepJobs(keepJobs), work);
+    }
+
+    /**
+     * Starts the service and a client of it that sends its token and opens a connection per request: Reactor Netty
+     * 1.3.7's server stalls a keep-alive connection now and then when a request arrives before the previous one's
+     * operations have ended (reactor/reactor-netty#4361, fixed after 1.3.7), which made a request of these tests wait
+     * for ever about once in a thousand.
+     */
+    void start(Path folder, ServiceOptions options, Scheduler work) {
+        service = Service.start(folder, options, work, Streaming.DEFAULT, BlockCache.ofMegabytes(64));
+        base = "http://127.0.0.1:" + service.port();
+        client = HttpClient.newConnection().baseUrl(base)
+                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + service.token()));
     }
 
     @Test
@@ -420,11 +429,11 @@ class ServiceTest {
         assertProblem(fetch("/jobs/x/nowhere"), 404);
         Fetched put = exchange(HttpMethod.PUT, "/jobs");
         assertProblem(put, 405);
-        assertEquals("POST", put.allow);
+        assertEquals("POST", put.headers.get("Allow"));
         Fetched post = exchange(HttpMethod.POST, "/metrics");
         assertProblem(post, 405);
-        assertEquals("GET", post.allow);
-        assertEquals("DELETE", exchange(HttpMethod.PUT, "/jobs/x").allow);
+        assertEquals("GET", post.headers.get("Allow"));
+        assertEquals("DELETE", exchange(HttpMethod.PUT, "/jobs/x").headers.get("Allow"));
     }
 
     /**
@@ -519,6 +528,95 @@ class ServiceTest {
         }
     }
 
+    /**
+     * Every route needs the token, an unknown one included: none or a wrong one is a 401 problem asking for a bearer
+     * token. As a bearer token it passes; in the query it passes once and sets an HttpOnly, SameSite=Strict cookie
+     * for the server's port, with which the next requests pass alone.
+     */
+    @Test
+    void everyRequestNeedsTheToken() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        HttpClient anonymous = HttpClient.newConnection().baseUrl(base);
+        for (String uri : List.of("/", "/metrics", "/datasets/" + INPUT + "/obs", "/jobs/x/result", "/nowhere")) {
+            Fetched refused = exchange(anonymous, HttpMethod.GET, uri);
+            assertProblem(refused, 401);
+            assertEquals("Bearer realm=\"scflux\"", refused.headers.get("WWW-Authenticate"), uri);
+        }
+        assertProblem(exchange(anonymous.headers(h -> h.set("Content-Type", "application/json")), HttpMethod.POST,
+                "/jobs"), 401);
+        String wrong = "x" + service.token().substring(1);
+        assertProblem(exchange(anonymous.headers(h -> h.set("Authorization", "Bearer " + wrong)), HttpMethod.GET,
+                "/metrics"), 401);
+        assertProblem(exchange(anonymous, HttpMethod.GET, "/metrics?token=" + wrong), 401);
+        assertEquals(200, exchange(anonymous.headers(h -> h.set("Authorization", "bearer " + service.token())),
+                HttpMethod.GET, "/metrics").status);
+
+        Fetched index = exchange(anonymous, HttpMethod.GET, "/?token=" + service.token());
+        assertEquals(200, index.status);
+        assertTrue(new String(index.body, StandardCharsets.UTF_8).contains(INPUT + " (<a href=\"/datasets/" + INPUT
+                + "/obs\">obs</a>)"));
+        String cookie = index.headers.get("Set-Cookie");
+        assertTrue(cookie.startsWith("scflux-token-" + service.port() + "=" + service.token() + ";"), cookie);
+        assertTrue(cookie.toLowerCase(Locale.ROOT).endsWith("; path=/; httponly; samesite=strict"), cookie);
+        HttpClient browser = anonymous.headers(h -> h.set("Cookie", cookie.substring(0, cookie.indexOf(';'))));
+        assertEquals(200, exchange(browser, HttpMethod.GET, "/metrics").status);
+        assertEquals(null, exchange(browser, HttpMethod.GET, "/metrics").headers.get("Set-Cookie"));
+        assertProblem(exchange(anonymous.headers(h -> h.set("Cookie", "scflux-token-" + service.port() + "=" + wrong)),
+                HttpMethod.GET, "/metrics"), 401);
+    }
+
+    /**
+     * A request whose Origin is not the server's (scheme, host and port as it was reached) is a 403 before the token
+     * is looked at, with the token too; the server's own origin, and no Origin, pass.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "http://evil.example,         403",
+        "null,                        403",
+        "https://127.0.0.1:PORT,      403",
+        "http://localhost:PORT,       403",
+        "http://127.0.0.1:1,          403",
+        "http://127.0.0.1:PORT/x,     403",
+        "http://127.0.0.1:PORT,       200",
+        "HTTP://127.0.0.1:PORT,       200",
+    })
+    void aForeignOriginIsRefusedBeforeTheToken(String origin, int status) throws IOException {
+        start(2, Schedulers.boundedElastic());
+        String sent = origin.replace("PORT", Integer.toString(service.port()));
+        Fetched withToken = exchange(client.headers(h -> h.set("Origin", sent)), HttpMethod.GET, "/metrics");
+        assertEquals(status, withToken.status, sent);
+        if (status == 403) {
+            assertProblem(withToken, 403);
+            assertProblem(exchange(HttpClient.newConnection().baseUrl(base).headers(h -> h.set("Origin", sent)),
+                    HttpMethod.GET, "/metrics"), 403);
+            int post = client.headers(h -> h.set("Origin", sent).set("Content-Type", "application/json")).post()
+                    .uri("/jobs").send(ByteBufFlux.fromString(Mono.just("{\"input\": \"" + INPUT + "\", \"steps\": "
+                            + "[\"qc\"]}"))).response().map(res -> res.status().code()).block(PATIENCE);
+            assertEquals(403, post, "a cross-origin job is refused");
+        }
+        try (var files = Files.list(data)) {
+            assertEquals(1, files.count(), "no job ran");
+        }
+    }
+
+    /** Job ids are 128 random bits, as hex: unique, and nothing like a clock and a counter. */
+    @Test
+    void jobIdsAre128RandomBits() {
+        start(2, Schedulers.boundedElastic());
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            ids.add(submit("[\"qc\"]"));
+        }
+        for (String id : ids) {
+            assertTrue(id.matches("[0-9a-f]{32}"), id);
+        }
+        assertEquals(ids.size(), ids.stream().distinct().count());
+        assertEquals(ids.size(), ids.stream().map(id -> id.substring(0, 8)).distinct().count(), ids.toString());
+        for (String id : ids) {
+            awaitEnd(id);
+        }
+    }
+
     /** The job's last event's data, with its name as {@code event}. */
     private JsonNode awaitEnd(String id) {
         Event last = events(id, "").blockLast(PATIENCE);
@@ -530,9 +628,13 @@ class ServiceTest {
     }
 
     private Fetched exchange(HttpMethod method, String uri) {
+        return exchange(client, method, uri);
+    }
+
+    private static Fetched exchange(HttpClient client, HttpMethod method, String uri) {
         return client.request(method).uri(uri).responseSingle((res, body) -> body.asByteArray()
                 .defaultIfEmpty(new byte[0]).map(bytes -> new Fetched(res.status().code(),
-                        res.responseHeaders().get("Content-Type"), res.responseHeaders().get("Allow"), bytes)))
+                        res.responseHeaders().get("Content-Type"), res.responseHeaders(), bytes)))
                 .block(PATIENCE);
     }
 
@@ -629,7 +731,7 @@ class ServiceTest {
     record Reply(int status, String contentType, String body) {
     }
 
-    record Fetched(int status, String contentType, String allow, byte[] body) {
+    record Fetched(int status, String contentType, HttpHeaders headers, byte[] body) {
     }
 
     record Event(String name, JsonNode data) {

@@ -56,11 +56,17 @@ final class ServeCommand implements Callable<Integer> {
                     + "line printed is the URL with it.")
     private String token;
 
+    @Option(names = "--max-body", paramLabel = "SIZE", defaultValue = "1M", converter = ByteSize.class,
+            description = "The largest request body read, in bytes or with a unit K, M or G (powers of 1024); a larger "
+                    + "one is answered 413 without being read (default: ${DEFAULT-VALUE}).")
+    private long maxBody;
+
     @Override
     public Integer call() throws IOException {
         ServiceOptions options;
         try {
-            options = new ServiceOptions(host, port, maxJobs, keepJobs, token == null ? Secrets.token() : token);
+            options = new ServiceOptions(host, port, maxJobs, keepJobs, token == null ? Secrets.token() : token,
+                    maxBody);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

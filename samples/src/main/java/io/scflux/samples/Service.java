@@ -70,7 +70,7 @@ final class Service implements Disposable {
                 .handle((request, response) -> Mono.defer(() -> {
                     access.check(request, response);
                     return Mono.from(router.dispatch(request, response));
-                }).onErrorResume(e -> fail(response, e)))
+                }).onErrorResume(e -> fail(request, response, e)))
                 .bindNow();
     }
 
@@ -117,7 +117,7 @@ final class Service implements Disposable {
     }
 
     private Publisher<Void> submit(HttpServerRequest request, HttpServerResponse response) {
-        return request.receive().aggregate().asByteArray().defaultIfEmpty(new byte[0])
+        return JsonBody.read(request, options.maxBodyBytes())
                 .publishOn(Schedulers.boundedElastic())
                 .map(body -> jobs.submit(JobRequest.parse(body, folder)))
                 .flatMap(job -> json(response.status(HttpResponseStatus.ACCEPTED), JSON.createObjectNode()
@@ -247,13 +247,21 @@ final class Service implements Disposable {
     /**
      * Answers {@code e} as a problem document, unless the response has begun (a stream cut short: the connection then
      * closes): a {@link Problem} as it is, any other failure by its {@link ErrorKind} with the message the command
-     * line would print.
+     * line would print. After a 413, or any error to a request that declares a body over --max-body, the connection
+     * is closed, so that no more of the body is read (Reactor Netty would read and drop all of it to reuse the
+     * connection). A smaller or chunked body is left to Reactor Netty: closing with the client's bytes unread resets
+     * the connection, and a client still sending may lose the answer.
      */
-    private Mono<Void> fail(HttpServerResponse response, Throwable e) {
+    private Mono<Void> fail(HttpServerRequest request, HttpServerResponse response, Throwable e) {
         if (response.hasSentHeaders()) {
             return Mono.error(e);
         }
-        return problem(e).send(response, folder::scrub);
+        Problem problem = problem(e);
+        if (problem.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)
+                || JsonBody.declaredLength(request) > options.maxBodyBytes()) {
+            response.keepAlive(false);
+        }
+        return problem.send(response, folder::scrub);
     }
 
     private static Problem problem(Throwable e) {

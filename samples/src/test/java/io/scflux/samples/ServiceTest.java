@@ -617,6 +617,64 @@ class ServiceTest {
         }
     }
 
+    /**
+     * A POST whose body is not {@code application/json} (a form or a {@code text/plain} POST, which another site's
+     * page may send without asking first) is a 415, before its body is read; JSON with a charset passes.
+     */
+    @ParameterizedTest
+    @CsvSource({"text/plain, 415", "application/x-www-form-urlencoded, 415", "application/jsonx, 415", "'', 415",
+        "'application/json; charset=utf-8', 202", "Application/JSON, 202"})
+    void aPostThatIsNotJsonIs415(String type, int status) throws IOException {
+        start(2, Schedulers.boundedElastic());
+        HttpClient typed = type.isEmpty() ? client : client.headers(h -> h.set("Content-Type", type));
+        Reply reply = typed.post().uri("/jobs").send(ByteBufFlux.fromString(Mono.just("{\"input\": \"" + INPUT
+                + "\", \"steps\": [\"qc\"]}"))).responseSingle((res, body) -> body.asString().defaultIfEmpty("")
+                .map(text -> new Reply(res.status().code(), res.responseHeaders().get("Content-Type"), text)))
+                .block(PATIENCE);
+        assertEquals(status, reply.status, reply.body);
+        if (status == 415) {
+            assertEquals(Problem.CONTENT_TYPE, reply.contentType);
+            assertTrue(JSON.readTree(reply.body).get("detail").asText().startsWith("the body must be application/json"),
+                    reply.body);
+        } else {
+            awaitEnd(JSON.readTree(reply.body).get("id").asText());
+        }
+    }
+
+    /**
+     * Bodies are read up to --max-body (1 MiB by default) and no further. A body of exactly that many bytes is read
+     * whole; one byte more is a 413, declared by its Content-Length or sent in chunks; and a 64 MiB body, sent as
+     * fast as the socket takes it, is refused without being read: the server closes the connection, so the client got
+     * to hand over only the few MiB the sockets' buffers hold, never the whole.
+     */
+    @ParameterizedTest
+    @CsvSource({"declared, 1048576, 202", "chunked, 1048576, 202", "declared, 1048577, 413", "chunked, 1048577, 413",
+        "declared, 67108864, 413", "chunked, 67108864, 413"})
+    void aBodyOverMaxBodyIs413WithoutBeingRead(String framing, int size, int status) throws Exception {
+        start(2, Schedulers.boundedElastic());
+        byte[] job = ("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}").getBytes(StandardCharsets.UTF_8);
+        RawPost.Answer answer = RawPost.send(service.port(), "/jobs", List.of("Authorization: Bearer "
+                + service.token(), "Content-Type: application/json"), job, size, framing.equals("chunked"));
+        assertEquals(status, answer.status(), answer.body());
+        if (status == 202) {
+            assertEquals(size, answer.bodyBytesSent());
+            awaitEnd(JSON.readTree(answer.body()).get("id").asText());
+            return;
+        }
+        assertEquals(Problem.CONTENT_TYPE, answer.headers().get("content-type"));
+        assertTrue(JSON.readTree(answer.body()).get("detail").asText().endsWith("this service reads at most "
+                + "1048576 (--max-body)"), answer.body());
+        assertEquals("close", answer.headers().get("connection"));
+        System.out.printf("ServiceTest: a %s body of %d bytes: %d after %d bytes sent%n", framing, size,
+                answer.status(), answer.bodyBytesSent());
+        if (size > 2 * ServiceOptions.MAX_BODY_BYTES) {
+            assertTrue(answer.bodyBytesSent() < size / 4, answer.bodyBytesSent() + " of " + size + " bytes sent");
+        }
+        try (var files = Files.list(data)) {
+            assertEquals(1, files.count(), "no job ran");
+        }
+    }
+
     /** The job's last event's data, with its name as {@code event}. */
     private JsonNode awaitEnd(String id) {
         Event last = events(id, "").blockLast(PATIENCE);

@@ -3,8 +3,10 @@ package io.scflux.samples;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.scflux.core.anndata.AnnData;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +67,18 @@ record JobRequest(String input, Path file, DataFolder folder, List<String> stepN
             p.checkAllRead();
         }
         return new JobRequest(input, file, folder, List.copyOf(names), List.copyOf(bound));
+    }
+
+    /**
+     * The most bytes the job's output may take ({@link OutputEstimate}), from {@code input}, the input file read.
+     * Touches the file system.
+     */
+    long estimate(AnnData input) throws IOException {
+        OutputEstimate size = OutputEstimate.of(input, Files.size(file));
+        for (Step.Bound step : steps) {
+            size = step.grow(size, input);
+        }
+        return size.bytes();
     }
 
     /** The job's output in the data folder: {@code <input>-<id>.h5ad}, the input's name without its extension. */

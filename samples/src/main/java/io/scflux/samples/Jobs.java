@@ -12,8 +12,9 @@ import reactor.core.scheduler.Scheduler;
 
 /**
  * The service's jobs by id: at most {@code maxJobs} run at once, the others wait in submission order; all their file
- * work runs on the {@code work} scheduler, their reads of X share {@code cache}. Only the last {@code keepJobs} jobs
- * that ended are kept: older ones are forgotten (their outputs stay in the data folder), so memory stays bounded.
+ * work runs on the {@code work} scheduler, their reads of X share {@code cache}, their outputs are kept under the
+ * limit of {@code results}. Only the last {@code keepJobs} jobs that ended are kept: older ones are forgotten (their
+ * outputs stay in the data folder, under that limit still), so memory stays bounded.
  */
 final class Jobs implements Disposable {
 
@@ -24,12 +25,14 @@ final class Jobs implements Disposable {
     /** The ids of the jobs that ended, oldest first. */
     private final Deque<String> ended = new ArrayDeque<>();
 
-    Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
+    Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics,
+         Results results) {
         if (keepJobs < 1) {
             throw new IllegalArgumentException("keepJobs must be at least 1, got " + keepJobs);
         }
         this.keepJobs = keepJobs;
-        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics), maxJobs).subscribe();
+        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics, results), maxJobs)
+                .subscribe();
     }
 
     /**

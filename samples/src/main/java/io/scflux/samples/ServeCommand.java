@@ -61,12 +61,22 @@ final class ServeCommand implements Callable<Integer> {
                     + "one is answered 413 without being read (default: ${DEFAULT-VALUE}).")
     private long maxBody;
 
+    @Option(names = "--max-results-mb", paramLabel = "N", defaultValue = "10240",
+            description = "The most the results this server writes into the data folder may take together, in MiB; "
+                    + "beyond, the oldest are deleted (their routes answer 410), and a job whose output, estimated "
+                    + "from its input, would not fit fails before it starts. Inputs and other files are never "
+                    + "deleted. 0: no limit (default: ${DEFAULT-VALUE}).")
+    private long maxResultsMb;
+
     @Override
     public Integer call() throws IOException {
         ServiceOptions options;
         try {
+            if (maxResultsMb > Long.MAX_VALUE >> 20) {
+                throw new IllegalArgumentException("--max-results-mb is too large: " + maxResultsMb);
+            }
             options = new ServiceOptions(host, port, maxJobs, keepJobs, token == null ? Secrets.token() : token,
-                    maxBody);
+                    maxBody, maxResultsMb << 20);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

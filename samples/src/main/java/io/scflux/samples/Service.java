@@ -54,7 +54,8 @@ final class Service implements Disposable {
         this.folder = folder;
         this.options = options;
         this.metrics = new ServiceMetrics(cache);
-        this.jobs = new Jobs(options.maxJobs(), options.keepJobs(), work, streaming, cache, metrics);
+        this.jobs = new Jobs(options.maxJobs(), options.keepJobs(), work, streaming, cache, metrics,
+                new Results(options.maxResultsBytes()));
         Access access = new Access(options.token());
         Router router = new Router()
                 .get("/", this::index)
@@ -152,7 +153,7 @@ final class Service implements Disposable {
     }
 
     private Publisher<Void> page(HttpServerRequest request, HttpServerResponse response) {
-        Job job = job(request);
+        Job job = kept(job(request));
         String color = query(request, "color");
         Mono<Optional<AnnData>> output = job.done() ? output(job).map(Optional::of) : Mono.just(Optional.empty());
         return output.publishOn(Schedulers.boundedElastic())
@@ -235,11 +236,20 @@ final class Service implements Disposable {
         return job;
     }
 
-    /** {@code job} when it is done, else the 409 Problem. */
+    /** {@code job} when it is done and its output kept, else the 409 or 410 Problem. */
     private static Job finished(Job job) {
         if (!job.done()) {
             throw new Problem(HttpResponseStatus.CONFLICT, "No result",
                     "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
+        }
+        return kept(job);
+    }
+
+    /** {@code job} unless its output was deleted to keep the results under --max-results-mb: the 410 Problem. */
+    private static Job kept(Job job) {
+        if (job.evicted()) {
+            throw new Problem(HttpResponseStatus.GONE, "Result deleted", "the result of job " + job.id() + " was "
+                    + "deleted, the oldest, to keep the results under --max-results-mb", "id");
         }
         return job;
     }

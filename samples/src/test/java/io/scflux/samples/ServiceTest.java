@@ -18,6 +18,7 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
+import io.scflux.io.WriteOptions;
 import io.scflux.io.test.TestFixtures;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
@@ -672,6 +673,117 @@ class ServiceTest {
         }
         try (var files = Files.list(data)) {
             assertEquals(1, files.count(), "no job ran");
+        }
+    }
+
+    /**
+     * The estimate a job's output is held to before it starts is an upper bound of the output it writes, for
+     * compressed inputs (written uncompressed), uncompressed ones, CSC, dense (sc.pp.scale's, gzip'd), Cell Ranger
+     * ones and one with layers, raw and obsm, and for steps that add columns, components or replace the matrices; and
+     * not a loose one (within 4 times the output).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "synth-3k-b.h5ad        | [\"qc\"]",
+        "synth-3k-b.h5ad        | [\"qc\", \"normalize\", \"log1p\", \"hvg\", \"pca\"]",
+        "synth-3k-b.h5ad        | [{\"step\": \"filter_cells\", \"params\": {\"min_genes\": 390}}]",
+        "synth-3k-b.h5ad        | [\"pseudobulk\"], \"params\": {\"sample_col\": \"sample\", "
+            + "\"groups_col\": \"cell_type\"}",
+        "synth-3k.int64.h5ad    | [\"qc\", \"normalize\", \"log1p\"]",
+        "synth-3k.csc-gzip.h5ad | [\"qc\"]",
+        "dense.h5ad             | [\"qc\", \"pca\"]",
+        "rich.anndata08.h5ad    | [\"qc\", \"hvg\"]",
+        "cellranger.h5          | [\"qc\", \"normalize\", \"log1p\", \"pca\"], \"params\": {\"n_comps\": 20}",
+    })
+    void theEstimateBoundsTheOutput(String input, String steps) throws IOException {
+        if (input.equals("cellranger.h5")) {
+            H5ad.writeCellRanger(H5ad.read(TestFixtures.path("synth-3k.int64.h5ad")), data.resolve(input),
+                    WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP)).block();
+        } else if (input.equals("dense.h5ad")) {
+            Cli scaled = Cli.run("scale", data.resolve(INPUT).toString(), "-o", data.resolve(input).toString(),
+                    "--compression", "gzip");
+            assertEquals(0, scaled.exitCode(), scaled.err());
+        } else if (!input.equals(INPUT)) {
+            Files.copy(TestFixtures.path(input), data.resolve(input));
+        }
+        start(2, Schedulers.boundedElastic());
+        String body = "{\"input\": \"" + input + "\", \"steps\": " + steps + "}";
+        long estimate = JobRequest.parse(body.getBytes(StandardCharsets.UTF_8), new DataFolder(data))
+                .estimate(H5ad.read(data.resolve(input)));
+        Reply accepted = post(body).block(PATIENCE);
+        assertEquals(202, accepted.status, accepted.body);
+        JsonNode done = awaitEnd(JSON.readTree(accepted.body).get("id").asText());
+        assertEquals("done", done.get("event").asText(), done.toString());
+        long written = Files.size(data.resolve(done.get("output").asText()));
+        System.out.printf("ServiceTest: %s %s: %d bytes written, %d estimated, input %d%n", input, steps, written,
+                estimate, Files.size(data.resolve(input)));
+        assertTrue(written <= estimate, written + " bytes written, " + estimate + " estimated");
+        assertTrue(estimate <= 4 * written, estimate + " estimated for " + written + " bytes written");
+    }
+
+    /**
+     * The results the service writes are kept under --max-results-mb: with room for a qc job's estimate and two qc
+     * outputs less a byte, the third qc job deletes the first one's output before it starts, and its result, page and
+     * plots answer 410. The second's output, the input, an output of an earlier run of the server and files the
+     * service did not write stay.
+     */
+    @Test
+    void theOldestResultsAreDeletedBeyondMaxResults() throws IOException {
+        start(1, Schedulers.boundedElastic());
+        Path earlier = data.resolve(awaitEnd(submit("[\"qc\"]")).get("output").asText());
+        long size = Files.size(earlier);
+        service.dispose();
+        long estimate = JobRequest.parse(("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}")
+                .getBytes(StandardCharsets.UTF_8), new DataFolder(data)).estimate(H5ad.read(data.resolve(INPUT)));
+        Files.writeString(data.resolve("notes.txt"), "not the service's");
+        Files.copy(data.resolve(INPUT), data.resolve("copy.h5ad"));
+
+        start(data, ServiceOptions.defaults().withMaxJobs(1).withMaxResultsBytes(estimate + 2 * size - 1),
+                Schedulers.boundedElastic());
+        List<Path> outputs = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            ids.add(submit("[\"qc\"]"));
+            JsonNode end = awaitEnd(ids.get(i));
+            assertEquals("done", end.get("event").asText(), end.toString());
+            outputs.add(data.resolve(end.get("output").asText()));
+            assertEquals(size, Files.size(outputs.get(i)), "qc writes the same bytes each time");
+        }
+        assertFalse(Files.exists(outputs.get(0)), "the oldest result is deleted");
+        for (String route : List.of("result", "page", "plots/qc.png")) {
+            Fetched gone = fetch("/jobs/" + ids.get(0) + "/" + route);
+            assertProblem(gone, 410);
+            assertTrue(JSON.readTree(gone.body).get("detail").asText().contains("--max-results-mb"), route);
+        }
+        for (int i = 1; i < 3; i++) {
+            assertTrue(Files.exists(outputs.get(i)));
+            assertEquals(200, fetch("/jobs/" + ids.get(i) + "/result").status);
+        }
+        for (String kept : List.of(INPUT, earlier.getFileName().toString(), "notes.txt", "copy.h5ad")) {
+            assertTrue(Files.exists(data.resolve(kept)), kept + " stays");
+        }
+        try (var files = Files.list(data)) {
+            assertEquals(6, files.count(), "nothing else written");
+        }
+    }
+
+    /**
+     * A job whose estimated output is over --max-results-mb by itself fails before its first step, saying so, writes
+     * nothing and deletes no result.
+     */
+    @Test
+    void aJobWhoseOutputCannotFitFailsBeforeItStarts() throws IOException {
+        long estimate = JobRequest.parse(("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}")
+                .getBytes(StandardCharsets.UTF_8), new DataFolder(data)).estimate(H5ad.read(data.resolve(INPUT)));
+        start(data, ServiceOptions.defaults().withMaxResultsBytes(estimate / 2), Schedulers.boundedElastic());
+        String id = submit("[\"qc\"]");
+        StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started", "failed")
+                .expectComplete().verify(PATIENCE);
+        String error = awaitEnd(id).get("error").asText();
+        assertTrue(error.matches("the output would take up to [0-9.]+ MiB by its estimate from the input, more than "
+                + "the [0-9.]+ MiB the results may take \\(--max-results-mb\\)"), error);
+        try (var files = Files.list(data)) {
+            assertEquals(List.of(data.resolve(INPUT)), files.toList());
         }
     }
 

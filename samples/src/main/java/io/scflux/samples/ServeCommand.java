@@ -47,7 +47,7 @@ final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--keep-jobs", paramLabel = "N", defaultValue = "1000",
             description = "Ended jobs remembered (events, result, page), the oldest forgotten beyond; their outputs "
-                    + "stay in the data folder (default: ${DEFAULT-VALUE}).")
+                    + "stay in the data folder, under --max-results-mb (default: ${DEFAULT-VALUE}).")
     private int keepJobs;
 
     @Option(names = "--token", paramLabel = "TOKEN", defaultValue = "${env:SCFLUX_TOKEN}",

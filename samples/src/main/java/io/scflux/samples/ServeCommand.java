@@ -22,7 +22,8 @@ import reactor.core.scheduler.Schedulers;
                 + "log1p, hvg, pca, pseudobulk) into a new file of the folder, GET /jobs/ID/events follows them "
                 + "(Server-Sent Events), GET /jobs/ID/result downloads the output, GET /jobs/ID/page shows its "
                 + "plots (PNG at GET /jobs/ID/plots/qc|hvg|pca.png?color=COL), DELETE /jobs/ID cancels, "
-                + "GET /datasets/NAME/obs streams obs as NDJSON, GET /metrics gives the Prometheus metrics.",
+                + "GET /datasets/NAME/obs streams obs as NDJSON, GET /metrics gives the Prometheus metrics, "
+                + "GET / lists the datasets. Every error is an application/problem+json document.",
             "Every request needs the token: Authorization: Bearer TOKEN, or ?token=TOKEN once in a browser (it sets "
                     + "a cookie); the first line printed is the URL with it. A request from another origin is refused.",
             "Jobs share one block cache of --cache-mb (default: an eighth of the heap)."})

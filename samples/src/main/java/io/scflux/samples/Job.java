@@ -11,6 +11,9 @@ import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.ReadStats;
 import io.scflux.io.WriteOptions;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -38,14 +41,14 @@ final class Job {
     private volatile boolean cancelRequested;
     private volatile JobEvent last;
     private volatile String stage = "read";
+    private volatile Results.Result written;
 
     /** A queued job; {@code onEnd} runs once when it ends, before its last event is sent. */
     Job(String id, JobRequest request, Runnable onEnd) {
         this.id = id;
         this.request = request;
         this.onEnd = onEnd;
-        String in = request.input();
-        this.output = request.file().resolveSibling(in.substring(0, in.lastIndexOf('.')) + "-" + id + ".h5ad");
+        this.output = request.output(id);
         emit(JobEvent.queued());
     }
 
@@ -62,6 +65,12 @@ final class Job {
     boolean done() {
         JobEvent end = last;
         return end != null && end.name().equals("done");
+    }
+
+    /** Whether the job's output was deleted to keep the results under --max-results-mb (it was done). */
+    boolean evicted() {
+        Results.Result r = written;
+        return r != null && r.evicted();
     }
 
     /** Whether the job has left the queue: it runs or has ended. */
@@ -114,8 +123,10 @@ final class Job {
     /**
      * Runs the job on {@code work} (file reads, the operators, the write), X read through {@code cache}, ending with
      * its last event once {@code metrics} has the job; completes at once when the job was cancelled while queued.
+     * Before its steps, {@code results} makes room for its estimated output (or fails the job, which then writes
+     * nothing); its output is counted there once written.
      */
-    Mono<Void> run(Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
+    Mono<Void> run(Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics, Results results) {
         return Mono.defer(() -> {
             if (!started.compareAndSet(false, true)) {
                 return Mono.<Void>empty();
@@ -129,6 +140,7 @@ final class Job {
                         if (data.x() instanceof FileMatrix m) {
                             reads.set(m.stats());
                         }
+                        results.makeRoom(request.estimate(data));
                         return data;
                     })
                     .flatMap(data -> apply(data, streaming, cache, metrics))
@@ -137,6 +149,7 @@ final class Job {
                         return H5ad.write(result, output, WriteOptions.DEFAULT.withPlan(streaming.target())
                                 .withExecution(streaming.execution()));
                     })
+                    .then(Mono.<Void>fromRunnable(() -> count(results)).subscribeOn(work))
                     .subscribeOn(work);
             Consumer<JobEvent> finish = event -> {
                 metrics.jobEnded(event.name(), System.nanoTime() - began, reads.get());
@@ -146,10 +159,20 @@ final class Job {
                     .then(Mono.fromRunnable(() -> finish.accept(JobEvent.done(output.getFileName().toString(),
                             "/jobs/" + id + "/page"))))
                     .onErrorResume(e -> {
-                        finish.accept(cancelRequested ? JobEvent.cancelled() : JobEvent.failed(Scflux.message(e)));
+                        finish.accept(cancelRequested ? JobEvent.cancelled()
+                                : JobEvent.failed(request.folder().scrub(Scflux.message(e))));
                         return Mono.empty();
                     });
         }).then();
+    }
+
+    /** Counts the output, written, among the {@code results}. Blocking. */
+    private void count(Results results) {
+        try {
+            written = results.add(output, Files.size(output));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private Mono<AnnData> apply(AnnData data, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {

@@ -3,26 +3,26 @@ package io.scflux.samples;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.scflux.core.anndata.AnnData;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A checked {@code POST /jobs} body: an input {@code .h5ad} (or Cell Ranger {@code .h5}) inside the data folder and the
- * steps bound to their parameters; a step is a name, or {@code {"step": NAME, "params": {...}}} with params of its
- * own (two filters in one job each take their criterion). Reading it touches the file system (the input must exist),
- * so it runs off the event loop.
+ * A checked {@code POST /jobs} body: an input {@code .h5ad} (or Cell Ranger {@code .h5}), a dataset of the data
+ * folder ({@code file} is its real path, what the job reads), and the steps bound to their parameters; a step is a
+ * name, or {@code {"step": NAME, "params": {...}}} with params of its own (two filters in one job each take their
+ * criterion). Reading it touches the file system (the input must exist), so it runs off the event loop.
  */
-record JobRequest(String input, Path file, List<String> stepNames, List<Step.Bound> steps) {
+record JobRequest(String input, Path file, DataFolder folder, List<String> stepNames, List<Step.Bound> steps) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Parses {@code body}, or throws the {@link InvalidField} naming the first field at fault. */
-    static JobRequest parse(byte[] body, Path dataFolder) {
+    static JobRequest parse(byte[] body, DataFolder folder) {
         JsonNode root;
         try {
             root = JSON.readTree(body);
@@ -35,7 +35,7 @@ record JobRequest(String input, Path file, List<String> stepNames, List<Step.Bou
             throw new InvalidField("body", "the body must be a JSON object with input, steps and params");
         }
         String input = root.path("input").isTextual() ? root.get("input").textValue() : null;
-        Path file = dataset(dataFolder, input, "input");
+        Path file = folder.dataset(input, "input");
         JsonNode steps = root.get("steps");
         if (steps == null || !steps.isArray() || steps.isEmpty()) {
             throw new InvalidField("steps", "steps must be a non-empty array of step names");
@@ -66,31 +66,23 @@ record JobRequest(String input, Path file, List<String> stepNames, List<Step.Bou
         for (Params p : own) {
             p.checkAllRead();
         }
-        return new JobRequest(input, file, List.copyOf(names), List.copyOf(bound));
+        return new JobRequest(input, file, folder, List.copyOf(names), List.copyOf(bound));
     }
 
     /**
-     * The readable {@code .h5ad} file {@code name} directly in {@code dataFolder}, or an {@link InvalidField} for
-     * {@code field}: a name with a folder part ({@code ../x.h5ad}, {@code /etc/x}) would escape the folder.
+     * The most bytes the job's output may take ({@link OutputEstimate}), from {@code input}, the input file read.
+     * Touches the file system.
      */
-    static Path dataset(Path dataFolder, String name, String field) {
-        if (name == null || name.isEmpty()) {
-            throw new InvalidField(field, field + " must name an .h5ad file of the data folder");
+    long estimate(AnnData input) throws IOException {
+        OutputEstimate size = OutputEstimate.of(input, Files.size(file));
+        for (Step.Bound step : steps) {
+            size = step.grow(size, input);
         }
-        Path file;
-        try {
-            file = dataFolder.resolve(name).normalize();
-        } catch (InvalidPathException e) {
-            throw new InvalidField(field, field + " " + name + " is not a file name");
-        }
-        if (!dataFolder.equals(file.getParent()) || !name.equals(file.getFileName().toString())) {
-            throw new InvalidField(field, field + " " + name + " is outside the data folder");
-        }
-        if (!(name.endsWith(".h5ad") || name.endsWith(".h5")) || !Files.isRegularFile(file)
-                || !Files.isReadable(file)) {
-            throw new InvalidField(field, field + " " + name + " is not a readable .h5ad (or Cell Ranger .h5) file "
-                    + "of the data folder");
-        }
-        return file;
+        return size.bytes();
+    }
+
+    /** The job's output in the data folder: {@code <input>-<id>.h5ad}, the input's name without its extension. */
+    Path output(String id) {
+        return folder.path().resolve(input.substring(0, input.lastIndexOf('.')) + "-" + id + ".h5ad");
     }
 }

@@ -6,39 +6,41 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.Disposable;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
 /**
  * The service's jobs by id: at most {@code maxJobs} run at once, the others wait in submission order; all their file
- * work runs on the {@code work} scheduler, their reads of X share {@code cache}. Only the last {@code keepJobs} jobs
- * that ended are kept: older ones are forgotten (their outputs stay in the data folder), so memory stays bounded.
+ * work runs on the {@code work} scheduler, their reads of X share {@code cache}, their outputs are kept under the
+ * limit of {@code results}. Only the last {@code keepJobs} jobs that ended are kept: older ones are forgotten (their
+ * outputs stay in the data folder, under that limit still), so memory stays bounded.
  */
 final class Jobs implements Disposable {
 
     private final Map<String, Job> byId = new ConcurrentHashMap<>();
-    /** Ids are unique across runs of the server (its start time, then a counter): outputs are named by them. */
-    private final String run = Long.toString(System.currentTimeMillis(), 36);
-    private final AtomicLong ids = new AtomicLong();
     private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Disposable runner;
     private final int keepJobs;
     /** The ids of the jobs that ended, oldest first. */
     private final Deque<String> ended = new ArrayDeque<>();
 
-    Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
+    Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics,
+         Results results) {
         if (keepJobs < 1) {
             throw new IllegalArgumentException("keepJobs must be at least 1, got " + keepJobs);
         }
         this.keepJobs = keepJobs;
-        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics), maxJobs).subscribe();
+        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics, results), maxJobs)
+                .subscribe();
     }
 
-    /** A new job for {@code request}, queued. */
+    /**
+     * A new job for {@code request}, queued. Its id is 128 random bits ({@link Secrets#id}): it names the job's routes
+     * and output, so it must not be guessed. Off the event loop (it draws from SecureRandom).
+     */
     Job submit(JobRequest request) {
-        String id = run + "-" + ids.incrementAndGet();
+        String id = Secrets.id();
         Job job = new Job(id, request, () -> retire(id));
         byId.put(job.id(), job);
         synchronized (queue) {

@@ -112,7 +112,8 @@ final class ResultsPage {
                 .append("\" src=\"").append(src).append("\" alt=\"").append(title).append("\">\n</section>\n");
     }
 
-    private static String escape(String text) {
+    /** {@code text} with the characters HTML gives a meaning escaped, for text and attribute values. */
+    static String escape(String text) {
         StringBuilder out = new StringBuilder(text.length());
         for (int i = 0; i < text.length(); i++) {
             char c = text.charAt(i);

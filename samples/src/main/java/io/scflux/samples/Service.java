@@ -31,29 +31,34 @@ import reactor.netty.http.server.HttpServerResponse;
 /**
  * {@code scflux serve}: an HTTP service on Reactor Netty that runs jobs of operators on the {@code .h5ad} files of a
  * data folder, streams their progress as Server-Sent Events and obs as NDJSON, shows a finished job's plots on a
- * results page and its meters at {@code /metrics}. Handlers never block: jobs run on the {@code work} scheduler, other
- * file work and drawing on Reactor's bounded elastic one, so pages of finished jobs do not wait for running ones.
+ * results page and its meters at {@code /metrics}. Every request passes {@link Access} (origin, then token) before its
+ * route; every error is a {@link Problem}. Handlers never block: jobs run on the {@code work} scheduler, other file
+ * work and drawing on Reactor's bounded elastic one, so pages of finished jobs do not wait for running ones.
  */
 final class Service implements Disposable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String PROBLEM = "application/problem+json";
 
     /** Jobs' outputs read for their page and plots: the last few, each read once. */
     private static final int OUTPUTS_KEPT = 4;
 
-    private final Path data;
+    private final DataFolder folder;
+    private final ServiceOptions options;
     private final ServiceMetrics metrics;
     private final Cache<Path, Mono<AnnData>> outputs = Caffeine.newBuilder().maximumSize(OUTPUTS_KEPT).build();
     private final Jobs jobs;
     private final DisposableServer server;
 
-    private Service(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work, Streaming streaming,
+    private Service(DataFolder folder, ServiceOptions options, Scheduler work, Streaming streaming,
                     BlockCache cache) {
-        this.data = data.toAbsolutePath().normalize();
+        this.folder = folder;
+        this.options = options;
         this.metrics = new ServiceMetrics(cache);
-        this.jobs = new Jobs(maxJobs, keepJobs, work, streaming, cache, metrics);
-        this.server = HttpServer.create().host(host).port(port).route(routes -> routes
+        this.jobs = new Jobs(options.maxJobs(), options.keepJobs(), work, streaming, cache, metrics,
+                new Results(options.maxResultsBytes()));
+        Access access = new Access(options.token());
+        Router router = new Router()
+                .get("/", this::index)
                 .post("/jobs", this::submit)
                 .get("/jobs/{id}/events", this::events)
                 .get("/jobs/{id}/result", this::result)
@@ -61,23 +66,32 @@ final class Service implements Disposable {
                 .get("/jobs/{id}/plots/{image}", this::plot)
                 .delete("/jobs/{id}", this::cancel)
                 .get("/datasets/{name}/obs", this::obs)
-                .get("/metrics", this::metrics))
+                .get("/metrics", this::metrics);
+        this.server = HttpServer.create().host(options.host()).port(options.port())
+                .handle((request, response) -> Mono.defer(() -> {
+                    access.check(request, response);
+                    return Mono.from(router.dispatch(request, response));
+                }).onErrorResume(e -> fail(request, response, e)))
                 .bindNow();
     }
 
     /**
-     * A service on {@code host:port} (port 0: any free one), running at most {@code maxJobs} jobs on {@code work},
-     * streaming X as {@code streaming} says and sharing the jobs' reads of X through {@code cache}; it remembers the
-     * last {@code keepJobs} jobs that ended.
+     * A service on the {@code .h5ad} files of {@code data} as {@code options} say, running its jobs on {@code work},
+     * streaming X as {@code streaming} says and sharing the jobs' reads of X through {@code cache}. Blocking (it
+     * resolves the folder's real path and binds the port).
      */
-    static Service start(Path data, String host, int port, int maxJobs, int keepJobs, Scheduler work,
-                         Streaming streaming, BlockCache cache) {
-        return new Service(data, host, port, maxJobs, keepJobs, work, streaming, cache);
+    static Service start(Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache) {
+        return new Service(new DataFolder(data), options, work, streaming, cache);
     }
 
     /** The port the service listens on. */
     int port() {
         return server.port();
+    }
+
+    /** The token every request must carry. */
+    String token() {
+        return options.token();
     }
 
     /** The job {@code id}, or null. */
@@ -96,21 +110,25 @@ final class Service implements Disposable {
         server.disposeNow();
     }
 
+    /** {@code /}: the datasets of the data folder and how to run a job, as HTML. */
+    private Publisher<Void> index(HttpServerRequest request, HttpServerResponse response) {
+        return Mono.fromCallable(() -> IndexPage.html(folder.datasets())).subscribeOn(Schedulers.boundedElastic())
+                .flatMap(html -> response.header(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
+                        .sendString(Mono.just(html)).then());
+    }
+
     private Publisher<Void> submit(HttpServerRequest request, HttpServerResponse response) {
-        return request.receive().aggregate().asByteArray().defaultIfEmpty(new byte[0])
+        return JsonBody.read(request, options.maxBodyBytes())
                 .publishOn(Schedulers.boundedElastic())
-                .map(body -> jobs.submit(JobRequest.parse(body, data)))
+                .map(body -> jobs.submit(JobRequest.parse(body, folder)))
                 .flatMap(job -> json(response.status(HttpResponseStatus.ACCEPTED), JSON.createObjectNode()
                         .put("id", job.id())))
-                .onErrorResume(InvalidField.class, e -> problem(response, HttpResponseStatus.BAD_REQUEST,
+                .onErrorMap(InvalidField.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
                         "Invalid job request", e.getMessage(), e.field()));
     }
 
     private Publisher<Void> events(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
+        Job job = job(request);
         boolean cancelOnDisconnect = "true".equals(query(request, "cancelOnDisconnect"));
         return response.header(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
                 .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
@@ -124,14 +142,7 @@ final class Service implements Disposable {
     }
 
     private Publisher<Void> result(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
-        if (!job.done()) {
-            return problem(response, HttpResponseStatus.CONFLICT, "No result",
-                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
-        }
+        Job job = finished(job(request));
         Path file = job.output();
         return Mono.fromCallable(() -> Files.size(file)).subscribeOn(Schedulers.boundedElastic())
                 .flatMap(size -> response
@@ -142,10 +153,7 @@ final class Service implements Disposable {
     }
 
     private Publisher<Void> page(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
+        Job job = kept(job(request));
         String color = query(request, "color");
         Mono<Optional<AnnData>> output = job.done() ? output(job).map(Optional::of) : Mono.just(Optional.empty());
         return output.publishOn(Schedulers.boundedElastic())
@@ -160,32 +168,25 @@ final class Service implements Disposable {
      * scheduler; 404 for an unknown plot, 409 when the job has no output or the output lacks what the plot shows.
      */
     private Publisher<Void> plot(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
+        Job job = job(request);
         String image = request.param("image");
         Plot plot;
         try {
             plot = Plot.of(image.endsWith(".png") ? image.substring(0, image.length() - ".png".length()) : image);
         } catch (IllegalArgumentException e) {
-            return problem(response, HttpResponseStatus.NOT_FOUND, "Unknown plot", e.getMessage() + ", as KIND.png",
-                    "plot");
+            throw new Problem(HttpResponseStatus.NOT_FOUND, "Unknown plot", e.getMessage() + ", as KIND.png", "plot");
         }
-        if (!job.done()) {
-            return problem(response, HttpResponseStatus.CONFLICT, "No result",
-                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
-        }
+        finished(job);
         String color = query(request, "color");
         return output(job).publishOn(Schedulers.boundedElastic())
                 .map(data -> plot.png(data, job.output().getFileName().toString(), color))
                 .flatMap(png -> response.header(HttpHeaderNames.CONTENT_TYPE, "image/png")
                         .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                         .sendByteArray(Mono.just(png)).then())
-                .onErrorResume(InvalidField.class, e -> problem(response, HttpResponseStatus.BAD_REQUEST,
+                .onErrorMap(InvalidField.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
                         "Invalid plot request", e.getMessage(), e.field()))
-                .onErrorResume(IllegalArgumentException.class, e -> problem(response, HttpResponseStatus.CONFLICT,
-                        "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
+                .onErrorMap(IllegalArgumentException.class, e -> new Problem(
+                        HttpResponseStatus.CONFLICT, "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
     }
 
     private Publisher<Void> metrics(HttpServerRequest request, HttpServerResponse response) {
@@ -195,23 +196,23 @@ final class Service implements Disposable {
     }
 
     private Publisher<Void> cancel(HttpServerRequest request, HttpServerResponse response) {
-        Job job = jobs.get(request.param("id"));
-        if (job == null) {
-            return unknownJob(response, request.param("id"));
-        }
-        job.cancel();
+        job(request).cancel();
         return response.status(HttpResponseStatus.ACCEPTED).send();
     }
 
+    /**
+     * {@code /datasets/NAME/obs[?columns=a,b]}: obs as NDJSON; 404 for a name that is no dataset of the data folder,
+     * 400 for an unknown column, 422 for a file that is not a readable {@code .h5ad}.
+     */
     private Publisher<Void> obs(HttpServerRequest request, HttpServerResponse response) {
         String columns = query(request, "columns");
         List<String> names = columns == null || columns.isEmpty() ? List.of() : Arrays.asList(columns.split(","));
-        return Mono.fromCallable(() -> H5ad.read(JobRequest.dataset(data, request.param("name"), "name")).obs())
+        return Mono.fromCallable(() -> H5ad.read(folder.dataset(request.param("name"), "name")).obs())
                 .subscribeOn(Schedulers.boundedElastic())
                 .map(obs -> ObsRows.of(obs, names))
                 .flatMap(rows -> response.header(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
                         .sendString(rows).then())
-                .onErrorResume(InvalidField.class, e -> problem(response, e.field().equals("name")
+                .onErrorMap(InvalidField.class, e -> new Problem(e.field().equals("name")
                         ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.BAD_REQUEST, "Invalid dataset request",
                         e.getMessage(), e.field()));
     }
@@ -226,17 +227,68 @@ final class Service implements Disposable {
                 .cache(data -> Duration.ofMillis(Long.MAX_VALUE), e -> Duration.ZERO, () -> Duration.ZERO));
     }
 
-    private static Mono<Void> unknownJob(HttpServerResponse response, String id) {
-        return problem(response, HttpResponseStatus.NOT_FOUND, "Unknown job", "no job " + id, "id");
+    /** The job of the request's {@code id}, or the 404 Problem. */
+    private Job job(HttpServerRequest request) {
+        Job job = jobs.get(request.param("id"));
+        if (job == null) {
+            throw new Problem(HttpResponseStatus.NOT_FOUND, "Unknown job", "no job " + request.param("id"), "id");
+        }
+        return job;
     }
 
-    /** An RFC 9457 problem document naming {@code field}. */
-    private static Mono<Void> problem(HttpServerResponse response, HttpResponseStatus status, String title,
-                                      String detail, String field) {
-        ObjectNode body = JSON.createObjectNode().put("type", "about:blank").put("title", title)
-                .put("status", status.code()).put("detail", detail).put("field", field);
-        return response.status(status).header(HttpHeaderNames.CONTENT_TYPE, PROBLEM)
-                .sendString(Mono.just(body.toString())).then();
+    /** {@code job} when it is done and its output kept, else the 409 or 410 Problem. */
+    private static Job finished(Job job) {
+        if (!job.done()) {
+            throw new Problem(HttpResponseStatus.CONFLICT, "No result",
+                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
+        }
+        return kept(job);
+    }
+
+    /** {@code job} unless its output was deleted to keep the results under --max-results-mb: the 410 Problem. */
+    private static Job kept(Job job) {
+        if (job.evicted()) {
+            throw new Problem(HttpResponseStatus.GONE, "Result deleted", "the result of job " + job.id() + " was "
+                    + "deleted, the oldest, to keep the results under --max-results-mb", "id");
+        }
+        return job;
+    }
+
+    /**
+     * Answers {@code e} as a problem document, unless the response has begun (a stream cut short: the connection then
+     * closes): a {@link Problem} as it is, any other failure by its {@link ErrorKind} with the message the command
+     * line would print. After a 413, or any error to a request that declares a body over --max-body, the connection
+     * is closed, so that no more of the body is read (Reactor Netty would read and drop all of it to reuse the
+     * connection). A smaller or chunked body is left to Reactor Netty: closing with the client's bytes unread resets
+     * the connection, and a client still sending may lose the answer.
+     */
+    private Mono<Void> fail(HttpServerRequest request, HttpServerResponse response, Throwable e) {
+        if (response.hasSentHeaders()) {
+            return Mono.error(e);
+        }
+        Problem problem = problem(e);
+        if (problem.status().equals(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE)
+                || JsonBody.declaredLength(request) > options.maxBodyBytes()) {
+            response.keepAlive(false);
+        }
+        return problem.send(response, folder::scrub);
+    }
+
+    private static Problem problem(Throwable e) {
+        if (e instanceof Problem p) {
+            return p;
+        }
+        if (e instanceof InvalidField f) {
+            return new Problem(HttpResponseStatus.BAD_REQUEST, "Invalid request", f.getMessage(), f.field());
+        }
+        return switch (ErrorKind.of(e)) {
+            case NOT_FOUND -> new Problem(HttpResponseStatus.NOT_FOUND, "Not found", Scflux.message(e), null);
+            case PERMISSION -> new Problem(HttpResponseStatus.FORBIDDEN, "Permission denied", Scflux.message(e), null);
+            case MISSING_KEY, INVALID, USAGE -> new Problem(HttpResponseStatus.UNPROCESSABLE_ENTITY,
+                    "Unprocessable data", Scflux.message(e), null);
+            case IO, INTERNAL -> new Problem(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal error",
+                    Scflux.message(e), null);
+        };
     }
 
     private static Mono<Void> json(HttpServerResponse response, ObjectNode body) {

@@ -79,7 +79,8 @@ enum Step {
         Bound bind(Params params) {
             Integer n = params.integer("n_comps", 1);
             PcaOptions options = n == null ? PcaOptions.defaults() : PcaOptions.defaults().withNComps(n);
-            return (data, streaming) -> Pp.pca(data, options, streaming);
+            return sized((data, streaming) -> Pp.pca(data, options, streaming),
+                    (size, input) -> size.withPca(n));
         }
     },
     PSEUDOBULK {
@@ -91,12 +92,21 @@ enum Step {
             String mode = params.text("mode");
             PseudobulkOptions chosen = mode == null ? options
                     : options.withMode(option("mode", () -> PseudobulkOptions.Mode.valueOf(mode.toUpperCase(Locale.ROOT))));
-            return (data, streaming) -> Pp.pseudobulk(data, chosen, streaming);
+            return sized((data, streaming) -> Pp.pseudobulk(data, chosen, streaming),
+                    (size, input) -> size.asPseudobulk(input, sample, groups));
         }
     };
 
     /** A step with its options: computes on subscription, as the {@link Pp} call it makes. */
     interface Bound extends BiFunction<AnnData, Streaming, Mono<AnnData>> {
+
+        /**
+         * The estimate of this step's output, given that of its input, {@code size}, and the job's {@code input}:
+         * by default at most {@link OutputEstimate#COLUMNS_PER_STEP} columns more on obs and on var.
+         */
+        default OutputEstimate grow(OutputEstimate size, AnnData input) {
+            return size.withColumns();
+        }
     }
 
     /** This step with its options read from {@code params}. */
@@ -131,6 +141,21 @@ enum Step {
         }
         long n = params.integer(given, 0);
         return given.equals(minOther) ? FilterOptions.minGenes(n) : FilterOptions.maxGenes(n);
+    }
+
+    /** {@code run}, whose output's estimate grows as {@code grow} says rather than by columns. */
+    private static Bound sized(Bound run, BiFunction<OutputEstimate, AnnData, OutputEstimate> grow) {
+        return new Bound() {
+            @Override
+            public Mono<AnnData> apply(AnnData data, Streaming streaming) {
+                return run.apply(data, streaming);
+            }
+
+            @Override
+            public OutputEstimate grow(OutputEstimate size, AnnData input) {
+                return grow.apply(size, input);
+            }
+        };
     }
 
     private static <T> T option(String name, Supplier<T> parse) {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
+import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Matrices;
 import io.scflux.io.H5ad;
 import java.nio.file.Files;
@@ -44,13 +45,14 @@ class DeviceOptionTest {
     @Test
     void cpuRunsOnTheHostSilentlyAndStatsSaySo() throws Exception {
         Path out = tmp.resolve("cpu.h5ad");
+        long peak = HostBackend.INSTANCE.memory().peak(); // the JVM's: 0 unless a test before reserved host buffers
         Cli c = Cli.run("--device", "cpu", "--stats", "log1p", IN, "-o", out.toString());
         assertEquals(0, c.exitCode(), c.err());
         assertFalse(c.err().contains(NOTICE), c.err());
         JsonNode device = c.stats().get("device");
         assertEquals("host", device.get("backend").asText());
         assertEquals(0, device.get("reserved").asLong());
-        assertEquals(0, device.get("peak").asLong());
+        assertEquals(peak, device.get("peak").asLong(), "log1p reserves no host buffer");
         assertTrue(device.get("cap").isNull(), device.toString());
     }
 

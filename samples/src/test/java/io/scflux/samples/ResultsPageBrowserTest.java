@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.netty.handler.codec.http.HttpHeaderNames;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.test.TestFixtures;
@@ -30,7 +31,8 @@ import reactor.netty.http.client.HttpClient;
 
 /**
  * The results page in a real browser: the service on a random loopback port runs qc, normalize, log1p, hvg and pca
- * on the fixture, then headless Chromium loads the job's page and dumps its DOM after the page's script ran. Every
+ * on the fixture, then headless Chromium loads the job's page, the token in its address, and dumps its DOM after the
+ * page's script ran; the images, requested without the token, must pass on the cookie that address set. Every
  * plot image must have loaded with a width ({@code data-natural-width}, written by the script from the image's
  * {@code naturalWidth}). Skips, saying why, where no Chromium is installed ({@code .ci/run} installs Debian's).
  */
@@ -64,14 +66,16 @@ class ResultsPageBrowserTest {
         }
         Path data = Files.createDirectory(root.resolve("data"));
         Files.copy(TestFixtures.path(ServiceTest.INPUT), data.resolve(ServiceTest.INPUT));
-        service = Service.start(data, "127.0.0.1", 0, 1, 10, Schedulers.boundedElastic(),
-                Streaming.DEFAULT, BlockCache.ofMegabytes(64));
+        service = Service.start(data, ServiceOptions.defaults().withMaxJobs(1).withKeepJobs(10),
+                Schedulers.boundedElastic(), Streaming.DEFAULT, BlockCache.ofMegabytes(64));
         String base = "http://127.0.0.1:" + service.port();
-        HttpClient client = HttpClient.create().baseUrl(base);
+        HttpClient client = HttpClient.create().baseUrl(base)
+                .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + service.token()));
         String id = submit(client);
         String page = awaitPage(client, id);
 
-        String dom = dumpDom(browser, base + page + "?color=sample");
+        // the token once in the page's address, as serve's URL has it: its cookie takes the images through
+        String dom = dumpDom(browser, base + page + "?color=sample&token=" + service.token());
         Matcher images = IMAGE.matcher(dom);
         List<String> loaded = new ArrayList<>();
         while (images.find()) {

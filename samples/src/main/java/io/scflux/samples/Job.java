@@ -134,15 +134,16 @@ final class Job {
             long began = System.nanoTime();
             AtomicReference<ReadStats> reads = new AtomicReference<>();
             emit(JobEvent.started());
-            Mono<Void> pipeline = Mono.fromCallable(() -> {
-                        checkNotCancelled();
-                        AnnData data = H5ad.read(request.file());
+            Mono<Void> pipeline = Mono.fromRunnable(this::checkNotCancelled)
+                    .then(H5ad.open(request.file()))
+                    .publishOn(work)
+                    .flatMap(data -> Mono.fromCallable(() -> {
                         if (data.x() instanceof FileMatrix m) {
                             reads.set(m.stats());
                         }
                         results.makeRoom(request.estimate(data));
                         return data;
-                    })
+                    }))
                     .flatMap(data -> apply(data, streaming, cache, metrics))
                     .flatMap(result -> {
                         stageStarts("write");

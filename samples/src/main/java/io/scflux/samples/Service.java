@@ -207,9 +207,9 @@ final class Service implements Disposable {
     private Publisher<Void> obs(HttpServerRequest request, HttpServerResponse response) {
         String columns = query(request, "columns");
         List<String> names = columns == null || columns.isEmpty() ? List.of() : Arrays.asList(columns.split(","));
-        return Mono.fromCallable(() -> H5ad.read(folder.dataset(request.param("name"), "name")).obs())
-                .subscribeOn(Schedulers.boundedElastic())
-                .map(obs -> ObsRows.of(obs, names))
+        return Mono.fromCallable(() -> folder.dataset(request.param("name"), "name"))
+                .flatMap(H5ad::open)
+                .map(data -> ObsRows.of(data.obs(), names))
                 .flatMap(rows -> response.header(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
                         .sendString(rows).then())
                 .onErrorMap(InvalidField.class, e -> new Problem(e.field().equals("name")
@@ -222,8 +222,7 @@ final class Service implements Disposable {
      * plot (X stays in the file); a failed read is not kept.
      */
     private Mono<AnnData> output(Job job) {
-        return outputs.get(job.output(), file -> Mono.fromCallable(() -> H5ad.read(file))
-                .subscribeOn(Schedulers.boundedElastic())
+        return outputs.get(job.output(), file -> H5ad.open(file)
                 .cache(data -> Duration.ofMillis(Long.MAX_VALUE), e -> Duration.ZERO, () -> Duration.ZERO));
     }
 

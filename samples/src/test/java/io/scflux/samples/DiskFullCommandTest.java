@@ -31,36 +31,30 @@ class DiskFullCommandTest {
     @TempDir
     static Path root;
 
-    private static Path tmpfs;
-    private static String noTmpfs;
+    private static SmallTmpfs tmpfs;
+    private static final StringBuilder NO_TMPFS = new StringBuilder();
 
     @BeforeAll
     static void mountSmallTmpfs() throws Exception {
-        Path mountPoint = Files.createDirectory(root.resolve("small"));
-        Result mount = exec(root, List.of("mount", "-t", "tmpfs", "-o", "size=12m", "tmpfs", mountPoint.toString()));
-        if (mount.exit == 0) {
-            tmpfs = mountPoint;
-        } else {
-            noTmpfs = "cannot mount a tmpfs here (" + mount.output.strip() + ")";
-            System.out.println("skipping the tmpfs case: " + noTmpfs);
-        }
+        tmpfs = SmallTmpfs.mount(Files.createDirectory(root.resolve("small")), 12, NO_TMPFS);
     }
 
     @AfterAll
     static void unmount() throws Exception {
         if (tmpfs != null) {
-            exec(root, List.of("umount", tmpfs.toString()));
+            tmpfs.close();
         }
     }
 
     @Test
     void aFullDiskEndsWithOneLineAndNoCrash() throws Exception {
-        Assumptions.assumeTrue(tmpfs != null, noTmpfs);
+        Assumptions.assumeTrue(tmpfs != null, NO_TMPFS.toString());
+        Path small = tmpfs.path();
         Path work = Files.createTempDirectory(root, "work");
         Result r = scflux(work, "", "--device", "cpu", "preprocess", IN, "--qc-var", "mt=MT-", "-o",
-                tmpfs.resolve("out.h5ad").toString());
-        assertOneError(r, "out.h5ad: /", "the disk is full: no space left on device in " + tmpfs);
-        assertEquals(List.of(), list(tmpfs), "no temporary file on the full disk");
+                small.resolve("out.h5ad").toString());
+        assertOneError(r, "out.h5ad: /", "the disk is full: no space left on device in " + small);
+        assertEquals(List.of(), list(small), "no temporary file on the full disk");
         assertEquals(List.of(), list(work), "no JVM crash report (hs_err_pid*.log)");
     }
 

@@ -1,6 +1,7 @@
 package io.scflux.samples;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.InvalidValueException;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
@@ -185,7 +186,7 @@ final class Fuzzer implements AutoCloseable {
 
     /**
      * What a user does with a file: read it ({@code info}) and its names (decoded when first asked for), scan X,
-     * compute QC metrics. A {@code matrixOnly} file is opened as its {@code /X} element.
+     * compute QC metrics (values that are not counts are refused as {@code scflux qc} refuses them: rejected). A {@code matrixOnly} file is opened as its {@code /X} element.
      */
     static void exercise(Path file, boolean matrixOnly) {
         AnnData data = matrixOnly ? AnnData.of(H5ad.openMatrix(file, "/X")) : H5ad.read(file);
@@ -200,7 +201,11 @@ final class Fuzzer implements AutoCloseable {
         streaming.blocks(x).doOnNext(b -> check(b, x)).blockLast();
         Integer[] top = QcMetricsOptions.DEFAULT_PERCENT_TOP.stream().filter(n -> n <= x.nCols())
                 .toArray(Integer[]::new);
-        Pp.calculateQcMetrics(data, QcMetricsOptions.defaults().withPercentTop(top), streaming).block();
+        try {
+            Pp.calculateQcMetrics(data, QcMetricsOptions.defaults().withPercentTop(top), streaming).block();
+        } catch (InvalidValueException e) {
+            throw OpCommand.inFile(file, e);    // what `scflux qc` says: values that are not counts, named
+        }
     }
 
     /** A block the reader emits must be well formed whatever the file held. */

@@ -204,7 +204,7 @@ final class Fuzzer implements AutoCloseable {
         try {
             Pp.calculateQcMetrics(data, QcMetricsOptions.defaults().withPercentTop(top), streaming).block();
         } catch (InvalidValueException e) {
-            throw OpCommand.inFile(file, e);    // what `scflux qc` says: values that are not counts, named
+            throw ErrorMessage.inFile(file, e);    // what `scflux qc` says: values that are not counts, named
         }
     }
 

@@ -161,7 +161,7 @@ final class Job {
                             "/jobs/" + id + "/page"))))
                     .onErrorResume(e -> {
                         finish.accept(cancelRequested ? JobEvent.cancelled()
-                                : JobEvent.failed(request.folder().scrub(Scflux.message(e))));
+                                : JobEvent.failed(request.folder().scrub(ErrorMessage.of(e))));
                         return Mono.empty();
                     });
         }).then();

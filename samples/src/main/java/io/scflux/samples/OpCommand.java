@@ -2,7 +2,6 @@ package io.scflux.samples;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.InvalidValueException;
-import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.FileMatrix;
@@ -166,17 +165,12 @@ abstract class OpCommand implements Callable<Integer> {
             writer.write(written(result), output, WriteOptions.DEFAULT.withCompression(compression)
                     .withPlan(streaming.target()).withExecution(streaming.execution())).block();
         } catch (InvalidValueException e) {
-            throw inFile(input, e);
+            throw ErrorMessage.inFile(input, e);
         }
         global.printStats(spec.commandLine().getErr(), file == null ? 0 : file.plan(streaming.target()).size(),
                 file instanceof FileMatrix m ? m.stats().blocksRead() : 0);
         spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, result.nObs(),
                 result.nVars(), (System.nanoTime() - started) / 1e9);
         return 0;
-    }
-
-    /** {@code e}, a value a step refused, as the format error of {@code input}'s X: the file the value is in. */
-    static ScfluxFormatException inFile(Path input, InvalidValueException e) {
-        return new ScfluxFormatException(input.toString(), "/X", e.getMessage(), e);
     }
 }

@@ -132,7 +132,7 @@ public final class Scflux implements Runnable {
         cl.setExecutionExceptionHandler((e, failed, parsed) -> {
             Scflux root = (Scflux) failed.getCommandSpec().root().userObject();
             PrintWriter err = failed.getErr();
-            err.println("scflux: error: " + message(e));
+            err.println("scflux: error: " + ErrorMessage.of(e));
             if (root.debug) {
                 e.printStackTrace(err);
             } else if (!isInputOrIo(e)) {
@@ -336,29 +336,6 @@ public final class Scflux implements Runnable {
             }
         }
         return false;
-    }
-
-    /** The message of the first format or I/O error among {@code e} and its causes, else {@code e}'s. */
-    static String message(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ScfluxFormatException || t instanceof MemoryBudgetExceededException) {
-                return t.getMessage();
-            }
-            if (t instanceof NoSuchFileException f) {
-                return f.getFile() + ": no such file";
-            }
-            if (t instanceof AccessDeniedException f) {
-                return f.getFile() + ": permission denied";
-            }
-            if (t instanceof FileSystemException f) {
-                return f.getFile() + ": " + (f.getReason() != null ? f.getReason() : f.getClass().getSimpleName());
-            }
-            if (t instanceof IOException || t instanceof IllegalArgumentException) {
-                return t.getMessage() != null ? t.getMessage() : t.toString();
-            }
-        }
-        Throwable root = e instanceof CommandLine.ExecutionException && e.getCause() != null ? e.getCause() : e;
-        return root.getMessage() != null ? root.getClass().getSimpleName() + ": " + root.getMessage() : root.toString();
     }
 
     /** The version in the jar's manifest. */

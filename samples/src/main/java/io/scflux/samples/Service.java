@@ -281,12 +281,12 @@ final class Service implements Disposable {
             return new Problem(HttpResponseStatus.BAD_REQUEST, "Invalid request", f.getMessage(), f.field());
         }
         return switch (ErrorKind.of(e)) {
-            case NOT_FOUND -> new Problem(HttpResponseStatus.NOT_FOUND, "Not found", Scflux.message(e), null);
-            case PERMISSION -> new Problem(HttpResponseStatus.FORBIDDEN, "Permission denied", Scflux.message(e), null);
+            case NOT_FOUND -> new Problem(HttpResponseStatus.NOT_FOUND, "Not found", ErrorMessage.of(e), null);
+            case PERMISSION -> new Problem(HttpResponseStatus.FORBIDDEN, "Permission denied", ErrorMessage.of(e), null);
             case MISSING_KEY, INVALID, USAGE -> new Problem(HttpResponseStatus.UNPROCESSABLE_ENTITY,
-                    "Unprocessable data", Scflux.message(e), null);
+                    "Unprocessable data", ErrorMessage.of(e), null);
             case IO, INTERNAL -> new Problem(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal error",
-                    Scflux.message(e), null);
+                    ErrorMessage.of(e), null);
         };
     }
 

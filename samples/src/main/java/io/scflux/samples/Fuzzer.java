@@ -185,12 +185,12 @@ final class Fuzzer implements AutoCloseable {
     }
 
     /**
-     * What a user does with a file: read it ({@code info}) and its names (decoded when first asked for), scan X,
+     * What a user does with a file: read it ({@code info}: its {@link Summary}) and its names (decoded when first asked for), scan X,
      * compute QC metrics (values that are not counts are refused as {@code scflux qc} refuses them: rejected). A {@code matrixOnly} file is opened as its {@code /X} element.
      */
     static void exercise(Path file, boolean matrixOnly) {
         AnnData data = matrixOnly ? AnnData.of(H5ad.openMatrix(file, "/X")) : H5ad.read(file);
-        InfoCommand.report(data);
+        Summary.of(data);
         data.obs().names();
         data.var().names();
         BlockSource x = data.x();

@@ -6,6 +6,7 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.anndata.NullableColumn;
 import java.awt.Color;
 import java.awt.Graphics2D;
@@ -16,6 +17,7 @@ import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.XYChart;
@@ -125,7 +127,7 @@ enum Plot {
     /**
      * This plot of {@code data}, read from {@code file}, as PNG bytes; {@code color} names the obs column that colours
      * the PCA scatter (null: one colour). What is missing fails with the file, the key and the command that adds it;
-     * an unknown colour column is an {@link InvalidField} {@code color}.
+     * an unknown colour column is a {@link MissingColumnException} listing obs's columns.
      */
     byte[] png(AnnData data, String file, String color) {
         String absent = missing(data);
@@ -134,7 +136,7 @@ enum Plot {
                     + "scflux " + wireName + " on it first (in a service job: the " + wireName + " step)");
         }
         if (color != null && !data.obs().has(color)) {
-            throw new InvalidField("color", file + ": no obs column " + color + " to colour by (columns: "
+            throw new MissingColumnException(file + ": no obs column " + color + " to colour by (columns: "
                     + String.join(", ", data.obs().columns().keySet()) + ")");
         }
         return draw(data, color);
@@ -164,6 +166,15 @@ enum Plot {
             }
         }
         return null;
+    }
+
+    /**
+     * The obs columns of {@code obs} that can colour a plot ({@code color}): numeric ones, and those of at most
+     * {@link Groups#MAX_CATEGORIES} distinct values.
+     */
+    static List<String> colourable(Frame obs) {
+        return obs.columns().entrySet().stream().filter(c -> Groups.canColour(c.getValue())).map(Map.Entry::getKey)
+                .toList();
     }
 
     /** Whether {@code column} holds numbers (plain or nullable), not strings, bools or categories. */

@@ -1,10 +1,8 @@
 package io.scflux.samples;
 
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.anndata.Column;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
  * The HTML page of a job's results: its QC, HVG and PCA plots as images of {@code /jobs/ID/plots/KIND.png}, the
@@ -100,11 +98,9 @@ final class ResultsPage {
             String picked = color != null && output.obs().has(color) ? color : null;
             src = picked == null ? base : base + "?color=" + escape(URLEncoder.encode(picked, StandardCharsets.UTF_8));
             body.append("<label>Colour by <select id=\"color\">\n<option value=\"\">none</option>\n");
-            for (Map.Entry<String, Column> c : output.obs().columns().entrySet()) {
-                if (Groups.canColour(c.getValue())) {
-                    body.append("<option").append(c.getKey().equals(picked) ? " selected" : "").append(">")
-                            .append(escape(c.getKey())).append("</option>\n");
-                }
+            for (String c : Plot.colourable(output.obs())) {
+                body.append("<option").append(c.equals(picked) ? " selected" : "").append(">").append(escape(c))
+                        .append("</option>\n");
             }
             body.append("</select></label><br>\n");
         }

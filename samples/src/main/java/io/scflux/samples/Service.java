@@ -9,6 +9,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import java.nio.file.Files;
@@ -165,7 +166,8 @@ final class Service implements Disposable {
 
     /**
      * {@code /jobs/ID/plots/KIND.png[?color=COL]}: the plot of a finished job's output, drawn on the bounded elastic
-     * scheduler; 404 for an unknown plot, 409 when the job has no output or the output lacks what the plot shows.
+     * scheduler; 404 for an unknown plot, 400 for an unknown colour column, 409 when the job has no output or the
+     * output lacks what the plot shows.
      */
     private Publisher<Void> plot(HttpServerRequest request, HttpServerResponse response) {
         Job job = job(request);
@@ -183,8 +185,8 @@ final class Service implements Disposable {
                 .flatMap(png -> response.header(HttpHeaderNames.CONTENT_TYPE, "image/png")
                         .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                         .sendByteArray(Mono.just(png)).then())
-                .onErrorMap(InvalidField.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
-                        "Invalid plot request", e.getMessage(), e.field()))
+                .onErrorMap(MissingColumnException.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
+                        "Invalid plot request", e.getMessage(), "color"))
                 .onErrorMap(IllegalArgumentException.class, e -> new Problem(
                         HttpResponseStatus.CONFLICT, "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
     }

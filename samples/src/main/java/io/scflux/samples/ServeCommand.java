@@ -76,8 +76,7 @@ final class ServeCommand implements Callable<Integer> {
             if (maxResultsMb > Long.MAX_VALUE >> 20) {
                 throw new IllegalArgumentException("--max-results-mb is too large: " + maxResultsMb);
             }
-            options = new ServiceOptions(host, port, maxJobs, keepJobs, token == null ? Secrets.token() : token,
-                    maxBody, maxResultsMb << 20);
+            options = new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBody, maxResultsMb << 20);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -89,9 +88,7 @@ final class ServeCommand implements Callable<Integer> {
         Service service = Service.start(data, options, work, global.streaming(spec.commandLine().getErr()),
                 global.cache(true));
         try {
-            String where = host.contains(":") ? "[" + host + "]" : host;
-            spec.commandLine().getOut().printf("http://%s:%d/?%s=%s%n", where, service.port(), Access.QUERY,
-                    options.token());
+            spec.commandLine().getOut().println(service.url());
             spec.commandLine().getOut().printf("scflux serve: the datasets of %s; every request needs the token of "
                     + "the URL above%n", data.toAbsolutePath());
             spec.commandLine().getOut().flush();

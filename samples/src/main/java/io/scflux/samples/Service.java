@@ -90,6 +90,15 @@ final class Service implements Disposable {
         return server.port();
     }
 
+    /**
+     * The address that opens the service in a browser, with its token: {@code http://HOST:PORT/?token=TOKEN} (an IPv6
+     * host in brackets), as Jupyter prints it.
+     */
+    String url() {
+        String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
+        return "http://" + host + ":" + port() + "/?" + Access.QUERY + "=" + options.token();
+    }
+
     /** The token every request must carry. */
     String token() {
         return options.token();

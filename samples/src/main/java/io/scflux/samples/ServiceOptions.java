@@ -2,8 +2,9 @@ package io.scflux.samples;
 
 /**
  * How a service runs: the address it listens on ({@code port} 0: any free one), the jobs that run at once and the
- * ended ones it remembers, the token every request must carry ({@link Access}), the largest request body it reads
- * ({@link JsonBody}) and the most its results may take in the data folder ({@link Results}; 0: no limit).
+ * ended ones it remembers, the token every request must carry ({@link Access}; null: 256 random bits), the largest
+ * request body it reads ({@link JsonBody}) and the most its results may take in the data folder ({@link Results}; 0:
+ * no limit).
  */
 record ServiceOptions(String host, int port, int maxJobs, int keepJobs, String token, long maxBodyBytes,
                       long maxResultsBytes) {
@@ -21,7 +22,7 @@ record ServiceOptions(String host, int port, int maxJobs, int keepJobs, String t
         if (keepJobs < 1) {
             throw new IllegalArgumentException("--keep-jobs must be at least 1, got " + keepJobs);
         }
-        Access.checkToken(token);
+        token = token == null ? Secrets.token() : Access.checkToken(token);
         if (maxBodyBytes < 1) {
             throw new IllegalArgumentException("--max-body must be at least 1 byte, got " + maxBodyBytes);
         }
@@ -33,7 +34,7 @@ record ServiceOptions(String host, int port, int maxJobs, int keepJobs, String t
 
     /** Loopback, any free port, 2 jobs at once, 1000 remembered, a random token, bodies of 1 MiB, 10 GiB of results. */
     static ServiceOptions defaults() {
-        return new ServiceOptions("127.0.0.1", 0, 2, 1000, Secrets.token(), MAX_BODY_BYTES, MAX_RESULTS_BYTES);
+        return new ServiceOptions("127.0.0.1", 0, 2, 1000, null, MAX_BODY_BYTES, MAX_RESULTS_BYTES);
     }
 
     ServiceOptions withMaxJobs(int n) {

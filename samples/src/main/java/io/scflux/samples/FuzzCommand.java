@@ -67,25 +67,14 @@ final class FuzzCommand implements Callable<Integer> {
             report = fuzzer.run(seed, cases);
         }
         out.println("fuzz: " + report.cases() + " cases, seed " + seed);
-        for (FuzzOutcome o : FuzzOutcome.values()) {
-            out.printf("%-18s %d%n", o.name().toLowerCase(java.util.Locale.ROOT), report.counts().getOrDefault(o, 0));
-        }
-        report.defects().forEach(d -> out.println("defect: " + d));
+        report.print(out);
         out.flush();
-        return report.defects().isEmpty() ? 0 : 1;
+        return report.hasDefects() ? 1 : 0;
     }
 
-    private int replay(PrintWriter out, List<Path> readable, Path work) throws IOException {
-        Path copy = Path.of("fuzz-case-" + replay + ".h5ad");
+    private int replay(PrintWriter out, List<Path> readable, Path work) {
         try (Fuzzer fuzzer = new Fuzzer(readable, work, Duration.ZERO)) {
-            Fuzzer.Case c = fuzzer.prepare(seed, replay);
-            out.println("case " + replay + " of seed " + seed + ": " + c.file() + ", " + c.mutation() + " -> " + copy);
-            try {
-                c.replay(copy);
-                out.println("read");
-            } catch (Throwable t) {
-                t.printStackTrace(out);
-            }
+            fuzzer.replay(seed, replay, Path.of("fuzz-case-" + replay + ".h5ad"), out);
         }
         out.flush();
         return 0;

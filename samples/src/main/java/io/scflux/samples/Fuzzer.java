@@ -11,6 +11,7 @@ import io.scflux.io.H5ad;
 import io.scflux.ops.Pp;
 import io.scflux.ops.QcMetricsOptions;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
@@ -42,10 +44,41 @@ final class Fuzzer implements AutoCloseable {
         }
     }
 
-    /** Counts by outcome and the defects. */
-    record Report(Map<FuzzOutcome, Integer> counts, List<Defect> defects) {
+    /** How the cases of a run ended: counts by outcome, and the defects. */
+    static final class Report {
+
+        private final Map<FuzzOutcome, Integer> counts;
+        private final List<Defect> defects;
+
+        private Report(Map<FuzzOutcome, Integer> counts, List<Defect> defects) {
+            this.counts = counts;
+            this.defects = defects;
+        }
+
+        Map<FuzzOutcome, Integer> counts() {
+            return counts;
+        }
+
+        List<Defect> defects() {
+            return defects;
+        }
+
+        /** The cases run. */
         int cases() {
             return counts.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        /** Whether a case ended in a defect. */
+        boolean hasDefects() {
+            return !defects.isEmpty();
+        }
+
+        /** One line per outcome with its count (zeros included), then one per defect with what replays it. */
+        void print(PrintWriter out) {
+            for (FuzzOutcome o : FuzzOutcome.values()) {
+                out.printf("%-18s %d%n", o.name().toLowerCase(Locale.ROOT), counts.getOrDefault(o, 0));
+            }
+            defects.forEach(d -> out.println("defect: " + d));
         }
     }
 
@@ -115,8 +148,24 @@ final class Fuzzer implements AutoCloseable {
         return new Report(counts, defects);
     }
 
+    /**
+     * Case {@code index} of {@code seed} alone: writes its damaged file to {@code copy} and reads it in this thread,
+     * printing on {@code out} the file it damages and how, then {@code read} or the stack trace of the failure.
+     */
+    void replay(long seed, int index, Path copy, PrintWriter out) {
+        Case c = prepare(seed, index);
+        out.println("case " + index + " of seed " + seed + ": " + c.base.file + ", " + c.mutation + " -> " + copy);
+        try {
+            Files.write(copy, c.bytes);
+            exercise(copy, c.base.layout.matrixOnly);
+            out.println("read");
+        } catch (Throwable t) {
+            t.printStackTrace(out);
+        }
+    }
+
     /** Case {@code i} of {@code seed}: the file it damages, how, and the damaged bytes. */
-    Case prepare(long seed, int i) {
+    private Case prepare(long seed, int i) {
         Base base = bases.get(i % bases.size());
         Mutation[] mutations = Mutation.values();
         long caseSeed = new SplittableRandom(seed + i).nextLong();
@@ -131,16 +180,7 @@ final class Fuzzer implements AutoCloseable {
     }
 
     /** One prepared case. */
-    record Case(Base base, Mutation mutation, long seed, byte[] bytes) {
-        /** Writes the damaged file to {@code file} and reads it as {@link #exercise} does, in this thread. */
-        void replay(Path file) throws IOException {
-            Files.write(file, bytes);
-            exercise(file, base.layout.matrixOnly);
-        }
-
-        Path file() {
-            return base.file;
-        }
+    private record Case(Base base, Mutation mutation, long seed, byte[] bytes) {
     }
 
     /** Stops the worker thread (one stuck in a timed-out case included). */

@@ -1,18 +1,13 @@
 package io.scflux.samples;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.awt.Color;
 import java.awt.image.BufferedImage;
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import javax.imageio.ImageIO;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,8 +19,6 @@ import org.junit.jupiter.params.provider.CsvSource;
  * normalize, log1p, hvg, pca): a decodable PNG per kind, and one clear error per kind on the raw fixture.
  */
 class PlotCommandTest {
-
-    static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
     @TempDir
     static Path dir;
@@ -57,11 +50,11 @@ class PlotCommandTest {
         Path png = dir.resolve(kind + ".png");
         Cli cli = Cli.run("plot", kind, analysed.toString(), "-o", png.toString());
         assertEquals(0, cli.exitCode(), cli.err());
-        BufferedImage image = decode(Files.readAllBytes(png));
+        BufferedImage image = Images.decode(Files.readAllBytes(png));
         assertTrue(image.getWidth() >= minWidth, "width " + image.getWidth());
         assertTrue(image.getHeight() >= 300, "height " + image.getHeight());
-        assertTrue(colours(image) > 1, "drawn in more than one colour");
-        assertTrue(hues(image, 50) >= 1, "something drawn in colour");
+        assertTrue(Images.colours(image) > 1, "drawn in more than one colour");
+        assertTrue(Images.hues(image, 50) >= 1, "something drawn in colour");
     }
 
     /** The fixture's obs sample has 6 categories (synth-3k-b.expected.tsv): each gets a colour of its own. */
@@ -72,8 +65,9 @@ class PlotCommandTest {
         assertEquals(0, Cli.run("plot", "pca", analysed.toString(), "-o", plain.toString()).exitCode());
         Cli cli = Cli.run("plot", "pca", analysed.toString(), "-o", coloured.toString(), "--color", "sample");
         assertEquals(0, cli.exitCode(), cli.err());
-        assertTrue(hues(decode(Files.readAllBytes(plain)), 50) <= 2, "one colour of points without --color");
-        assertTrue(hues(decode(Files.readAllBytes(coloured)), 50) >= 5, "a colour per sample");
+        assertTrue(Images.hues(Images.decode(Files.readAllBytes(plain)), 50) <= 2,
+                "one colour of points without --color");
+        assertTrue(Images.hues(Images.decode(Files.readAllBytes(coloured)), 50) >= 5, "a colour per sample");
         Cli numeric = Cli.run("plot", "pca", analysed.toString(), "-o", dir.resolve("pca-counts.png").toString(),
                 "--color", "total_counts");
         assertEquals(0, numeric.exitCode(), numeric.err());
@@ -107,40 +101,5 @@ class PlotCommandTest {
         Cli cli = Cli.run("plot", "tsne", analysed.toString(), "-o", dir.resolve("never.png").toString());
         assertEquals(2, cli.exitCode());
         assertTrue(cli.err().contains("unknown plot tsne (known: qc, hvg, pca)"), cli.err());
-    }
-
-    static BufferedImage decode(byte[] png) throws IOException {
-        assertArrayEquals(PNG_SIGNATURE, Arrays.copyOf(png, PNG_SIGNATURE.length), "PNG signature");
-        BufferedImage image = ImageIO.read(new ByteArrayInputStream(png));
-        assertTrue(image != null, "ImageIO decodes it");
-        return image;
-    }
-
-    /**
-     * Hues of the image's coloured pixels (greys left out: background, grid, text) in buckets of 15 degrees, counting
-     * those that fill at least {@code min} pixels: a point colour and its antialiased blends with white share a hue.
-     */
-    static int hues(BufferedImage image, int min) {
-        int[] counts = new int[24];
-        float[] hsb = new float[3];
-        for (int y = 0; y < image.getHeight(); y++) {
-            for (int x = 0; x < image.getWidth(); x++) {
-                int rgb = image.getRGB(x, y);
-                int r = (rgb >> 16) & 0xff;
-                int g = (rgb >> 8) & 0xff;
-                int b = rgb & 0xff;
-                if (Math.max(r, Math.max(g, b)) - Math.min(r, Math.min(g, b)) > 60) {
-                    Color.RGBtoHSB(r, g, b, hsb);
-                    counts[Math.min(23, (int) (hsb[0] * 24))]++;
-                }
-            }
-        }
-        return (int) Arrays.stream(counts).filter(c -> c >= min).count();
-    }
-
-    /** The number of distinct colours of the image's pixels. */
-    static long colours(BufferedImage image) {
-        return Arrays.stream(image.getRGB(0, 0, image.getWidth(), image.getHeight(), null, 0, image.getWidth()))
-                .distinct().count();
     }
 }

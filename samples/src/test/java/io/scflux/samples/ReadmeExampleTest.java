@@ -16,6 +16,7 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.test.ReadmeSnippet;
 import io.scflux.io.H5ad;
+import io.scflux.io.test.TestFixtures;
 import io.scflux.ops.HighlyVariableGenesOptions;
 import io.scflux.ops.Log1pOptions;
 import io.scflux.ops.NormalizeTotalOptions;
@@ -96,7 +97,7 @@ class ReadmeExampleTest {
 
     @Test
     void theExampleComputesWhatNumpyComputes() {
-        double[] sums = geneLog1pSums(Cli.FIXTURES.resolve("synth-3k.int64.h5ad"));
+        double[] sums = geneLog1pSums(TestFixtures.path("synth-3k.int64.h5ad"));
         // numpy: np.bincount(indices, weights=np.log1p(data.astype(np.float32)), minlength=2000)
         assertEquals(2000, sums.length);
         assertEquals(71.10647773742676, sums[0], 1e-4);
@@ -112,7 +113,7 @@ class ReadmeExampleTest {
 
     @Test
     void theStepsGiveScanpysGenesAndComponents(@TempDir Path tmp) {
-        AnnData a = preprocess(Cli.FIXTURES.resolve("synth-3k.int64.h5ad"), tmp.resolve("out.h5ad")).block();
+        AnnData a = preprocess(TestFixtures.path("synth-3k.int64.h5ad"), tmp.resolve("out.h5ad")).block();
         AnnData written = H5ad.read(tmp.resolve("out.h5ad"));
         for (AnnData result : new AnnData[] {a, written}) {
             boolean[] hv = (boolean[]) ((ArrayColumn) result.var().column("highly_variable")).values().data();

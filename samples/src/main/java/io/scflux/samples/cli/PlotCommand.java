@@ -1,0 +1,68 @@
+package io.scflux.samples.cli;
+
+import io.scflux.samples.plot.Plot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code scflux plot}: one {@link Plot} of an {@code .h5ad}'s annotations as a PNG file; X is never read. */
+@Command(name = "plot", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Draws a PNG from what qc, hvg and pca wrote: qc, histograms of obs total_counts, "
+                + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm (or dispersions) "
+                + "against means, highly variable genes in colour; pca, obsm X_pca PC1 against PC2, coloured by "
+                + "--color."})
+final class PlotCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "qc|hvg|pca", converter = PlotConverter.class,
+            description = "The plot.")
+    private Plot plot;
+
+    @Parameters(index = "1", paramLabel = "IN", description = "The .h5ad to read.")
+    private Path input;
+
+    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT.png", description = "The PNG to write.")
+    private Path output;
+
+    @Option(names = "--color", paramLabel = "COL",
+            description = "The obs column that colours the pca scatter: one colour per category, or bins of a "
+                    + "numeric column (default: one colour).")
+    private String color;
+
+    @Override
+    public Integer call() throws IOException {
+        byte[] png = plot.png(Scflux.of(spec).read(input), input.toString(), color);
+        Path target = Scflux.output(spec, output, List.of(input)).toAbsolutePath();
+        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+        try {
+            Files.write(temporary, png);
+            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(temporary);
+        }
+        spec.commandLine().getOut().printf("wrote %s: %s plot of %s%n", output, plot.wireName(), input);
+        return 0;
+    }
+
+    /** The plot's name, with the known ones in the error. */
+    static final class PlotConverter implements picocli.CommandLine.ITypeConverter<Plot> {
+        @Override
+        public Plot convert(String value) {
+            try {
+                return Plot.of(value);
+            } catch (IllegalArgumentException e) {
+                throw new picocli.CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+package io.scflux.samples.cli;
+
+import io.scflux.core.Execution;
+import io.scflux.core.PlanTarget;
+import io.scflux.core.MemoryBudgetExceededException;
+import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.backend.Streaming;
+import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.BackendChoice;
+import io.scflux.core.backend.Backends;
+import io.scflux.core.backend.HostBackend;
+import io.scflux.core.MemoryAccount;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.cache.BlockCache;
+import io.scflux.io.CellRangerOptions;
+import io.scflux.io.H5ad;
+import io.scflux.samples.report.ErrorKind;
+import io.scflux.samples.report.ErrorMessage;
+import io.scflux.samples.report.Progress;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * The {@code scflux} command line: {@code synth}, {@code info}, {@code bench} and the operators ({@code qc},
+ * {@code normalize}, {@code log1p}, {@code preprocess}...), with the options every command shares
+ * ({@code --threads}, {@code --chunk-nnz}, {@code --device}, {@code --progress}, {@code --debug}). Bad input and
+ * I/O failures print one line, {@code scflux: error: <message>}, and exit 1; usage errors exit 2.
+ */
+@Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
+        description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
+        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
+            FilterCellsCommand.class, FilterGenesCommand.class, NormalizeCommand.class, Log1pCommand.class,
+            PreprocessCommand.class, HvgCommand.class,
+            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class, ConcatCommand.class,
+            ConvertCommand.class, PlotCommand.class, ServeCommand.class,
+            FuzzCommand.class})
+public final class Scflux implements Runnable {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", scope = ScopeType.INHERIT,
+            description = "Workers decoding and folding blocks (default: ${DEFAULT-VALUE}). Results do not depend "
+                    + "on it.")
+    private int threads;
+
+    @Option(names = "--chunk-nnz", paramLabel = "N", defaultValue = "" + PlanTarget.DEFAULT_CHUNK_NNZ,
+            scope = ScopeType.INHERIT,
+            description = "About this many nonzeros per row block (default: ${DEFAULT-VALUE}).")
+    private long chunkNnz;
+
+    @Option(names = "--device", paramLabel = "auto|cpu|cuda", defaultValue = "auto", scope = ScopeType.INHERIT,
+            converter = DeviceConverter.class,
+            description = "Where operators compute: a CUDA GPU when one is usable (auto, the default; else the host, "
+                    + "said in one line), the host (cpu) or a CUDA GPU or an error (cuda).")
+    private BackendChoice device;
+
+    @Option(names = "--device-mem-mb", paramLabel = "N", scope = ScopeType.INHERIT,
+            description = "Cap on the device memory the GPU's buffers may take, in MiB (default: no cap); blocks "
+                    + "are cut smaller so that they fit.")
+    private Long deviceMemMb;
+
+    @Option(names = "--progress", scope = ScopeType.INHERIT,
+            description = "Show a progress bar on stderr (blocks done / total, rows/s).")
+    private boolean progress;
+
+    @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print stack traces of errors.")
+    private boolean debug;
+
+    @Option(names = "--cache-mb", paramLabel = "N", scope = ScopeType.INHERIT,
+            description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
+                    + "(default: an eighth of the maximum heap for commands that read a compressed X several times, else 0). "
+                    + "Results do not depend on it.")
+    private Long cacheMb;
+
+    @Option(names = "--stats", scope = ScopeType.INHERIT,
+            description = "Print one JSON line of block and cache statistics on stderr at the end.")
+    private boolean stats;
+
+    @Option(names = "--all-features", scope = ScopeType.INHERIT,
+            description = "A Cell Ranger input keeps every feature type (default: Gene Expression only, as scanpy's "
+                    + "read_10x_h5).")
+    private boolean allFeatures;
+
+    @Option(names = "--genome", paramLabel = "NAME", scope = ScopeType.INHERIT,
+            description = "A Cell Ranger input keeps the features of this genome (needed for a Cell Ranger 2 file of "
+                    + "several genomes).")
+    private String genome;
+
+    private BlockCache cache;
+
+    private Backend backend;
+
+    public static void main(String[] args) {
+        // Plots are drawn into images, never on a screen: no display is needed or looked for.
+        System.setProperty("java.awt.headless", "true");
+        // An Error thrown on a scheduler's worker (out of memory) never reaches the subscriber, which would wait
+        // forever: report it and stop instead.
+        Schedulers.onHandleError(Scflux.class.getName(), (thread, error) -> fatal(error));
+        Thread.setDefaultUncaughtExceptionHandler((thread, error) -> fatal(error));
+        System.exit(commandLine().execute(args));
+    }
+
+    /** Prints one line for an error nothing else will report, then stops the JVM with status 1. */
+    static void fatal(Throwable error) {
+        String advice = error instanceof OutOfMemoryError
+                ? " (the heap holds obs and var, the block cache of --cache-mb and the blocks in flight of --threads "
+                        + "and --chunk-nnz: raise java -Xmx or lower those)"
+                : "";
+        System.err.println("scflux: error: " + error + advice);
+        System.err.flush();
+        Runtime.getRuntime().halt(1);
+    }
+
+    /** The command line with scflux's error handling, ready to {@code execute}; tests redirect its out and err. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new Scflux());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((e, failed, parsed) -> {
+            Scflux root = (Scflux) failed.getCommandSpec().root().userObject();
+            PrintWriter err = failed.getErr();
+            err.println("scflux: error: " + ErrorMessage.of(e));
+            if (root.debug) {
+                e.printStackTrace(err);
+            } else if (!isInputOrIo(e)) {
+                err.println("scflux: this looks like a bug; --debug prints the stack trace");
+            }
+            printKind(err, ErrorKind.of(e));
+            return CommandLine.ExitCode.SOFTWARE;
+        });
+        CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
+        cl.setParameterExceptionHandler((e, args) -> {
+            int code = usage.handleParseException(e, args);
+            printKind(e.getCommandLine().getErr(), ErrorKind.USAGE);
+            return code;
+        });
+        return cl;
+    }
+
+    /**
+     * When the environment asks for it ({@code SCFLUX_ERROR_KIND=1}, as the Python package does), the kind of the
+     * error just reported, on a line of its own: {@code scflux: error-kind: missing_key}.
+     */
+    private static void printKind(PrintWriter err, ErrorKind kind) {
+        if ("1".equals(System.getenv(ErrorKind.ENVIRONMENT))) {
+            err.println("scflux: error-kind: " + kind.wireName());
+        }
+        err.flush();
+    }
+
+    @Override
+    public void run() {
+        throw new ParameterException(spec.commandLine(), "Missing required subcommand");
+    }
+
+    /**
+     * The container of {@code file}, an {@code .h5ad} or a Cell Ranger {@code .h5} (read with {@code --all-features}
+     * and {@code --genome}); an I/O error when it is not a readable file.
+     */
+    AnnData read(Path file) throws IOException {
+        return H5ad.read(readable(file), cellRanger());
+    }
+
+    /** How a Cell Ranger input is read: {@code --all-features}, {@code --genome}. */
+    CellRangerOptions cellRanger() {
+        CellRangerOptions options = CellRangerOptions.defaults().withGenome(genome == null || genome.isEmpty() ? null
+                : genome);
+        return allFeatures ? options.withAllFeatures() : options;
+    }
+
+    /** The block plan constants of {@code --chunk-nnz}. */
+    PlanTarget planTarget() {
+        if (chunkNnz < 1 || chunkNnz > PlanTarget.MAX_CHUNK_NNZ) {
+            throw new ParameterException(spec.commandLine(), "--chunk-nnz must be in [1, " + PlanTarget.MAX_CHUNK_NNZ
+                    + "], got " + chunkNnz);
+        }
+        return PlanTarget.ofChunkNnz(chunkNnz);
+    }
+
+    /** The workers of {@code --threads}. */
+    Execution execution() {
+        if (threads < 1) {
+            throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
+        }
+        return Execution.threads(threads);
+    }
+
+    /**
+     * The backend of {@code --device}, chosen once per run: {@code auto} without a usable GPU says so in one line on
+     * {@code err}; {@code cuda} without one is an error.
+     */
+    Backend backend(PrintWriter err) {
+        if (backend == null) {
+            if (deviceMemMb != null && deviceMemMb < 1) {
+                throw new ParameterException(spec.commandLine(), "--device-mem-mb must be at least 1, got "
+                        + deviceMemMb);
+            }
+            long cap = deviceMemMb == null ? Long.MAX_VALUE : deviceMemMb << 20;
+            try {
+                backend = Backends.select(device, cap, line -> {
+                    err.println(line);
+                    err.flush();
+                });
+            } catch (IllegalStateException e) {
+                throw new IllegalArgumentException(e.getMessage(), e);
+            }
+        }
+        return backend;
+    }
+
+    /** How an operator streams X: {@code --chunk-nnz} (cut smaller to fit a device), {@code --threads}, the backend. */
+    Streaming streaming(PrintWriter err) {
+        Backend b = backend(err);
+        return new Streaming(b.target(planTarget()), execution(), b).withWarnings(warnings(err));
+    }
+
+    /** Prints a step's warning as one line on {@code err}: {@code scflux: warning: <message>}. */
+    static Consumer<String> warnings(PrintWriter err) {
+        return message -> {
+            err.println("scflux: warning: " + message);
+            err.flush();
+        };
+    }
+
+    /**
+     * The block cache of {@code --cache-mb}, one per run. Without the option, an eighth of the heap when the command
+     * reads a compressed input several times ({@code rereads}), else none: packing blocks for a single pass, or
+     * keeping blocks that are cheap to read again, costs more than reading them again.
+     */
+    BlockCache cache(boolean rereads) {
+        if (cache == null) {
+            long mb = cacheMb != null ? cacheMb : rereads ? Runtime.getRuntime().maxMemory() / 8 / (1 << 20) : 0;
+            if (mb < 0) {
+                throw new ParameterException(spec.commandLine(), "--cache-mb must be at least 0, got " + mb);
+            }
+            cache = BlockCache.ofMegabytes(mb);
+        }
+        return cache;
+    }
+
+    /**
+     * With {@code --stats}, prints one JSON line on {@code err}: the blocks in the plan of the input's X, the block
+     * reads that went to the file (all passes), and the cache's hits, misses, evictions and bytes.
+     */
+    void printStats(PrintWriter err, long blocks, long blocksReadFromFile) {
+        if (stats) {
+            err.println("{\"blocks\": " + blocks + ", \"blocks_read_from_file\": " + blocksReadFromFile
+                    + ", \"cache\": " + (cache != null ? cache : BlockCache.ofBytes(0)).stats().toJson()
+                    + ", \"device\": " + deviceJson() + "}");
+            err.flush();
+        }
+    }
+
+    /** The backend that ran (the host when none was needed), its reserved and peak bytes and its cap (null: none). */
+    private String deviceJson() {
+        Backend b = backend != null ? backend : HostBackend.INSTANCE;
+        MemoryAccount m = b.memory();
+        return "{\"backend\": \"" + b.name() + "\", \"reserved\": " + m.reserved() + ", \"peak\": " + m.peak()
+                + ", \"cap\": " + (m.cap() == Long.MAX_VALUE ? "null" : m.cap()) + "}";
+    }
+
+    /** {@code --device}'s value, case-insensitive, with the accepted names in the error. */
+    static final class DeviceConverter implements CommandLine.ITypeConverter<BackendChoice> {
+        @Override
+        public BackendChoice convert(String value) {
+            try {
+                return BackendChoice.parse(value);
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.TypeConversionException(e.getMessage());
+            }
+        }
+    }
+
+    /** The progress bar of {@code --progress} on {@code err}, or one that shows nothing. */
+    Progress progress(PrintWriter err) {
+        return progress ? Progress.to(err) : Progress.NONE;
+    }
+
+    /** {@code file} if it is a readable regular file, else the I/O error that says why not. */
+    static Path readable(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            throw new NoSuchFileException(file.toString());
+        }
+        if (Files.isDirectory(file)) {
+            throw new FileSystemException(file.toString(), null, "is a directory");
+        }
+        if (!Files.isReadable(file)) {
+            throw new AccessDeniedException(file.toString());
+        }
+        return file;
+    }
+
+    /**
+     * {@code out}, the file a command is to write, checked: not a folder, and none of {@code inputs} under another
+     * spelling or through a symbolic or hard link (a usage error: {@code --in-place} is how an input is rewritten).
+     */
+    static Path output(CommandSpec spec, Path out, List<Path> inputs) throws IOException {
+        if (Files.isDirectory(out)) {
+            throw new FileSystemException(out.toString(), null, "is a directory");
+        }
+        if (Files.exists(out)) {
+            for (Path in : inputs) {
+                if (Files.exists(in) && Files.isSameFile(in, out)) {
+                    throw new ParameterException(spec.commandLine(), "-o " + out + " is the input " + in
+                            + " itself; write elsewhere" + (inputs.size() == 1 ? ", or use --in-place to rewrite it"
+                            : ""));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The global options of the command that {@code spec} describes (any subcommand). */
+    static Scflux of(CommandSpec spec) {
+        return (Scflux) spec.root().userObject();
+    }
+
+    private static boolean isInputOrIo(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ScfluxFormatException || t instanceof IOException || t instanceof UncheckedIOException
+                    || t instanceof IllegalArgumentException || t instanceof MemoryBudgetExceededException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The version in the jar's manifest. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Scflux.class.getPackage().getImplementationVersion();
+            return new String[] {"scflux " + (v != null ? v : "(development build)")};
+        }
+    }
+}

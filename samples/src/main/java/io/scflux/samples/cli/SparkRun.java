@@ -1,0 +1,62 @@
+package io.scflux.samples.cli;
+
+import io.scflux.core.backend.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.HostBackend;
+import io.scflux.io.WriteOptions;
+import io.scflux.spark.SparkEngine;
+import io.scflux.spark.SparkWriter;
+import java.nio.file.Path;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import reactor.core.publisher.Mono;
+
+/**
+ * An operator command on {@code --engine spark}: a Spark context for the run, the passes over X on it (host backend),
+ * and the result written from the tasks' part files. Only loaded when asked for, so that scflux.jar runs without
+ * Spark.
+ */
+final class SparkRun implements AutoCloseable {
+
+    private final SparkEngine engine;
+
+    private SparkRun(SparkEngine engine) {
+        this.engine = engine;
+    }
+
+    /** Fails with a usage error naming what to run when Spark's classes are not on the class path. */
+    static void requireSpark(CommandSpec spec) {
+        try {
+            Class.forName("org.apache.spark.api.java.JavaSparkContext", false, SparkRun.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new ParameterException(spec.commandLine(), "--engine spark needs Apache Spark on the class path, "
+                    + "and scflux.jar has none: run samples/target/scflux-spark.jar (built beside it), or "
+                    + "spark-submit --class io.scflux.samples.cli.Scflux samples/target/scflux.jar ...");
+        }
+    }
+
+    /** A Spark context on {@code master} (null: spark-submit's, else local[*]). */
+    static SparkRun start(String master) {
+        return new SparkRun(SparkEngine.start(master));
+    }
+
+    /** {@code streaming} on Spark, computing on the host backend (what executors have). */
+    Streaming streaming(Streaming streaming) {
+        return streaming.withBackend(HostBackend.INSTANCE).withEngine(engine);
+    }
+
+    Mono<Void> write(AnnData data, Path target, WriteOptions options) {
+        return SparkWriter.write(data, target, options, engine);
+    }
+
+    /** The engine and its master, e.g. {@code spark local[2]}. */
+    @Override
+    public String toString() {
+        return engine.toString();
+    }
+
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

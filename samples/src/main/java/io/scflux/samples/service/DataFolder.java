@@ -1,0 +1,116 @@
+package io.scflux.samples.service;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * The folder a service serves, and the two rules that keep its clients inside it. A dataset is a readable
+ * {@code .h5ad} (or Cell Ranger {@code .h5}) named directly in the folder whose real path, links resolved, lies in the
+ * folder's real path: a link that leads out of the folder is refused like {@code ../x.h5ad}, where following it would
+ * let a client read any file the server can. And what the service tells clients names files relative to the folder:
+ * the engine's messages name them by absolute path, which would show where the server keeps its data.
+ */
+final class DataFolder {
+
+    private final Path path;
+    private final Path real;
+    /** The folder as given and as its real path, the longer first, each matched as a whole path. */
+    private final List<Pattern> prefixes;
+
+    /** The folder {@code folder}, which must exist; resolving its real path touches the file system. */
+    DataFolder(Path folder) {
+        this.path = folder.toAbsolutePath().normalize();
+        try {
+            this.real = path.toRealPath();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        this.prefixes = Stream.of(path, real).filter(p -> p.getNameCount() > 0).map(Path::toString).distinct()
+                .sorted(Comparator.comparingInt(String::length).reversed())
+                .map(p -> Pattern.compile(Pattern.quote(p) + "(/|(?![\\w.-]))")).toList();
+    }
+
+    /** The folder, absolute, as given (links not resolved): where the service writes its outputs. */
+    Path path() {
+        return path;
+    }
+
+    /**
+     * The real path of the dataset {@code name}, or an {@link InvalidField} for {@code field}: a name with a folder
+     * part ({@code ../x.h5ad}, {@code /etc/x}), a name that is no readable {@code .h5ad} or {@code .h5} file, and a
+     * link whose target is outside the folder are all refused. Touches the file system.
+     */
+    Path dataset(String name, String field) {
+        if (name == null || name.isEmpty()) {
+            throw new InvalidField(field, field + " must name an .h5ad file of the data folder");
+        }
+        Path file;
+        try {
+            file = path.resolve(name).normalize();
+        } catch (InvalidPathException e) {
+            throw new InvalidField(field, field + " " + name + " is not a file name");
+        }
+        if (!path.equals(file.getParent()) || !name.equals(file.getFileName().toString())) {
+            throw new InvalidField(field, field + " " + name + " is outside the data folder");
+        }
+        InvalidField unreadable = new InvalidField(field, field + " " + name + " is not a readable .h5ad (or Cell "
+                + "Ranger .h5) file of the data folder");
+        if (!(name.endsWith(".h5ad") || name.endsWith(".h5"))) {
+            throw unreadable;
+        }
+        Path target;
+        try {
+            target = file.toRealPath();
+        } catch (IOException e) {
+            throw unreadable;
+        }
+        if (!target.startsWith(real)) {
+            throw new InvalidField(field, field + " " + name + " is not a dataset of the data folder: it links to a "
+                    + "file outside it");
+        }
+        if (!Files.isRegularFile(target) || !Files.isReadable(target)) {
+            throw unreadable;
+        }
+        return target;
+    }
+
+    /** The names of the folder's datasets, sorted. Touches the file system. */
+    List<String> datasets() {
+        try (Stream<Path> files = Files.list(path)) {
+            return files.map(f -> f.getFileName().toString()).filter(this::isDataset).sorted().toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private boolean isDataset(String name) {
+        try {
+            dataset(name, "name");
+            return true;
+        } catch (InvalidField e) {
+            return false;
+        }
+    }
+
+    /**
+     * {@code message} with the folder's absolute path taken out of the paths it names ({@code /srv/data/x.h5ad}
+     * becomes {@code x.h5ad}, the folder itself {@code .}), as given and as its real path.
+     */
+    String scrub(String message) {
+        if (message == null) {
+            return null;
+        }
+        String out = message;
+        for (Pattern prefix : prefixes) {
+            out = prefix.matcher(out).replaceAll(m -> m.group(1).isEmpty() ? "." : "");
+        }
+        return out;
+    }
+}

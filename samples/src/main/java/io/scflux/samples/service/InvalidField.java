@@ -1,0 +1,19 @@
+package io.scflux.samples.service;
+
+/**
+ * A job request the service refuses, naming the JSON field at fault ({@code input}, {@code steps[2]},
+ * {@code params.n_comps}); the service answers it with a 400 problem document.
+ */
+final class InvalidField extends IllegalArgumentException {
+
+    private final String field;
+
+    InvalidField(String field, String detail) {
+        super(detail);
+        this.field = field;
+    }
+
+    String field() {
+        return field;
+    }
+}

@@ -1,0 +1,244 @@
+package io.scflux.samples.service;
+
+import io.scflux.core.BlockSource;
+import io.scflux.core.ForwardingSource;
+import io.scflux.core.RowBlock;
+import io.scflux.core.RowReader;
+import io.scflux.core.backend.Streaming;
+import io.scflux.core.anndata.AnnData;
+import io.scflux.core.cache.BlockCache;
+import io.scflux.io.FileMatrix;
+import io.scflux.io.H5ad;
+import io.scflux.io.ReadStats;
+import io.scflux.io.WriteOptions;
+import io.scflux.samples.report.ErrorMessage;
+import io.scflux.samples.report.Progress;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * One service job: reads its input, applies its steps and writes {@code <input>-<id>.h5ad} atomically into the data
+ * folder. Its events are replayed to every subscriber from the first; {@link #cancel} stops it queued or running, and
+ * the writer then leaves no output file.
+ */
+final class Job {
+
+    private final String id;
+    private final JobRequest request;
+    private final Path output;
+    private final Runnable onEnd;
+    private final Sinks.Many<JobEvent> events = Sinks.many().replay().all();
+    private final AtomicBoolean started = new AtomicBoolean();
+    private volatile boolean cancelRequested;
+    private volatile JobEvent last;
+    private volatile String stage = "read";
+    private volatile Results.Result written;
+
+    /** A queued job; {@code onEnd} runs once when it ends, before its last event is sent. */
+    Job(String id, JobRequest request, Runnable onEnd) {
+        this.id = id;
+        this.request = request;
+        this.onEnd = onEnd;
+        this.output = request.output(id);
+        emit(JobEvent.queued());
+    }
+
+    String id() {
+        return id;
+    }
+
+    /** The output file; it exists once the job is done. */
+    Path output() {
+        return output;
+    }
+
+    /** Whether the job ended well: its output is complete. */
+    boolean done() {
+        JobEvent end = last;
+        return end != null && end.name().equals("done");
+    }
+
+    /** Whether the job's output was deleted to keep the results under --max-results-mb (it was done). */
+    boolean evicted() {
+        Results.Result r = written;
+        return r != null && r.evicted();
+    }
+
+    /** Whether the job has left the queue: it runs or has ended. */
+    boolean started() {
+        return started.get();
+    }
+
+    /** Whether {@link #cancel} was called. */
+    boolean cancelRequested() {
+        return cancelRequested;
+    }
+
+    /** Whether the job has ended, well or not. */
+    boolean ended() {
+        return last != null;
+    }
+
+    /** The last event ({@code done}, {@code failed}, {@code cancelled}), or null while the job is queued or runs. */
+    JobEvent last() {
+        return last;
+    }
+
+    /** The input file's name in the data folder. */
+    String input() {
+        return request.input();
+    }
+
+    /** The names of the job's steps, in order. */
+    List<String> steps() {
+        return request.stepNames();
+    }
+
+    /** The events so far, then the coming ones until the last. */
+    Flux<JobEvent> events() {
+        return events.asFlux();
+    }
+
+    /**
+     * Stops the job; nothing happens if it has ended. A queued job ends at once; a running one fails its next block
+     * read, so the writer aborts and removes its temporary file, unless it was already committing the output: then
+     * the job ends {@code done}, as its file says. Never blocks.
+     */
+    void cancel() {
+        cancelRequested = true;
+        if (started.compareAndSet(false, true)) {
+            end(JobEvent.cancelled());
+        }
+    }
+
+    /**
+     * Runs the job on {@code work} (file reads, the operators, the write), X read through {@code cache}, ending with
+     * its last event once {@code metrics} has the job; completes at once when the job was cancelled while queued.
+     * Before its steps, {@code results} makes room for its estimated output (or fails the job, which then writes
+     * nothing); its output is counted there once written.
+     */
+    Mono<Void> run(Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics, Results results) {
+        return Mono.defer(() -> {
+            if (!started.compareAndSet(false, true)) {
+                return Mono.<Void>empty();
+            }
+            long began = System.nanoTime();
+            AtomicReference<ReadStats> reads = new AtomicReference<>();
+            emit(JobEvent.started());
+            Mono<Void> pipeline = Mono.fromRunnable(this::checkNotCancelled)
+                    .then(H5ad.open(request.file()))
+                    .publishOn(work)
+                    .flatMap(data -> Mono.fromCallable(() -> {
+                        if (data.x() instanceof FileMatrix m) {
+                            reads.set(m.stats());
+                        }
+                        results.makeRoom(request.estimate(data));
+                        return data;
+                    }))
+                    .flatMap(data -> apply(data, streaming, cache, metrics))
+                    .flatMap(result -> {
+                        stageStarts("write");
+                        return H5ad.write(result, output, WriteOptions.DEFAULT.withPlan(streaming.target())
+                                .withExecution(streaming.execution()));
+                    })
+                    .then(Mono.<Void>fromRunnable(() -> count(results)).subscribeOn(work))
+                    .subscribeOn(work);
+            Consumer<JobEvent> finish = event -> {
+                metrics.jobEnded(event.name(), System.nanoTime() - began, reads.get());
+                end(event);
+            };
+            return pipeline
+                    .then(Mono.fromRunnable(() -> finish.accept(JobEvent.done(output.getFileName().toString(),
+                            "/jobs/" + id + "/page"))))
+                    .onErrorResume(e -> {
+                        finish.accept(cancelRequested ? JobEvent.cancelled()
+                                : JobEvent.failed(request.folder().scrub(ErrorMessage.of(e))));
+                        return Mono.empty();
+                    });
+        }).then();
+    }
+
+    /** Counts the output, written, among the {@code results}. Blocking. */
+    private void count(Results results) {
+        try {
+            written = results.add(output, Files.size(output));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Mono<AnnData> apply(AnnData data, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
+        BlockSource x = data.x();
+        if (x != null) {
+            data.setX(cancellable(Progress.to((blocks, total, rows, totalRows, rate, last) ->
+                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(cache.cached(x)), metrics));
+        }
+        Mono<AnnData> chain = Mono.just(data);
+        for (int i = 0; i < request.steps().size(); i++) {
+            String name = request.stepNames().get(i);
+            Step.Bound step = request.steps().get(i);
+            chain = chain.flatMap(d -> {
+                stageStarts(name);
+                return step.apply(d, streaming);
+            });
+        }
+        return chain;
+    }
+
+    /**
+     * {@code source}, whose reads fail once the job is cancelled (how a cancel reaches operators and the writer) and
+     * are counted in {@code metrics} otherwise.
+     */
+    private BlockSource cancellable(BlockSource source, ServiceMetrics metrics) {
+        return new ForwardingSource(source) {
+            @Override
+            public RowReader open() {
+                RowReader reader = source.open();
+                return RowReader.over(reader, (blockIndex, from, to) -> {
+                    checkNotCancelled();
+                    RowBlock block = reader.read(blockIndex, from, to);
+                    metrics.blockProcessed();
+                    return block;
+                });
+            }
+        };
+    }
+
+    private void checkNotCancelled() {
+        if (cancelRequested) {
+            throw new CancellationException("job " + id + " cancelled");
+        }
+    }
+
+    private void stageStarts(String name) {
+        stage = name;
+        emit(JobEvent.stage(name));
+    }
+
+    /** Sends the last event, once: later ones (a cancel after the end) are dropped. */
+    private synchronized void end(JobEvent event) {
+        if (last == null) {
+            last = event;
+            onEnd.run();
+            events.tryEmitNext(event);
+            events.tryEmitComplete();
+        }
+    }
+
+    private synchronized void emit(JobEvent event) {
+        if (last == null) {
+            events.tryEmitNext(event);
+        }
+    }
+}

@@ -1,0 +1,72 @@
+package io.scflux.samples.service;
+
+import io.scflux.core.backend.Streaming;
+import io.scflux.core.cache.BlockCache;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import reactor.core.Disposable;
+import reactor.core.publisher.Sinks;
+import reactor.core.scheduler.Scheduler;
+
+/**
+ * The service's jobs by id: at most {@code maxJobs} run at once, the others wait in submission order; all their file
+ * work runs on the {@code work} scheduler, their reads of X share {@code cache}, their outputs are kept under the
+ * limit of {@code results}. Only the last {@code keepJobs} jobs that ended are kept: older ones are forgotten (their
+ * outputs stay in the data folder, under that limit still), so memory stays bounded.
+ */
+final class Jobs implements Disposable {
+
+    private final Map<String, Job> byId = new ConcurrentHashMap<>();
+    private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
+    private final Disposable runner;
+    private final int keepJobs;
+    /** The ids of the jobs that ended, oldest first. */
+    private final Deque<String> ended = new ArrayDeque<>();
+
+    Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics,
+         Results results) {
+        if (keepJobs < 1) {
+            throw new IllegalArgumentException("keepJobs must be at least 1, got " + keepJobs);
+        }
+        this.keepJobs = keepJobs;
+        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics, results), maxJobs)
+                .subscribe();
+    }
+
+    /**
+     * A new job for {@code request}, queued. Its id is 128 random bits ({@link Secrets#id}): it names the job's routes
+     * and output, so it must not be guessed. Off the event loop (it draws from SecureRandom).
+     */
+    Job submit(JobRequest request) {
+        String id = Secrets.id();
+        Job job = new Job(id, request, () -> retire(id));
+        byId.put(job.id(), job);
+        synchronized (queue) {
+            queue.emitNext(job, Sinks.EmitFailureHandler.FAIL_FAST);
+        }
+        return job;
+    }
+
+    /** Counts {@code id} among the ended jobs and forgets the oldest beyond {@code keepJobs}. */
+    private void retire(String id) {
+        synchronized (ended) {
+            ended.addLast(id);
+            while (ended.size() > keepJobs) {
+                byId.remove(ended.removeFirst());
+            }
+        }
+    }
+
+    /** The job {@code id}, or null (never submitted, or forgotten). */
+    Job get(String id) {
+        return byId.get(id);
+    }
+
+    @Override
+    public void dispose() {
+        byId.values().forEach(Job::cancel);
+        runner.dispose();
+    }
+}

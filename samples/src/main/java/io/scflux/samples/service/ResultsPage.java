@@ -1,0 +1,128 @@
+package io.scflux.samples.service;
+
+import io.scflux.core.anndata.AnnData;
+import io.scflux.samples.plot.Plot;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The HTML page of a job's results: its QC, HVG and PCA plots as images of {@code /jobs/ID/plots/KIND.png}, the
+ * scatter coloured by an obs column picked in a select, and in place of a plot the output lacks, what is missing. A
+ * small script writes each image's {@code naturalWidth} into {@code data-natural-width} once loaded and sums up in
+ * {@code #status}, so a browser test (or a person) sees whether every plot rendered.
+ */
+final class ResultsPage {
+
+    private static final String SCRIPT = """
+            const images = [...document.querySelectorAll('img.plot')];
+            const status = document.getElementById('status');
+            function report() {
+              images.filter(i => i.complete).forEach(i => i.dataset.naturalWidth = i.naturalWidth);
+              if (images.every(i => i.complete)) {
+                status.dataset.state = images.every(i => i.naturalWidth > 0) ? 'loaded' : 'broken';
+                status.textContent = images.map(i => i.id + ': ' + i.naturalWidth + ' x ' + i.naturalHeight)
+                    .join(', ') || 'no plots';
+              }
+            }
+            images.forEach(i => {
+              i.addEventListener('load', report);
+              i.addEventListener('error', report);
+            });
+            const color = document.getElementById('color');
+            if (color) {
+              color.addEventListener('change', () => {
+                const pca = document.getElementById('plot-pca');
+                status.dataset.state = 'loading';
+                delete pca.dataset.naturalWidth;
+                pca.src = pca.dataset.base + (color.value ? '?color=' + encodeURIComponent(color.value) : '');
+              });
+            }
+            report();
+            """;
+
+    private ResultsPage() {
+    }
+
+    /**
+     * The page of {@code job}; {@code output} is its output's annotations once it is done (else null: the page says
+     * where the job is and reloads itself until it ends), {@code color} the obs column the PCA scatter starts with.
+     */
+    static String html(Job job, AnnData output, String color) {
+        StringBuilder body = new StringBuilder();
+        JobEvent last = job.last();
+        body.append("<h1>scflux job ").append(escape(job.id())).append("</h1>\n<p>")
+                .append(escape(job.input())).append(" → ").append(escape(String.join(", ", job.steps())))
+                .append(job.done() ? " → <a href=\"/jobs/" + escape(job.id()) + "/result\">"
+                        + escape(job.output().getFileName().toString()) + "</a>" : "")
+                .append("</p>\n");
+        boolean refresh = last == null;
+        if (last == null) {
+            body.append("<p>The job ").append(job.started() ? "runs" : "is queued")
+                    .append("; this page reloads until it ends.</p>\n");
+        } else if (output == null) {
+            body.append("<p>The job ended ").append(escape(last.name()))
+                    .append(last.data().has("error") ? ": " + escape(last.data().get("error").asText()) : "")
+                    .append("; it has no output to plot.</p>\n");
+        } else {
+            for (Plot plot : Plot.values()) {
+                section(body, job, output, plot, color);
+            }
+        }
+        body.append("<p id=\"status\" data-state=\"loading\">").append(output == null ? "no plots" : "loading plots")
+                .append("</p>\n");
+        return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+                + (refresh ? "<meta http-equiv=\"refresh\" content=\"2\">\n" : "")
+                + "<title>scflux job " + escape(job.id()) + "</title>\n"
+                + "<style>body{font-family:sans-serif;margin:2em}img{max-width:100%;border:1px solid #ddd}"
+                + ".missing{color:#a33}</style>\n</head>\n<body>\n" + body + "<script>\n" + SCRIPT
+                + "</script>\n</body>\n</html>\n";
+    }
+
+    private static void section(StringBuilder body, Job job, AnnData output, Plot plot, String color) {
+        String title = switch (plot) {
+            case QC -> "Quality control";
+            case HVG -> "Highly variable genes";
+            case PCA -> "PCA";
+        };
+        body.append("<section id=\"").append(plot.wireName()).append("\">\n<h2>").append(title).append("</h2>\n");
+        String missing = plot.missing(output);
+        if (missing != null) {
+            body.append("<p class=\"missing\">Not drawn: ").append(escape(job.output().getFileName().toString()))
+                    .append(" has ").append(escape(missing)).append(". Add the ").append(plot.wireName())
+                    .append(" step to the job (steps: ").append(escape(String.join(", ", job.steps())))
+                    .append(").</p>\n</section>\n");
+            return;
+        }
+        String base = "/jobs/" + escape(job.id()) + "/plots/" + plot.wireName() + ".png";
+        String src = base;
+        if (plot == Plot.PCA) {
+            String picked = color != null && output.obs().has(color) ? color : null;
+            src = picked == null ? base : base + "?color=" + escape(URLEncoder.encode(picked, StandardCharsets.UTF_8));
+            body.append("<label>Colour by <select id=\"color\">\n<option value=\"\">none</option>\n");
+            for (String c : Plot.colourable(output.obs())) {
+                body.append("<option").append(c.equals(picked) ? " selected" : "").append(">").append(escape(c))
+                        .append("</option>\n");
+            }
+            body.append("</select></label><br>\n");
+        }
+        body.append("<img class=\"plot\" id=\"plot-").append(plot.wireName()).append("\" data-base=\"").append(base)
+                .append("\" src=\"").append(src).append("\" alt=\"").append(title).append("\">\n</section>\n");
+    }
+
+    /** {@code text} with the characters HTML gives a meaning escaped, for text and attribute values. */
+    static String escape(String text) {
+        StringBuilder out = new StringBuilder(text.length());
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '&' -> out.append("&amp;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#39;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

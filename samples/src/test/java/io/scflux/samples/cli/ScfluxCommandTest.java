@@ -1,0 +1,263 @@
+package io.scflux.samples.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.scflux.core.Execution;
+import io.scflux.core.PlanTarget;
+import io.scflux.samples.synth.SynthSpec;
+import io.scflux.samples.synth.SyntheticCounts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScfluxCommandTest {
+
+    /** Written by anndata (3000 x 2000, CSC, gzip); obs batch is categorical there. */
+    private static final String CSC = Cli.FIXTURES.resolve("synth-3k.csc-gzip.h5ad").toString();
+    /** h5py copy of make_synth's output with int64 indptr and indices (gzip + shuffle). */
+    private static final String INT64 = Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString();
+
+    // Reference values, read with anndata 0.8 / h5py from the fixtures above.
+    private static final long FIXTURE_NNZ = 1205649;
+    private static final String FIXTURE_SUM = "2953988.0";
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void helpListsEveryCommandAndTheGlobalOptions() {
+        Cli help = Cli.run("--help");
+        assertEquals(0, help.exitCode());
+        for (String s : List.of("synth", "info", "bench", "--threads", "--chunk-nnz", "--progress")) {
+            assertTrue(help.out().contains(s), s + " in\n" + help.out());
+        }
+        for (String[] sub : List.of(new String[] {"synth", "--help"}, new String[] {"info", "--help"},
+                new String[] {"bench", "read", "--help"})) {
+            Cli c = Cli.run(sub);
+            assertEquals(0, c.exitCode());
+            assertTrue(c.out().contains("--threads") && c.out().contains("--progress"), c.out());
+        }
+    }
+
+    @Test
+    void usageErrorsExitTwo() {
+        assertEquals(2, Cli.run().exitCode());
+        assertEquals(2, Cli.run("bench").exitCode());
+        assertEquals(2, Cli.run("frobnicate").exitCode());
+        String out = tmp.resolve("x.h5ad").toString();
+        Cli missing = Cli.run("synth", "--genes", "100", "-o", out);
+        assertEquals(2, missing.exitCode());
+        assertTrue(missing.err().contains("--cells"), missing.err());
+        Cli fewGenes = Cli.run("synth", "--cells", "10", "--genes", "13", "-o", out);
+        assertEquals(2, fewGenes.exitCode());
+        assertTrue(fewGenes.err().contains("genes must be more than the 13 mitochondrial genes"), fewGenes.err());
+        assertEquals(2, Cli.run("synth", "--cells", "10", "--genes", "100", "--nnz-per-cell", "51", "-o", out)
+                .exitCode());
+        assertEquals(2, Cli.run("synth", "--cells", "10", "--genes", "100", "--compression", "zip", "-o", out)
+                .exitCode());
+        Cli threads = Cli.run("--threads", "0", "synth", "--cells", "10", "--genes", "100", "-o", out);
+        assertEquals(2, threads.exitCode());
+        assertTrue(threads.err().contains("--threads must be at least 1"), threads.err());
+        assertEquals(2, Cli.run("info", CSC, "--chunk-nnz", "0").exitCode());
+        assertFalse(Files.exists(tmp.resolve("x.h5ad")), "nothing written after a usage error");
+    }
+
+    @Test
+    void aMissingFileOrFolderIsOneLineAndExitOne() {
+        String missing = tmp.resolve("missing.h5ad").toString();
+        for (String[] args : List.of(new String[] {"info", missing}, new String[] {"bench", "read", missing})) {
+            Cli c = Cli.run(args);
+            assertEquals(1, c.exitCode());
+            assertEquals("scflux: error: " + missing + ": no such file\n", c.err().replace("\r\n", "\n"));
+        }
+        for (String[] args : List.of(new String[] {"info", tmp.toString()},
+                new String[] {"synth", "--cells", "10", "--genes", "100", "-o", tmp.toString()})) {
+            Cli dir = Cli.run(args);
+            assertEquals(1, dir.exitCode());
+            assertEquals("scflux: error: " + tmp + ": is a directory\n", dir.err().replace("\r\n", "\n"));
+        }
+        Cli noFolder = Cli.run("synth", "--cells", "10", "--genes", "100", "-o", tmp.resolve("no/x.h5ad").toString());
+        assertEquals(1, noFolder.exitCode());
+        assertTrue(noFolder.err().startsWith("scflux: error: " + tmp.resolve("no/x.h5ad")), noFolder.err());
+        assertEquals(1, noFolder.err().lines().count(), noFolder.err());
+    }
+
+    @Test
+    void aDeclaredSizeBeyondTheMemoryBudgetIsOneLineAndExitOne() {
+        Cli c = Cli.run("info", Cli.FIXTURES.resolve("huge-obsm.h5ad").toString());
+        assertEquals(1, c.exitCode());
+        String err = c.err().replace("\r\n", "\n");
+        assertTrue(err.startsWith("scflux: error: ") && err.contains("huge-obsm.h5ad: /obsm/X_huge: ")
+                && err.contains("memory budget"), err);
+        assertEquals(1, err.lines().count(), "one line, no stack trace:\n" + err);
+    }
+
+    @Test
+    void aFileThatIsNotHdf5IsOneLineAndExitOne() throws IOException {
+        Path text = Files.writeString(tmp.resolve("notes.h5ad"), "these are not the cells you are looking for\n");
+        Cli c = Cli.run("info", text.toString());
+        assertEquals(1, c.exitCode());
+        String err = c.err().replace("\r\n", "\n");
+        assertTrue(err.startsWith("scflux: error: ") && err.contains("notes.h5ad"), err);
+        assertEquals(1, err.lines().count(), "one line, no stack trace:\n" + err);
+
+        Cli debug = Cli.run("--debug", "info", text.toString());
+        assertEquals(1, debug.exitCode());
+        assertTrue(debug.err().lines().count() > 1 && debug.err().contains("\tat "), "--debug adds the trace");
+    }
+
+    @Test
+    void infoPrintsTheLayoutLikeAnndatasRepr() {
+        Cli c = Cli.run("info", CSC);
+        assertEquals(0, c.exitCode(), c.err());
+        String out = c.out();
+        assertTrue(out.startsWith("AnnData object with n_obs x n_vars = 3000 x 2000\n"), out);
+        assertTrue(out.contains("X: csc_matrix float32, nnz " + FIXTURE_NNZ + ", indptr int32, indices int32"), out);
+        assertTrue(out.contains("obs: 'sample' category(6), 'cell_type' category(8), 'batch' category(2)\n"), out);
+        assertTrue(out.contains("var: 'gene_ids' object, 'feature_types' category(1)\n"), out);
+        assertFalse(out.contains("obsm") || out.contains("layers") || out.contains("uns"), "empty parts are left out");
+
+        String int64 = Cli.run("info", INT64).out();
+        assertTrue(int64.contains("X: csr_matrix float32, nnz " + FIXTURE_NNZ + ", indptr int64, indices int64"),
+                int64);
+        assertTrue(int64.contains("'batch' object"), int64);
+    }
+
+    @Test
+    void infoJsonIsOneObjectWithTheSumOfX() {
+        Cli c = Cli.run("info", "--json", CSC);
+        assertEquals(0, c.exitCode(), c.err());
+        String json = c.out().strip();
+        assertEquals(1, json.lines().count());
+        assertTrue(json.startsWith("{\"n_obs\": 3000, \"n_vars\": 2000, \"x\": {\"encoding\": \"csc_matrix\", "
+                + "\"dtype\": \"float32\", \"nnz\": " + FIXTURE_NNZ + ", \"indptr_dtype\": \"int32\", "
+                + "\"indices_dtype\": \"int32\", \"compression\": \""), json);
+        assertTrue(json.contains("\"obs\": {\"sample\": \"category(6)\", \"cell_type\": \"category(8)\", "
+                + "\"batch\": \"category(2)\"}, \"var\": {\"gene_ids\": \"object\", \"feature_types\": "
+                + "\"category(1)\"}, \"obsm\": [], \"varm\": [], \"layers\": [], \"obsp\": [], \"varp\": [], "
+                + "\"uns\": [], \"raw\": null"), json);
+        assertEquals(FIXTURE_SUM, field(json, "x_sum"));
+    }
+
+    @Test
+    void theSumHasTheSameBitsForAnyThreadCount() {
+        String one = field(Cli.run("--chunk-nnz", "50000", "info", "--json", INT64).out(), "x_sum");
+        String four = field(Cli.run("info", "--json", INT64, "--threads", "4", "--chunk-nnz", "50000").out(),
+                "x_sum");
+        assertEquals(FIXTURE_SUM, one);
+        assertEquals(one, four);
+    }
+
+    @Test
+    void infoJsonAgreesWithAnndata() throws IOException {
+        Python.assumeAnndata();
+        String json = Cli.run("info", "--json", INT64).out();
+        String script = String.join("\n",
+                "import sys, json, anndata, h5py, numpy as np",
+                "r = json.loads(sys.argv[2])",
+                "a = anndata.read_h5ad(sys.argv[1])",
+                "assert (r['n_obs'], r['n_vars']) == a.shape, r",
+                "with h5py.File(sys.argv[1], 'r') as f:",
+                "    x = f['X']",
+                "    assert r['x']['encoding'] == x.attrs['encoding-type']",
+                "    assert r['x']['nnz'] == x['data'].shape[0]",
+                "    assert r['x']['dtype'] == str(x['data'].dtype)",
+                "    assert r['x']['indptr_dtype'] == str(x['indptr'].dtype)",
+                "    assert r['x']['indices_dtype'] == str(x['indices'].dtype)",
+                "    assert r['x']['compression'].startswith(x['data'].compression), r['x']",
+                "    assert r['x_sum'] == float(x['data'][:].astype(np.float64).sum())",
+                "def kind(s):",
+                "    return f'category({len(s.cat.categories)})' if s.dtype.name == 'category' else s.dtype.name",
+                "assert r['obs'] == {c: kind(a.obs[c]) for c in a.obs.columns}, r['obs']",
+                "assert list(r['obs']) == list(a.obs.columns)",
+                "assert r['var'] == {c: kind(a.var[c]) for c in a.var.columns}, r['var']",
+                "assert r['uns'] == list(a.uns.keys()) and r['layers'] == list(a.layers.keys())",
+                "print('ok')");
+        assertEquals("ok", Python.run(script, INT64, json).strip());
+    }
+
+    @Test
+    void benchReadReportsThroughputAsOneJsonLine() {
+        Cli c = Cli.run("bench", "read", INT64, "--repeat", "2", "--threads", "2", "--chunk-nnz", "100000");
+        assertEquals(0, c.exitCode(), c.err());
+        String json = c.out().strip();
+        assertEquals(1, json.lines().count());
+        assertEquals("\"scflux\"", field(json, "tool"));
+        assertEquals("2", field(json, "threads"));
+        assertEquals(Long.toString(FIXTURE_NNZ), field(json, "nnz"));
+        assertEquals(FIXTURE_SUM, field(json, "x_sum"));
+        assertTrue(Double.parseDouble(field(json, "nnz_per_s")) > 0);
+        assertTrue(Double.parseDouble(field(json, "mb_per_s")) > 0);
+        assertTrue(json.contains("\"seconds\": ["), json);
+    }
+
+    @Test
+    void progressGoesToStderrAndLeavesStdoutClean() {
+        Cli c = Cli.run("--progress", "info", "--json", INT64, "--chunk-nnz", "100000");
+        assertEquals(0, c.exitCode(), c.err());
+        assertEquals(FIXTURE_SUM, field(c.out(), "x_sum"));
+        assertTrue(Pattern.compile("\\] 100%  (\\d+)/\\1 blocks  [0-9,]+ rows/s\n$").matcher(c.err()).find(),
+                "ends with all blocks done and a newline: " + c.err());
+    }
+
+    @Test
+    void synthWritesAFileThatInfoReadsBack() {
+        Path out = tmp.resolve("synth.h5ad");
+        Cli c = Cli.run("synth", "--cells", "500", "--genes", "300", "--nnz-per-cell", "30", "--donors", "3",
+                "--cell-types", "4", "--seed", "5", "-o", out.toString(), "--chunk-nnz", "2000", "--threads", "2");
+        assertEquals(0, c.exitCode(), c.err());
+        assertTrue(c.out().startsWith("wrote " + out), c.out());
+        String json = Cli.run("info", "--json", out.toString()).out();
+        assertEquals("500", field(json, "n_obs"));
+        assertEquals("300", field(json, "n_vars"));
+        assertTrue(json.contains("\"obs\": {\"sample\": \"category(3)\", \"cell_type\": \"category(4)\"}"), json);
+        assertTrue(json.contains("\"var\": {\"gene_ids\": \"object\"}"), json);
+        SyntheticCounts expected = new SyntheticCounts(new SynthSpec(500, 300, 30, 3, 4, 5));
+        Totals totals = Totals.of(expected, expected.plan(PlanTarget.ofChunkNnz(2000)), Execution.sequential());
+        assertEquals(Long.toString(totals.nnz()), field(json, "nnz"));
+        assertEquals(Double.toString(totals.sum()), field(json, "x_sum"));
+    }
+
+    @Test
+    void synthOutputReadsInAnndataWithItsNamesAndCategories() throws IOException {
+        Python.assumeAnndata();
+        Path out = tmp.resolve("synth-gzip.h5ad");
+        Cli c = Cli.run("synth", "--cells", "400", "--genes", "200", "--nnz-per-cell", "40", "--donors", "2",
+                "--cell-types", "3", "--compression", "gzip", "-o", out.toString());
+        assertEquals(0, c.exitCode(), c.err());
+        String script = String.join("\n",
+                "import sys, re, anndata, numpy as np, scipy.sparse as sp",
+                "a = anndata.read_h5ad(sys.argv[1])",
+                "assert a.shape == (400, 200), a.shape",
+                "assert sp.issparse(a.X) and a.X.dtype == np.float32, a.X.dtype",
+                "d = a.X.data",
+                "assert d.min() >= 1 and np.all(d == np.round(d))",
+                "assert 30 < a.X.nnz / 400 < 50, a.X.nnz",
+                "assert list(a.obs.columns) == ['sample', 'cell_type']",
+                "assert list(a.obs['sample'].cat.categories) == ['D01', 'D02']",
+                "assert list(a.obs['cell_type'].cat.categories) == ['T01', 'T02', 'T03']",
+                "assert a.obs_names.is_unique and all(re.fullmatch('[ACGT]{16}-1', b) for b in a.obs_names)",
+                "mt = [g for g in a.var_names if g.startswith('MT-')]",
+                "assert mt == ['MT-ND1', 'MT-ND2', 'MT-CO1', 'MT-CO2', 'MT-ATP8', 'MT-ATP6', 'MT-CO3', 'MT-ND3',"
+                        + " 'MT-ND4L', 'MT-ND4', 'MT-ND5', 'MT-ND6', 'MT-CYB'], mt",
+                "other = [g for g in a.var_names if not g.startswith('MT-')]",
+                "assert other == ['GENE%05d' % (i + 1) for i in range(187)], other[:3]",
+                "assert list(a.var['gene_ids']) == ['ENSG%011d' % (i + 1) for i in range(200)]",
+                "print('ok')");
+        assertEquals("ok", Python.run(script, out.toString()).strip());
+    }
+
+    /** The raw text of a top-level scalar field of a one-line JSON object. */
+    private static String field(String json, String name) {
+        Matcher m = Pattern.compile("\"" + name + "\": (\"[^\"]*\"|[^,}\\]]+)").matcher(json);
+        assertTrue(m.find(), name + " in " + json);
+        return m.group(1);
+    }
+}

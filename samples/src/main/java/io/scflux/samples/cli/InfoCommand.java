@@ -6,7 +6,7 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
-import io.scflux.samples.report.Json;
+import io.scflux.samples.report.JsonLine;
 import io.scflux.samples.report.Summary;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -56,7 +56,7 @@ final class InfoCommand implements Callable<Integer> {
             } else {
                 report.put("x_sum", null);
             }
-            out.println(Json.write(report));
+            out.println(JsonLine.of(report));
         } else {
             out.print(Summary.text(data));
         }

@@ -6,7 +6,7 @@ import io.scflux.core.RowReader;
 import io.scflux.core.pack.PackedMatrix;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
-import io.scflux.samples.report.Json;
+import io.scflux.samples.report.JsonLine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -72,7 +72,7 @@ final class PackBench implements Callable<Integer> {
         r.put("unpack_nnz_per_s", nnz / unpack);
         r.put("reread_nnz_per_s", nnz / reread);
         r.put("unpack_vs_reread", reread / unpack);
-        spec.commandLine().getOut().println(Json.write(r));
+        spec.commandLine().getOut().println(JsonLine.of(r));
         spec.commandLine().getOut().flush();
         return 0;
     }

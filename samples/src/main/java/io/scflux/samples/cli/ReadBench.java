@@ -7,7 +7,7 @@ import io.scflux.core.PlanTarget;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.MatrixInfo;
-import io.scflux.samples.report.Json;
+import io.scflux.samples.report.JsonLine;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -87,7 +87,7 @@ final class ReadBench implements Callable<Integer> {
         r.put("seconds", seconds);
         r.put("nnz_per_s", stored / best);
         r.put("mb_per_s", bytes / best / 1e6);
-        spec.commandLine().getOut().println(Json.write(r));
+        spec.commandLine().getOut().println(JsonLine.of(r));
         spec.commandLine().getOut().flush();
         return 0;
     }

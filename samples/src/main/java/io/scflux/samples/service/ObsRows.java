@@ -2,7 +2,7 @@ package io.scflux.samples.service;
 
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
-import io.scflux.samples.report.Json;
+import io.scflux.samples.report.JsonLine;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +34,7 @@ final class ObsRows {
             for (int c = 0; c < picked.length; c++) {
                 row.put(names.get(c), picked[c].get(i));
             }
-            return Json.write(row) + "\n";
+            return JsonLine.of(row) + "\n";
         });
     }
 }

@@ -15,11 +15,13 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
+import org.knowm.xchart.Histogram;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
@@ -202,44 +204,36 @@ public enum Plot {
         return values != null && values.ndim() == 1 && values.dtype().isNumeric() ? values : null;
     }
 
-    /** A step outline of the counts of {@code values} in equal bins, NaN left out, with the mean in the title. */
+    /**
+     * A step outline of the counts of {@code values} in 40 equal bins (XChart's {@link Histogram}), NaN left out (the
+     * binning would count it in the first bin), with the mean in the title.
+     */
     private static XYChart histogram(String name, double[] values) {
         final int bins = 40;
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        double sum = 0;
-        int n = 0;
-        for (double v : values) {
-            if (!Double.isNaN(v)) {
-                min = Math.min(min, v);
-                max = Math.max(max, v);
-                sum += v;
-                n++;
-            }
-        }
-        XYChart chart = chart(String.format(Locale.ROOT, "%s (mean %.4g)", name, n == 0 ? Double.NaN : sum / n),
-                name, "cells");
+        List<Double> kept = Arrays.stream(values).filter(v -> !Double.isNaN(v)).boxed().toList();
+        DoubleSummaryStatistics stats = kept.stream().mapToDouble(Double::doubleValue).summaryStatistics();
+        XYChart chart = chart(String.format(Locale.ROOT, "%s (mean %.4g)", name,
+                kept.isEmpty() ? Double.NaN : stats.getAverage()), name, "cells");
         chart.getStyler().setLegendVisible(false);
-        if (n == 0) {
+        if (kept.isEmpty()) {
             return chart;
         }
-        double width = max > min ? (max - min) / bins : 1;
-        long[] counts = new long[bins];
-        for (double v : values) {
-            if (!Double.isNaN(v)) {
-                counts[Math.min(bins - 1, (int) ((v - min) / width))]++;
-            }
-        }
+        double min = stats.getMin();
+        double max = stats.getMax() > min ? stats.getMax() : min + 1;
+        Histogram histogram = new Histogram(kept, bins, min, max);
+        double half = (max - min) / bins / 2;
+        List<Double> centres = histogram.getxAxisData();
+        List<Double> counts = histogram.getyAxisData();
         double[] x = new double[2 * bins + 2];
         double[] y = new double[2 * bins + 2];
         x[0] = min;
         for (int b = 0; b < bins; b++) {
-            x[2 * b + 1] = min + b * width;
-            x[2 * b + 2] = min + (b + 1) * width;
-            y[2 * b + 1] = counts[b];
-            y[2 * b + 2] = counts[b];
+            x[2 * b + 1] = centres.get(b) - half;
+            x[2 * b + 2] = centres.get(b) + half;
+            y[2 * b + 1] = counts.get(b);
+            y[2 * b + 2] = counts.get(b);
         }
-        x[2 * bins + 1] = min + bins * width;
+        x[2 * bins + 1] = max;
         XYSeries series = chart.addSeries(name, x, y);
         series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);
         series.setMarker(SeriesMarkers.NONE);

@@ -15,8 +15,6 @@ public final class HostBackend implements Backend, java.io.Serializable {
 
     public static final HostBackend INSTANCE = new HostBackend();
 
-    private final transient MemoryAccount memory = MemoryAccount.root("host", Long.MAX_VALUE);
-
     private HostBackend() {
     }
 
@@ -37,7 +35,7 @@ public final class HostBackend implements Backend, java.io.Serializable {
 
     @Override
     public MemoryAccount memory() {
-        return memory;
+        return MemoryAccount.host();
     }
 
     /** A heap block as it is: the host's blocks are on the heap. */

@@ -2,12 +2,12 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
+import io.scflux.core.Engine;
 import io.scflux.core.Execution;
 import io.scflux.core.MemoryAccount;
-import io.scflux.core.backend.Streaming;
-import io.scflux.core.Engine;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.Streaming;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;

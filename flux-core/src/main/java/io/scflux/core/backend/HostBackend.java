@@ -3,8 +3,6 @@ package io.scflux.core.backend;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.ColumnMap;
-import io.scflux.core.backend.NormalizeLog1p;
 
 /**
  * The JVM heap: the reference kernels, on primitive arrays, that the operators have always run and that a device's
@@ -55,9 +53,9 @@ public final class HostBackend implements Backend, java.io.Serializable {
     }
 
     private static RowBlock onHeap(RowBlock block) {
-        if (block.resident() != null) {
+        if (block instanceof ResidentBlock r) {
             throw new IllegalArgumentException(block + ": the host cannot take a block resident on "
-                    + block.backend().name() + "; that backend downloads it");
+                    + r.backend().name() + "; that backend downloads it");
         }
         return block;
     }

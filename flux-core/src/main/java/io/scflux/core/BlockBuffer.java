@@ -76,10 +76,11 @@ public final class BlockBuffer {
 
     /**
      * The length an array of {@code have} elements of {@code elementBytes} grows to for {@code need}, checked against
-     * the memory budget and accounted in the pool's account.
+     * the caps of the pool's account (the host's, the memory budget, without a pool) and accounted in it.
      */
     private int grown(int have, long need, int elementBytes, String what) {
-        int n = MemoryBudget.require(need, elementBytes, "a block buffer's " + what);
+        int n = (pool != null ? pool.account() : MemoryAccount.host()).requireArray(need, elementBytes,
+                "a block buffer's " + what);
         if (pool != null) {
             pool.grew((long) (n - have) * elementBytes);
         }

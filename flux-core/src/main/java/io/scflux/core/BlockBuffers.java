@@ -24,9 +24,14 @@ final class BlockBuffers implements AutoCloseable {
 
     BlockBuffers(BlockPlan plan, MemoryAccount parent) {
         this.rows = plan.maxBlockRows();
-        this.entries = MemoryBudget.require(plan.maxBlockNnz(), Integer.BYTES + Float.BYTES,
+        this.entries = parent.requireArray(plan.maxBlockNnz(), Integer.BYTES + Float.BYTES,
                 "a buffer for the largest block of " + plan);
         this.account = parent.child(ACCOUNT, Long.MAX_VALUE);
+    }
+
+    /** The account this pool's buffers are reserved in. */
+    MemoryAccount account() {
+        return account;
     }
 
     /** An idle buffer, else a new one (reserved in the account), made outside the lock. */

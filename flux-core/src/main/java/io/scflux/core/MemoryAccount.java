@@ -2,18 +2,25 @@ package io.scflux.core;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.function.LongSupplier;
 
 /**
  * Bytes reserved for buffers, as Arrow's allocator counts them: a named account with a cap, its reserved bytes and
  * their peak, and child accounts whose reservations also count (and are capped) in every ancestor. A reservation that
  * would take an account over its cap is refused before anything is allocated, with a message naming the account.
  *
+ * <p>The process's host memory is one such tree, {@link #host()}, capped at the memory budget: the one mechanism by
+ * which scflux refuses, before allocating, what would not fit (a size a file declares, a block, an accumulator).
+ *
  * <p>Thread-safe: reservations and releases of a tree are serialized on its root.
  */
 public final class MemoryAccount implements AutoCloseable {
 
+    private static final MemoryAccount HOST = new MemoryAccount("host", MemoryAccount::budget, null);
+
     private final String name;
-    private final long cap;
+    private final LongSupplier cap;
     private final MemoryAccount parent;
     private final Object lock;
     private final List<MemoryAccount> children = new ArrayList<>();
@@ -21,26 +28,43 @@ public final class MemoryAccount implements AutoCloseable {
     private long peak;
     private boolean closed;
 
-    private MemoryAccount(String name, long cap, MemoryAccount parent) {
-        if (cap < 0) {
-            throw new IllegalArgumentException("account '" + name + "': negative cap " + cap);
-        }
+    private MemoryAccount(String name, LongSupplier cap, MemoryAccount parent) {
         this.name = name;
         this.cap = cap;
         this.parent = parent;
         this.lock = parent == null ? new Object() : parent.lock;
     }
 
+    private static LongSupplier constant(String name, long cap) {
+        if (cap < 0) {
+            throw new IllegalArgumentException("account '" + name + "': negative cap " + cap);
+        }
+        return () -> cap;
+    }
+
     /** A top-level account of at most {@code cap} bytes ({@link Long#MAX_VALUE} for none). */
     public static MemoryAccount root(String name, long cap) {
-        return new MemoryAccount(name, cap, null);
+        return new MemoryAccount(name, constant(name, cap), null);
+    }
+
+    /**
+     * The process's host memory, capped at the memory budget: half the JVM's maximum heap (reading an array often
+     * takes a second copy of its bytes), or {@code -Dscflux.memory.budget.mb}, read at each check.
+     */
+    public static MemoryAccount host() {
+        return HOST;
+    }
+
+    private static long budget() {
+        long configured = Long.getLong("scflux.memory.budget.mb", -1);
+        return configured > 0 ? configured << 20 : Runtime.getRuntime().maxMemory() / 2;
     }
 
     /** A child account named {@code parent/name}, capped at {@code cap} bytes and by every ancestor's cap. */
     public MemoryAccount child(String childName, long childCap) {
         synchronized (lock) {
             checkOpen();
-            MemoryAccount c = new MemoryAccount(name + "/" + childName, childCap, this);
+            MemoryAccount c = new MemoryAccount(name + "/" + childName, constant(name + "/" + childName, childCap), this);
             children.add(c);
             return c;
         }
@@ -49,7 +73,7 @@ public final class MemoryAccount implements AutoCloseable {
     /**
      * Reserves {@code bytes} in this account and its ancestors.
      *
-     * @throws MemoryCapException when any of them would go over its cap; nothing is reserved then
+     * @throws MemoryBudgetExceededException when any of them would go over its cap; nothing is reserved then
      */
     public void reserve(long bytes) {
         if (bytes < 0) {
@@ -58,10 +82,11 @@ public final class MemoryAccount implements AutoCloseable {
         synchronized (lock) {
             checkOpen();
             for (MemoryAccount a = this; a != null; a = a.parent) {
-                if (bytes > a.cap - a.reserved) {
-                    throw new MemoryCapException("account '" + a.name + "': reserving " + bytes(bytes)
+                long aCap = a.cap();
+                if (bytes > aCap - a.reserved) {
+                    throw new MemoryBudgetExceededException("account '" + a.name + "': reserving " + bytes(bytes)
                             + (a == this ? "" : " for '" + name + "'") + " would hold "
-                            + bytes(a.reserved + bytes) + ", above its cap of " + bytes(a.cap)
+                            + bytes(a.reserved + bytes) + ", above its cap of " + bytes(aCap)
                             + " (" + bytes(a.reserved) + " reserved)");
                 }
             }
@@ -70,6 +95,37 @@ public final class MemoryAccount implements AutoCloseable {
                 a.peak = Math.max(a.peak, a.reserved);
             }
         }
+    }
+
+    /**
+     * Checks that one array of {@code count} elements of {@code elementBytes} bytes each could be held under the cap
+     * of this account and of each ancestor, with nothing else reserved, and in one Java array; {@code what} names it
+     * (with file and HDF5 path when a file declared its size). Returns the count as an int. Reserves nothing: for
+     * arrays whose life the account does not follow (metadata read once, a pass's accumulators).
+     *
+     * @throws MemoryBudgetExceededException before anything is allocated, when it could not
+     */
+    public int requireArray(long count, int elementBytes, String what) {
+        long bytes;
+        try {
+            bytes = Math.multiplyExact(Math.max(0, count), (long) elementBytes);
+        } catch (ArithmeticException e) {
+            bytes = Long.MAX_VALUE;
+        }
+        MemoryAccount tightest = this;
+        for (MemoryAccount a = parent; a != null; a = a.parent) {
+            if (a.cap() < tightest.cap()) {
+                tightest = a;
+            }
+        }
+        long limit = tightest.cap();
+        if (count < 0 || bytes > limit || count > Integer.MAX_VALUE - 8) {
+            throw new MemoryBudgetExceededException(what + " would need " + mib(bytes) + " (" + count
+                    + " elements) in one array, more than " + (tightest == HOST ? "the memory budget of " + mib(limit)
+                    + " (java -Xmx or -Dscflux.memory.budget.mb)" : "the cap of account '" + tightest.name + "', "
+                    + mib(limit)) + "; refusing it before allocating");
+        }
+        return (int) count;
     }
 
     /** Gives back {@code bytes} reserved earlier in this account. */
@@ -91,7 +147,7 @@ public final class MemoryAccount implements AutoCloseable {
 
     /** The most bytes this account may hold ({@link Long#MAX_VALUE} for no cap). */
     public long cap() {
-        return cap;
+        return cap.getAsLong();
     }
 
     /** Bytes held now, children included. */
@@ -146,11 +202,17 @@ public final class MemoryAccount implements AutoCloseable {
         if (n == Long.MAX_VALUE) {
             return "unlimited";
         }
-        return n + " bytes (" + String.format(java.util.Locale.ROOT, "%.1f MiB", n / 1048576.0) + ")";
+        return n + " bytes (" + mib(n) + ")";
+    }
+
+    /** {@code n} bytes in MiB, or in bytes below one MiB. */
+    private static String mib(long n) {
+        return n == Long.MAX_VALUE ? "more than 8 EiB" : n < 1 << 20 ? n + " bytes"
+                : String.format(Locale.ROOT, "%.1f MiB", n / 1048576.0);
     }
 
     @Override
     public String toString() {
-        return "MemoryAccount[" + name + ", reserved " + reserved() + ", peak " + peak() + ", cap " + cap + "]";
+        return "MemoryAccount[" + name + ", reserved " + reserved() + ", peak " + peak() + ", cap " + cap() + "]";
     }
 }

@@ -1,8 +1,9 @@
 package io.scflux.core;
 
 /**
- * A size that does not fit the {@link MemoryBudget}: the file or the request is not wrong, the machine is too small
- * for holding it at once. Thrown before any allocation.
+ * A size refused because it would take a {@link MemoryAccount} over its cap (the host's: the memory budget): the file
+ * or the request is not wrong, the machine or the configured memory is too small for holding it at once. Thrown
+ * before any allocation; a planner that sees it chose blocks too large for the configured memory.
  */
 public final class MemoryBudgetExceededException extends RuntimeException {
 

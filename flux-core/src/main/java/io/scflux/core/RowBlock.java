@@ -1,8 +1,5 @@
 package io.scflux.core;
 
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.ResidentArrays;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -14,10 +11,11 @@ import java.util.Objects;
  * <p>The arrays are exposed without copying so that hot loops run on primitives. A block is immutable by contract:
  * a stage that changes values returns a new block ({@link #withValues}) and never writes into the arrays it received.
  *
- * <p>A block may be resident on a backend instead ({@link #resident(int, long, int, int, int, ResidentArrays)}): it
- * then carries its shape and the backend's arrays, and has no heap arrays until that backend downloads it.
+ * <p>A block knows nothing of where arithmetic runs: a block whose arrays a device holds is a subclass owned by the
+ * backend package ({@code ResidentBlock}), which carries the shape alone here and has no heap arrays until its backend
+ * downloads it.
  */
-public final class RowBlock {
+public class RowBlock {
 
     private final int blockIndex;
     private final long rowStart;
@@ -27,14 +25,13 @@ public final class RowBlock {
     private final int[] indices;
     private final float[] values;
     private final int nnz;
-    private final ResidentArrays resident;
 
     private RowBlock(int blockIndex, long rowStart, int nCols, int[] indptr, int[] indices, float[] values) {
-        this(blockIndex, rowStart, indptr.length - 1, nCols, indptr[indptr.length - 1], indptr, indices, values, null);
+        this(blockIndex, rowStart, indptr.length - 1, nCols, indptr[indptr.length - 1], indptr, indices, values);
     }
 
     private RowBlock(int blockIndex, long rowStart, int nRows, int nCols, int nnz, int[] indptr, int[] indices,
-                     float[] values, ResidentArrays resident) {
+                     float[] values) {
         this.blockIndex = blockIndex;
         this.rowStart = rowStart;
         this.nRows = nRows;
@@ -43,7 +40,18 @@ public final class RowBlock {
         this.indptr = indptr;
         this.indices = indices;
         this.values = values;
-        this.resident = resident;
+    }
+
+    /**
+     * The shape of a block whose arrays are held off the heap, for the backend package's resident block, which
+     * overrides {@link #relocate}, {@link #sizeInBytes}, {@code equals} and {@code hashCode} for its arrays.
+     */
+    protected RowBlock(int blockIndex, long rowStart, int nRows, int nCols, int nnz) {
+        this(blockIndex, rowStart, nRows, nCols, nnz, null, null, null);
+        if (blockIndex < 0 || rowStart < 0 || nRows < 0 || nCols < 0 || nnz < 0) {
+            throw new IllegalArgumentException("negative blockIndex, rowStart, nRows, nCols or nnz: " + blockIndex
+                    + ", " + rowStart + ", " + nRows + ", " + nCols + ", " + nnz);
+        }
     }
 
     /**
@@ -69,27 +77,13 @@ public final class RowBlock {
         return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, values);
     }
 
-    /**
-     * A block of {@code nRows} rows and {@code nnz} entries whose arrays are {@code arrays}, held by
-     * {@code arrays.backend()}: what a backend's {@link Backend#upload} and kernels return.
-     */
-    public static RowBlock resident(int blockIndex, long rowStart, int nRows, int nCols, int nnz,
-                                    ResidentArrays arrays) {
-        Objects.requireNonNull(arrays, "arrays");
-        if (blockIndex < 0 || rowStart < 0 || nRows < 0 || nCols < 0 || nnz < 0) {
-            throw new IllegalArgumentException("negative blockIndex, rowStart, nRows, nCols or nnz: " + blockIndex
-                    + ", " + rowStart + ", " + nRows + ", " + nCols + ", " + nnz);
-        }
-        return new RowBlock(blockIndex, rowStart, nRows, nCols, nnz, null, null, null, arrays);
-    }
-
     /** An empty block of {@code nRows} rows. */
     public static RowBlock empty(int blockIndex, long rowStart, int nRows, int nCols) {
         return new RowBlock(blockIndex, rowStart, nCols, new int[nRows + 1], new int[0], new float[0]);
     }
 
     /** The same rows and sparsity pattern with other values (shares indptr and indices). */
-    public RowBlock withValues(float[] newValues) {
+    public final RowBlock withValues(float[] newValues) {
         if (newValues.length != values().length) {
             throw new IllegalArgumentException("expected " + values.length + " values, got " + newValues.length);
         }
@@ -98,71 +92,60 @@ public final class RowBlock {
 
     /** The same content under another block index and first row (used when sources are concatenated or subset). */
     public RowBlock relocate(int newBlockIndex, long newRowStart) {
-        return new RowBlock(newBlockIndex, newRowStart, nRows, nCols, nnz, indptr, indices, values, resident);
+        return new RowBlock(newBlockIndex, newRowStart, nRows, nCols, nnz, indptr, indices, values);
     }
 
-    public int blockIndex() {
+    public final int blockIndex() {
         return blockIndex;
     }
 
-    public long rowStart() {
+    public final long rowStart() {
         return rowStart;
     }
 
-    public long rowEnd() {
+    public final long rowEnd() {
         return rowStart + nRows;
     }
 
-    public int nRows() {
+    public final int nRows() {
         return nRows;
     }
 
-    public int nCols() {
+    public final int nCols() {
         return nCols;
     }
 
-    public int nnz() {
+    public final int nnz() {
         return nnz;
     }
 
-    /** The backend whose memory holds the arrays: the host unless the block is {@link #resident()}. */
-    public Backend backend() {
-        return resident == null ? HostBackend.INSTANCE : resident.backend();
-    }
-
-    /** The arrays a backend holds for this block, or null when they are on the heap. */
-    public ResidentArrays resident() {
-        return resident;
-    }
-
     /** Local row pointers, {@code nRows + 1} entries starting at 0. Not a copy. */
-    public int[] indptr() {
+    public final int[] indptr() {
         onHeap();
         return indptr;
     }
 
     /** Column index of each stored entry. Not a copy. */
-    public int[] indices() {
+    public final int[] indices() {
         onHeap();
         return indices;
     }
 
     /** Value of each stored entry. Not a copy. */
-    public float[] values() {
+    public final float[] values() {
         onHeap();
         return values;
     }
 
     private void onHeap() {
-        if (resident != null) {
-            throw new IllegalStateException(this + " is resident on " + resident.backend().name()
-                    + ": its arrays reach the heap only through that backend's download");
+        if (indptr == null) {
+            throw new IllegalStateException(this + ": its arrays reach the heap only through its backend's download");
         }
     }
 
     /** Bytes held by the three arrays, on the heap or on its backend (what a cache weighs and an allocator accounts). */
     public long sizeInBytes() {
-        return resident != null ? resident.bytes() : 4L * (indptr.length + indices.length + values.length);
+        return 4L * (indptr.length + indices.length + values.length);
     }
 
     /** Same rows, columns and entries (block index and position included). For tests and caches, not hot paths. */
@@ -171,18 +154,18 @@ public final class RowBlock {
         if (this == o) {
             return true;
         }
-        if (!(o instanceof RowBlock)) {
+        if (o == null || o.getClass() != getClass()) {
             return false;
         }
         RowBlock b = (RowBlock) o;
         return blockIndex == b.blockIndex && rowStart == b.rowStart && nCols == b.nCols && nRows == b.nRows
-                && resident == b.resident && Arrays.equals(indptr, b.indptr) && Arrays.equals(indices, b.indices)
+                && nnz == b.nnz && Arrays.equals(indptr, b.indptr) && Arrays.equals(indices, b.indices)
                 && Arrays.equals(values, b.values);
     }
 
     @Override
     public int hashCode() {
-        int h = Objects.hash(blockIndex, rowStart, nCols, nRows, resident);
+        int h = Objects.hash(blockIndex, rowStart, nCols, nRows, nnz);
         h = 31 * h + Arrays.hashCode(indptr);
         h = 31 * h + Arrays.hashCode(indices);
         return 31 * h + Arrays.hashCode(values);
@@ -191,6 +174,6 @@ public final class RowBlock {
     @Override
     public String toString() {
         return "RowBlock#" + blockIndex + "[rows " + rowStart + ".." + rowEnd() + ", " + nCols + " cols, nnz "
-                + nnz + (resident == null ? "" : ", on " + resident.backend().name()) + "]";
+                + nnz + "]";
     }
 }

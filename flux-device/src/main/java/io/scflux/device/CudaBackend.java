@@ -7,14 +7,15 @@ import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD8;
 
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.HostBackend;
-import io.scflux.core.MemoryAccount;
 import io.scflux.core.backend.ResidentArrays;
+import io.scflux.core.backend.ResidentBlock;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Set;
@@ -99,7 +100,7 @@ public final class CudaBackend implements Backend, AutoCloseable {
     /** {@code block} copied into device arrays of its own, resident here until it is consumed. */
     @Override
     public synchronized RowBlock upload(RowBlock block) {
-        if (block.resident() != null) {
+        if (block instanceof ResidentBlock) {
             throw new IllegalArgumentException(block + " is resident already; download it from its backend first");
         }
         cuCtxSetCurrent(context);
@@ -109,7 +110,7 @@ public final class CudaBackend implements Backend, AutoCloseable {
         copyIn(CudaMemory.pointer(a.indptr), Pointer.to(block.indptr()), indptr.bytes());
         copyIn(CudaMemory.pointer(a.indices), Pointer.to(block.indices()), a.indices.bytes());
         copyIn(CudaMemory.pointer(a.values), Pointer.to(block.values()), a.values.bytes());
-        return RowBlock.resident(block.blockIndex(), block.rowStart(), rows, block.nCols(), block.nnz(), a);
+        return ResidentBlock.of(block.blockIndex(), block.rowStart(), rows, block.nCols(), block.nnz(), a);
     }
 
     /** A resident block's arrays copied to the heap, its device arrays freed; a heap block as it is. */
@@ -161,7 +162,7 @@ public final class CudaBackend implements Backend, AutoCloseable {
         DeviceArrays out = arrays(indptr, nnz[0]);
         kernels.reindexRows(rows, in, to, missing, map.missingCount(), map.keepsOrder(), fill, out);
         free(in);
-        return RowBlock.resident(block.blockIndex(), block.rowStart(), rows, map.nOut(), nnz[0], out);
+        return ResidentBlock.of(block.blockIndex(), block.rowStart(), rows, map.nOut(), nnz[0], out);
     }
 
     @Override
@@ -267,10 +268,10 @@ public final class CudaBackend implements Backend, AutoCloseable {
 
     /** The arrays of {@code block} when it is resident here, null when it is on the heap. */
     private DeviceArrays own(RowBlock block) {
-        ResidentArrays r = block.resident();
-        if (r == null) {
+        if (!(block instanceof ResidentBlock resident)) {
             return null;
         }
+        ResidentArrays r = resident.arrays();
         if (r.backend() != this) {
             throw new IllegalArgumentException(block + " is resident on " + r.backend() + ", not on " + this);
         }

@@ -1,7 +1,7 @@
 package io.scflux.device;
 
-import io.scflux.core.RowBlock;
 import io.scflux.core.MemoryAccount;
+import io.scflux.core.RowBlock;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;

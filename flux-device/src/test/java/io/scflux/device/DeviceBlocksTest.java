@@ -3,10 +3,10 @@ package io.scflux.device;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.MemoryAccount;
 import io.scflux.core.test.Matrices;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
-import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Matrices;
 import java.io.IOException;
@@ -18,8 +18,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.SplittableRandom;
-import java.util.function.IntUnaryOperator;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -7,7 +7,7 @@ import io.jhdf.dataset.DatasetReader;
 import io.jhdf.object.datatype.CompoundDataType;
 import io.jhdf.object.datatype.VariableLength;
 import io.scflux.core.DType;
-import io.scflux.core.MemoryBudget;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.PackedStrings;
 import java.lang.reflect.Array;
@@ -230,8 +230,24 @@ final class ArrayReader {
     }
 
     private static int elements(Dataset ds, int bytesPerElement, String type, long[] shape) {
-        return MemoryBudget.require(MemoryBudget.product(shape), bytesPerElement, Hdf5.fileName(ds) + ": "
+        return MemoryAccount.host().requireArray(product(shape), bytesPerElement, Hdf5.fileName(ds) + ": "
                 + Hdf5.path(ds) + ": a " + type + " array of shape " + Arrays.toString(shape));
+    }
+
+    /** The product of {@code dims}, or {@link Long#MAX_VALUE} when it overflows or a dimension is negative. */
+    static long product(long... dims) {
+        long n = 1;
+        for (long d : dims) {
+            if (d < 0) {
+                return Long.MAX_VALUE;
+            }
+            try {
+                n = Math.multiplyExact(n, d);
+            } catch (ArithmeticException e) {
+                return Long.MAX_VALUE;
+            }
+        }
+        return n;
     }
 
     /**

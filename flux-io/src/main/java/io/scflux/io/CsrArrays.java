@@ -3,7 +3,7 @@ package io.scflux.io;
 import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
-import io.scflux.core.MemoryBudget;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
@@ -194,7 +194,7 @@ final class CsrArrays {
             throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + count
                     + " entries, more than one block may (" + PlanTarget.MAX_CHUNK_NNZ + ")");
         }
-        return MemoryBudget.require(count, Integer.BYTES + Float.BYTES, indices.where() + ": rows " + from + ".."
+        return MemoryAccount.host().requireArray(count, Integer.BYTES + Float.BYTES, indices.where() + ": rows " + from + ".."
                 + to + " (their indices and values)");
     }
 

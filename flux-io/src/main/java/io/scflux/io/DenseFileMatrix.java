@@ -1,7 +1,7 @@
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
-import io.scflux.core.MemoryBudget;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -69,7 +69,7 @@ final class DenseFileMatrix extends FileMatrixBase {
             throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + cells
                     + " dense entries, more than one block may (" + PlanTarget.MAX_CHUNK_NNZ + ")");
         }
-        float[] dense = new float[MemoryBudget.require(cells, Float.BYTES, array.where() + ": rows " + from + ".." + to)];
+        float[] dense = new float[MemoryAccount.host().requireArray(cells, Float.BYTES, array.where() + ": rows " + from + ".." + to)];
         if (array.isChunked()) {
             readChunks(s, from, to, dense);
         } else {

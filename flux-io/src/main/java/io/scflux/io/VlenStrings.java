@@ -2,7 +2,7 @@ package io.scflux.io;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.storage.HdfBackingStorage;
-import io.scflux.core.MemoryBudget;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.PackedStrings;
 import java.nio.ByteBuffer;
@@ -69,7 +69,7 @@ final class VlenStrings {
                 declared[0] += Integer.toUnsignedLong(raw.getInt(i * elementSize));
             }
         });
-        MemoryBudget.require(declared[0], 1, file + ": " + path + ": the bytes of " + n
+        MemoryAccount.host().requireArray(declared[0], 1, file + ": " + path + ": the bytes of " + n
                 + " strings, as their references declare them");
         return declared[0];
     }

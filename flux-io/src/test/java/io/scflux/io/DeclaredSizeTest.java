@@ -1,5 +1,6 @@
 package io.scflux.io;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,14 @@ import org.junit.jupiter.api.Test;
  * src/test/python/make_huge_declared.py) are refused before anything is allocated, naming file and HDF5 path.
  */
 class DeclaredSizeTest {
+
+    @Test
+    void declaredShapesThatOverflowOrAreNegativeCountAsTooMany() {
+        assertEquals(Long.MAX_VALUE, ArrayReader.product(1L << 40, 1L << 40));
+        assertEquals(Long.MAX_VALUE, ArrayReader.product(10, -1));
+        assertEquals(0, ArrayReader.product(0, 1L << 62));
+        assertEquals(6, ArrayReader.product(2, 3));
+    }
 
     @Test
     void aHugeDeclaredObsmIsRefusedUpFront() {

@@ -9,9 +9,9 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.Frame;
 import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Frames longer than one slice of the writer and of the reader: computed columns are written a slice of

@@ -1,11 +1,11 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Selection;
+import io.scflux.core.backend.Streaming;
 import reactor.core.publisher.Mono;
 
 /**

@@ -1,11 +1,11 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.backend.Streaming;
 import io.scflux.ops.HighlyVariableGenesOptions.Flavor;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
+import io.scflux.core.backend.Streaming;
 import java.util.function.IntToDoubleFunction;
 import reactor.core.publisher.Mono;
 

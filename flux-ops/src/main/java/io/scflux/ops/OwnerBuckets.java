@@ -2,12 +2,12 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
-import io.scflux.core.Execution;
-import io.scflux.core.MemoryBudget;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.Engine;
+import io.scflux.core.Execution;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.Streaming;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,7 +75,7 @@ final class OwnerBuckets {
             firstCol[bucketOfCol[c]] = c;
         }
         firstCol[this.buckets] = nCols;
-        this.cells = new double[MemoryBudget.require(2 * cells, Double.BYTES, "the pseudobulk sums and counts of "
+        this.cells = new double[MemoryAccount.host().requireArray(2 * cells, Double.BYTES, "the pseudobulk sums and counts of "
                 + nGroups + " groups x " + nCols + " genes")];
     }
 

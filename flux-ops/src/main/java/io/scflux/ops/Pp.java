@@ -1,7 +1,7 @@
 package io.scflux.ops;
 
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import reactor.core.publisher.Mono;
 
 /**

@@ -1,8 +1,8 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import reactor.core.publisher.Mono;
 
 /**

@@ -1,11 +1,11 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseMatrix;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.backend.Streaming;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 import reactor.core.publisher.Mono;

@@ -2,13 +2,13 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.MissingColumnException;
+import io.scflux.core.backend.Streaming;
 import java.util.List;
 import reactor.core.publisher.Mono;
 

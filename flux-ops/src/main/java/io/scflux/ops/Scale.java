@@ -3,11 +3,11 @@ package io.scflux.ops;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.StagedSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.ColumnScale;
 import io.scflux.core.anndata.NormalizedView;
-import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.backend.Streaming;
 import reactor.core.publisher.Mono;
 
 /**

@@ -3,8 +3,8 @@ package io.scflux.ops;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.backend.Streaming;
 import java.time.Duration;
 
 /**

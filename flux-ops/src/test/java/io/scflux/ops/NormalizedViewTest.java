@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
@@ -15,6 +14,7 @@ import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.anndata.Raw;
 import io.scflux.core.anndata.Selection;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.Matrices;
 import io.scflux.io.H5ad;
 import java.nio.file.Path;

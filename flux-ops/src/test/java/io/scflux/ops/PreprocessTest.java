@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.backend.Streaming;
-import io.scflux.core.anndata.AnnData;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;

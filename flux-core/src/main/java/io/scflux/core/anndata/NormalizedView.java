@@ -6,10 +6,10 @@ import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowReader;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.RowScale;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
+import io.scflux.core.backend.RowScale;
+import io.scflux.core.backend.Streaming;
 import java.util.Objects;
 import reactor.core.publisher.Mono;
 

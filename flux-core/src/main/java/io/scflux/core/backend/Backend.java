@@ -4,7 +4,6 @@ import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.ColumnMap;
 
 /**
  * Where the arithmetic on row blocks runs: the JVM heap ({@link HostBackend}) or a device. The operators call these
@@ -12,7 +11,7 @@ import io.scflux.core.backend.ColumnMap;
  * are merged in block order by the caller.
  *
  * <p>A backend that is not the host may be backed by device buffers; it accounts them in {@link #memory()}. Blocks
- * may stay on it between operations ({@link RowBlock#resident()}): {@link #upload} puts a heap block there,
+ * may stay on it between operations (a {@link ResidentBlock}): {@link #upload} puts a heap block there,
  * {@link #download} brings one back, and {@link #reindex} works on it where it is. The other kernels take heap blocks.
  */
 public interface Backend {

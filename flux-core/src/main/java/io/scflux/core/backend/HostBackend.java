@@ -3,8 +3,6 @@ package io.scflux.core.backend;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.ColumnMap;
-import io.scflux.core.backend.NormalizeLog1p;
 
 /**
  * The JVM heap: the reference kernels, on primitive arrays, that the operators have always run and that a device's
@@ -14,8 +12,6 @@ import io.scflux.core.backend.NormalizeLog1p;
 public final class HostBackend implements Backend, java.io.Serializable {
 
     public static final HostBackend INSTANCE = new HostBackend();
-
-    private final transient MemoryAccount memory = MemoryAccount.root("host", Long.MAX_VALUE);
 
     private HostBackend() {
     }
@@ -37,7 +33,7 @@ public final class HostBackend implements Backend, java.io.Serializable {
 
     @Override
     public MemoryAccount memory() {
-        return memory;
+        return MemoryAccount.host();
     }
 
     /** A heap block as it is: the host's blocks are on the heap. */
@@ -57,9 +53,9 @@ public final class HostBackend implements Backend, java.io.Serializable {
     }
 
     private static RowBlock onHeap(RowBlock block) {
-        if (block.resident() != null) {
+        if (block instanceof ResidentBlock r) {
             throw new IllegalArgumentException(block + ": the host cannot take a block resident on "
-                    + block.backend().name() + "; that backend downloads it");
+                    + r.backend().name() + "; that backend downloads it");
         }
         return block;
     }

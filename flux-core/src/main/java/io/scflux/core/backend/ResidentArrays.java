@@ -3,7 +3,7 @@ package io.scflux.core.backend;
 import io.scflux.core.MemoryAccount;
 
 /**
- * The CSR arrays of a {@link io.scflux.core.RowBlock} held by a backend instead of the heap (device memory): the block
+ * The CSR arrays of a {@link ResidentBlock} held by a backend instead of the heap (device memory): the block
  * keeps its shape, and its arrays reach the heap only through {@link Backend#download}. Whoever holds a resident block
  * owns its arrays, as a subscriber owns a Netty buffer: it passes the block on, or hands it to its backend, which
  * frees them (a download, a re-index) and releases their bytes from its {@link MemoryAccount}; the backend frees what

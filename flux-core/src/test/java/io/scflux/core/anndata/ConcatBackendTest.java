@@ -8,10 +8,11 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.Resident;
+import io.scflux.core.backend.ResidentBlock;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.RecordingBackend;
@@ -157,7 +158,7 @@ class ConcatBackendTest {
             across = r.read(3, 30, 50);
             expected = h.read(3, 30, 50);
         }
-        assertSame(device, across.backend());
+        assertSame(device, ResidentBlock.backendOf(across));
         assertEquals(expected, device.download(across));
         assertEquals(0, device.memory().reserved());
     }

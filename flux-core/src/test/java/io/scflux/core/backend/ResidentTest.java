@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.BlockSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
-import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Matrices;
@@ -35,16 +34,18 @@ class ResidentTest {
     @Test
     void aResidentBlockKeepsItsShapeAndHidesItsArrays() {
         RowBlock heap = first();
-        RowBlock b = device.upload(heap);
+        ResidentBlock b = (ResidentBlock) device.upload(heap);
         assertSame(device, b.backend());
+        assertSame(device, ResidentBlock.backendOf(b));
+        assertSame(HostBackend.INSTANCE, ResidentBlock.backendOf(heap));
         assertEquals(List.of(heap.nRows(), heap.nCols(), heap.nnz()), List.of(b.nRows(), b.nCols(), b.nnz()));
-        assertEquals(b.resident().bytes(), b.sizeInBytes());
+        assertEquals(b.arrays().bytes(), b.sizeInBytes());
         for (Runnable read : List.<Runnable>of(b::indptr, b::indices, b::values)) {
             Exception e = assertThrows(IllegalStateException.class, read::run);
             assertTrue(e.getMessage().contains("resident on double"), e.getMessage());
         }
-        RowBlock moved = b.relocate(5, 100);
-        assertSame(b.resident(), moved.resident(), "relocated with its arrays");
+        ResidentBlock moved = b.relocate(5, 100);
+        assertSame(b.arrays(), moved.arrays(), "relocated with its arrays");
         assertEquals(RowBlock.of(5, 100, heap.nCols(), heap.indptr(), heap.indices(), heap.values()),
                 device.download(moved));
         assertEquals(0, device.memory().reserved());

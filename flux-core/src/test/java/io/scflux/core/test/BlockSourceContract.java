@@ -8,11 +8,11 @@ import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
+import io.scflux.core.MemoryAccount;
+import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.MemoryAccount;
-import io.scflux.core.MemoryCapException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -175,7 +175,7 @@ public abstract class BlockSourceContract {
         assertEquals(List.of(), account.children(), "the pass's account is closed");
     }
 
-    /** A cap below one buffer refuses the pass before anything is read, as onError naming the account. */
+    /** A cap below one buffer refuses the pass before a reader is opened, as onError naming the account. */
     @Test
     void buffersBeyondTheCapAreRefused() {
         CountingSource s = CountingSource.of(source());
@@ -184,12 +184,13 @@ public abstract class BlockSourceContract {
         MemoryAccount account = MemoryAccount.root("small", 4L * plan.maxBlockNnz());
         StepVerifier.create(s.buffers(plan, Execution.threads(2), account))
                 .expectErrorSatisfies(e -> {
-                    assertTrue(e instanceof MemoryCapException, e.toString());
-                    assertTrue(e.getMessage().contains("'small/block-buffers'"), e.getMessage());
+                    assertTrue(e instanceof MemoryBudgetExceededException, e.toString());
+                    assertTrue(e.getMessage().contains("account 'small'"), e.getMessage());
                 })
                 .verify(WAIT);
-        awaitClosed(s);
+        assertEquals(0, s.opened.get(), "refused before a reader is opened");
         assertEquals(0, account.reserved());
+        assertEquals(List.of(), account.children(), "no pass account left open");
     }
 
     /** Every opened reader gets closed (cancellation may close it on another thread, a moment later). */

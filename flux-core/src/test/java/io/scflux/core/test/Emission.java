@@ -3,8 +3,8 @@ package io.scflux.core.test;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
-import io.scflux.core.RowBlock;
 import io.scflux.core.MemoryAccount;
+import io.scflux.core.RowBlock;
 import reactor.core.publisher.Flux;
 
 /**

@@ -1,11 +1,12 @@
 package io.scflux.core.test;
 
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.Backend;
-import io.scflux.core.MemoryAccount;
+import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.ResidentArrays;
+import io.scflux.core.backend.ResidentBlock;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -71,14 +72,14 @@ public final class RecordingBackend implements Backend {
 
     /** The heap arrays of {@code b}, resident here, as the same block and position; consumed. */
     private RowBlock take(RowBlock b) {
-        if (!(b.resident() instanceof Hidden h) || h.backend() != this) {
+        if (!(b instanceof ResidentBlock r && r.arrays() instanceof Hidden h) || h.backend() != this) {
             throw new IllegalArgumentException(b + " is not resident on " + name);
         }
         return h.take().relocate(b.blockIndex(), b.rowStart());
     }
 
     private RowBlock hide(RowBlock b) {
-        return RowBlock.resident(b.blockIndex(), b.rowStart(), b.nRows(), b.nCols(), b.nnz(), new Hidden(b));
+        return ResidentBlock.of(b.blockIndex(), b.rowStart(), b.nRows(), b.nCols(), b.nnz(), new Hidden(b));
     }
 
     @Override
@@ -98,7 +99,7 @@ public final class RecordingBackend implements Backend {
 
     @Override
     public RowBlock upload(RowBlock block) {
-        if (block.resident() != null) {
+        if (block instanceof ResidentBlock) {
             throw new IllegalArgumentException(block + " is resident already");
         }
         calls.add("upload " + rows(block));
@@ -107,7 +108,7 @@ public final class RecordingBackend implements Backend {
 
     @Override
     public RowBlock download(RowBlock block) {
-        if (block.resident() == null) {
+        if (!(block instanceof ResidentBlock)) {
             return block;
         }
         calls.add("download " + rows(block));

@@ -1,14 +1,12 @@
 package io.scflux.samples;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
@@ -28,8 +26,8 @@ import reactor.core.scheduler.Schedulers;
 import reactor.test.StepVerifier;
 
 /**
- * Sixteen subscribers at once on one file and one shared block cache, subscribed from Reactor's non-blocking threads,
- * get the bits one subscriber gets; BlockHound is installed, so any blocking call (a file read, a lock wait) on a
+ * Sixteen subscribers at once on one file and one shared block cache, each opening it with {@link H5ad#open} from
+ * Reactor's non-blocking threads, get the bits one subscriber gets; BlockHound is installed, so any blocking call (a file read, a lock wait) on a
  * non-blocking thread fails the run.
  */
 class ConcurrencyTest {
@@ -52,15 +50,13 @@ class ConcurrencyTest {
     @Test
     void sixteenSubscribersOnOneFileAndOneCacheAgreeWithOne() {
         Path file = TestFixtures.path("synth-3k-b.h5ad");
-        AnnData template = H5ad.read(file);
         BlockCache cache = BlockCache.ofMegabytes(64);
-        BlockSource x = cache.cached(template.x());
         Streaming streaming = Streaming.DEFAULT.withThreads(2);
         QcMetricsOptions options = QcMetricsOptions.defaults();
 
-        Map<String, Object> alone = qc(template, x, options, streaming).block();
+        Map<String, Object> alone = qc(file, cache, options, streaming).block();
         List<Map<String, Object>> together = Flux.range(0, SUBSCRIBERS)
-                .flatMap(i -> qc(template, x, options, streaming).subscribeOn(Schedulers.parallel()), SUBSCRIBERS)
+                .flatMap(i -> qc(file, cache, options, streaming).subscribeOn(Schedulers.parallel()), SUBSCRIBERS)
                 .collectList().block();
 
         assertEquals(SUBSCRIBERS, together.size());
@@ -73,21 +69,26 @@ class ConcurrencyTest {
         assertTrue(cache.stats().hits() > 0, "the subscribers shared the cache: " + cache.stats());
     }
 
-    /** QC metrics of a fresh AnnData over the shared {@code x}: its obs and var columns' values by name. */
-    private static Mono<Map<String, Object>> qc(AnnData template, BlockSource x, QcMetricsOptions options,
+    /**
+     * QC metrics of {@code file}, opened the reactive way (its obs and var read on a bounded-elastic worker) with X read
+     * through the shared {@code cache}: the obs and var columns' values by name.
+     */
+    private static Mono<Map<String, Object>> qc(Path file, BlockCache cache, QcMetricsOptions options,
             Streaming streaming) {
-        AnnData data = new AnnData(x, template.obs().copy(), template.var().copy());
-        return Pp.calculateQcMetrics(data, options, streaming).map(d -> {
-            Map<String, Object> values = new TreeMap<>();
-            for (Frame f : List.of(d.obs(), d.var())) {
-                String axis = f == d.obs() ? "obs/" : "var/";
-                f.columns().forEach((name, c) -> {
-                    if (c instanceof ArrayColumn a) {
-                        values.put(axis + name, a.values().data());
+        return H5ad.open(file)
+                .map(data -> new AnnData(cache.cached(data.x()), data.obs(), data.var()))
+                .flatMap(data -> Pp.calculateQcMetrics(data, options, streaming))
+                .map(d -> {
+                    Map<String, Object> values = new TreeMap<>();
+                    for (Frame f : List.of(d.obs(), d.var())) {
+                        String axis = f == d.obs() ? "obs/" : "var/";
+                        f.columns().forEach((name, c) -> {
+                            if (c instanceof ArrayColumn a) {
+                                values.put(axis + name, a.values().data());
+                            }
+                        });
                     }
+                    return values;
                 });
-            }
-            return values;
-        });
     }
 }

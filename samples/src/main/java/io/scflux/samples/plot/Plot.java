@@ -220,20 +220,18 @@ public enum Plot {
         }
         double min = stats.getMin();
         double max = stats.getMax() > min ? stats.getMax() : min + 1;
-        Histogram histogram = new Histogram(kept, bins, min, max);
-        double half = (max - min) / bins / 2;
-        List<Double> centres = histogram.getxAxisData();
-        List<Double> counts = histogram.getyAxisData();
+        List<Double> counts = new Histogram(kept, bins, min, max).getyAxisData();
+        double width = (max - min) / bins;
         double[] x = new double[2 * bins + 2];
         double[] y = new double[2 * bins + 2];
         x[0] = min;
         for (int b = 0; b < bins; b++) {
-            x[2 * b + 1] = centres.get(b) - half;
-            x[2 * b + 2] = centres.get(b) + half;
+            x[2 * b + 1] = min + b * width;
+            x[2 * b + 2] = min + (b + 1) * width;
             y[2 * b + 1] = counts.get(b);
             y[2 * b + 2] = counts.get(b);
         }
-        x[2 * bins + 1] = max;
+        x[2 * bins + 1] = x[2 * bins];
         XYSeries series = chart.addSeries(name, x, y);
         series.setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Area);
         series.setMarker(SeriesMarkers.NONE);

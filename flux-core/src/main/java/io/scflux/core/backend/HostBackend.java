@@ -77,42 +77,81 @@ public final class HostBackend implements Backend, java.io.Serializable {
         }
     }
 
+    /**
+     * Bytes of the packed triangle one panel of {@link #gram} updates: about half a core's L2 cache, so that its
+     * scattered additions hit the cache instead of memory (measured in the resolution note of issue 21: 2.5 to 4 times
+     * faster than whole rows at 2,000 columns, and faster than BLAS {@code dsyrk} on dense tiles at 20 % density).
+     */
+    static final int GRAM_PANEL_BYTES = 512 << 10;
+
+    /**
+     * Adds the block's products into the packed triangle panel by panel: a panel is a run of Gram rows {@code a}
+     * whose packed entries span about {@link #GRAM_PANEL_BYTES}, and each block row gives it the pairs whose first
+     * column lies in it. Every entry still receives its terms in row order, so the sums are bit for bit those of one
+     * row at a time; a block with a row whose columns are not strictly increasing goes one row at a time.
+     */
     @Override
     public void gram(RowBlock block, double[] upper, double[] columnSums) {
         int p = block.nCols();
+        int rows = block.nRows();
         int[] indptr = block.indptr();
         int[] indices = block.indices();
         float[] values = block.values();
-        for (int r = 0; r < block.nRows(); r++) {
-            int from = indptr[r];
-            int to = indptr[r + 1];
-            boolean increasing = increasing(indices, from, to);
-            for (int i = from; i < to; i++) {
-                int a = indices[i];
-                double va = values[i];
-                columnSums[a] += va;
-                int base = Backend.gramIndex(a, 0, p);
-                if (increasing) {
+        if (!increasing(indptr, indices, rows)) {
+            for (int r = 0; r < rows; r++) {
+                gramRow(indptr[r], indptr[r + 1], indices, values, p, upper, columnSums);
+            }
+            return;
+        }
+        int[] cursor = java.util.Arrays.copyOf(indptr, rows);
+        for (int first = 0; first < p; ) {
+            int end = first + 1;
+            for (long bytes = 8L * (p - first); end < p && bytes + 8L * (p - end) <= GRAM_PANEL_BYTES; end++) {
+                bytes += 8L * (p - end);
+            }
+            for (int r = 0; r < rows; r++) {
+                int to = indptr[r + 1];
+                int i = cursor[r];
+                for (; i < to && indices[i] < end; i++) {
+                    int a = indices[i];
+                    double va = values[i];
+                    columnSums[a] += va;
+                    int base = Backend.gramIndex(a, 0, p);
                     // the pairs (a, b >= a) of a row in strictly increasing column order are its entries from i on
                     for (int j = i; j < to; j++) {
                         upper[base + indices[j]] += va * values[j];
                     }
-                } else {
-                    for (int j = from; j < to; j++) {
-                        int b = indices[j];
-                        if (b >= a) {
-                            upper[base + b] += va * values[j];
-                        }
-                    }
+                }
+                cursor[r] = i;
+            }
+            first = end;
+        }
+    }
+
+    /** One row's products, its columns in any order. */
+    private static void gramRow(int from, int to, int[] indices, float[] values, int p, double[] upper,
+                                double[] columnSums) {
+        for (int i = from; i < to; i++) {
+            int a = indices[i];
+            double va = values[i];
+            columnSums[a] += va;
+            int base = Backend.gramIndex(a, 0, p);
+            for (int j = from; j < to; j++) {
+                int b = indices[j];
+                if (b >= a) {
+                    upper[base + b] += va * values[j];
                 }
             }
         }
     }
 
-    private static boolean increasing(int[] indices, int from, int to) {
-        for (int i = from + 1; i < to; i++) {
-            if (indices[i] <= indices[i - 1]) {
-                return false;
+    /** Whether every row's columns are strictly increasing. */
+    private static boolean increasing(int[] indptr, int[] indices, int rows) {
+        for (int r = 0; r < rows; r++) {
+            for (int i = indptr[r] + 1; i < indptr[r + 1]; i++) {
+                if (indices[i] <= indices[i - 1]) {
+                    return false;
+                }
             }
         }
         return true;

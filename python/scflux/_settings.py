@@ -23,7 +23,7 @@ class Settings:
         JVM options (``["-Xmx4g"]``); ``None`` (the default) takes ``SCFLUX_JAVA_OPTS`` split as a shell would.
     threads
         ``--threads N`` for every command (workers decoding and folding blocks; results do not depend on it);
-        ``None`` keeps the command line's default (1).
+        ``None`` keeps the command line's default (the machine's cores).
     verbosity
         As scanpy's: 0 errors, 1 warnings (the default), 2 info, 3 hints, 4 debug. The command line's warnings are
         always raised as Python warnings (Python's warning filters decide what is shown); at 2 and above its other

@@ -55,10 +55,10 @@ public final class Scflux implements Runnable {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--threads", paramLabel = "N", defaultValue = "1", scope = ScopeType.INHERIT,
-            description = "Workers decoding and folding blocks (default: ${DEFAULT-VALUE}). Results do not depend "
-                    + "on it.")
-    private int threads;
+    @Option(names = "--threads", paramLabel = "N", scope = ScopeType.INHERIT,
+            description = "Workers decoding and folding blocks (default: this machine's cores, ${DEFAULT-VALUE}). "
+                    + "Results do not depend on it.")
+    private int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--chunk-nnz", paramLabel = "N", defaultValue = "" + PlanTarget.DEFAULT_CHUNK_NNZ,
             scope = ScopeType.INHERIT,

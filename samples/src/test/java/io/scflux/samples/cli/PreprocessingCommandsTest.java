@@ -116,6 +116,9 @@ class PreprocessingCommandsTest {
             assertTrue(c.out().contains("--threads") && c.out().contains("--output"), c.out());
         }
         assertTrue(Cli.run("preprocess", "--help").out().contains("--qc-var"));
+        String cores = "this machine's cores, " + Runtime.getRuntime().availableProcessors() + ")";
+        assertTrue(Cli.run("qc", "--help").out().replaceAll("\\s+", " ").contains(cores),
+                "--threads defaults to " + cores);
         assertTrue(Cli.run("normalize", "--help").out().contains("--target-sum"));
     }
 

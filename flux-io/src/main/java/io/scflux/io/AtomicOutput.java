@@ -18,8 +18,8 @@ import java.util.regex.Pattern;
 /**
  * The HDF5 file behind one write: created under a temporary name beside the target
  * ({@code .<target>.scflux-<pid>-<random>.tmp}, recognisable when a crash leaves one behind) and renamed onto the
- * target only by {@link #commit}; {@link #abort} deletes it. The target is never opened, so it may be an input that
- * is still being read until the commit.
+ * target only by {@link #commit}; {@link #abort} deletes it, and so does {@link TemporaryFiles}' shutdown hook should
+ * the JVM exit first. The target is never opened, so it may be an input that is still being read until the commit.
  */
 final class AtomicOutput {
 
@@ -56,7 +56,8 @@ final class AtomicOutput {
         }
         removeStale(target.getParent());
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
-        file = NativeHdf5.create(temporary, target.getFileName().toString(), gzip, space.apply(temporary));
+        file = TemporaryFiles.create(temporary,
+                () -> NativeHdf5.create(temporary, target.getFileName().toString(), gzip, space.apply(temporary)));
         return file;
     }
 
@@ -89,6 +90,7 @@ final class AtomicOutput {
                 ch.force(true);
             }
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            TemporaryFiles.remove(temporary);
         } catch (IOException e) {
             UncheckedIOException failure = new UncheckedIOException(target + ": " + e.getMessage(), e);
             abort(failure);
@@ -117,5 +119,6 @@ final class AtomicOutput {
         } catch (IOException e) {
             cause.addSuppressed(e);
         }
+        TemporaryFiles.remove(temporary);
     }
 }

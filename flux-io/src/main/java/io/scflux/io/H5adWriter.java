@@ -24,7 +24,10 @@ final class H5adWriter {
         return write(data, target, options, CsrWriter.INT32_LIMIT);
     }
 
-    /** As {@link #write(AnnData, Path, WriteOptions)}, switching matrix indices to int64 past {@code indexLimit}. */
+    /**
+     * As {@link #write(AnnData, Path, WriteOptions)}, matrix indices int64 when the entries or a dimension pass
+     * {@code indexLimit}.
+     */
     static Mono<Void> write(AnnData data, Path target, WriteOptions options, long indexLimit) {
         return write(data, target, options, indexLimit, DiskSpace::of);
     }

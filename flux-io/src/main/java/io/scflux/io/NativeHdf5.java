@@ -575,7 +575,7 @@ final class NativeHdf5 implements AutoCloseable {
                     check(H5Pset_chunk(dcpl.id, chunk.length, chunk), p, "H5Pset_chunk");
                     check(H5Pset_deflate(dcpl.id, gzipLevel), p, "H5Pset_deflate");
                 }
-                ds = create(id, name, p, fileType, fileTypeId, shape, false, dcpl.id, H5P_DEFAULT, 0);
+                ds = create(id, name, p, fileType, fileTypeId, shape, false, dcpl.id, H5P_DEFAULT);
             }
             try {
                 ds.write(shape, memTypeId, stager, rowsPerChunk * Math.max(1, SLICE_ELEMENTS
@@ -602,7 +602,19 @@ final class NativeHdf5 implements AutoCloseable {
          */
         Dataset extendable(String name, DType fileType, long[] rowShape, long chunkRows) {
             String p = child(path, name);
-            return createExtendable(id, name, p, fileType, rowShape, chunkRows);
+            long[] chunk = shapeOfRows(chunkRows, rowShape);
+            long chunkElements = chunkRows * elements(rowShape);
+            try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p);
+                 Handle dapl = propertyList(H5P_CLS_DATASET_ACCESS_ID_g(), p)) {
+                check(H5Pset_chunk(dcpl.id, chunk.length, chunk), p, "H5Pset_chunk");
+                if (gzipLevel >= 0) {
+                    check(H5Pset_deflate(dcpl.id, gzipLevel), p, "H5Pset_deflate");
+                }
+                long cache = 4 * chunkElements * fileType.size();
+                check(H5Pset_chunk_cache(dapl.id, 101, cache, 1.0), p, "H5Pset_chunk_cache");
+                space.cache(cache);
+                return create(id, name, p, fileType, shapeOfRows(0, rowShape), true, dcpl.id, dapl.id);
+            }
         }
 
         @Override
@@ -611,36 +623,18 @@ final class NativeHdf5 implements AutoCloseable {
         }
     }
 
-    private Dataset createExtendable(long loc, String name, String path, DType fileType, long[] rowShape,
-                                     long chunkRows) {
-        long[] shape = shapeOfRows(0, rowShape);
-        long[] chunk = shapeOfRows(chunkRows, rowShape);
-        long chunkElements = chunkRows * elements(rowShape);
-        try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), path);
-             Handle dapl = propertyList(H5P_CLS_DATASET_ACCESS_ID_g(), path)) {
-            check(H5Pset_chunk(dcpl.id, chunk.length, chunk), path, "H5Pset_chunk");
-            if (gzipLevel >= 0) {
-                check(H5Pset_deflate(dcpl.id, gzipLevel), path, "H5Pset_deflate");
-            }
-            long cache = 4 * chunkElements * fileType.size();
-            check(H5Pset_chunk_cache(dapl.id, 101, cache, 1.0), path, "H5Pset_chunk_cache");
-            space.cache(cache);
-            return create(loc, name, path, fileType, shape, true, dcpl.id, dapl.id, chunkRows);
-        }
-    }
-
     private Dataset create(long loc, String name, String path, DType fileType, long[] shape, boolean extendable,
-                           long dcpl, long dapl, long chunkRows) {
-        return create(loc, name, path, fileType, typeId(fileType), shape, extendable, dcpl, dapl, chunkRows);
+                           long dcpl, long dapl) {
+        return create(loc, name, path, fileType, typeId(fileType), shape, extendable, dcpl, dapl);
     }
 
     private Dataset create(long loc, String name, String path, DType fileType, long fileTypeId, long[] shape,
-                           boolean extendable, long dcpl, long dapl, long chunkRows) {
+                           boolean extendable, long dcpl, long dapl) {
         try (Handle space = space(path, shape, extendable); BytePointer n = utf8(name)) {
             long ds = check(H5Dcreate2(loc, n, fileTypeId, space.id, LINK_CREATION, dcpl, dapl), path,
                     "H5Dcreate2 " + fileType);
             long[] rowShape = shape.length == 0 ? shape : Arrays.copyOfRange(shape, 1, shape.length);
-            return new Dataset(ds, path, fileType, rowShape, chunkRows);
+            return new Dataset(ds, path, fileType, rowShape);
         }
     }
 
@@ -674,19 +668,13 @@ final class NativeHdf5 implements AutoCloseable {
         private final DType type;
         private final long[] rowShape;
         private final long rowElements;
-        private final long chunkRows;
         private long length;
 
-        private Dataset(long id, String path, DType type, long[] rowShape, long chunkRows) {
+        private Dataset(long id, String path, DType type, long[] rowShape) {
             super(id, path);
             this.type = type;
             this.rowShape = rowShape;
             this.rowElements = elements(rowShape);
-            this.chunkRows = chunkRows;
-        }
-
-        DType fileType() {
-            return type;
         }
 
         /**
@@ -760,39 +748,6 @@ final class NativeHdf5 implements AutoCloseable {
                 return space;
             } catch (RuntimeException e) {
                 closeAfter(space, e);
-                throw e;
-            }
-        }
-
-        /**
-         * This extendable 1-D dataset with its elements converted to {@code wider}: a new dataset is filled from this
-         * one slice by slice, this one is deleted and the new one takes its name. Space freed by the old dataset is
-         * reused by what is written next.
-         */
-        Dataset widen(DType wider) {
-            String temporary = path + ".scflux-widen";
-            Dataset out = createExtendable(NativeHdf5.this.id, temporary, path, wider, rowShape, chunkRows);
-            try {
-                long memType = typeId(wider);
-                out.append(length, memType, (offset, n) -> {
-                    long[] count = {n};
-                    try (Handle fileSpace = selection(new long[] {offset}, count);
-                         Handle memSpace = space(path, count, false)) {
-                        reserve((long) n * wider.size());
-                        check(H5Dread(id, memType, memSpace.id, fileSpace.id, H5P_DEFAULT, staging), path,
-                                "H5Dread");
-                        return staging;
-                    }
-                });
-                close();
-                try (BytePointer from = utf8(temporary); BytePointer to = utf8(path)) {
-                    check(H5Ldelete(NativeHdf5.this.id, to, H5P_DEFAULT), path, "H5Ldelete");
-                    check(H5Lmove(NativeHdf5.this.id, from, NativeHdf5.this.id, to, LINK_CREATION, H5P_DEFAULT),
-                            path, "H5Lmove");
-                }
-                return out;
-            } catch (RuntimeException e) {
-                closeAfter(out, e);
                 throw e;
             }
         }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -132,6 +133,33 @@ class H5adWriterAtomicityTest {
         assertTrue(whileWriting[0].matches("\\.out\\.h5ad\\.scflux-" + ProcessHandle.current().pid()
                 + "-[0-9a-f]+\\.tmp"), "temporary file while writing: " + whileWriting[0]);
         assertEquals(List.of(), files());
+        assertEquals(List.of(), leftToTheShutdownHook());
+    }
+
+    @Test
+    void theShutdownHookHasTheTemporaryFileUntilItIsRenamedOrDeleted() throws IOException {
+        List<Path> whileWriting = new ArrayList<>();
+        write(i -> {
+            if (i == 5) {
+                whileWriting.addAll(leftToTheShutdownHook());
+            }
+        }, dir.resolve("out.h5ad")).block();
+        assertEquals(1, whileWriting.size(), whileWriting::toString);
+        assertTrue(whileWriting.get(0).getFileName().toString().startsWith(".out.h5ad.scflux-"),
+                whileWriting::toString);
+        assertEquals(List.of(), leftToTheShutdownHook(), "after the rename");
+        StepVerifier.create(write(i -> {
+            if (i == 5) {
+                throw new IllegalStateException("boom");
+            }
+        }, dir.resolve("failed.h5ad"))).expectErrorMessage("boom").verify();
+        assertEquals(List.of(), leftToTheShutdownHook(), "after the failure");
+        assertEquals(List.of("out.h5ad"), files());
+    }
+
+    /** The files of {@link #dir} that {@link TemporaryFiles}' shutdown hook would delete now. */
+    private List<Path> leftToTheShutdownHook() {
+        return TemporaryFiles.writing().stream().filter(f -> f.getParent().equals(dir.toAbsolutePath())).toList();
     }
 
     @Test

@@ -1,0 +1,69 @@
+package io.scflux.io;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The temporary files being written in this JVM, deleted by a shutdown hook when it exits before they are done: a
+ * SIGTERM or Ctrl-C (a batch scheduler's time limit) leaves none behind. The hook is registered with the first file.
+ *
+ * <p>The hook only unlinks: the HDF5 library may still be writing the file on its thread, which Linux allows, and the
+ * library is never called from the hook (its one thread may be busy, and it is not thread-safe). A file is recorded
+ * and created under one lock that the hook takes too, so the hook never runs between the two; once it has run, no
+ * file is created. A SIGKILL runs no hook: {@link AtomicOutput#removeStale} deletes such files at the next write in
+ * their folder.
+ */
+final class TemporaryFiles {
+
+    private static final Set<Path> WRITING = ConcurrentHashMap.newKeySet();
+    private static boolean exiting;
+
+    static {
+        try {
+            Runtime.getRuntime().addShutdownHook(new Thread(TemporaryFiles::deleteAll, "scflux-temporary-files"));
+        } catch (IllegalStateException e) {
+            exiting = true; // the JVM is already exiting: every file is refused
+        }
+    }
+
+    private TemporaryFiles() {
+    }
+
+    /**
+     * Records {@code file} and runs {@code create}, which creates it, and returns what it returns; refused once the
+     * JVM is exiting. The shutdown hook waits for a creation under way (an {@code H5Fcreate}, short).
+     */
+    static synchronized <T> T create(Path file, Supplier<T> create) {
+        if (exiting) {
+            throw new CancellationException("not writing " + file + ": the JVM is exiting");
+        }
+        WRITING.add(file);
+        return create.get();
+    }
+
+    /** Forgets {@code file}: renamed onto its target, or deleted. */
+    static void remove(Path file) {
+        WRITING.remove(file);
+    }
+
+    /** The files being written now. */
+    static Set<Path> writing() {
+        return Set.copyOf(WRITING);
+    }
+
+    private static synchronized void deleteAll() {
+        exiting = true;
+        for (Path f : WRITING) {
+            try {
+                Files.deleteIfExists(f);
+            } catch (IOException e) {
+                // nothing to report to at exit; removeStale deletes it at the next write in the folder
+            }
+        }
+    }
+}

@@ -8,14 +8,14 @@ import reactor.core.publisher.Mono;
 
 /**
  * Folds blocks into a result (sums, means and variances, Gram matrices). The blocks are cut into segments of
- * {@link #SEGMENT_BLOCKS} consecutive blocks; each segment is folded on one worker, in block order, and the segments'
+ * {@link #segmentBlocks} consecutive blocks ({@link #SEGMENT_BLOCKS} for most reducers); each segment is folded on one worker, in block order, and the segments'
  * partials are merged in order whatever worker finished first. Floating-point addition is not associative, so this
  * fixed order, which depends on the plan only, is what gives the same bits with 1 or 16 threads.
  *
  * <p>The order in full: a segment's partial is {@link #identity()} with its blocks folded in with {@link #foldInto},
- * first to last (the first segment starts at block 0); a run's partial is {@link #identity()} merged with the partials
- * of its {@link #RUN_SEGMENTS} segments in order; the result is {@link #identity()} merged with the runs' partials in
- * order. Small blocks thus cost one partial per segment, not per block, and an {@link Engine} that folds elsewhere
+ * first to last (the first segment starts at block 0), then passed to {@link #segmentDone}; a run's partial is
+ * {@link #identity()} merged with the partials of its {@link #RUN_SEGMENTS} segments in order; the result is
+ * {@link #identity()} merged with the runs' partials in order. Small blocks thus cost one partial per segment, not per block, and an {@link Engine} that folds elsewhere
  * sends one partial per run.
  *
  * <p>A reducer is serializable, and so must its partials be, so that an {@link Engine} can fold blocks in other JVMs
@@ -27,6 +27,15 @@ public interface Reducer<A> extends java.io.Serializable {
 
     /** Blocks per segment of the merge order: a constant, never the thread count or an engine's task size. */
     int SEGMENT_BLOCKS = 16;
+
+    /**
+     * This reducer's blocks per segment, {@link #SEGMENT_BLOCKS} unless its partial is large: each segment costs a
+     * partial and a merge, which for a 16 MB Gram triangle outweighs folding 16 small blocks. A constant of the
+     * reducer, so the order still depends on the plan only.
+     */
+    default int segmentBlocks() {
+        return SEGMENT_BLOCKS;
+    }
 
     /** Segments per run of the merge order: a constant too; a run is an engine's task. */
     int RUN_SEGMENTS = 16;
@@ -47,6 +56,15 @@ public interface Reducer<A> extends java.io.Serializable {
     }
 
     /**
+     * A segment's partial once its last block is folded in, on the segment's worker, before any merge: a reducer
+     * that gathers blocks before it adds them (a tile of rows) adds what it gathered here, so that the work stays on
+     * the workers and the merges, which run one at a time, only merge. By default the partial as it is.
+     */
+    default A segmentDone(A segment) {
+        return segment;
+    }
+
+    /**
      * Combines {@code earlier} (blocks before) with {@code later}; may reuse and return {@code earlier}, and may keep
      * {@code later} to fold the next blocks into, so the caller must not use {@code later} afterwards.
      */
@@ -54,10 +72,15 @@ public interface Reducer<A> extends java.io.Serializable {
 
     /**
      * The runs of a plan of {@code blocks} blocks, {@code [from, to)} each: {@link #RUN_SEGMENTS} segments of
-     * consecutive blocks from block 0, the last one shorter.
+     * {@link #SEGMENT_BLOCKS} consecutive blocks from block 0, the last one shorter.
      */
     static List<int[]> runs(int blocks) {
-        int step = RUN_SEGMENTS * SEGMENT_BLOCKS;
+        return runs(blocks, SEGMENT_BLOCKS);
+    }
+
+    /** As {@link #runs(int)}, for segments of {@code segmentBlocks} blocks (a reducer's {@link #segmentBlocks}). */
+    static List<int[]> runs(int blocks, int segmentBlocks) {
+        int step = RUN_SEGMENTS * segmentBlocks;
         List<int[]> ranges = new ArrayList<>();
         for (int from = 0; from < blocks; from += step) {
             ranges.add(new int[] {from, Math.min(blocks, from + step)});
@@ -72,8 +95,9 @@ public interface Reducer<A> extends java.io.Serializable {
      */
     default A foldRun(RowReader reader, BlockPlan plan, int from, int to) {
         A run = identity();
-        for (int first = from; first < to; first += SEGMENT_BLOCKS) {
-            run = merge(run, foldSegment(reader, plan, first, Math.min(to, first + SEGMENT_BLOCKS)));
+        int size = segmentBlocks();
+        for (int first = from; first < to; first += size) {
+            run = merge(run, foldSegment(reader, plan, first, Math.min(to, first + size)));
         }
         return run;
     }
@@ -84,7 +108,7 @@ public interface Reducer<A> extends java.io.Serializable {
         for (int b = from; b < to; b++) {
             segment = foldInto(segment, reader.read(b, plan.rowStart(b), plan.rowEnd(b)));
         }
-        return segment;
+        return segmentDone(segment);
     }
 
     /**
@@ -93,7 +117,7 @@ public interface Reducer<A> extends java.io.Serializable {
      * however slow the folds are, where the flux form below queues a segment's blocks while its worker is busy.
      */
     default Mono<A> reduce(BlockSource source, BlockPlan plan, Execution execution) {
-        int segments = (plan.size() + SEGMENT_BLOCKS - 1) / SEGMENT_BLOCKS;
+        int segments = (plan.size() + segmentBlocks() - 1) / segmentBlocks();
         return inOrder(BlockFlux.withReader(source, plan, execution, reader -> Flux.range(0, segments)
                 .flatMapSequential(s -> Mono.fromCallable(() -> foldSegmentUnlessClosed(reader, plan, s))
                         .subscribeOn(execution.scheduler()), execution.threads(), 1)));
@@ -105,7 +129,8 @@ public interface Reducer<A> extends java.io.Serializable {
      */
     private A foldSegmentUnlessClosed(GuardedReader reader, BlockPlan plan, int s) {
         try {
-            return foldSegment(reader, plan, s * SEGMENT_BLOCKS, Math.min(plan.size(), (s + 1) * SEGMENT_BLOCKS));
+            int size = segmentBlocks();
+            return foldSegment(reader, plan, s * size, Math.min(plan.size(), (s + 1) * size));
         } catch (CancellationException e) {
             if (!reader.isClosed()) {
                 throw e;
@@ -121,11 +146,12 @@ public interface Reducer<A> extends java.io.Serializable {
      */
     default Mono<A> reduce(Flux<RowBlock> blocks, Execution execution) {
         // a failed read reaches both its segment and the sequence of segments: the sequence reports it, once
-        Flux<Flux<RowBlock>> segments = blocks.window(SEGMENT_BLOCKS).map(Flux::onErrorComplete);
+        Flux<Flux<RowBlock>> segments = blocks.window(segmentBlocks()).map(Flux::onErrorComplete);
         Flux<A> partials = execution.threads() == 1
-                ? segments.concatMap(segment -> segment.reduceWith(this::identity, this::foldInto), 1)
+                ? segments.concatMap(segment -> segment.reduceWith(this::identity, this::foldInto)
+                        .map(this::segmentDone), 1)
                 : segments.flatMapSequential(segment -> segment.publishOn(execution.scheduler(), SEGMENT_BLOCKS)
-                                .reduceWith(this::identity, this::foldInto),
+                                .reduceWith(this::identity, this::foldInto).map(this::segmentDone),
                         execution.threads(), 1);
         return inOrder(partials);
     }

@@ -158,6 +158,88 @@ class ReducerTest {
                 "read by the workers");
     }
 
+    /**
+     * A reducer with its own segment length that gathers a segment's values and adds them only in
+     * {@link Reducer#segmentDone}, as the Gram tiles do: the order written out for its segments, both forms, any
+     * threads, and a Spark-like run by run fold.
+     */
+    @ParameterizedTest
+    @EnumSource(Threads.class)
+    void aReducersOwnSegmentsAreFoldedGatheredAndMergedInOrder(Threads t) {
+        int size = 5;
+        Reducer<float[][]> gathering = new Reducer<>() {
+            @Override
+            public int segmentBlocks() {
+                return size;
+            }
+
+            @Override
+            public float[][] identity() {
+                return new float[][] {new float[1], new float[0]};
+            }
+
+            @Override
+            public float[][] fold(RowBlock block) {
+                return foldInto(identity(), block);
+            }
+
+            @Override
+            public float[][] foldInto(float[][] acc, RowBlock block) {
+                float[] kept = java.util.Arrays.copyOf(acc[1], acc[1].length + block.nnz());
+                System.arraycopy(block.values(), 0, kept, acc[1].length, block.nnz());
+                acc[1] = kept;
+                return acc;
+            }
+
+            @Override
+            public float[][] segmentDone(float[][] segment) {
+                for (float v : segment[1]) {
+                    segment[0][0] += v;
+                }
+                segment[1] = new float[0];
+                return segment;
+            }
+
+            @Override
+            public float[][] merge(float[][] earlier, float[][] later) {
+                assertEquals(0, later[1].length, "merged only once added");
+                earlier[0][0] += later[0][0];
+                return earlier;
+            }
+        };
+        CsrMatrix m = wideRange();
+        BlockPlan plan = m.plan(BlockSize.ONE_ROW.target());
+        int run = Reducer.RUN_SEGMENTS * size;
+        assertTrue(plan.size() > run, "more than one run");
+        float expected = 0;
+        float runSum = 0;
+        for (int from = 0; from < plan.size(); from += size) {
+            float segment = 0;
+            for (int b = from; b < Math.min(plan.size(), from + size); b++) {
+                for (float v : m.blocks(plan).elementAt(b).block().values()) {
+                    segment += v;
+                }
+            }
+            runSum += segment;
+            if ((from + size) % run == 0 || from + size >= plan.size()) {
+                expected += runSum;
+                runSum = 0;
+            }
+        }
+        assertEquals(Float.floatToRawIntBits(expected),
+                Float.floatToRawIntBits(gathering.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0][0]));
+        assertEquals(Float.floatToRawIntBits(expected),
+                Float.floatToRawIntBits(gathering.reduce(m, plan, t.execution()).block()[0][0]),
+                "read by the workers");
+        float[][] byRuns = gathering.identity();
+        try (RowReader reader = m.open()) {
+            for (int[] r : Reducer.runs(plan.size(), size)) {
+                byRuns = gathering.merge(byRuns, gathering.foldRun(reader, plan, r[0], r[1]));
+            }
+        }
+        assertEquals(Float.floatToRawIntBits(expected), Float.floatToRawIntBits(byRuns[0][0]), "run by run");
+    }
+
     @ParameterizedTest
     @EnumSource(Threads.class)
     void planChangesBitsThreadsDoNot(Threads t) {

@@ -127,6 +127,17 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
     }
 
     @Override
+    public int segmentBlocks() {
+        return pass.segmentBlocks();
+    }
+
+    @Override
+    public Checked<A> segmentDone(Checked<A> segment) {
+        segment.partial = pass.segmentDone(segment.partial);
+        return segment;
+    }
+
+    @Override
     public Checked<A> merge(Checked<A> earlier, Checked<A> later) {
         earlier.partial = pass.merge(earlier.partial, later.partial);
         if (earlier.invalid == null) {

@@ -71,7 +71,7 @@ public final class SparkEngine implements Engine, AutoCloseable {
     @Override
     public <A> Mono<A> reduce(BlockSource source, BlockPlan plan, Reducer<A> reducer, Execution execution) {
         return Mono.fromCallable(() -> {
-            List<int[]> ranges = Reducer.runs(plan.size());
+            List<int[]> ranges = Reducer.runs(plan.size(), reducer.segmentBlocks());
             JavaRDD<A> partials = context.parallelize(ranges, Math.max(1, ranges.size()))
                     .mapPartitions(range -> List.of(run(source, plan, reducer, range.next())).iterator());
             A acc = reducer.identity();

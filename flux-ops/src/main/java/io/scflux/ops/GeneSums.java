@@ -97,7 +97,7 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
                 case EXPM1:
                     for (int k = indptr[r]; k < end; k++) {
                         float x = values[k];
-                        float v = (float) Math.expm1(x * scale);
+                        float v = Expm1.of(x * scale);
                         int g = base + indices[k];
                         sum[g] += v;
                         sumSq[g] += v * v;

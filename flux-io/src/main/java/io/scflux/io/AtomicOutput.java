@@ -29,6 +29,7 @@ final class AtomicOutput {
     private final Path target;
     private final Path temporary;
     private NativeHdf5 file;
+    private volatile WriteBehind writeBehind;
     private volatile boolean aborted;
 
     AtomicOutput(Path target) {
@@ -58,6 +59,7 @@ final class AtomicOutput {
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
         file = TemporaryFiles.create(temporary,
                 () -> NativeHdf5.create(temporary, target.getFileName().toString(), gzip, space.apply(temporary)));
+        writeBehind = WriteBehind.start(temporary);
         return file;
     }
 
@@ -85,6 +87,7 @@ final class AtomicOutput {
     /** Closes the file, forces it to disk and renames it onto the target; on failure, aborts. */
     void commit() {
         try {
+            stopWriteBehind();
             file.close();
             try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
                 ch.force(true);
@@ -101,12 +104,20 @@ final class AtomicOutput {
         }
     }
 
+    private synchronized void stopWriteBehind() {
+        if (writeBehind != null) {
+            writeBehind.stop();
+            writeBehind = null;
+        }
+    }
+
     /**
      * Closes the file if it is open and deletes it; the target is untouched. Anything that goes wrong on the way is
      * added to {@code cause}, the reason for aborting.
      */
     void abort(Throwable cause) {
         aborted = true;
+        stopWriteBehind();
         NativeHdf5.closeAfter(file, cause);
         try {
             // emptied first: should a descriptor of it outlive the close, its space still comes back at once

@@ -24,6 +24,11 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
     /** Base column c goes to output columns mapTo[mapPtr[c] .. mapPtr[c + 1]); null when all columns are kept. */
     private final int[] mapPtr;
     private final int[] mapTo;
+    /**
+     * Base column c goes to output column {@code keep[c]}, or nowhere when negative: the one lookup per entry of the
+     * usual selection (a mask: distinct columns in increasing order); null otherwise.
+     */
+    private final int[] keep;
     private final boolean sortedColumns;
     private final int maxRepeat;
 
@@ -35,6 +40,7 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
             nCols = base.nCols();
             mapPtr = null;
             mapTo = null;
+            keep = null;
             sortedColumns = true;
             maxRepeat = 1;
         } else {
@@ -61,6 +67,15 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
                 sorted &= j == 0 || cols[j] > cols[j - 1];
             }
             sortedColumns = sorted;
+            if (sorted && maxRepeat == 1) {
+                keep = new int[baseCols];
+                Arrays.fill(keep, -1);
+                for (int j = 0; j < cols.length; j++) {
+                    keep[cols[j]] = j;
+                }
+            } else {
+                keep = null;
+            }
         }
     }
 
@@ -161,6 +176,19 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
             int[] bp = b.indptr();
             int[] bi = b.indices();
             float[] bv = b.values();
+            if (keep != null) {
+                for (int r = 0; r < b.nRows(); r++) {
+                    for (int k = bp[r], end = bp[r + 1]; k < end; k++) {
+                        int c = keep[bi[k]];
+                        if (c >= 0) {
+                            idx[at] = c;
+                            val[at++] = bv[k];
+                        }
+                    }
+                    indptr[++row] = at;
+                }
+                continue;
+            }
             for (int r = 0; r < b.nRows(); r++) {
                 int rowStart = at;
                 for (int k = bp[r]; k < bp[r + 1]; k++) {
@@ -191,6 +219,12 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
         }
         int[] bi = b.indices();
         long kept = 0;
+        if (keep != null) {
+            for (int k = 0, end = b.nnz(); k < end; k++) {
+                kept += ~keep[bi[k]] >>> 31;
+            }
+            return kept;
+        }
         for (int k = 0, end = b.nnz(); k < end; k++) {
             int c = bi[k];
             kept += mapPtr[c + 1] - mapPtr[c];

@@ -4,7 +4,7 @@
 # each under /usr/bin/time -v. Prints wall time and peak RSS of both and their ratios.
 #
 # usage: samples/bench/ops-vs-reference.sh FILE.h5ad [FILE2.h5ad ...]
-# env:   XMX (1g), THREADS (2), STEPS ("preprocess pipeline pseudobulk"), N_TOP_GENES (2000), N_COMPS (50),
+# env:   XMX (1g), THREADS (unset: scflux's default, the machine's cores), STEPS ("preprocess pipeline pseudobulk"), N_TOP_GENES (2000), N_COMPS (50),
 #        OUT (bench-out), REFERENCE (1; 0 runs scflux only, e.g. for files the reference cannot hold in memory)
 # Before each run the file is read once (cat > /dev/null), so that both tools start with it in the page cache.
 # Needs samples/target/scflux.jar (mvn -q -DskipTests package) and /usr/bin/python3 with anndata (python3-anndata).
@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 JAR=samples/target/scflux.jar
 XMX=${XMX:-1g}
-THREADS=${THREADS:-2}
+THREADS=${THREADS:-}
 STEPS=${STEPS:-preprocess pipeline pseudobulk}
 N_TOP_GENES=${N_TOP_GENES:-2000}
 N_COMPS=${N_COMPS:-50}
@@ -48,7 +48,7 @@ for file in "$@"; do
     esac
     [ "$REFERENCE" = 0 ] || run "$file" "$step" reference /usr/bin/python3 samples/bench/reference_steps.py "$step" "$file" \
       "$out-reference.h5ad" --n-top-genes "$N_TOP_GENES" --n-comps "$N_COMPS"
-    run "$file" "$step" scflux java -Xmx"$XMX" -jar "$JAR" --threads "$THREADS" "${args[@]}"
+    run "$file" "$step" scflux java -Xmx"$XMX" -jar "$JAR" ${THREADS:+--threads "$THREADS"} "${args[@]}"
     rm -f "$out-reference.h5ad" "$out-scflux.h5ad"
   done
 done

@@ -79,9 +79,10 @@ public final class HostBackend implements Backend, java.io.Serializable {
 
     /**
      * Bytes of the packed triangle one panel of {@link #gram} updates, so that its scattered additions hit the cache
-     * instead of memory. Measured on 20,000 rows x 2,000 columns at 17.5 % density, one thread: whole rows 2.7-3.3 s;
-     * panels of 128 KiB 1.43 s, 256 KiB 1.29 s, 512 KiB 1.20 s, 1 MiB 1.28 s; OpenBLAS {@code dsyrk} on dense tiles
-     * of 512 rows 1.98 s ({@code ssyrk} 1.06 s, but its float32 sums are not exact).
+     * instead of memory. Measured on one thread, 20,000 rows x 2,000 columns: at 17.5 % density, whole rows 2.7-3.3 s,
+     * panels of 128 KiB 1.43 s, 256 KiB 1.29 s, 512 KiB 1.20 s, 1 MiB 1.28 s, OpenBLAS {@code dsyrk} on dense tiles of
+     * 512 rows 1.98 s ({@code ssyrk} 1.06 s, but its float32 sums are not exact); on the HVG columns of the 200,000-cell
+     * benchmark (12 % dense, tiles of 700 rows), whole rows 1.03-1.14 s, panels of 512 KiB 0.66 s.
      */
     static final int GRAM_PANEL_BYTES = 512 << 10;
 

@@ -72,6 +72,8 @@ final class QcPass implements Reducer<QcPass.Sums> {
         for (int i = 0; i < block.nRows(); i++) {
             int n = 0;
             double total = 0;
+            // the row's largest value while all are small whole counts, counted by value as they come; else -1
+            int max = maxTop > 0 ? 0 : -1;
             Arrays.fill(qc, 0);
             for (int k = indptr[i]; k < indptr[i + 1]; k++) {
                 float v = values[k];
@@ -80,6 +82,15 @@ final class QcPass implements Reducer<QcPass.Sums> {
                 }
                 int gene = indices[k];
                 row[n++] = v;
+                if (max >= 0) {
+                    int c = (int) v;
+                    if (c == v && c > 0 && c < HISTOGRAM) {
+                        histogram[c]++;
+                        max = Math.max(max, c);
+                    } else {
+                        max = -1;
+                    }
+                }
                 total += v;
                 genes.sums[gene] += v;
                 genes.cells[gene]++;
@@ -95,7 +106,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
                 cells.qcTotals[q].set(at + i, qc[q]);
             }
             if (maxTop > 0) {
-                topSums(row, n, maxTop, histogram, cells.topSums, at + i);
+                topSums(row, n, max, maxTop, histogram, cells.topSums, at + i);
             }
         }
         return genes;
@@ -115,43 +126,40 @@ final class QcPass implements Reducer<QcPass.Sums> {
     private static final int HISTOGRAM = 1024;
 
     /**
-     * Each top-n sum of a cell. A row of small whole counts is counted by value (in {@code histogram}, all zeros,
-     * left so) and the top values taken from the largest down (whole numbers sum exactly, so in any order); any other
-     * row goes through selection.
+     * Each top-n sum of a cell. A row of small whole counts was counted by value into {@code histogram} as it was read
+     * ({@code max} its largest); its top values are taken from the largest down (whole numbers sum exactly, so in any
+     * order) and the histogram is left all zeros again. Any other row ({@code max} -1, the histogram holding the
+     * counts of the values before the first other one) goes through selection.
      */
-    private void topSums(float[] row, int n, int maxTop, int[] histogram, TypedSums[] topSums, int cell) {
-        int max = 0;
-        for (int k = 0; k < n && max >= 0; k++) {
-            float v = row[k];
-            int c = (int) v;
-            max = c == v && c >= 0 && c < HISTOGRAM ? Math.max(max, c) : -1;
-        }
-        if (max >= 0) {
-            int[] byValue = histogram;
+    private void topSums(float[] row, int n, int max, int maxTop, int[] histogram, TypedSums[] topSums, int cell) {
+        if (max < 0) {
             for (int k = 0; k < n; k++) {
-                byValue[(int) row[k]]++;
-            }
-            long sum = 0;
-            int taken = 0;
-            int value = max;
-            for (int j = 0; j < percentTop.length; j++) {
-                while (taken < percentTop[j] && value > 0) {
-                    int use = Math.min(byValue[value], percentTop[j] - taken);
-                    sum += (long) use * value;
-                    taken += use;
-                    byValue[value] -= use;
-                    if (byValue[value] == 0) {
-                        value--;
-                    }
+                int c = (int) row[k];
+                if (c == row[k] && c > 0 && c < HISTOGRAM) {
+                    histogram[c] = 0;
                 }
-                topSums[j].set(cell, sum);
             }
-            for (int k = 0; k < n; k++) {
-                byValue[(int) row[k]] = 0;
-            }
+            selectTopSums(row, n, maxTop, topSums, cell);
             return;
         }
-        selectTopSums(row, n, maxTop, topSums, cell);
+        long sum = 0;
+        int taken = 0;
+        int value = max;
+        for (int j = 0; j < percentTop.length; j++) {
+            while (taken < percentTop[j] && value > 0) {
+                int use = Math.min(histogram[value], percentTop[j] - taken);
+                sum += (long) use * value;
+                taken += use;
+                histogram[value] -= use;
+                if (histogram[value] == 0) {
+                    value--;
+                }
+            }
+            topSums[j].set(cell, sum);
+        }
+        for (int k = 0; k < n; k++) {
+            histogram[(int) row[k]] = 0;
+        }
     }
 
     /** Selects the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments. */

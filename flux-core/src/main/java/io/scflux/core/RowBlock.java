@@ -1,6 +1,7 @@
 package io.scflux.core;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -73,6 +74,35 @@ public class RowBlock {
         if (indices.length != nnz || values.length != nnz) {
             throw new IllegalArgumentException("block indptr ends at " + nnz + " but indices has " + indices.length
                     + " and values " + values.length + " entries");
+        }
+        return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, values);
+    }
+
+    /**
+     * The rows of {@code blocks} (heap blocks of {@code nCols} columns), in order, as one block numbered
+     * {@code blockIndex} from row {@code rowStart}: their arrays copied once into arrays of the total's size.
+     */
+    public static RowBlock stack(List<RowBlock> blocks, int blockIndex, long rowStart, int nCols) {
+        int rows = 0;
+        long nnz = 0;
+        for (RowBlock b : blocks) {
+            rows += b.nRows();
+            nnz += b.nnz();
+        }
+        int[] indptr = new int[rows + 1];
+        int[] indices = new int[Math.toIntExact(nnz)];
+        float[] values = new float[indices.length];
+        int row = 0;
+        int at = 0;
+        for (RowBlock b : blocks) {
+            int[] p = b.indptr();
+            for (int r = 1; r <= b.nRows(); r++) {
+                indptr[row + r] = at + p[r];
+            }
+            System.arraycopy(b.indices(), 0, indices, at, b.nnz());
+            System.arraycopy(b.values(), 0, values, at, b.nnz());
+            row += b.nRows();
+            at += b.nnz();
         }
         return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, values);
     }

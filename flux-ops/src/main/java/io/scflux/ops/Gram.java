@@ -120,29 +120,7 @@ final class Gram implements Reducer<Gram.Sums> {
             return;
         }
         RowBlock first = blocks.get(0);
-        RowBlock tile = first;
-        if (blocks.size() > 1) {
-            int rows = 0;
-            for (RowBlock b : blocks) {
-                rows += b.nRows();
-            }
-            int[] indptr = new int[rows + 1];
-            int[] indices = new int[Math.toIntExact(s.tileNnz)];
-            float[] values = new float[indices.length];
-            int row = 0;
-            int at = 0;
-            for (RowBlock b : blocks) {
-                int[] bp = b.indptr();
-                for (int r = 1; r <= b.nRows(); r++) {
-                    indptr[row + r] = at + bp[r];
-                }
-                System.arraycopy(b.indices(), 0, indices, at, b.nnz());
-                System.arraycopy(b.values(), 0, values, at, b.nnz());
-                row += b.nRows();
-                at += b.nnz();
-            }
-            tile = RowBlock.of(first.blockIndex(), first.rowStart(), p, indptr, indices, values);
-        }
+        RowBlock tile = blocks.size() == 1 ? first : RowBlock.stack(blocks, first.blockIndex(), first.rowStart(), p);
         backend.gram(tile, s.upper, s.columnSums);
         blocks.clear();
         s.tileNnz = 0;

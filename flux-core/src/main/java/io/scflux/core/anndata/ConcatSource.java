@@ -281,28 +281,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private RowBlock join(List<RowBlock> resident, int blockIndex, long rowStart) {
         Backend on = backends[0];
         List<RowBlock> parts = resident.stream().map(on::download).toList();
-        int rows = 0;
-        int nnz = 0;
-        for (RowBlock b : parts) {
-            rows += b.nRows();
-            nnz += b.nnz();
-        }
-        int[] indptr = new int[rows + 1];
-        int[] idx = new int[nnz];
-        float[] val = new float[nnz];
-        int r = 0;
-        int at = 0;
-        for (RowBlock b : parts) {
-            int[] p = b.indptr();
-            for (int k = 1; k <= b.nRows(); k++) {
-                indptr[r + k] = at + p[k];
-            }
-            System.arraycopy(b.indices(), 0, idx, at, b.nnz());
-            System.arraycopy(b.values(), 0, val, at, b.nnz());
-            r += b.nRows();
-            at += b.nnz();
-        }
-        return on.upload(RowBlock.of(blockIndex, rowStart, nCols, indptr, idx, val));
+        return on.upload(RowBlock.stack(parts, blockIndex, rowStart, nCols));
     }
 
     /**

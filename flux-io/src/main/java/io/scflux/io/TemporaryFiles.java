@@ -9,8 +9,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The temporary files being written in this JVM, deleted by a shutdown hook when it exits before they are done: a
- * SIGTERM or Ctrl-C (a batch scheduler's time limit) leaves none behind. The hook is registered with the first file.
+ * The temporary files being written in this JVM (outputs, and the transposed store's parts and spills), deleted by a
+ * shutdown hook when it exits before they are done: a SIGTERM or Ctrl-C (a batch scheduler's time limit) leaves none
+ * behind. The hook is registered with the first file.
  *
  * <p>The hook only unlinks: the HDF5 library may still be writing the file on its thread, which Linux allows, and the
  * library is never called from the hook (its one thread may be busy, and it is not thread-safe). A file is recorded
@@ -44,6 +45,19 @@ final class TemporaryFiles {
         }
         WRITING.add(file);
         return create.get();
+    }
+
+    /**
+     * A new empty file in {@code dir}, named as {@link Files#createTempFile(Path, String, String)} names it, recorded
+     * as {@link #create} records one: the transposed store's part and spill files.
+     */
+    static synchronized Path newFile(Path dir, String prefix, String suffix) throws IOException {
+        if (exiting) {
+            throw new CancellationException("not writing in " + dir + ": the JVM is exiting");
+        }
+        Path file = Files.createTempFile(dir, prefix, suffix);
+        WRITING.add(file);
+        return file;
     }
 
     /** Forgets {@code file}: renamed onto its target, or deleted. */

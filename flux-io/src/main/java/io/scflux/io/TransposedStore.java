@@ -129,7 +129,7 @@ final class TransposedStore {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
-        Path temp = Files.createTempFile(target.getParent(), ".tmp-" + target.getFileName(), ".part");
+        Path temp = TemporaryFiles.newFile(target.getParent(), ".tmp-" + target.getFileName(), ".part");
         try (Storage s = Storage.open(file, stamp, stats);
              FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
             long[] rowptr = rowPointers(s, csc, rows);
@@ -149,6 +149,7 @@ final class TransposedStore {
             }
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
+            TemporaryFiles.remove(temp);
             throw e;
         }
         try {
@@ -156,6 +157,8 @@ final class TransposedStore {
         } catch (IOException e) {
             Files.deleteIfExists(temp);
             throw e;
+        } finally {
+            TemporaryFiles.remove(temp);
         }
     }
 
@@ -267,7 +270,7 @@ final class TransposedStore {
         ByteBuffer[] pending = new ByteBuffer[k];
         try {
             for (int b = 0; b < k; b++) {
-                spillPaths[b] = Files.createTempFile(dir, ".tmp-spill-", ".part");
+                spillPaths[b] = TemporaryFiles.newFile(dir, ".tmp-spill-", ".part");
                 spills[b] = FileChannel.open(spillPaths[b], StandardOpenOption.WRITE, StandardOpenOption.READ);
                 pending[b] = ByteBuffer.allocate(SPILL_BUFFER - SPILL_BUFFER % SPILL_RECORD)
                         .order(ByteOrder.LITTLE_ENDIAN);
@@ -296,6 +299,7 @@ final class TransposedStore {
                 }
                 if (spillPaths[b] != null) {
                     Files.deleteIfExists(spillPaths[b]);
+                    TemporaryFiles.remove(spillPaths[b]);
                 }
             }
         }

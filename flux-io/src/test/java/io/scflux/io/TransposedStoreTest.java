@@ -94,6 +94,19 @@ class TransposedStoreTest {
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+        assertEquals(List.of(), TemporaryFiles.writing().stream().filter(p -> p.startsWith(work)).toList(),
+                "and none is left for the shutdown hook");
+    }
+
+    /** The part and spill files are recorded for the shutdown hook while they exist: a signal removes them too. */
+    @Test
+    void partAndSpillFilesAreRecordedWhileTheyExist() throws IOException {
+        Path part = TemporaryFiles.newFile(work, ".tmp-x", ".part");
+        assertTrue(Files.exists(part));
+        assertTrue(TemporaryFiles.writing().contains(part));
+        Files.delete(part);
+        TemporaryFiles.remove(part);
+        assertTrue(!TemporaryFiles.writing().contains(part));
     }
 
     @Test

@@ -21,6 +21,8 @@ final class QcPass implements Reducer<QcPass.Sums> {
 
     private final int nCols;
     private final boolean[][] qcMasks;
+    /** Whether a gene is in any qc variable: one load per entry, and the masks looked at only for those genes. */
+    private final boolean[] inAnyQc;
     private final int[] percentTop;
     private final SumType type;
     /**
@@ -38,6 +40,12 @@ final class QcPass implements Reducer<QcPass.Sums> {
     QcPass(int nRows, int nCols, boolean[][] qcMasks, int[] percentTop, SumType type) {
         this.nCols = nCols;
         this.qcMasks = qcMasks;
+        this.inAnyQc = new boolean[nCols];
+        for (boolean[] mask : qcMasks) {
+            for (int g = 0; g < nCols; g++) {
+                inAnyQc[g] |= mask[g];
+            }
+        }
         this.percentTop = percentTop;
         this.type = type;
         this.all = new Cells(0, nRows, qcMasks.length, percentTop.length, type);
@@ -94,9 +102,11 @@ final class QcPass implements Reducer<QcPass.Sums> {
                 total += v;
                 genes.sums[gene] += v;
                 genes.cells[gene]++;
-                for (int q = 0; q < qcMasks.length; q++) {
-                    if (qcMasks[q][gene]) {
-                        qc[q] += v;
+                if (inAnyQc[gene]) {
+                    for (int q = 0; q < qcMasks.length; q++) {
+                        if (qcMasks[q][gene]) {
+                            qc[q] += v;
+                        }
                     }
                 }
             }

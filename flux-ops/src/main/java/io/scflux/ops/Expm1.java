@@ -14,7 +14,32 @@ final class Expm1 {
     /** 32 float64 ulps: more than the error of either formula plus fdlibm's expm1 (under 1 ulp). */
     private static final double MARGIN = 0x1p-47;
 
-    private Expm1() {
+    /** Slots of the memo: a row of log-normalized counts holds a few dozen distinct values, repeated. */
+    private static final int SLOTS = 256;
+
+    /** The float bits of the last {@code y} of each slot (a NaN pattern while empty: NaN is never looked up). */
+    private final int[] keys = new int[SLOTS];
+    private final float[] results = new float[SLOTS];
+
+    /** A memo of results for one run of values (a block): {@link #apply} looks a value up before computing it. */
+    Expm1() {
+        java.util.Arrays.fill(keys, 0x7fffffff);
+    }
+
+    /** {@link #of(float)}, from the memo when {@code y} was seen last in its slot: the same bits, fewer exponentials. */
+    float apply(float y) {
+        int bits = Float.floatToRawIntBits(y);
+        int slot = (bits * 0x9E3779B1) >>> 24;
+        if (y != y) {
+            return of(y);
+        }
+        if (keys[slot] == bits) {
+            return results[slot];
+        }
+        float r = of(y);
+        keys[slot] = bits;
+        results[slot] = r;
+        return r;
     }
 
     static float of(float y) {

@@ -77,6 +77,7 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
         double[] sumSq = s.sumSq;
         int[] positive = s.positive;
         int first = Math.toIntExact(block.rowStart());
+        Expm1 expm1 = kind == Kind.EXPM1 ? new Expm1() : null;
         for (int r = 0; r < block.nRows(); r++) {
             int group = groupOfRow[first + r];
             s.cells[group]++;
@@ -97,7 +98,7 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
                 case EXPM1:
                     for (int k = indptr[r]; k < end; k++) {
                         float x = values[k];
-                        float v = Expm1.of(x * scale);
+                        float v = expm1.apply(x * scale);
                         int g = base + indices[k];
                         sum[g] += v;
                         sumSq[g] += v * v;

@@ -26,4 +26,21 @@ class Expm1Test {
             assertEquals(Float.floatToIntBits((float) Math.expm1(y)), Float.floatToIntBits(Expm1.of(y)), "y = " + y);
         }
     }
+
+    /** The memo returns what {@link Expm1#of} returns, for values seen again, colliding in a slot, and NaN. */
+    @Test
+    void theMemoGivesTheSameBits() {
+        SplittableRandom rnd = new SplittableRandom(7);
+        Expm1 memo = new Expm1();
+        float[] seen = new float[600];
+        for (int i = 0; i < seen.length; i++) {
+            seen[i] = i % 50 == 0 ? Float.NaN : (float) Math.log1p(rnd.nextInt(1, 40) * 10_000.0 / 3_000);
+        }
+        for (int i = 0; i < 200_000; i++) {
+            float y = seen[rnd.nextInt(seen.length)];
+            assertEquals(Float.floatToIntBits(Expm1.of(y)), Float.floatToIntBits(memo.apply(y)), "y = " + y);
+        }
+        assertEquals(Float.floatToIntBits(Expm1.of(Float.intBitsToFloat(0x7fffffff))),
+                Float.floatToIntBits(memo.apply(Float.intBitsToFloat(0x7fffffff))), "the empty slots' pattern");
+    }
 }

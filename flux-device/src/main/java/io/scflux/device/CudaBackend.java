@@ -18,6 +18,7 @@ import io.scflux.core.backend.ResidentArrays;
 import io.scflux.core.backend.ResidentBlock;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Set;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
@@ -197,11 +198,18 @@ public final class CudaBackend implements Backend, AutoCloseable {
         FixedPoint.addTo(download(squareCells, 2 * n), eSq, squares);
     }
 
+    /** Each block in turn, uploaded as it comes, so that device memory stays bounded by one block. */
     @Override
-    public synchronized void gram(RowBlock block, double[] upper, double[] columnSums) {
+    public synchronized void gram(List<RowBlock> blocks, double[] upper, double[] columnSums) {
+        for (RowBlock block : blocks) {
+            gram(block, upper, columnSums);
+        }
+    }
+
+    private void gram(RowBlock block, double[] upper, double[] columnSums) {
         double max = FixedPoint.maxAbs(block);
         if (!Double.isFinite(max)) {
-            HostBackend.INSTANCE.gram(block, upper, columnSums);
+            HostBackend.INSTANCE.gram(List.of(block), upper, columnSums);
             return;
         }
         int p = block.nCols();

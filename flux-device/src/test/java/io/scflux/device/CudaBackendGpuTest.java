@@ -129,7 +129,7 @@ class CudaBackendGpuTest {
     private static double[][] gram(Backend on, RowBlock b, int p) {
         double[] upper = new double[p * (p + 1) / 2];
         double[] sums = new double[p];
-        on.gram(b, upper, sums);
+        on.gram(List.of(b), upper, sums);
         return new double[][] {upper, sums};
     }
 

@@ -115,7 +115,7 @@ class KernelsOnHostTest {
 
         double[] upper = new double[n * (n + 1) / 2];
         double[] gramSums = new double[n];
-        HostBackend.INSTANCE.gram(b, upper, gramSums);
+        HostBackend.INSTANCE.gram(List.of(b), upper, gramSums);
         assertClose(upper, cells(out, upper.length, eGram), "Gram");
         assertClose(gramSums, cells(out, n, eSum), "Gram column sums");
 

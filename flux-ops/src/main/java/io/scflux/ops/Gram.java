@@ -102,7 +102,7 @@ final class Gram implements Reducer<Gram.Sums> {
     public Sums foldInto(Sums acc, RowBlock block) {
         if (!backend.isHost() || block.nnz() >= TILE_NNZ) {
             add(acc);
-            backend.gram(block, acc.upper, acc.columnSums);
+            backend.gram(List.of(block), acc.upper, acc.columnSums);
         } else {
             acc.tile().add(block);
             acc.tileNnz += block.nnz();
@@ -119,9 +119,7 @@ final class Gram implements Reducer<Gram.Sums> {
         if (blocks.isEmpty()) {
             return;
         }
-        RowBlock first = blocks.get(0);
-        RowBlock tile = blocks.size() == 1 ? first : RowBlock.stack(blocks, first.blockIndex(), first.rowStart(), p);
-        backend.gram(tile, s.upper, s.columnSums);
+        backend.gram(blocks, s.upper, s.columnSums);
         blocks.clear();
         s.tileNnz = 0;
     }

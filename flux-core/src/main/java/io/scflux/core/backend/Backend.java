@@ -4,6 +4,7 @@ import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import java.util.List;
 
 /**
  * Where the arithmetic on row blocks runs: the JVM heap ({@link HostBackend}) or a device. The operators call these
@@ -71,11 +72,12 @@ public interface Backend {
     void columnSums(RowBlock block, boolean float32Squares, double[] sum, double[] squares);
 
     /**
-     * Adds the block's Gram matrix {@code X^T X} over its {@code p = nCols} columns (the selected columns: a column
-     * subset is applied before) into {@code upper}, the upper triangle packed by rows (entry (a, b), {@code b >= a}, at
-     * {@link #gramIndex}), and its column sums into {@code columnSums}; float64.
+     * Adds the Gram matrix {@code X^T X} of {@code blocks}' rows, in order, over their {@code p = nCols} columns (the
+     * selected columns: a column subset is applied before) into {@code upper}, the upper triangle packed by rows
+     * (entry (a, b), {@code b >= a}, at {@link #gramIndex}), and their column sums into {@code columnSums}; float64.
+     * Several blocks at once let a kernel reach the triangle once for all their rows.
      */
-    void gram(RowBlock block, double[] upper, double[] columnSums);
+    void gram(List<RowBlock> blocks, double[] upper, double[] columnSums);
 
     /**
      * Each row's coordinates on {@code k} components: {@code x V - meanV} in float64 rounded to float32, with

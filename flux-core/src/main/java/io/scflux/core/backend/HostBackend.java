@@ -3,6 +3,8 @@ package io.scflux.core.backend;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The JVM heap: the reference kernels, on primitive arrays, that the operators have always run and that a device's
@@ -87,46 +89,66 @@ public final class HostBackend implements Backend, java.io.Serializable {
     static final int GRAM_PANEL_BYTES = 512 << 10;
 
     /**
-     * Adds the block's products into the packed triangle panel by panel: a panel is a run of Gram rows {@code a}
-     * whose packed entries span about {@link #GRAM_PANEL_BYTES}, and each block row gives it the pairs whose first
-     * column lies in it. Every entry still receives its terms in row order, so the sums are bit for bit those of one
-     * row at a time; a block with a row whose columns are not strictly increasing goes one row at a time.
+     * Adds the blocks' products into the packed triangle panel by panel: a panel is a run of Gram rows {@code a}
+     * whose packed entries span about {@link #GRAM_PANEL_BYTES}, and each row of each block, in order, gives it the
+     * pairs whose first column lies in it; the blocks are read where they are, not copied. Every entry still receives
+     * its terms in row order, so the sums are bit for bit those of one row at a time; blocks with a row whose columns
+     * are not strictly increasing go one row at a time.
      */
     @Override
-    public void gram(RowBlock block, double[] upper, double[] columnSums) {
-        int p = block.nCols();
-        int rows = block.nRows();
-        int[] indptr = block.indptr();
-        int[] indices = block.indices();
-        float[] values = block.values();
-        if (!increasing(indptr, indices, rows)) {
-            for (int r = 0; r < rows; r++) {
-                gramRow(indptr[r], indptr[r + 1], indices, values, p, upper, columnSums);
-            }
+    public void gram(List<RowBlock> blocks, double[] upper, double[] columnSums) {
+        if (blocks.isEmpty()) {
             return;
         }
-        int[] cursor = java.util.Arrays.copyOf(indptr, rows);
+        int p = blocks.get(0).nCols();
+        int[][] cursors = new int[blocks.size()][];
+        for (int b = 0; b < blocks.size(); b++) {
+            RowBlock block = blocks.get(b);
+            if (!increasing(block.indptr(), block.indices(), block.nRows())) {
+                for (RowBlock each : blocks) {
+                    for (int r = 0; r < each.nRows(); r++) {
+                        gramRow(each.indptr()[r], each.indptr()[r + 1], each.indices(), each.values(), p, upper,
+                                columnSums);
+                    }
+                }
+                return;
+            }
+            cursors[b] = Arrays.copyOf(block.indptr(), block.nRows());
+        }
         for (int first = 0; first < p; ) {
             int end = first + 1;
             for (long bytes = 8L * (p - first); end < p && bytes + 8L * (p - end) <= GRAM_PANEL_BYTES; end++) {
                 bytes += 8L * (p - end);
             }
-            for (int r = 0; r < rows; r++) {
-                int to = indptr[r + 1];
-                int i = cursor[r];
-                for (; i < to && indices[i] < end; i++) {
-                    int a = indices[i];
-                    double va = values[i];
-                    columnSums[a] += va;
-                    int base = Backend.gramIndex(a, 0, p);
-                    // the pairs (a, b >= a) of a row in strictly increasing column order are its entries from i on
-                    for (int j = i; j < to; j++) {
-                        upper[base + indices[j]] += va * values[j];
-                    }
-                }
-                cursor[r] = i;
+            for (int b = 0; b < cursors.length; b++) {
+                RowBlock block = blocks.get(b);
+                gramPanel(block.indptr(), block.indices(), block.values(), block.nRows(), cursors[b], end, p, upper,
+                        columnSums);
             }
             first = end;
+        }
+    }
+
+    /**
+     * One block's pairs whose first column is below {@code end}, from each row's {@code cursor} on, which it moves
+     * past them.
+     */
+    private static void gramPanel(int[] indptr, int[] indices, float[] values, int rows, int[] cursor, int end, int p,
+                                  double[] upper, double[] columnSums) {
+        for (int r = 0; r < rows; r++) {
+            int to = indptr[r + 1];
+            int i = cursor[r];
+            for (; i < to && indices[i] < end; i++) {
+                int a = indices[i];
+                double va = values[i];
+                columnSums[a] += va;
+                int base = Backend.gramIndex(a, 0, p);
+                // the pairs (a, b >= a) of a row in strictly increasing column order are its entries from i on
+                for (int j = i; j < to; j++) {
+                    upper[base + indices[j]] += va * values[j];
+                }
+            }
+            cursor[r] = i;
         }
     }
 
@@ -170,7 +192,7 @@ public final class HostBackend implements Backend, java.io.Serializable {
         int[] outIdx = new int[rows * k];
         float[] out = new float[rows * k];
         for (int r = 0; r < rows; r++) {
-            java.util.Arrays.fill(acc, 0);
+            Arrays.fill(acc, 0);
             for (int i = indptr[r]; i < indptr[r + 1]; i++) {
                 double x = values[i];
                 int base = indices[i] * k;

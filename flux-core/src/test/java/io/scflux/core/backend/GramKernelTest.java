@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.RowBlock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@link HostBackend#gram} against the sums written out over a dense copy of the block, entry by entry in row order:
- * the same bits, for blocks whose triangle spans one panel or several, with rows in column order or not, and empty
- * rows.
+ * the same bits, for blocks whose triangle spans one panel or several, with rows in column order or not, empty rows,
+ * and the rows given as one block or as a tile of several.
  */
 class GramKernelTest {
 
@@ -73,8 +75,32 @@ class GramKernelTest {
         }
         double[] upper = new double[expected.length];
         double[] sums = new double[cols];
-        HostBackend.INSTANCE.gram(block, upper, sums);
+        HostBackend.INSTANCE.gram(List.of(block), upper, sums);
         assertArrayEquals(expected, upper, "the triangle, bit for bit");
         assertArrayEquals(expectedSums, sums, "the column sums, bit for bit");
+
+        // the same rows as a tile of several blocks, some empty: the same bits
+        List<RowBlock> parts = new ArrayList<>();
+        int[] cuts = {0, rows / 3, rows / 3, rows / 2, rows};
+        for (int c = 0; c + 1 < cuts.length; c++) {
+            parts.add(rows(block, cuts[c], cuts[c + 1]));
+        }
+        double[] tiled = new double[expected.length];
+        double[] tiledSums = new double[cols];
+        HostBackend.INSTANCE.gram(parts, tiled, tiledSums);
+        assertArrayEquals(expected, tiled, "a tile of blocks, bit for bit");
+        assertArrayEquals(expectedSums, tiledSums, "a tile's column sums, bit for bit");
+    }
+
+    /** Rows {@code [from, to)} of {@code b} as a block of their own. */
+    private static RowBlock rows(RowBlock b, int from, int to) {
+        int start = b.indptr()[from];
+        int[] indptr = new int[to - from + 1];
+        for (int r = from; r <= to; r++) {
+            indptr[r - from] = b.indptr()[r] - start;
+        }
+        int end = b.indptr()[to];
+        return RowBlock.of(0, from, b.nCols(), indptr, java.util.Arrays.copyOfRange(b.indices(), start, end),
+                java.util.Arrays.copyOfRange(b.values(), start, end));
     }
 }

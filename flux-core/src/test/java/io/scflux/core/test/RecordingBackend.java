@@ -133,7 +133,7 @@ public final class RecordingBackend implements Backend {
     }
 
     @Override
-    public void gram(RowBlock block, double[] upper, double[] columnSums) {
+    public void gram(List<RowBlock> blocks, double[] upper, double[] columnSums) {
         throw new UnsupportedOperationException(name + " has no kernels");
     }
 

@@ -20,6 +20,7 @@ import org.bytedeco.hdf5.H5E_error2_t;
 import org.bytedeco.hdf5.H5E_walk2_t;
 import org.bytedeco.hdf5.global.hdf5;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.javacpp.Pointer;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -613,7 +614,11 @@ final class NativeHdf5 implements AutoCloseable {
                 long cache = 4 * chunkElements * fileType.size();
                 check(H5Pset_chunk_cache(dapl.id, 101, cache, 1.0), p, "H5Pset_chunk_cache");
                 space.cache(cache);
-                return create(id, name, p, fileType, shapeOfRows(0, rowShape), true, dcpl.id, dapl.id);
+                Dataset ds = create(id, name, p, fileType, shapeOfRows(0, rowShape), true, dcpl.id, dapl.id);
+                if (rowShape.length == 0 && gzipLevel < 0 && WholeChunks.canHold(fileType)) {
+                    ds.chunks = new WholeChunks(fileType, chunkElements);
+                }
+                return ds;
             }
         }
 
@@ -669,6 +674,12 @@ final class NativeHdf5 implements AutoCloseable {
         private final long[] rowShape;
         private final long rowElements;
         private long length;
+        /**
+         * For a 1-D dataset stored unfiltered: appends gather into a whole chunk, written as it is, past HDF5's
+         * chunk cache (one copy fewer); else null, appends going through {@code H5Dwrite}.
+         */
+        private WholeChunks chunks;
+        private long chunksWritten;
 
         private Dataset(long id, String path, DType type, long[] rowShape) {
             super(id, path);
@@ -705,12 +716,63 @@ final class NativeHdf5 implements AutoCloseable {
          * {@code dataType}, converted to this type; for a 1-D dataset, {@code rows} elements).
          */
         void append(Object data, DType dataType, int from, int rows) {
+            if (chunks != null && chunks.takes(data)) {
+                appendWhole(rows, (at, offset, n) -> chunks.put(at, data, from + offset, n, 0));
+                return;
+            }
             append(rows, typeId(dataType), (offset, n) -> stage(data, dataType, from + (int) offset, n));
         }
 
         /** Appends {@code local[from + i] + add} for i in [0, count): row pointers made global. */
         void appendOffsets(int[] local, int from, int count, long add) {
+            if (chunks != null && (type == DType.INT64 || type == DType.INT32)) {
+                appendWhole(count, (at, offset, n) -> chunks.put(at, local, from + offset, n, add));
+                return;
+            }
             append(count, typeId(DType.INT64), (offset, n) -> stageOffsets(local, from + (int) offset, n, add));
+        }
+
+        /** Appends {@code count} elements to the chunk being gathered, writing each chunk once it is whole. */
+        private void appendWhole(int count, WholeChunks.Filler fill) {
+            space.require((long) count * type.size(), NativeHdf5.this.name + ": " + path);
+            for (int done = 0; done < count; ) {
+                int n = (int) Math.min(count - done, chunks.room());
+                fill.fill(chunks.filled(), done, n);
+                chunks.added(n);
+                done += n;
+                length += n;
+                if (chunks.room() == 0) {
+                    writeChunk(chunks);
+                }
+            }
+        }
+
+        /** Grows the dataset to its length and writes the chunk gathered in {@code c} (the last one padded). */
+        private void writeChunk(WholeChunks c) {
+            check(H5Dset_extent(id, length), path, "H5Dset_extent");
+            try (LongPointer offset = new LongPointer(1)) {
+                offset.put(0, chunksWritten * c.elements());
+                check(H5Dwrite_chunk(id, H5P_DEFAULT, 0, offset, c.bytes(), c.padded()), path, "H5Dwrite_chunk");
+            }
+            chunksWritten++;
+            c.clear();
+        }
+
+        /** Writes the last chunk gathered, if any, and closes the dataset. */
+        @Override
+        public void close() {
+            WholeChunks c = chunks;
+            chunks = null;
+            try {
+                if (c != null && c.filled() > 0) {
+                    writeChunk(c);
+                }
+            } finally {
+                if (c != null) {
+                    c.free();
+                }
+                super.close();
+            }
         }
 
         /** Grows the first axis by {@code rows} and writes them, staged a slice of whole rows at a time. */

@@ -244,4 +244,58 @@ class CsrWriterTest {
             assertTrue(Files.isRegularFile(file));
         }
     }
+
+    /** About 600,000 entries: past two chunks of 2^18 elements, the last one partly filled. */
+    private static final CsrMatrix SEVERAL_CHUNKS = Matrices.random(3_001, 400, 0.5, 3);
+
+    private Path writeSeveralChunks(WriteOptions.Compression c, DType type, long indexLimit) {
+        assertTrue(SEVERAL_CHUNKS.nnz() > 2 * MatrixWriter.MAX_CHUNK
+                && SEVERAL_CHUNKS.nnz() % MatrixWriter.MAX_CHUNK != 0);
+        Path file = dir.resolve(c + "-" + type.numpyName() + "-" + indexLimit + ".h5ad");
+        H5adWriter.write(AnnData.of(SEVERAL_CHUNKS.withDtype(type)), file, WriteOptions.DEFAULT.withCompression(c)
+                .withPlan(PlanTarget.ofChunkNnz(7_919)), indexLimit).block();
+        return file;
+    }
+
+    /**
+     * Datasets past one chunk, gathered into whole chunks when stored unfiltered: every element read back as
+     * written, for float32 and float64 values and int32 and int64 indices, compressed or not.
+     */
+    @ParameterizedTest
+    @EnumSource(WriteOptions.Compression.class)
+    void datasetsOfSeveralChunksReadBackAsWritten(WriteOptions.Compression c) {
+        for (DType type : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
+            for (long limit : new long[] {CsrWriter.INT32_LIMIT, 1000}) {
+                AnnData back = H5ad.read(writeSeveralChunks(c, type, limit));
+                assertEquals(type, back.x().dtype());
+                Matrices.assertSame(SEVERAL_CHUNKS, Fixtures.collect(back.x(), PlanTarget.DEFAULT, 2));
+            }
+        }
+    }
+
+    /** h5py reads the same chunks: index types, the last row pointer, and the sum of the indices. */
+    @ParameterizedTest
+    @EnumSource(WriteOptions.Compression.class)
+    void h5pyReadsDatasetsOfSeveralChunks(WriteOptions.Compression c) throws Exception {
+        PythonProbe.assumeModule("h5py");
+        long indexSum = 0;
+        for (var b : SEVERAL_CHUNKS.blocks().toIterable()) {
+            for (int k = 0; k < b.nnz(); k++) {
+                indexSum += b.indices()[k];
+            }
+        }
+        for (long limit : new long[] {CsrWriter.INT32_LIMIT, 1000}) {
+            Map<String, Object> h5 = PythonProbe.json(SUMS, writeSeveralChunks(c, DType.FLOAT32, limit));
+            assertEquals(limit == 1000 ? "int64" : "int32", h5.get("indices"));
+            assertEquals((double) SEVERAL_CHUNKS.nnz(), h5.get("last"));
+            assertEquals((double) indexSum, h5.get("index_sum"));
+        }
+    }
+
+    private static final String SUMS = """
+            import sys, json, h5py, numpy as np
+            g = h5py.File(sys.argv[1], "r")["X"]
+            print(json.dumps({"indices": str(g["indices"].dtype), "last": float(g["indptr"][-1]),
+                              "index_sum": float(np.sum(g["indices"][()], dtype=np.int64))}))
+            """;
 }

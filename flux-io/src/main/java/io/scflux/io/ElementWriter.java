@@ -38,15 +38,18 @@ final class ElementWriter {
         this.file = file;
     }
 
-    /** Writes the elements of {@code data} and returns its matrices (X first) for streaming. */
+    /**
+     * The first part of writing {@code data}: every element but obs and var, and its matrices (X first) for
+     * streaming. obs and var follow ({@link #anndataFrames}) once the matrices are streamed, so that the columns a read
+     * of X fills on its way ({@link io.scflux.core.anndata.Frame#defer}) are ready by then; a bad element among the
+     * others still fails before any matrix is streamed.
+     */
     List<Matrix> anndata(AnnData data) {
         try (NativeHdf5.Group root = file.root()) {
             encode(root, "anndata", "0.1.0");
             if (data.x() != null) {
                 matrix(root, "X", data.x());
             }
-            dataframe(root, "obs", data.obs());
-            dataframe(root, "var", data.var());
             dict(root, "obsm", data.obsm());
             dict(root, "varm", data.varm());
             dict(root, "obsp", data.obsp());
@@ -58,6 +61,14 @@ final class ElementWriter {
             }
         }
         return matrices;
+    }
+
+    /** The rest of {@code data} after {@link #anndata} and its matrices: obs and var. */
+    void anndataFrames(AnnData data) {
+        try (NativeHdf5.Group root = file.root()) {
+            dataframe(root, "obs", data.obs());
+            dataframe(root, "var", data.var());
+        }
     }
 
     /** anndata's {@code encoding-type} and {@code encoding-version} attributes. */

@@ -36,8 +36,11 @@ final class H5adWriter {
     static Mono<Void> write(AnnData data, Path target, WriteOptions options, long indexLimit,
                             Function<Path, DiskSpace> space) {
         Objects.requireNonNull(data, "data");
-        return atomically(target, options, space, file -> new ElementWriter(file).anndata(data),
-                (file, m) -> MatrixWriter.write(file, m, options, indexLimit));
+        return atomically(target, options, space, List.of(file -> new ElementWriter(file).anndata(data),
+                file -> {
+                    new ElementWriter(file).anndataFrames(data);
+                    return List.of();
+                }), (file, m) -> MatrixWriter.write(file, m, options, indexLimit));
     }
 
     /**
@@ -48,20 +51,27 @@ final class H5adWriter {
     static Mono<Void> atomically(Path target, WriteOptions options,
                                  Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
                                  BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
-        return atomically(target, options, DiskSpace::of, annotations, matrices);
+        return atomically(target, options, DiskSpace::of, List.of(annotations), matrices);
     }
 
+    /**
+     * Writes {@code target} in {@code parts}, each writing its elements on the HDF5 thread and listing the matrices
+     * streamed before the next part.
+     */
     private static Mono<Void> atomically(Path target, WriteOptions options, Function<Path, DiskSpace> space,
-                                         Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
+                                         List<Function<NativeHdf5, List<ElementWriter.Matrix>>> parts,
                                          BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
         return Mono.defer(() -> {
             AtomicOutput out = new AtomicOutput(target);
-            return Mono.fromCallable(() -> annotations.apply(out.open(options, space)))
+            return Mono.fromCallable(() -> out.open(options, space))
                     .subscribeOn(NativeHdf5.THREAD)
-                    .flatMapMany(Flux::fromIterable)
-                    .concatMap(m -> matrices.apply(out.file(), m))
+                    .flatMapMany(file -> Flux.fromIterable(parts)
+                            .concatMap(part -> Mono.fromCallable(() -> part.apply(file))
+                                    .subscribeOn(NativeHdf5.THREAD)
+                                    .flatMapMany(Flux::fromIterable)
+                                    .concatMap(m -> matrices.apply(file, m))))
                     .then(onHdf5Thread(out, AtomicOutput::commit))
                     .onErrorResume(e -> onHdf5Thread(out, o -> o.abort(e)).then(Mono.error(e)))
                     // a cancel at any moment, even one that overtakes the open: the abort is queued on the HDF5

@@ -57,21 +57,37 @@ public final class NormalizeTotal {
      */
     static void apply(AnnData data, BlockSource counts, IntToDoubleFunction totals, NormalizeTotalOptions options,
                       Streaming streaming) {
-        SumType type = SumType.normalizing(counts.dtype());
-        int n = Math.toIntExact(counts.nRows());
-        for (int i = 0; i < n; i++) {
-            if (!(totals.applyAsDouble(i) > 0)) {
-                streaming.warn("Some cells have zero counts");    // scanpy's warning; such a cell stays empty
-                break;
-            }
-        }
-        double[] factors = SizeFactors.of(n, totals, options.targetSum(), type);
-        if (options.keyAdded() != null) {
-            data.obs().put(options.keyAdded(), TypedSums.of(type, factors).column());
-        }
+        double[] factors = SizeFactors.of(Math.toIntExact(counts.nRows()), totals, options.targetSum(),
+                SumType.normalizing(counts.dtype()));
+        view(data, counts, factors, options);
+        annotate(data, counts, totals, factors, options, streaming);
+    }
+
+    /**
+     * Makes {@code counts} divided by {@code factors} (filled by the time a row is read, for a pass that makes them
+     * as it reads) the X of {@code data}.
+     */
+    static void view(AnnData data, BlockSource counts, double[] factors, NormalizeTotalOptions options) {
         data.setX(NormalizedView.of(counts, factors, (c, s) -> totals(c, options, s, null)
                 .map(t -> SizeFactors.of(t.length, i -> t[i], options.targetSum(),
                         SumType.normalizing(c.dtype())))));
+    }
+
+    /**
+     * Once {@code factors} are all made from {@code totals}: scanpy's warning if a cell's total is 0 (such a cell
+     * stays empty), and the factors column if asked.
+     */
+    static void annotate(AnnData data, BlockSource counts, IntToDoubleFunction totals, double[] factors,
+                         NormalizeTotalOptions options, Streaming streaming) {
+        for (int i = 0; i < factors.length; i++) {
+            if (!(totals.applyAsDouble(i) > 0)) {
+                streaming.warn("Some cells have zero counts");
+                break;
+            }
+        }
+        if (options.keyAdded() != null) {
+            data.obs().put(options.keyAdded(), TypedSums.of(SumType.normalizing(counts.dtype()), factors).column());
+        }
     }
 
     private static boolean[] not(boolean[] flags) {

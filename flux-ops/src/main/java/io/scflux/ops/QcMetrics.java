@@ -39,18 +39,27 @@ public final class QcMetrics {
     static Mono<QcPass.Cells> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
-            SumType type = SumType.summing(x.dtype());
-            QcPass pass = new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
-                    ranks(options.percentTop(), data.nVars()), type);
-            Mono<QcPass.Sums> counted = ValueCheck.reduce(data, x, pass, "`calculate_qc_metrics`",
-                    ValueCheck.Expect.COUNTS, streaming);
-            return counted.map(sums -> {
-                QcPass.Cells cells = pass.cells(sums);
-                annotateObs(data.obs(), options, cells);
-                annotateVar(data.var(), options, sums, data.nObs(), type);
-                return cells;
-            });
+            QcPass pass = pass(data, options, x);
+            return ValueCheck.reduce(data, x, pass, STEP, ValueCheck.Expect.COUNTS, streaming)
+                    .map(sums -> annotate(data, options, pass, sums));
         });
+    }
+
+    /** scanpy's name of the step, in its messages. */
+    static final String STEP = "`calculate_qc_metrics`";
+
+    /** The pass over {@code x}, the X of {@code data}, as {@code options} ask. */
+    static QcPass pass(AnnData data, QcMetricsOptions options, BlockSource x) {
+        return new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
+                ranks(options.percentTop(), data.nVars()), SumType.summing(x.dtype()));
+    }
+
+    /** Adds the columns of {@code pass}, whose partial over the whole of X is {@code sums}; returns its cells. */
+    static QcPass.Cells annotate(AnnData data, QcMetricsOptions options, QcPass pass, QcPass.Sums sums) {
+        QcPass.Cells cells = pass.cells(sums);
+        annotateObs(data.obs(), options, cells);
+        annotateVar(data.var(), options, sums, data.nObs(), cells.totals.type());
+        return cells;
     }
 
     /**

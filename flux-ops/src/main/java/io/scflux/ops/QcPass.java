@@ -51,6 +51,11 @@ final class QcPass implements Reducer<QcPass.Sums> {
         this.all = new Cells(0, nRows, qcMasks.length, percentTop.length, type);
     }
 
+    /** Cell {@code cell}'s total as held (in X's sum type), once a fold in this JVM has read its row. */
+    double total(int cell) {
+        return all.totals.get(cell);
+    }
+
     @Override
     public Sums identity() {
         return new Sums(nCols);

@@ -31,9 +31,14 @@ final class SizeFactors {
         }
         double[] factors = new double[n];
         for (int i = 0; i < n; i++) {
-            factors[i] = type.round(type.round(totals.applyAsDouble(i)) / target);
+            factors[i] = factor(totals.applyAsDouble(i), target, type);
         }
         return factors;
+    }
+
+    /** The factor of a cell of float64 total {@code total} for {@code target} (already in the sum type). */
+    static double factor(double total, double target, SumType type) {
+        return type.round(type.round(total) / target);
     }
 
     /** NaN when no total is positive, as {@code np.median} of an empty array. */

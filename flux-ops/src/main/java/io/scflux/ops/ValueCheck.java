@@ -51,16 +51,29 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
      */
     static <A> Mono<A> reduce(AnnData data, BlockSource x, Reducer<A> pass, String step, Expect expect,
                               Streaming streaming) {
-        return streaming.reduce(x, new ValueCheck<>(pass, expect)).map(checked -> {
-            if (checked.invalid != null) {
-                throw invalid(data, checked.invalid, step, expect);
-            }
-            if (checked.fraction != null) {
-                streaming.warn(step + " expects raw count data, but non-integers were found ("
-                        + checked.fraction.value + " " + at(data, checked.fraction) + ")");
-            }
-            return checked.partial;
-        });
+        return streaming.reduce(x, checking(pass, expect)).map(checked -> unwrap(data, checked, step, expect,
+                streaming));
+    }
+
+    /** {@code pass} with its values checked for {@code expect}, for a pass made elsewhere (riding along a write). */
+    static <A> Reducer<Checked<A>> checking(Reducer<A> pass, Expect expect) {
+        return new ValueCheck<>(pass, expect);
+    }
+
+    /**
+     * The partial of a {@link #checking} pass over X of {@code data}: an {@link InvalidValueException} for a value
+     * {@code step} (scanpy's name, {@code `normalize_total`}) cannot take; for counts, scanpy's warning when one is
+     * not a whole number.
+     */
+    static <A> A unwrap(AnnData data, Checked<A> checked, String step, Expect expect, Streaming streaming) {
+        if (checked.invalid != null) {
+            throw invalid(data, checked.invalid, step, expect);
+        }
+        if (checked.fraction != null) {
+            streaming.warn(step + " expects raw count data, but non-integers were found ("
+                    + checked.fraction.value + " " + at(data, checked.fraction) + ")");
+        }
+        return checked.partial;
     }
 
     /** A pass whose values are checked on the way: what a step hands the solver that makes X's first pass. */

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.FoldingSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.backend.Streaming;
@@ -13,8 +14,14 @@ import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.Threads;
+import io.scflux.core.InvalidValueException;
+import io.scflux.io.H5ad;
+import io.scflux.io.WriteOptions;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import reactor.test.StepVerifier;
 
 class PreprocessTest {
@@ -33,9 +40,18 @@ class PreprocessTest {
             CountingSource counts = CountingSource.of(fused.x());
             fused.setX(counts);
             fused = Preprocess.preprocess(fused, options, streaming).block(WAIT);
+            BlockSource viewed = ((NormalizedView) fused.x()).counts();
+            if (target != null) {
+                assertEquals(0, counts.opened.get(), "with a target sum, no pass of its own");
+                assertTrue(viewed instanceof FoldingSource<?>, "QC rides along the reads of the counts");
+                streaming.blocks(fused.x()).blockLast(WAIT);        // a pass over X, as a write makes
+            } else {
+                assertSame(counts, viewed, "X is one view over the counts");
+            }
             assertEquals(1, counts.opened.get(), "one pass over X");
+            assertTrue(fused.obs().has("total_counts") && fused.var().has("n_cells_by_counts"));
+            assertEquals(1, counts.opened.get(), "the columns came with that pass");
             assertEquals(counts.plan(BlockSize.SMALL.target()).size(), counts.reads.get());
-            assertSame(counts, ((NormalizedView) fused.x()).counts(), "X is one view over the counts");
 
             AnnData steps = QcMetrics.calculate(QcMetricsTest.countsWithMt(), options.qc(), streaming)
                     .flatMap(d -> NormalizeTotal.normalize(d, options.normalize(), streaming))
@@ -94,5 +110,69 @@ class PreprocessTest {
     void excludingHighlyExpressedGenesIsNotOnePass() {
         assertThrows(IllegalArgumentException.class, () -> PreprocessOptions.defaults()
                 .withNormalize(NormalizeTotalOptions.defaults().excludingHighlyExpressed(0.05)));
+    }
+
+    private static final PreprocessOptions TARGET = PreprocessOptions.defaults()
+            .withQc(QcMetricsOptions.defaults().withQcVars("mt"))
+            .withNormalize(NormalizeTotalOptions.defaults().withTargetSum(1e4));
+
+    private static final Streaming TWO_THREADS = new Streaming(BlockSize.SMALL.target(), Threads.TWO.execution());
+
+    private static final WriteOptions WRITE = WriteOptions.DEFAULT.withPlan(BlockSize.SMALL.target())
+            .withExecution(Threads.TWO.execution());
+
+    /** With a target sum, writing the result is the only pass: X streams first, obs and var follow with QC's columns. */
+    @Test
+    void theWriteIsTheOnePassAndTheFileIsTheStepsFile(@TempDir Path dir) {
+        AnnData data = QcMetricsTest.countsWithMt();
+        CountingSource counts = CountingSource.of(data.x());
+        data.setX(counts);
+        Path fused = dir.resolve("fused.h5ad");
+        H5ad.write(Preprocess.preprocess(data, TARGET, TWO_THREADS).block(WAIT), fused, WRITE).block(WAIT);
+        assertEquals(1, counts.opened.get(), "one read of X for the whole write");
+
+        AnnData steps = QcMetrics.calculate(QcMetricsTest.countsWithMt(), TARGET.qc(), TWO_THREADS)
+                .flatMap(d -> NormalizeTotal.normalize(d, TARGET.normalize(), TWO_THREADS))
+                .flatMap(d -> Log1p.log1p(d, TARGET.log1p(), TWO_THREADS)).block(WAIT);
+        Path stepwise = dir.resolve("steps.h5ad");
+        H5ad.write(steps, stepwise, WRITE).block(WAIT);
+
+        AnnData a = H5ad.read(stepwise);
+        AnnData b = H5ad.read(fused);
+        Tolerance.assertSameColumns(a.obs(), b.obs());
+        Tolerance.assertSameColumns(a.var(), b.var());
+        Matrices.assertSame(Fractional.collect(a.x(), Threads.ONE), Fractional.collect(b.x(), Threads.ONE));
+        NormalizedReference.assertMatches("normalized_log1p", b.x());
+        QcReference.assertMatches(b);
+    }
+
+    /** Written without X, the columns come from QC's own pass, run when obs is written. */
+    @Test
+    void annotationsWithoutXRunQcsOwnPass(@TempDir Path dir) {
+        AnnData data = QcMetricsTest.countsWithMt();
+        CountingSource counts = CountingSource.of(data.x());
+        data.setX(counts);
+        AnnData result = Preprocess.preprocess(data, TARGET, TWO_THREADS).block(WAIT);
+        Path out = dir.resolve("annotations.h5ad");
+        H5ad.write(new AnnData(null, result.obs(), result.var()), out, WRITE).block(WAIT);
+        assertEquals(1, counts.opened.get());
+        QcReference.assertMatches(H5ad.read(out));
+    }
+
+    /** A negative count found on the way fails the write: nothing is left at the target or beside it. */
+    @Test
+    void aNegativeCountFailsTheWriteAndLeavesNoFile(@TempDir Path dir) throws java.io.IOException {
+        AnnData data = AnnData.of(Matrices.of(new float[] {1, 0, 2}, new float[] {0, -3, 1}, new float[] {4, 1, 0}));
+        data.var().put("mt", QcMetrics.genesStartingWith(data.var(), "MT-"));
+        Path out = dir.resolve("bad.h5ad");
+        AnnData result = Preprocess.preprocess(data, TARGET.withQc(TARGET.qc().withPercentTop(1)), TWO_THREADS)
+                .block(WAIT);
+        InvalidValueException e = assertThrows(InvalidValueException.class,
+                () -> H5ad.write(result, out, WRITE).block(WAIT));
+        assertTrue(e.getMessage().contains("-3.0") && e.getMessage().contains("calculate_qc_metrics"),
+                e.getMessage());
+        try (var left = java.nio.file.Files.list(dir)) {
+            assertEquals(List.of(), left.toList());
+        }
     }
 }

@@ -3,6 +3,7 @@ package io.scflux.core.anndata;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.FoldingSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowReader;
 import io.scflux.core.Stage;
@@ -107,7 +108,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
         BlockSource selected = rows == null && cols == null ? counts : new SubsetSource(counts, rows, cols);
         Mono<double[]> f = recalculate
                 ? Mono.defer(() -> rule.factors(selected, Streaming.DEFAULT)).cache()
-                : factors.map(all -> rows == null ? all : pick(all, rows)).cache();
+                : settled().map(all -> rows == null ? all : pick(all, rows)).cache();
         ColumnScale s = scaling == null || cols == null ? scaling : scaling.select(cols);
         return new NormalizedView(selected, f, rule, log1p, base, s, backend);
     }
@@ -135,7 +136,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
      * the host backend, whose kernels the others are checked against, and cannot recompute its factors.
      */
     private Object writeReplace() {
-        return new Shipped(counts, factors.block(), log1p, base, scaling);
+        return new Shipped(counts, settled().block(), log1p, base, scaling);
     }
 
     private record Shipped(BlockSource counts, double[] factors, boolean log1p, Double base, ColumnScale scaling)
@@ -154,7 +155,16 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
 
     /** The size factors (resolving them first when the view was selected with recalculation). */
     public Mono<double[]> factors() {
-        return factors.map(double[]::clone);
+        return settled().map(double[]::clone);
+    }
+
+    /**
+     * The factors for a use beyond this view's own reads (a selection, a copy, another JVM): over counts that fold as
+     * they are read ({@link FoldingSource}, whose folds make the factors row by row), once the fold has made them all.
+     */
+    private Mono<double[]> settled() {
+        return counts instanceof FoldingSource<?> folding ? Mono.fromRunnable(folding::result).then(factors)
+                : factors;
     }
 
     public boolean isLog1p() {

@@ -48,4 +48,58 @@ class FrameTest {
                 () -> new Frame(2, () -> PackedStrings.of(NAMES), null).names());
         assertTrue(wrong.getMessage().contains("an index of 2 rows read 3 names"), wrong.getMessage());
     }
+
+    /** What {@link Frame#defer} leaves puts its columns at the first look, through the frame, once. */
+    @Test
+    void deferredColumnsArePutAtTheFirstLookOnce() {
+        Frame f = new Frame(NAMES);
+        f.put("a", ArrayColumn.of(new int[] {1, 2, 3}));
+        AtomicInteger runs = new AtomicInteger();
+        boolean[] started = new boolean[1];
+        f.defer(() -> {
+            if (started[0]) {
+                return;             // as the contract asks: a no-op from within and once run
+            }
+            started[0] = true;
+            runs.incrementAndGet();
+            f.put("b", ArrayColumn.of(new int[] {4, 5, 6}));   // through the frame, which calls it again
+        });
+        assertEquals(0, runs.get(), "nothing runs before a look");
+        assertEquals(3, f.size());
+        assertEquals(0, runs.get(), "the size is not a look at the columns");
+
+        Frame copy = f.copy();
+        assertEquals(1, runs.get());
+        assertEquals(java.util.List.of("a", "b"), java.util.List.copyOf(copy.columns().keySet()));
+        assertTrue(f.has("b"));
+        assertEquals(5, f.column("b").get(1));
+        f.put("c", ArrayColumn.of(new int[] {7, 8, 9}));
+        assertEquals(java.util.List.of("a", "b", "c"), java.util.List.copyOf(f.columns().keySet()),
+                "a column put later comes after the deferred ones");
+        assertEquals(1, runs.get());
+    }
+
+    @Test
+    void aDeferredActionThatFailsFailsTheLookAndRunsAgainAtTheNext() {
+        Frame f = new Frame(NAMES);
+        AtomicInteger tries = new AtomicInteger();
+        boolean[] state = new boolean[2];       // running, done
+        f.defer(() -> {
+            if (state[0] || state[1]) {
+                return;
+            }
+            state[0] = true;
+            try {
+                if (tries.incrementAndGet() == 1) {
+                    throw new IllegalStateException("pass failed");
+                }
+                f.put("n", ArrayColumn.of(new int[] {1, 2, 3}));
+                state[1] = true;
+            } finally {
+                state[0] = false;
+            }
+        });
+        assertThrows(IllegalStateException.class, () -> f.column("n"));
+        assertEquals(2, f.column("n").get(1));
+    }
 }

@@ -1,0 +1,186 @@
+package io.scflux.core;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.test.BlockSize;
+import io.scflux.core.test.CountingSource;
+import io.scflux.core.test.Matrices;
+import io.scflux.core.test.Threads;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import reactor.test.StepVerifier;
+
+/**
+ * A reducer rides along the reads of a {@link FoldingSource}: a full pass over its plan makes the result (blocks'
+ * partials merged in block order, the same bits whatever the threads); anything else runs the fallback, once.
+ */
+class FoldingSourceTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    /** Float sums of values spanning many magnitudes, one partial per block: the merge order shows in the bits. */
+    private static final Reducer<float[]> SUM = new Reducer<>() {
+        @Override
+        public float[] identity() {
+            return new float[1];
+        }
+
+        @Override
+        public float[] fold(RowBlock block) {
+            float s = 0;
+            for (int k = 0; k < block.nnz(); k++) {
+                s += block.values()[k];
+            }
+            return new float[] {s};
+        }
+
+        @Override
+        public float[] merge(float[] earlier, float[] later) {
+            earlier[0] += later[0];
+            return earlier;
+        }
+    };
+
+    private static final CsrMatrix MATRIX = Matrices.random(300, 40, 0.3, 11);
+
+    /** The sum the rides make, worked out here: each block of {@code plan} summed, the sums added in block order. */
+    private static float expected(BlockPlan plan) {
+        float total = 0;
+        try (RowReader reader = MATRIX.open()) {
+            for (int b = 0; b < plan.size(); b++) {
+                RowBlock block = reader.read(b, plan.rowStart(b), plan.rowEnd(b));
+                float s = 0;
+                for (int k = 0; k < block.nnz(); k++) {
+                    s += block.values()[k];
+                }
+                total += s;
+            }
+        }
+        return total;
+    }
+
+    private static Supplier<float[]> noFallback() {
+        return () -> fail("the fallback ran");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Threads.class)
+    void aPassOverThePlanMakesTheResultOnItsWay(Threads t) {
+        CountingSource counts = CountingSource.of(MATRIX);
+        BlockPlan plan = counts.plan(BlockSize.TINY.target());
+        AtomicIntegerArray folded = new AtomicIntegerArray(plan.size());
+        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM,
+                b -> folded.incrementAndGet(b.blockIndex()), noFallback());
+
+        StepVerifier.create(source.blocks(plan, t.execution()).map(b -> (long) b.nnz()).reduce(0L, Long::sum))
+                .expectNext(MATRIX.nnz()).verifyComplete();
+
+        assertArrayEquals(new float[] {expected(plan)}, source.result());
+        assertEquals(1, counts.opened.get());
+        for (int b = 0; b < plan.size(); b++) {
+            assertEquals(1, folded.get(b), "block " + b + " handed on once");
+        }
+        assertEquals(Float.floatToIntBits(expected(plan)), Float.floatToIntBits(source.result()[0]));
+    }
+
+    @Test
+    void theResultBeforeAnyReadComesFromTheFallbackOnceAndTheReadsThenOnlyRead() {
+        CountingSource counts = CountingSource.of(MATRIX);
+        BlockPlan plan = counts.plan(BlockSize.TINY.target());
+        AtomicInteger fallbacks = new AtomicInteger();
+        AtomicInteger folded = new AtomicInteger();
+        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(),
+                () -> new float[] {fallbacks.incrementAndGet() * 100f});
+
+        assertEquals(100f, source.result()[0]);
+        source.blocks(plan, Threads.TWO.execution()).blockLast(WAIT);
+        assertEquals(100f, source.result()[0]);
+        assertEquals(1, fallbacks.get());
+        assertEquals(0, folded.get());
+    }
+
+    @Test
+    void readingRowsOutsideThePlanRunsTheFallbackBeforeTheBlockIsHandedOn() {
+        CountingSource counts = CountingSource.of(MATRIX);
+        BlockPlan plan = counts.plan(BlockSize.TINY.target());
+        AtomicInteger fallbacks = new AtomicInteger();
+        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> { },
+                () -> new float[] {fallbacks.incrementAndGet()});
+
+        BlockPlan other = counts.plan(BlockSize.ONE_ROW.target());
+        StepVerifier.create(source.blocks(other, Threads.ONE.execution()).take(1))
+                .assertNext(b -> assertEquals(1, fallbacks.get(), "the fallback ran before the first block"))
+                .verifyComplete();
+        source.blocks(plan, Threads.TWO.execution()).blockLast(WAIT);
+        assertEquals(1f, source.result()[0]);
+        assertEquals(1, fallbacks.get());
+    }
+
+    @Test
+    void aBlockReadAgainIsFoldedOnce() {
+        CountingSource counts = CountingSource.of(MATRIX);
+        BlockPlan plan = counts.plan(BlockSize.TINY.target());
+        AtomicInteger folded = new AtomicInteger();
+        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(),
+                noFallback());
+        try (RowReader reader = source.open()) {
+            for (int b : new int[] {2, 0, 2, 1, 0}) {
+                reader.read(b, plan.rowStart(b), plan.rowEnd(b));
+            }
+        }
+        source.blocks(plan, Threads.EIGHT.execution()).blockLast(WAIT);
+        assertEquals(plan.size(), folded.get());
+        assertEquals(Float.floatToIntBits(expected(plan)), Float.floatToIntBits(source.result()[0]));
+    }
+
+    @Test
+    void aCancelledPassLeavesTheResultToTheFallback() {
+        CountingSource counts = CountingSource.of(MATRIX);
+        BlockPlan plan = counts.plan(BlockSize.TINY.target());
+        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> { },
+                () -> SUM.reduce(counts, plan, Execution.sequential()).block(WAIT));
+        StepVerifier.create(source.blocks(plan, Threads.TWO.execution()), 0)
+                .thenRequest(3).expectNextCount(3).thenCancel().verify(WAIT);
+        float segmented = SUM.reduce(counts, plan, Execution.sequential()).block(WAIT)[0];
+        assertEquals(Float.floatToIntBits(segmented), Float.floatToIntBits(source.result()[0]));
+    }
+
+    @Test
+    void aFailedFallbackIsRunAgainAtTheNextAsk() {
+        CountingSource counts = CountingSource.of(MATRIX);
+        BlockPlan plan = counts.plan(BlockSize.TINY.target());
+        AtomicInteger calls = new AtomicInteger();
+        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> { }, () -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("first try fails");
+            }
+            return new float[] {7};
+        });
+        assertThrows(IllegalStateException.class, source::result);
+        assertEquals(7f, source.result()[0]);
+    }
+
+    @Test
+    void anEmptySourceHasTheIdentity() {
+        CsrMatrix empty = CsrMatrix.builder(5).build();
+        FoldingSource<float[]> source = new FoldingSource<>(empty, empty.plan(), SUM, b -> { }, noFallback());
+        assertArrayEquals(new float[1], source.result());
+    }
+
+    @Test
+    void aPlanOfAnotherSizeIsRefused() {
+        CsrMatrix small = Matrices.random(3, 4, 0.5, 1);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> new FoldingSource<>(MATRIX, small.plan(), SUM, b -> { }, noFallback()));
+        assertEquals(true, e.getMessage().contains("plan covers 3 rows"), e.getMessage());
+    }
+}

@@ -175,4 +175,20 @@ class PreprocessTest {
             assertEquals(List.of(), left.toList());
         }
     }
+
+    /** A selection taken before X is read keeps every row's factor: it settles QC's fold first. */
+    @Test
+    void aSelectionBeforeAnyReadHasEveryFactor() {
+        AnnData fused = Preprocess.preprocess(QcMetricsTest.countsWithMt(), TARGET, TWO_THREADS).block(WAIT);
+        AnnData steps = QcMetrics.calculate(QcMetricsTest.countsWithMt(), TARGET.qc(), TWO_THREADS)
+                .flatMap(d -> NormalizeTotal.normalize(d, TARGET.normalize(), TWO_THREADS))
+                .flatMap(d -> Log1p.log1p(d, TARGET.log1p(), TWO_THREADS)).block(WAIT);
+        int[] rows = {17, 0, 5, 5};
+        int[] cols = {3, 1, 40};
+        Matrices.assertSame(
+                Fractional.collect(((NormalizedView) steps.x()).select(rows, cols, false), Threads.ONE),
+                Fractional.collect(((NormalizedView) fused.x()).select(rows, cols, false), Threads.TWO));
+        assertEquals(List.of(steps.obs().column("total_counts").get(17)),
+                List.of(fused.obs().column("total_counts").get(17)));
+    }
 }

@@ -19,8 +19,13 @@ final class BlockFlux {
     }
 
     static Flux<RowBlock> of(BlockSource source, BlockPlan plan, Execution execution) {
+        return mapped(source, plan, execution, Function.identity());
+    }
+
+    /** The blocks of {@code plan}, each mapped by {@code then} where it was read. */
+    static <T> Flux<T> mapped(BlockSource source, BlockPlan plan, Execution execution, Function<RowBlock, T> then) {
         return withReader(source, plan, execution, reader -> inOrder(plan.size(), execution,
-                i -> reader.read(i, plan.rowStart(i), plan.rowEnd(i))));
+                i -> then.apply(reader.read(i, plan.rowStart(i), plan.rowEnd(i)))));
     }
 
     /**

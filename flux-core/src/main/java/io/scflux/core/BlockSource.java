@@ -1,5 +1,6 @@
 package io.scflux.core;
 
+import java.util.function.Function;
 import reactor.core.publisher.Flux;
 
 /**
@@ -68,6 +69,14 @@ public interface BlockSource {
      */
     default Flux<RowBlock> blocks(BlockPlan plan, Execution execution) {
         return BlockFlux.of(this, plan, execution);
+    }
+
+    /**
+     * The blocks of {@code plan} as {@link #blocks(BlockPlan, Execution)} reads them, each mapped by {@code then} on
+     * the worker that read it (what is made from a block is made in parallel too), emitted in block order.
+     */
+    default <T> Flux<T> blocks(BlockPlan plan, Execution execution, Function<RowBlock, T> then) {
+        return BlockFlux.mapped(this, plan, execution, then);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
@@ -23,8 +24,16 @@ import java.util.Map;
  */
 final class ElementWriter {
 
-    /** A matrix to stream into the element {@code name} (a csr_matrix, or an array) of the group {@code parent}. */
-    record Matrix(String parent, String name, BlockSource source) {
+    /**
+     * A matrix to stream into the element {@code name} (a csr_matrix, or an array) of the group {@code parent}, and
+     * its {@code companions}: dense matrices made block by block from its blocks ({@link StagedSource}s over its
+     * source: X_pca over X), written in the same pass.
+     */
+    record Matrix(String parent, String name, BlockSource source, List<Matrix> companions) {
+
+        Matrix(String parent, String name, BlockSource source) {
+            this(parent, name, source, List.of());
+        }
 
         String path() {
             return NativeHdf5.child(parent, name);
@@ -60,7 +69,34 @@ final class ElementWriter {
                 raw(root, data.raw());
             }
         }
-        return matrices;
+        return withCompanions(matrices);
+    }
+
+    /**
+     * {@code all} with each dense matrix staged over an earlier one's source (the same object) made that one's
+     * companion: one read of the source writes both.
+     */
+    static List<Matrix> withCompanions(List<Matrix> all) {
+        List<Matrix> out = new ArrayList<>();
+        for (Matrix m : all) {
+            int base = -1;
+            if (m.source() instanceof StagedSource s && s.isDense()) {
+                for (int i = 0; i < out.size() && base < 0; i++) {
+                    if (out.get(i).source() == s.base()) {
+                        base = i;
+                    }
+                }
+            }
+            if (base < 0) {
+                out.add(m);
+            } else {
+                Matrix b = out.get(base);
+                List<Matrix> companions = new ArrayList<>(b.companions());
+                companions.add(m);
+                out.set(base, new Matrix(b.parent(), b.name(), b.source(), List.copyOf(companions)));
+            }
+        }
+        return out;
     }
 
     /** The rest of {@code data} after {@link #anndata} and its matrices: obs and var. */

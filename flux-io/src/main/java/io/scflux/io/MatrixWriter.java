@@ -4,8 +4,13 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
+import io.scflux.core.Stage;
+import io.scflux.core.StagedSource;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.Resident;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
@@ -47,8 +52,71 @@ abstract class MatrixWriter {
      * {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
      */
     static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
-        return write(matrix, options, plan -> isDense(matrix.source()) ? new DenseWriter(file, matrix, plan)
-                : new CsrWriter(file, matrix, plan, indexLimit));
+        BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make = (m, plan) -> isDense(m.source())
+                ? new DenseWriter(file, m, plan) : new CsrWriter(file, m, plan, indexLimit);
+        return matrix.companions().isEmpty() ? write(matrix, options, plan -> make.apply(matrix, plan))
+                : withCompanions(matrix, options, make);
+    }
+
+    /**
+     * Writes {@code matrix} and its companions in one pass: each block read is handed to the matrix's writer and,
+     * through each companion's stage (applied on the worker that read it), to that companion's writer.
+     */
+    private static Mono<Void> withCompanions(ElementWriter.Matrix matrix, WriteOptions options,
+                                             BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make) {
+        BlockSource source = Resident.on(HostBackend.INSTANCE, matrix.source());
+        List<ElementWriter.Matrix> all = new ArrayList<>(List.of(matrix));
+        all.addAll(matrix.companions());
+        List<Stage> stages = matrix.companions().stream().map(c -> ((StagedSource) c.source()).stage()).toList();
+        return Mono.fromCallable(() -> source.plan(options.plan()))
+                .subscribeOn(options.execution().scheduler())
+                .publishOn(NativeHdf5.THREAD)
+                .map(plan -> {
+                    List<MatrixWriter> writers = new ArrayList<>();
+                    try {
+                        for (ElementWriter.Matrix m : all) {
+                            writers.add(make.apply(m, plan));
+                        }
+                    } catch (RuntimeException e) {
+                        writers.forEach(w -> w.closeAfter(e));
+                        throw e;
+                    }
+                    return writers;
+                })
+                .flatMap(writers -> source.blocks(writers.get(0).plan, options.execution(), block -> {
+                            RowBlock[] made = new RowBlock[all.size()];
+                            made[0] = block;
+                            for (int c = 0; c < stages.size(); c++) {
+                                made[c + 1] = stages.get(c).apply(block);
+                            }
+                            return made;
+                        })
+                        .publishOn(NativeHdf5.THREAD, PREFETCH)
+                        .doOnNext(made -> {
+                            for (int w = 0; w < made.length; w++) {
+                                writers.get(w).accept(made[w]);
+                            }
+                        })
+                        .then(Mono.fromRunnable(() -> finish(writers))));
+    }
+
+    /** Finishes every one of {@code writers}, even after one failed; throws the first failure. */
+    private static void finish(List<MatrixWriter> writers) {
+        RuntimeException failure = null;
+        for (MatrixWriter w : writers) {
+            try {
+                w.finish();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     /** As above, with the writer {@code make} creates for the plan (on the HDF5 thread). */

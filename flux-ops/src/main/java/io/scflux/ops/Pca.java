@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Stage;
 import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
@@ -134,8 +135,10 @@ public final class Pca {
         int p = c.nFeatures();
         // scikit-learn keeps float32 for float32 data and computes in float64 otherwise
         DType fitted = x.dtype() == DType.FLOAT32 ? DType.FLOAT32 : DType.FLOAT64;
-        ProjectionStage projection = new ProjectionStage(c, streaming.backend());
-        data.putObsm("X_pca", StagedSource.densifying(x, projection, k, DType.FLOAT32));
+        // staged over X itself (the masked genes picked from its blocks, the same values as the selection's), so
+        // that the writer makes X_pca in the pass that writes X
+        Stage projection = new ProjectionStage(c, streaming.backend(), mask);
+        data.putObsm("X_pca", StagedSource.densifying(data.x(), projection, k, DType.FLOAT32));
         if (mask == null) {
             data.putVarm("PCs", array(fitted, c.loadings(), p, k));
         } else {

@@ -3,6 +3,8 @@ package io.scflux.ops;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import io.scflux.core.backend.Backend;
+import io.scflux.core.backend.ColumnMap;
+import io.scflux.core.backend.HostBackend;
 
 /**
  * Each row's coordinates on the principal components, {@code (x - mean) V}, as a stage: a block of cells becomes a
@@ -15,10 +17,28 @@ final class ProjectionStage implements Stage {
     private final Components components;
     private final double[] meanV;
     private final Backend backend;
+    /** The component row of each column of the blocks (-1: not a feature of the fit), or null: column itself. */
+    private final int[] rowOf;
+    private final ColumnMap pick;
 
-    ProjectionStage(Components components, Backend backend) {
+    /**
+     * The projection of blocks whose columns are the fit's features, or, with {@code mask} (null for none), of blocks
+     * of all genes, the features being the genes it marks.
+     */
+    ProjectionStage(Components components, Backend backend, boolean[] mask) {
         this.components = components;
         this.backend = backend;
+        if (mask == null) {
+            rowOf = null;
+            pick = null;
+        } else {
+            rowOf = new int[mask.length];
+            int kept = 0;
+            for (int g = 0; g < mask.length; g++) {
+                rowOf[g] = mask[g] ? kept++ : -1;
+            }
+            pick = ColumnMap.of(rowOf, kept, "mask_var");
+        }
         int k = components.k();
         meanV = new double[k];
         double[] mean = components.mean();
@@ -30,8 +50,15 @@ final class ProjectionStage implements Stage {
         }
     }
 
+    /** On the host, the features' entries projected where they lie; on a device, picked first. */
     @Override
     public RowBlock apply(RowBlock block) {
-        return backend.project(block, components.loadings(), components.k(), meanV);
+        if (rowOf == null || pick == null) {
+            return backend.project(block, components.loadings(), components.k(), meanV);
+        }
+        if (backend.isHost()) {
+            return HostBackend.project(block, rowOf, components.loadings(), components.k(), meanV);
+        }
+        return backend.project(pick.reindex(block, 0f), components.loadings(), components.k(), meanV);
     }
 }

@@ -183,6 +183,14 @@ public final class HostBackend implements Backend, java.io.Serializable {
 
     @Override
     public RowBlock project(RowBlock block, double[] loadings, int k, double[] meanV) {
+        return project(block, null, loadings, k, meanV);
+    }
+
+    /**
+     * {@link #project} of the block's columns that {@code rowOf} maps to a row of {@code loadings} (-1: left out; null:
+     * every column, itself): the same sums, in the same order, as projecting the block with those columns picked.
+     */
+    public static RowBlock project(RowBlock block, int[] rowOf, double[] loadings, int k, double[] meanV) {
         double[] acc = new double[k];
         int[] indptr = block.indptr();
         int[] indices = block.indices();
@@ -194,8 +202,12 @@ public final class HostBackend implements Backend, java.io.Serializable {
         for (int r = 0; r < rows; r++) {
             Arrays.fill(acc, 0);
             for (int i = indptr[r]; i < indptr[r + 1]; i++) {
+                int row = rowOf == null ? indices[i] : rowOf[indices[i]];
+                if (row < 0) {
+                    continue;
+                }
                 double x = values[i];
-                int base = indices[i] * k;
+                int base = row * k;
                 for (int j = 0; j < k; j++) {
                     acc[j] += x * loadings[base + j];
                 }

@@ -6,6 +6,8 @@ import io.scflux.core.ScfluxFormatException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.AsynchronousCloseException;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -24,19 +26,27 @@ final class Storage implements AutoCloseable {
     private static final int DECODED_CHUNKS_KEPT = 8;
 
     private final Path file;
-    private final FileChannel channel;
+    private final FileStamp stamp;
+    /** Opened again when an interrupted read closed it ({@link #read}); null once this storage is closed. */
+    private volatile FileChannel channel;
     private final ReadStats stats;
     private final Map<ChunkKey, CompletableFuture<ByteBuffer>> decoded = new Recent<>(DECODED_CHUNKS_KEPT);
     private HdfFile hdf;
 
-    private Storage(Path file, FileChannel channel, ReadStats stats) {
+    private Storage(Path file, FileStamp stamp, FileChannel channel, ReadStats stats) {
         this.file = file;
+        this.stamp = stamp;
         this.channel = channel;
         this.stats = stats;
     }
 
     /** Opens {@code file} for reading, failing if it is no longer the file that was described. */
     static Storage open(Path file, FileStamp expected, ReadStats stats) {
+        return new Storage(file, expected, channel(file, expected), stats);
+    }
+
+    /** A channel on {@code file}, checked to be the file {@code expected} describes. */
+    private static FileChannel channel(Path file, FileStamp expected) {
         FileChannel ch;
         try {
             ch = FileChannel.open(file, StandardOpenOption.READ);
@@ -53,7 +63,7 @@ final class Storage implements AutoCloseable {
             closeQuietly(ch);
             throw e;
         }
-        return new Storage(file, ch, stats);
+        return ch;
     }
 
     Path file() {
@@ -68,12 +78,31 @@ final class Storage implements AutoCloseable {
     void read(long position, ByteBuffer dst, String what) {
         int wanted = dst.remaining();
         long at = position;
+        boolean reopened = false;
         try {
             while (dst.hasRemaining()) {
-                int n = channel.read(dst, at);
+                FileChannel ch = channel;
+                if (ch == null) {
+                    throw new ClosedChannelException();
+                }
+                int n;
+                try {
+                    n = ch.read(dst, at);
+                } catch (AsynchronousCloseException e) {
+                    // a thread interrupted in a read (a cancelled pass, or an interrupt that Reactor's dispose of a
+                    // finished task lets land on a pooled thread) closes the channel under every reader: open it
+                    // again, once, and read on; a closed storage stays closed
+                    if (reopened || channel == null) {
+                        throw e;
+                    }
+                    reopened = true;
+                    Thread.interrupted();
+                    reopen(ch);
+                    continue;
+                }
                 if (n < 0) {
                     throw new ScfluxFormatException(file.toString(), what, "file truncated: expected " + wanted
-                            + " bytes at offset " + position + " but the file ends at " + channel.size());
+                            + " bytes at offset " + position + " but the file ends at " + ch.size());
                 }
                 at += n;
             }
@@ -147,9 +176,20 @@ final class Storage implements AutoCloseable {
         return hdf.getDatasetByPath(path);
     }
 
+    /** Replaces {@code closed}, unless another reader did or this storage was closed. */
+    private synchronized void reopen(FileChannel closed) {
+        if (channel == closed) {
+            channel = channel(file, stamp);
+        }
+    }
+
     @Override
     public synchronized void close() {
-        closeQuietly(channel);
+        FileChannel ch = channel;
+        channel = null;
+        if (ch != null) {
+            closeQuietly(ch);
+        }
         if (hdf != null) {
             hdf.close();
             hdf = null;

@@ -178,4 +178,29 @@ class FileMatrixTest {
         assertEquals(100L * 2000, dense.nnz());
         assertEquals("gzip", x("synth-3k.csc-gzip.h5ad").info().compression());
     }
+
+    /**
+     * A read on a thread left interrupted (Reactor's dispose of a finished task can interrupt the pooled thread that
+     * runs the next one) closes a file channel; the reader opens it again and reads on, for this read and the others.
+     */
+    @Test
+    void aReadOnAnInterruptedThreadOpensTheFileAgainAndReadsOn() {
+        FileMatrix m = x("x-csr-contiguous.h5ad");
+        BlockPlan plan = m.plan(new PlanTarget(999, 3));
+        CsrMatrix expected = Fixtures.collect(m, new PlanTarget(999, 3), 1);
+        List<RowBlock> read = new java.util.ArrayList<>();
+        try (var reader = m.open()) {
+            for (int b = 0; b < plan.size(); b++) {
+                Thread.currentThread().interrupt();
+                try {
+                    read.add(reader.read(b, plan.rowStart(b), plan.rowEnd(b)));
+                } finally {
+                    Thread.interrupted();
+                }
+            }
+        }
+        CsrMatrix.Builder all = CsrMatrix.builder(m.nCols());
+        read.forEach(all::add);
+        Fixtures.assertSameMatrix(expected, all.build());
+    }
 }

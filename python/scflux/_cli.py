@@ -107,8 +107,9 @@ def _checkout_jar() -> Path | None:
 
 def find_jar() -> Path:
     """The jar to run: ``scflux.settings.jar``, else ``SCFLUX_JAR``, else ``scflux/jars/scflux.jar`` in the
-    package, else ``samples/target/scflux.jar`` of the checkout. A jar named explicitly that does not exist is an
-    error rather than a reason to look further."""
+    package, else ``lib/scflux.jar`` of the distribution the package came in (``scflux-VERSION/python/scflux``),
+    else ``samples/target/scflux.jar`` of the checkout. A jar named explicitly that does not exist is an error rather
+    than a reason to look further."""
     for name, value in (("scflux.settings.jar", settings.jar), ("SCFLUX_JAR", os.environ.get("SCFLUX_JAR"))):
         if value:
             path = Path(value).expanduser()
@@ -118,6 +119,9 @@ def find_jar() -> Path:
     bundled = _PACKAGE_DIR / "jars" / "scflux.jar"
     if bundled.is_file():
         return bundled
+    distribution = _PACKAGE_DIR.parent.parent / "lib" / "scflux.jar"
+    if distribution.is_file():
+        return distribution
     checkout = _checkout_jar()
     if checkout is not None:
         return checkout

@@ -1,5 +1,7 @@
 package io.scflux.samples.service;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowBlock;
@@ -93,6 +95,30 @@ final class Job {
     /** The last event ({@code done}, {@code failed}, {@code cancelled}), or null while the job is queued or runs. */
     JobEvent last() {
         return last;
+    }
+
+    /** {@code queued}, {@code running}, or how it ended: {@code done}, {@code failed}, {@code cancelled}. */
+    String state() {
+        JobEvent end = last;
+        return end != null ? end.name() : started() ? "running" : "queued";
+    }
+
+    /** The job's state and links as {@code GET /jobs} and {@code GET /jobs/ID} give them. */
+    ObjectNode describe() {
+        ObjectNode o = JsonNodeFactory.instance.objectNode();
+        o.put("id", id);
+        o.put("input", input());
+        steps().forEach(o.putArray("steps")::add);
+        o.put("state", state());
+        ObjectNode links = o.putObject("links");
+        String base = "/jobs/" + id;
+        links.put("self", base);
+        links.put("events", base + "/events");
+        if (done() && !evicted()) {
+            links.put("result", base + "/result");
+            links.put("page", base + "/page");
+        }
+        return o;
     }
 
     /** The input file's name in the data folder. */

@@ -3,7 +3,9 @@ package io.scflux.samples.service;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import reactor.core.Disposable;
@@ -19,6 +21,8 @@ import reactor.core.scheduler.Scheduler;
 final class Jobs implements Disposable {
 
     private final Map<String, Job> byId = new ConcurrentHashMap<>();
+    /** The ids in submission order (those forgotten are skipped when listed, and dropped now and then). */
+    private final Deque<String> order = new ArrayDeque<>();
     private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Disposable runner;
     private final int keepJobs;
@@ -43,6 +47,12 @@ final class Jobs implements Disposable {
         String id = Secrets.id();
         Job job = new Job(id, request, () -> retire(id));
         byId.put(job.id(), job);
+        synchronized (order) {
+            order.addLast(id);
+            if (order.size() > 2 * byId.size() + 16) {
+                order.removeIf(i -> !byId.containsKey(i));
+            }
+        }
         synchronized (queue) {
             queue.emitNext(job, Sinks.EmitFailureHandler.FAIL_FAST);
         }
@@ -57,6 +67,20 @@ final class Jobs implements Disposable {
                 byId.remove(ended.removeFirst());
             }
         }
+    }
+
+    /** The jobs known (running, queued, and the last ones that ended), in submission order. */
+    List<Job> all() {
+        List<Job> out = new ArrayList<>();
+        synchronized (order) {
+            for (String id : order) {
+                Job j = byId.get(id);
+                if (j != null) {
+                    out.add(j);
+                }
+            }
+        }
+        return out;
     }
 
     /** The job {@code id}, or null (never submitted, or forgotten). */

@@ -1,8 +1,10 @@
 package io.scflux.samples.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -83,6 +85,29 @@ final class Params {
             throw new InvalidField(fieldOf(name), name + " must be an integer of at least " + min + ", got " + v);
         }
         return v.intValue();
+    }
+
+    /** A JSON array of integers of at least {@code min} (empty: none), or null when absent. */
+    List<Integer> integers(String name, int min) {
+        JsonNode v = value(name);
+        if (v == null) {
+            return null;
+        }
+        List<Integer> out = new ArrayList<>();
+        if (v.isArray()) {
+            for (JsonNode e : v) {
+                if (!e.canConvertToInt() || !e.isIntegralNumber() || e.intValue() < min) {
+                    out = null;
+                    break;
+                }
+                out.add(e.intValue());
+            }
+        }
+        if (!v.isArray() || out == null) {
+            throw new InvalidField(fieldOf(name), name + " must be an array of integers of at least " + min + ", got "
+                    + v);
+        }
+        return out;
     }
 
     /** A positive finite number, or null when absent. */

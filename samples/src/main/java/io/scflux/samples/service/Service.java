@@ -1,5 +1,6 @@
 package io.scflux.samples.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -64,6 +65,8 @@ public final class Service implements Disposable {
         Router router = new Router()
                 .get("/", this::index)
                 .post("/jobs", this::submit)
+                .get("/jobs", this::list)
+                .get("/jobs/{id}", this::state)
                 .get("/jobs/{id}/events", this::events)
                 .get("/jobs/{id}/result", this::result)
                 .get("/jobs/{id}/page", this::page)
@@ -125,7 +128,8 @@ public final class Service implements Disposable {
 
     /** {@code /}: the datasets of the data folder and how to run a job, as HTML. */
     private Publisher<Void> index(HttpServerRequest request, HttpServerResponse response) {
-        return Mono.fromCallable(() -> IndexPage.html(folder.datasets())).subscribeOn(Schedulers.boundedElastic())
+        return Mono.fromCallable(() -> IndexPage.html(folder.datasets(), jobs.all()))
+                .subscribeOn(Schedulers.boundedElastic())
                 .flatMap(html -> response.header(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
                         .sendString(Mono.just(html)).then());
     }
@@ -138,6 +142,18 @@ public final class Service implements Disposable {
                         .put("id", job.id())))
                 .onErrorMap(InvalidField.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
                         "Invalid job request", e.getMessage(), e.field()));
+    }
+
+    /** {@code GET /jobs}: the jobs known, in submission order, with their state and links. */
+    private Publisher<Void> list(HttpServerRequest request, HttpServerResponse response) {
+        var array = JSON.createArrayNode();
+        jobs.all().forEach(j -> array.add(j.describe()));
+        return json(response, array);
+    }
+
+    /** {@code GET /jobs/ID}: one job's state and links (404 for an unknown or forgotten id). */
+    private Publisher<Void> state(HttpServerRequest request, HttpServerResponse response) {
+        return json(response, job(request).describe());
     }
 
     private Publisher<Void> events(HttpServerRequest request, HttpServerResponse response) {
@@ -304,7 +320,7 @@ public final class Service implements Disposable {
         };
     }
 
-    private static Mono<Void> json(HttpServerResponse response, ObjectNode body) {
+    private static Mono<Void> json(HttpServerResponse response, JsonNode body) {
         return response.header(HttpHeaderNames.CONTENT_TYPE, "application/json")
                 .sendString(Mono.just(body.toString())).then();
     }

@@ -11,6 +11,7 @@ import io.scflux.ops.Pp;
 import io.scflux.ops.PseudobulkOptions;
 import io.scflux.ops.QcMetricsOptions;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
@@ -42,7 +43,9 @@ enum Step {
         @Override
         Bound bind(Params params) {
             QcMetricsOptions options = QcMetricsOptions.defaults();
-            return (data, streaming) -> Pp.calculateQcMetrics(data, options, streaming);
+            List<Integer> ranks = params.integers("percent_top", 1);   // scanpy's default: 50, 100, 200, 500
+            QcMetricsOptions chosen = ranks == null ? options : options.withPercentTop(ranks.toArray(Integer[]::new));
+            return (data, streaming) -> Pp.calculateQcMetrics(data, chosen, streaming);
         }
     },
     NORMALIZE {

@@ -436,11 +436,45 @@ class ServiceTest {
         assertProblem(fetch("/jobs/x/nowhere"), 404);
         Fetched put = exchange(HttpMethod.PUT, "/jobs");
         assertProblem(put, 405);
-        assertEquals("POST", put.headers.get("Allow"));
+        assertEquals("POST, GET", put.headers.get("Allow"));
         Fetched post = exchange(HttpMethod.POST, "/metrics");
         assertProblem(post, 405);
         assertEquals("GET", post.headers.get("Allow"));
-        assertEquals("DELETE", exchange(HttpMethod.PUT, "/jobs/x").headers.get("Allow"));
+        assertEquals("GET, DELETE", exchange(HttpMethod.PUT, "/jobs/x").headers.get("Allow"));
+        assertProblem(fetch("/jobs/x"), 404);
+    }
+
+    /** {@code GET /jobs} lists the jobs, {@code GET /jobs/ID} gives one, and the front page shows them with links. */
+    @Test
+    void jobsAreListedAsJsonAndOnTheFrontPage() throws Exception {
+        startHeld();
+        String first = submit("[\"qc\"]");
+        String second = submit("[\"qc\", \"normalize\"]");
+        StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started").thenCancel()
+                .verify(PATIENCE);
+        JsonNode listed = json(new String(fetch("/jobs").body, StandardCharsets.UTF_8));
+        assertEquals(2, listed.size());
+        assertEquals(first, listed.get(0).get("id").asText());
+        assertEquals("running", listed.get(0).get("state").asText());
+        assertEquals(second, listed.get(1).get("id").asText());
+        assertEquals("queued", listed.get(1).get("state").asText());
+        assertEquals("[\"qc\",\"normalize\"]", listed.get(1).get("steps").toString());
+        assertEquals("/jobs/" + second + "/events", listed.get(1).get("links").get("events").asText());
+
+        hold.countDown();
+        StepVerifier.create(events(second, "").map(e -> e.name)).thenConsumeWhile(n -> !n.equals("done"))
+                .expectNext("done").expectComplete().verify(PATIENCE);
+        Fetched one = fetch("/jobs/" + second);
+        assertEquals(200, one.status);
+        assertEquals("application/json", one.contentType);
+        JsonNode state = json(new String(one.body, StandardCharsets.UTF_8));
+        assertEquals("done", state.get("state").asText());
+        assertEquals("/jobs/" + second + "/result", state.get("links").get("result").asText());
+        assertEquals("/jobs/" + second + "/page", state.get("links").get("page").asText());
+
+        String page = new String(fetch("/").body, StandardCharsets.UTF_8);
+        assertTrue(page.contains(second.substring(0, 12)) && page.contains(">done<")
+                && page.contains("href=\"/jobs/" + second + "/page\""), page);
     }
 
     /**
@@ -735,7 +769,7 @@ class ServiceTest {
         "synth-3k.int64.h5ad    | [\"qc\", \"normalize\", \"log1p\"]",
         "synth-3k.csc-gzip.h5ad | [\"qc\"]",
         "dense.h5ad             | [\"hvg\", \"pca\"]",
-        "rich.anndata08.h5ad    | [\"qc\", \"hvg\"]",
+        "rich.anndata08.h5ad    | [\"qc\", \"hvg\"], \"params\": {\"percent_top\": [50, 100]}",
         "cellranger.h5          | [\"qc\", \"normalize\", \"log1p\", \"pca\"], \"params\": {\"n_comps\": 20}",
     })
     void theEstimateBoundsTheOutput(String input, String steps) throws IOException {

@@ -72,7 +72,7 @@ def top_sums(data, indptr, ns):
     return (_top_sums_numba if numba is not None else _top_sums_python)(data, indptr, ns)
 
 
-def qc(a, percent_top=(50, 100, 200)):
+def qc(a, percent_top=(50, 100, 200, 500)):
     X = a.X
     mt = np.asarray(a.var_names.str.startswith("MT-"))
     a.var["mt"] = mt

@@ -37,6 +37,11 @@ public final class HighlyVariableGenes {
             if (x == null) {
                 throw new IllegalArgumentException("highly_variable_genes needs X; this AnnData has none");
             }
+            if (options.nTopGenes() > x.nCols()) {
+                // scanpy marks them all without a word; a user asked for a selection
+                streaming.warn("n_top_genes=" + options.nTopGenes() + " is more than the " + x.nCols()
+                        + " genes: every gene is marked highly variable");
+            }
             boolean v3 = options.flavor() == Flavor.SEURAT_V3;
             Batches batches = options.batchKey() == null ? Batches.none(data.nObs())
                     : Batches.of(data.obs(), options.batchKey(), !v3);

@@ -57,10 +57,10 @@ public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double mi
             throw new IllegalArgumentException("flavor is required");
         }
         if (nTopGenes < 0) {
-            throw new IllegalArgumentException("nTopGenes must be positive (or 0 for none), got " + nTopGenes);
+            throw new IllegalArgumentException("n_top_genes must be positive (or 0 for none), got " + nTopGenes);
         }
         if (nBins < 1) {
-            throw new IllegalArgumentException("nBins must be at least 1, got " + nBins);
+            throw new IllegalArgumentException("n_bins must be at least 1, got " + nBins);
         }
         if (!(span > 0)) {
             throw new IllegalArgumentException("span must be positive, got " + span);

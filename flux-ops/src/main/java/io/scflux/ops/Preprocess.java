@@ -53,7 +53,7 @@ public final class Preprocess {
     /** Makes X the view over counts that fold QC as they are read, and defers the columns to the end of that read. */
     private static void riding(AnnData out, PreprocessOptions options, Streaming streaming) {
         BlockSource counts = XMatrix.of(out);
-        QcPass pass = QcMetrics.pass(out, options.qc(), counts);
+        QcPass pass = QcMetrics.pass(out, options.qc(), counts, streaming);
         Reducer<ValueCheck.Checked<QcPass.Sums>> checked = ValueCheck.checking(pass, ValueCheck.Expect.COUNTS);
         SumType type = SumType.normalizing(counts.dtype());
         double target = type.round(options.normalize().targetSum());

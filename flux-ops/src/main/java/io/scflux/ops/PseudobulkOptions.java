@@ -27,10 +27,10 @@ public record PseudobulkOptions(String sampleCol, String groupsCol, Mode mode, i
                     + "'; pseudobulk by sample alone is not supported");
         }
         if (minCells < 0) {
-            throw new IllegalArgumentException("minCells must not be negative, got " + minCells);
+            throw new IllegalArgumentException("min_cells must not be negative, got " + minCells);
         }
         if (Double.isNaN(minCounts)) {
-            throw new IllegalArgumentException("minCounts must be a number");
+            throw new IllegalArgumentException("min_counts must be a number");
         }
     }
 

@@ -39,7 +39,7 @@ public final class QcMetrics {
     static Mono<QcPass.Cells> run(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
-            QcPass pass = pass(data, options, x);
+            QcPass pass = pass(data, options, x, streaming);
             return ValueCheck.reduce(data, x, pass, STEP, ValueCheck.Expect.COUNTS, streaming)
                     .map(sums -> annotate(data, options, pass, sums));
         });
@@ -48,10 +48,30 @@ public final class QcMetrics {
     /** scanpy's name of the step, in its messages. */
     static final String STEP = "`calculate_qc_metrics`";
 
-    /** The pass over {@code x}, the X of {@code data}, as {@code options} ask. */
-    static QcPass pass(AnnData data, QcMetricsOptions options, BlockSource x) {
-        return new QcPass(data.nObs(), data.nVars(), masks(data.var(), options.qcVars()),
-                ranks(options.percentTop(), data.nVars()), SumType.summing(x.dtype()));
+    /**
+     * The pass over {@code x}, the X of {@code data}, as {@code options} ask; warns of a qc variable that marks no
+     * gene (scanpy is silent: its columns are then zeros, as with mouse genes named {@code mt-} and a prefix
+     * {@code MT-}).
+     */
+    static QcPass pass(AnnData data, QcMetricsOptions options, BlockSource x, Streaming streaming) {
+        boolean[][] masks = masks(data.var(), options.qcVars());
+        for (int q = 0; q < masks.length; q++) {
+            if (count(masks[q]) == 0) {
+                streaming.warn("qc variable '" + options.qcVars().get(q) + "' marks no gene: total_counts_"
+                        + options.qcVars().get(q) + " and pct_counts_" + options.qcVars().get(q)
+                        + " are 0 for every cell");
+            }
+        }
+        return new QcPass(data.nObs(), data.nVars(), masks, ranks(options.percentTop(), data.nVars()),
+                SumType.summing(x.dtype()));
+    }
+
+    private static int count(boolean[] mask) {
+        int n = 0;
+        for (boolean b : mask) {
+            n += b ? 1 : 0;
+        }
+        return n;
     }
 
     /** Adds the columns of {@code pass}, whose partial over the whole of X is {@code sums}; returns its cells. */

@@ -12,8 +12,8 @@ import java.util.TreeSet;
  */
 public record QcMetricsOptions(List<String> qcVars, List<Integer> percentTop, boolean log1p) {
 
-    /** The ranks scflux uses by default (scanpy's own default adds 500, more than small panels have). */
-    public static final List<Integer> DEFAULT_PERCENT_TOP = List.of(50, 100, 200);
+    /** scanpy's default ranks; a matrix of fewer genes than one of them needs ranks of its own, as in scanpy. */
+    public static final List<Integer> DEFAULT_PERCENT_TOP = List.of(50, 100, 200, 500);
 
     public QcMetricsOptions {
         qcVars = List.copyOf(qcVars);

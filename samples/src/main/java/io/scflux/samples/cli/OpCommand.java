@@ -134,6 +134,11 @@ abstract class OpCommand implements Callable<Integer> {
         return Scflux.output(spec, destination.output, List.of(input));
     }
 
+    /** What the rows and columns of the result are, for the line that says what was written. */
+    String shape(AnnData result) {
+        return result.nObs() + " cells x " + result.nVars() + " genes";
+    }
+
     /** What is written: {@code result}, or with {@code --annotations-only} its annotations without any matrix. */
     private AnnData written(AnnData result) {
         if (!annotationsOnly) {
@@ -170,8 +175,8 @@ abstract class OpCommand implements Callable<Integer> {
         }
         global.printStats(spec.commandLine().getErr(), file == null ? 0 : file.plan(streaming.target()).size(),
                 file instanceof FileMatrix m ? m.stats().blocksRead() : 0);
-        spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, result.nObs(),
-                result.nVars(), (System.nanoTime() - started) / 1e9);
+        spec.commandLine().getOut().printf("wrote %s: %s in %.1f s%n", output, shape(result),
+                (System.nanoTime() - started) / 1e9);
         return 0;
     }
 }

@@ -43,4 +43,9 @@ final class PseudobulkCommand extends OpCommand {
         return Pseudobulk.pseudobulk(data, new PseudobulkOptions(sampleCol, groupsCol, mode, minCells, minCounts),
                 streaming);
     }
+
+    @Override
+    String shape(AnnData result) {
+        return result.nObs() + " pseudobulk profiles x " + result.nVars() + " genes";
+    }
 }

@@ -26,8 +26,8 @@ final class QcOptions {
     private List<String> qcVars = new ArrayList<>();
 
     @Option(names = "--percent-top", split = ",", paramLabel = "N",
-            description = "Ranks n of the pct_counts_in_top_n_genes columns (default: 50,100,200; none: no such "
-                    + "column).")
+            description = "Ranks n of the pct_counts_in_top_n_genes columns (default: scanpy's 50,100,200,500; "
+                    + "none: no such column).")
     private List<String> percentTop;
 
     @Option(names = "--no-log1p", description = "Leave out the log1p_ columns (scanpy's log1p=False).")
@@ -57,6 +57,13 @@ final class QcOptions {
 
     private List<Integer> ranks(int nVars) {
         if (percentTop == null) {
+            int largest = QcMetricsOptions.DEFAULT_PERCENT_TOP.get(QcMetricsOptions.DEFAULT_PERCENT_TOP.size() - 1);
+            if (largest > nVars) {
+                throw new ParameterException(spec.commandLine(), "the default --percent-top ranks "
+                        + QcMetricsOptions.DEFAULT_PERCENT_TOP.toString().replaceAll("[\\[\\] ]", "")
+                        + " reach past the " + nVars + " genes (scanpy fails the same way): give ranks up to " + nVars
+                        + " (e.g. --percent-top " + Math.max(1, nVars / 10) + ") or --percent-top none");
+            }
             return QcMetricsOptions.DEFAULT_PERCENT_TOP;
         }
         List<Integer> ranks = new ArrayList<>();

@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -40,7 +41,9 @@ import reactor.core.scheduler.Schedulers;
  * The {@code scflux} command line: {@code synth}, {@code info}, {@code bench} and the operators ({@code qc},
  * {@code normalize}, {@code log1p}, {@code preprocess}...), with the options every command shares
  * ({@code --threads}, {@code --chunk-nnz}, {@code --device}, {@code --progress}, {@code --debug}). Bad input and
- * I/O failures print one line, {@code scflux: error: <message>}, and exit 1; usage errors exit 2.
+ * I/O failures print one line, {@code scflux: error: <message>}, and exit 1; usage errors (an option or argument
+ * wrong or missing, a column named that the data lack) print that line, then {@code see 'scflux CMD --help'} after
+ * an option's mistake, and exit 2.
  */
 @Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
@@ -82,6 +85,14 @@ public final class Scflux implements Runnable {
 
     @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print stack traces of errors.")
     private boolean debug;
+
+    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
+            description = "Also print notices on stderr (the device chosen when no GPU is usable).")
+    private boolean verbose;
+
+    @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT,
+            description = "Print only errors on stderr (no warnings).")
+    private boolean quiet;
 
     @Option(names = "--cache-mb", paramLabel = "N", scope = ScopeType.INHERIT,
             description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
@@ -136,19 +147,26 @@ public final class Scflux implements Runnable {
             Scflux root = (Scflux) failed.getCommandSpec().root().userObject();
             PrintWriter err = failed.getErr();
             err.println("scflux: error: " + ErrorMessage.of(e));
+            ErrorKind kind = ErrorKind.of(e);
             if (root.debug) {
                 e.printStackTrace(err);
-            } else if (!isInputOrIo(e)) {
+            } else if (!isInputOrIo(e) && kind != ErrorKind.MISSING_KEY) {
                 err.println("scflux: this looks like a bug; --debug prints the stack trace");
             }
-            printKind(err, ErrorKind.of(e));
-            return CommandLine.ExitCode.SOFTWARE;
+            printKind(err, kind);
+            // a column the command line names and the data lack is the command line's mistake, in every command
+            return kind == ErrorKind.MISSING_KEY ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;
         });
-        CommandLine.IParameterExceptionHandler usage = cl.getParameterExceptionHandler();
         cl.setParameterExceptionHandler((e, args) -> {
-            int code = usage.handleParseException(e, args);
-            printKind(e.getCommandLine().getErr(), ErrorKind.USAGE);
-            return code;
+            CommandLine failed = e.getCommandLine();
+            PrintWriter err = failed.getErr();
+            err.println("scflux: error: " + e.getMessage());
+            if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+                err.println("scflux: did you mean " + String.join(" or ", u.getSuggestions()) + "?");
+            }
+            err.println("see '" + failed.getCommandSpec().qualifiedName() + " --help'");
+            printKind(err, ErrorKind.USAGE);
+            return CommandLine.ExitCode.USAGE;
         });
         return cl;
     }
@@ -214,8 +232,10 @@ public final class Scflux implements Runnable {
             long cap = deviceMemMb == null ? Long.MAX_VALUE : deviceMemMb << 20;
             try {
                 backend = Backends.select(device, cap, line -> {
-                    err.println(line);
-                    err.flush();
+                    if (verbose()) {
+                        err.println(line);
+                        err.flush();
+                    }
                 });
             } catch (IllegalStateException e) {
                 throw new IllegalArgumentException(e.getMessage(), e);
@@ -230,12 +250,35 @@ public final class Scflux implements Runnable {
         return new Streaming(b.target(planTarget()), execution(), b).withWarnings(warnings(err));
     }
 
-    /** Prints a step's warning as one line on {@code err}: {@code scflux: warning: <message>}. */
-    static Consumer<String> warnings(PrintWriter err) {
+    /**
+     * Prints a step's warning as one line on {@code err}, {@code scflux: warning: <message>}, unless
+     * {@code --quiet}.
+     */
+    Consumer<String> warnings(PrintWriter err) {
         return message -> {
-            err.println("scflux: warning: " + message);
-            err.flush();
+            if (!quiet()) {
+                err.println("scflux: warning: " + message);
+                err.flush();
+            }
         };
+    }
+
+    /** {@code --verbose}: notices too ({@code --quiet} with it is a usage error). */
+    boolean verbose() {
+        requireOneOfVerboseQuiet();
+        return verbose;
+    }
+
+    /** {@code --quiet}: errors only. */
+    boolean quiet() {
+        requireOneOfVerboseQuiet();
+        return quiet;
+    }
+
+    private void requireOneOfVerboseQuiet() {
+        if (verbose && quiet) {
+            throw new ParameterException(spec.commandLine(), "--verbose and --quiet contradict each other: give one");
+        }
     }
 
     /**
@@ -321,6 +364,13 @@ public final class Scflux implements Runnable {
                             + " itself; write elsewhere" + (inputs.size() == 1 ? ", or use --in-place to rewrite it"
                             : ""));
                 }
+            }
+        }
+        String name = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(Locale.ROOT);
+        for (String table : new String[] {".csv", ".tsv", ".txt", ".xlsx"}) {
+            if (name.endsWith(table)) {
+                of(spec).warnings(spec.commandLine().getErr()).accept("-o " + out + " names a " + table
+                        + " file, but scflux writes an .h5ad (HDF5) there");
             }
         }
         return out;

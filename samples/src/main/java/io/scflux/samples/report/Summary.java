@@ -53,7 +53,11 @@ public final class Summary {
             MatrixInfo info = f.info();
             m.put("encoding", info.encoding());
             m.put("dtype", info.dtype().numpyName());
-            m.put("nnz", info.nnz());
+            if ("array".equals(info.encoding())) {
+                m.put("shape", List.of(x.nRows(), x.nCols()));      // a dense array stores every element
+            } else {
+                m.put("nnz", info.nnz());
+            }
             m.put("indptr_dtype", info.indptrDtype() == null ? null : info.indptrDtype().numpyName());
             m.put("indices_dtype", info.indicesDtype() == null ? null : info.indicesDtype().numpyName());
             m.put("compression", info.compression());
@@ -108,6 +112,9 @@ public final class Summary {
         sb.append(x.get("encoding") == null ? "matrix" : x.get("encoding")).append(' ').append(x.get("dtype"));
         if (x.containsKey("nnz")) {
             sb.append(", nnz ").append(x.get("nnz"));
+        }
+        if (x.get("shape") instanceof List<?> shape) {
+            sb.append(", shape (").append(shape.get(0)).append(", ").append(shape.get(1)).append(')');
         }
         if (x.get("indptr_dtype") != null) {
             sb.append(", indptr ").append(x.get("indptr_dtype")).append(", indices ").append(x.get("indices_dtype"));

@@ -78,8 +78,14 @@ class CellRangerCommandTest {
         assertEquals(0, Cli.run("synth", "--cells", "500", "--genes", "300", "-o", h5ad.toString()).exitCode());
         Path fromTenx = tmp.resolve("qc-tenx.h5ad");
         Path fromH5ad = tmp.resolve("qc-h5ad.h5ad");
-        assertEquals(0, Cli.run("qc", file.toString(), "--qc-var", "mt=MT-", "-o", fromTenx.toString()).exitCode());
-        assertEquals(0, Cli.run("qc", h5ad.toString(), "--qc-var", "mt=MT-", "-o", fromH5ad.toString()).exitCode());
+        Cli small = Cli.run("qc", file.toString(), "--qc-var", "mt=MT-", "-o", fromTenx.toString());
+        assertEquals(2, small.exitCode(), "scanpy's default ranks reach past 300 genes");
+        assertTrue(small.err().startsWith("scflux: error: the default --percent-top ranks 50,100,200,500 reach past "
+                + "the 300 genes"), small.err());
+        assertEquals(0, Cli.run("qc", file.toString(), "--qc-var", "mt=MT-", "--percent-top", "50,100,200", "-o",
+                fromTenx.toString()).exitCode());
+        assertEquals(0, Cli.run("qc", h5ad.toString(), "--qc-var", "mt=MT-", "--percent-top", "50,100,200", "-o",
+                fromH5ad.toString()).exitCode());
         AnnData a = H5ad.read(fromTenx);
         AnnData b = H5ad.read(fromH5ad);
         assertArrayEquals(b.obs().index(), a.obs().index(), "the same barcodes");

@@ -102,11 +102,11 @@ class HvgCommandTest {
     }
 
     @Test
-    void aBatchKeyTheDataLackIsADataErrorAsInPseudobulk() {
+    void aBatchKeyTheDataLackIsAUsageErrorAsInPseudobulk() {
         String in = TestFixtures.path("synth-3k.int64.h5ad").toString();
         Path out = tmp.resolve("x.h5ad");
         Cli key = Cli.run("hvg", in, "-o", out.toString(), "--batch-key", "donor");
-        assertEquals(1, key.exitCode());
+        assertEquals(2, key.exitCode());
         assertTrue(key.err().contains("scflux: error: " + in + ": --batch-key donor is not an obs column"),
                 key.err());
         assertFalse(Files.exists(out));

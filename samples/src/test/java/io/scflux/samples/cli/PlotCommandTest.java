@@ -92,7 +92,7 @@ class PlotCommandTest {
     void anUnknownColourColumnListsTheColumns() {
         Cli cli = Cli.run("plot", "pca", analysed.toString(), "-o", dir.resolve("never.png").toString(),
                 "--color", "nope");
-        assertEquals(1, cli.exitCode());
+        assertEquals(2, cli.exitCode());
         assertTrue(cli.err().contains("no obs column nope to colour by (columns: sample, cell_type, batch"),
                 cli.err());
     }

@@ -36,7 +36,7 @@ class PseudobulkCommandTest {
             Cli c = Cli.run("--threads", "2", "pseudobulk", in, "-o", out.toString(), "--sample-col", "sample",
                     "--groups-col", "cell_type", "--mode", mode);
             assertEquals(0, c.exitCode(), c.err());
-            assertTrue(c.out().contains("48 cells x 2000 genes"), c.out());
+            assertTrue(c.out().contains("48 pseudobulk profiles x 2000 genes"), c.out());
             AnnData mine = H5ad.read(out);
             AnnData ref = H5ad.read(EXPECTED.resolve("pseudobulk_" + mode + ".h5ad"));
             assertArrayEquals(ref.obs().index(), mine.obs().index(), "rows {sample}_{group}, by group then sample");
@@ -73,7 +73,7 @@ class PseudobulkCommandTest {
         Path bad = tmp.resolve("bad.h5ad");
         Cli missing = Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "donor", "--groups-col",
                 "cell_type");
-        assertEquals(1, missing.exitCode());
+        assertEquals(2, missing.exitCode(), "a column named and missing is a usage error, as in every command");
         assertTrue(missing.err().contains("no obs column 'donor'"), missing.err());
         assertEquals(2, Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "sample").exitCode());
         assertEquals(2, Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "sample", "--groups-col",

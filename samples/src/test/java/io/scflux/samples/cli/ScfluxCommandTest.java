@@ -14,7 +14,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,6 +73,66 @@ class ScfluxCommandTest {
         assertTrue(threads.err().contains("--threads must be at least 1"), threads.err());
         assertEquals(2, Cli.run("info", CSC, "--chunk-nnz", "0").exitCode());
         assertFalse(Files.exists(tmp.resolve("x.h5ad")), "nothing written after a usage error");
+    }
+
+    /** A usage error is one line saying what is wrong, then where the usage is: never the usage itself. */
+    @Test
+    void aUsageErrorIsOneLineAndWhereTheHelpIs() {
+        String in = CSC;
+        String out = tmp.resolve("x.h5ad").toString();
+        Map<List<String>, String> cases = new LinkedHashMap<>();
+        cases.put(List.of("qc"), "scflux: error: Missing required parameter: 'IN'|see 'scflux qc --help'");
+        cases.put(List.of("hvg", in, "-o", out, "--n-top-genes", "abc"),
+                "scflux: error: Invalid value for option '--n-top-genes': 'abc' is not an int|see 'scflux hvg --help'");
+        cases.put(List.of("qc", in, "-o", out, "--bogus"), "scflux: error: Unknown option: '--bogus'|"
+                + "see 'scflux qc --help'");
+        cases.put(List.of("--verbose", "--quiet", "qc", in, "-o", out), "scflux: error: --verbose and --quiet "
+                + "contradict each other: give one|see 'scflux --help'");
+        cases.forEach((args, expected) -> {
+            Cli c = Cli.run(args.toArray(String[]::new));
+            assertEquals(2, c.exitCode(), args + ": " + c.err());
+            assertEquals(expected, String.join("|", c.err().strip().lines().toList()), args.toString());
+            assertFalse(c.err().contains("Usage:") || c.out().contains("Usage:"), c.err());
+        });
+        assertFalse(Files.exists(tmp.resolve("x.h5ad")));
+    }
+
+    /** Where scanpy is silent but a user is surprised, one warning line; none with --quiet. */
+    @Test
+    void surprisesAreWarnedOfAndQuietSilencesThem() {
+        String in = INT64;
+        String out = tmp.resolve("x.h5ad").toString();
+        Cli noGene = Cli.run("qc", in, "-o", out, "--qc-var", "mt=mt-");
+        assertEquals(0, noGene.exitCode(), noGene.err());
+        assertTrue(noGene.err().contains("scflux: warning: qc variable 'mt' marks no gene: total_counts_mt and "
+                + "pct_counts_mt are 0 for every cell"), noGene.err());
+        Cli many = Cli.run("hvg", in, "-o", out, "--n-top-genes", "5000", "--flavor", "seurat_v3");
+        assertEquals(0, many.exitCode(), many.err());
+        assertTrue(many.err().contains("scflux: warning: n_top_genes=5000 is more than the 2000 genes: every gene "
+                + "is marked highly variable"), many.err());
+        String csv = tmp.resolve("table.csv").toString();
+        Cli table = Cli.run("log1p", in, "-o", csv);
+        assertEquals(0, table.exitCode(), table.err());
+        assertTrue(table.err().contains("scflux: warning: -o " + csv + " names a .csv file, but scflux writes an "
+                + ".h5ad (HDF5) there"), table.err());
+        Cli quiet = Cli.run("--quiet", "qc", in, "-o", out, "--qc-var", "mt=mt-");
+        assertEquals(0, quiet.exitCode(), quiet.err());
+        assertEquals("", quiet.err());
+    }
+
+    /** A column the command line names and the data lack is the same usage error in every command. */
+    @Test
+    void aMissingObsColumnIsExitTwoInEveryCommand() {
+        String in = Cli.FIXTURES.resolve("synth-3k-b.h5ad").toString();
+        String out = tmp.resolve("x.h5ad").toString();
+        for (List<String> args : List.of(List.of("hvg", in, "-o", out, "--batch-key", "nope"),
+                List.of("pseudobulk", in, "-o", out, "--sample-col", "nope", "--groups-col", "cell_type"),
+                List.of("qc", in, "-o", out, "--qc-var", "nope"))) {
+            Cli c = Cli.run(args.toArray(String[]::new));
+            assertEquals(2, c.exitCode(), args + ": " + c.err());
+            assertTrue(c.err().startsWith("scflux: error: ") && c.err().contains("nope"), c.err());
+            assertFalse(c.err().contains("looks like a bug"), c.err());
+        }
     }
 
     @Test
@@ -132,6 +194,10 @@ class ScfluxCommandTest {
         assertTrue(int64.contains("X: csr_matrix float32, nnz " + FIXTURE_NNZ + ", indptr int64, indices int64"),
                 int64);
         assertTrue(int64.contains("'batch' object"), int64);
+
+        String dense = Cli.run("info", Cli.FIXTURES.resolve("x-dense-lzf.h5ad").toString()).out();
+        assertTrue(dense.contains("X: array float32, shape (100, 2000), compression lzf"), dense);
+        assertFalse(dense.contains("nnz"), "a dense array has no stored-entry count: " + dense);
     }
 
     @Test

@@ -57,7 +57,7 @@ class StepOptionsTest {
             assertEquals(expected[qc.row(cells[i])], mt.getDouble(i), cells[i]);
         }
         Cli missing = Cli.run("qc", IN, "--qc-var", "ribo", "-o", tmp.resolve("x.h5ad").toString());
-        assertEquals(1, missing.exitCode());
+        assertEquals(2, missing.exitCode());
         assertTrue(missing.err().contains("qc variable ribo is not a var column"), missing.err());
         assertEquals(ErrorKind.MISSING_KEY, ErrorKind.of(new io.scflux.core.anndata.MissingColumnException("x")));
     }
@@ -144,7 +144,7 @@ class StepOptionsTest {
                 tmp.resolve("q.h5ad").toString());
         assertEquals(2, both.exitCode(), both.err());
         Cli absent = Cli.run("pca", pre.toString(), "--mask-var", "nope", "-o", tmp.resolve("q.h5ad").toString());
-        assertEquals(1, absent.exitCode(), absent.err());
+        assertEquals(2, absent.exitCode(), absent.err());
     }
 
     @Test

@@ -27,28 +27,8 @@ class FoldingSourceTest {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
 
-    /** Float sums of values spanning many magnitudes, one partial per block: the merge order shows in the bits. */
-    private static final Reducer<float[]> SUM = new Reducer<>() {
-        @Override
-        public float[] identity() {
-            return new float[1];
-        }
-
-        @Override
-        public float[] fold(RowBlock block) {
-            float s = 0;
-            for (int k = 0; k < block.nnz(); k++) {
-                s += block.values()[k];
-            }
-            return new float[] {s};
-        }
-
-        @Override
-        public float[] merge(float[] earlier, float[] later) {
-            earlier[0] += later[0];
-            return earlier;
-        }
-    };
+    /** Float sums, one partial per block (blocks take turns at random): the merge order shows in the bits. */
+    private static final Reducer<float[]> SUM = ReducerTest.FLOAT_SUM;
 
     private static final CsrMatrix MATRIX = Matrices.random(300, 40, 0.3, 11);
 
@@ -58,11 +38,7 @@ class FoldingSourceTest {
         try (RowReader reader = MATRIX.open()) {
             for (int b = 0; b < plan.size(); b++) {
                 RowBlock block = reader.read(b, plan.rowStart(b), plan.rowEnd(b));
-                float s = 0;
-                for (int k = 0; k < block.nnz(); k++) {
-                    s += block.values()[k];
-                }
-                total += s;
+                total += SUM.fold(block)[0];
             }
         }
         return total;
@@ -92,37 +68,39 @@ class FoldingSourceTest {
         assertEquals(Float.floatToIntBits(expected(plan)), Float.floatToIntBits(source.result()[0]));
     }
 
+    /** A source over {@link #MATRIX} folding {@link #SUM} on {@code plan}, counting its fallbacks and handed blocks. */
+    private record Ride(BlockPlan plan, FoldingSource<float[]> source, AtomicInteger fallbacks,
+                        AtomicInteger folded) {
+        static Ride on(BlockSize size) {
+            CountingSource counts = CountingSource.of(MATRIX);
+            BlockPlan plan = counts.plan(size.target());
+            AtomicInteger fallbacks = new AtomicInteger();
+            AtomicInteger folded = new AtomicInteger();
+            return new Ride(plan, new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(),
+                    () -> new float[] {fallbacks.incrementAndGet() * 100f}), fallbacks, folded);
+        }
+    }
+
     @Test
     void theResultBeforeAnyReadComesFromTheFallbackOnceAndTheReadsThenOnlyRead() {
-        CountingSource counts = CountingSource.of(MATRIX);
-        BlockPlan plan = counts.plan(BlockSize.TINY.target());
-        AtomicInteger fallbacks = new AtomicInteger();
-        AtomicInteger folded = new AtomicInteger();
-        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(),
-                () -> new float[] {fallbacks.incrementAndGet() * 100f});
-
-        assertEquals(100f, source.result()[0]);
-        source.blocks(plan, Threads.TWO.execution()).blockLast(WAIT);
-        assertEquals(100f, source.result()[0]);
-        assertEquals(1, fallbacks.get());
-        assertEquals(0, folded.get());
+        Ride r = Ride.on(BlockSize.TINY);
+        assertEquals(100f, r.source().result()[0]);
+        r.source().blocks(r.plan(), Threads.TWO.execution()).blockLast(WAIT);
+        assertEquals(100f, r.source().result()[0]);
+        assertEquals(1, r.fallbacks().get());
+        assertEquals(0, r.folded().get());
     }
 
     @Test
     void readingRowsOutsideThePlanRunsTheFallbackBeforeTheBlockIsHandedOn() {
-        CountingSource counts = CountingSource.of(MATRIX);
-        BlockPlan plan = counts.plan(BlockSize.TINY.target());
-        AtomicInteger fallbacks = new AtomicInteger();
-        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> { },
-                () -> new float[] {fallbacks.incrementAndGet()});
-
-        BlockPlan other = counts.plan(BlockSize.ONE_ROW.target());
-        StepVerifier.create(source.blocks(other, Threads.ONE.execution()).take(1))
-                .assertNext(b -> assertEquals(1, fallbacks.get(), "the fallback ran before the first block"))
+        Ride r = Ride.on(BlockSize.TINY);
+        BlockPlan other = MATRIX.plan(BlockSize.ONE_ROW.target());
+        StepVerifier.create(r.source().blocks(other, Threads.ONE.execution()).take(1))
+                .assertNext(b -> assertEquals(1, r.fallbacks().get(), "the fallback ran before the first block"))
                 .verifyComplete();
-        source.blocks(plan, Threads.TWO.execution()).blockLast(WAIT);
-        assertEquals(1f, source.result()[0]);
-        assertEquals(1, fallbacks.get());
+        r.source().blocks(r.plan(), Threads.TWO.execution()).blockLast(WAIT);
+        assertEquals(100f, r.source().result()[0]);
+        assertEquals(1, r.fallbacks().get());
     }
 
     @Test

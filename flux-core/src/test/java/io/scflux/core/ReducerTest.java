@@ -24,7 +24,7 @@ import reactor.test.StepVerifier;
 class ReducerTest {
 
     /** Float sums of values spanning many magnitudes: the order of additions shows in the last bits. */
-    private static final Reducer<float[]> FLOAT_SUM = new Reducer<>() {
+    static final Reducer<float[]> FLOAT_SUM = new Reducer<>() {
         @Override
         public float[] identity() {
             return new float[1];

@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
+import io.scflux.core.Cleanup;
 import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
@@ -9,6 +10,7 @@ import io.scflux.core.StagedSource;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.Resident;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -97,26 +99,7 @@ abstract class MatrixWriter {
                                 writers.get(w).accept(made[w]);
                             }
                         })
-                        .then(Mono.fromRunnable(() -> finish(writers))));
-    }
-
-    /** Finishes every one of {@code writers}, even after one failed; throws the first failure. */
-    private static void finish(List<MatrixWriter> writers) {
-        RuntimeException failure = null;
-        for (MatrixWriter w : writers) {
-            try {
-                w.finish();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+                        .then(Mono.fromRunnable(() -> Cleanup.all(writers, MatrixWriter::finish))));
     }
 
     /** As above, with the writer {@code make} creates for the plan (on the HDF5 thread). */
@@ -162,23 +145,7 @@ abstract class MatrixWriter {
             closeAfter(e);
             throw e;
         }
-        RuntimeException failure = null;
-        for (NativeHdf5.Node n : nodes()) {      // every one, even after one failed (a full disk fails them all)
-            try {
-                if (n != null) {
-                    n.close();
-                }
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure != null) {
-            throw failure;
-        }
+        Cleanup.all(Arrays.asList(nodes()), NativeHdf5.Node::close);
     }
 
     /** Closes whatever is open after {@code cause} went wrong. */

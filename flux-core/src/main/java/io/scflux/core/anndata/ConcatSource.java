@@ -2,6 +2,7 @@ package io.scflux.core.anndata;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
+import io.scflux.core.Cleanup;
 import io.scflux.core.DType;
 import io.scflux.core.Notices;
 import io.scflux.core.PlanTarget;
@@ -355,23 +356,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
                 closed = true;
                 open = readers.clone();
             }
-            RuntimeException failure = null;
-            for (RowReader r : open) {
-                if (r != null) {
-                    try {
-                        r.close();
-                    } catch (RuntimeException e) {
-                        if (failure == null) {
-                            failure = e;
-                        } else {
-                            failure.addSuppressed(e);
-                        }
-                    }
-                }
-            }
-            if (failure != null) {
-                throw failure;
-            }
+            Cleanup.all(Arrays.asList(open), RowReader::close);
         }
     }
 }

@@ -80,7 +80,8 @@ public final class Scflux implements Runnable {
     private Long deviceMemMb;
 
     @Option(names = "--progress", scope = ScopeType.INHERIT,
-            description = "Show a progress bar on stderr (blocks done / total, rows/s).")
+            description = "Show a progress bar on stderr, one line per pass over X (blocks done / total, rows/s, "
+                    + "time left).")
     private boolean progress;
 
     @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print stack traces of errors.")

@@ -8,6 +8,7 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import java.io.PrintWriter;
+import java.util.Locale;
 
 /**
  * The progress of one pass over a source's blocks: blocks done out of the plan's, rows per second, shown as a bar on
@@ -39,18 +40,33 @@ public final class Progress {
         this.listener = listener;
     }
 
-    /** A bar on {@code err}, redrawn in place. */
+    /**
+     * A bar on {@code err}, redrawn in place, one line per pass over X: its number, the share of rows done, blocks,
+     * rows per second and the time left (at the end, the time it took).
+     */
     public static Progress to(PrintWriter err) {
+        int[] passes = {0};
         return new Progress((blocks, totalBlocks, rows, totalRows, rowsPerSecond, last) -> {
             double fraction = totalRows == 0 ? 1 : (double) rows / totalRows;
             int filled = (int) Math.round(fraction * WIDTH);
-            err.printf("\r[%s%s] %3d%%  %d%s blocks  %,.0f rows/s", "#".repeat(filled), " ".repeat(WIDTH - filled),
-                    Math.round(100 * fraction), blocks, totalBlocks >= 0 ? "/" + totalBlocks : "", rowsPerSecond);
+            double seconds = last ? rows / Math.max(rowsPerSecond, 1e-9)
+                    : (totalRows - rows) / Math.max(rowsPerSecond, 1e-9);
+            err.printf("\r[pass %d] [%s%s] %3d%%  %d%s blocks  %,.0f rows/s  %s %s", passes[0] + 1, "#".repeat(filled),
+                    " ".repeat(WIDTH - filled), Math.round(100 * fraction), blocks,
+                    totalBlocks >= 0 ? "/" + totalBlocks : "", rowsPerSecond, last ? "in" : "ETA", clock(seconds));
             if (last) {
+                passes[0]++;
                 err.println();
             }
             err.flush();
         });
+    }
+
+    /** {@code seconds} as m:ss (h:mm:ss past an hour). */
+    public static String clock(double seconds) {
+        long s = Math.round(Math.min(seconds, 359_999));
+        return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+                : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
     }
 
     /** Reports to {@code listener}. */

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
+import io.scflux.samples.report.Progress;
 import io.scflux.samples.synth.SynthSpec;
 import io.scflux.samples.synth.SyntheticCounts;
 import java.io.IOException;
@@ -283,8 +284,11 @@ class ScfluxCommandTest {
         Cli c = Cli.run("--progress", "info", "--json", INT64, "--chunk-nnz", "100000");
         assertEquals(0, c.exitCode(), c.err());
         assertEquals(FIXTURE_SUM, xSum(c.out()));
-        assertTrue(Pattern.compile("\\] 100%  (\\d+)/\\1 blocks  [0-9,]+ rows/s\n$").matcher(c.err()).find(),
-                "ends with all blocks done and a newline: " + c.err());
+        assertTrue(Pattern.compile("\\[pass 1] \\[#+] 100%  (\\d+)/\\1 blocks  [0-9,]+ rows/s  in \\d+:\\d\\d\n$")
+                .matcher(c.err()).find(), "ends with the pass, all blocks done, the time taken and a newline: "
+                + c.err());
+        assertEquals("0:04", Progress.clock(4.4));
+        assertEquals("1:05:09", Progress.clock(3909));
     }
 
     @Test

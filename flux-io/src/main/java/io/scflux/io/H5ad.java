@@ -1,7 +1,9 @@
 package io.scflux.io;
 
 import io.scflux.core.anndata.AnnData;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -52,6 +54,20 @@ public final class H5ad {
     /** True when {@code file} is a Cell Ranger feature-barcode matrix ({@code .h5}) rather than an {@code .h5ad}. */
     public static boolean isCellRanger(Path file) {
         return H5adReader.isCellRanger(file);
+    }
+
+    /**
+     * The folder of the row-major copies scflux makes of CSC matrices to read them by rows: {@code -Dscflux.cache.dir},
+     * else {@code $SCFLUX_CACHE_DIR}, else {@code scflux-cache} in the system's temporary folder. A copy is replaced
+     * when its source changes; {@link #transposedStores} lists them for a user to remove.
+     */
+    public static Path transposedCacheDir() {
+        return TransposedStore.cacheDir();
+    }
+
+    /** The row-major copies of CSC matrices in {@link #transposedCacheDir()}. */
+    public static List<Path> transposedStores() throws IOException {
+        return TransposedStore.stores();
     }
 
     /** One matrix element ({@code /X}, {@code /layers/counts}, {@code /raw/X}...) of {@code file}. */

@@ -18,7 +18,9 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 
 /**
  * A CSR copy of a CSC matrix element, made once out of core so that CSC files stream row blocks in bounded memory,
@@ -52,6 +54,19 @@ final class TransposedStore {
         }
         return dir == null || dir.isEmpty() ? Paths.get(System.getProperty("java.io.tmpdir"), "scflux-cache")
                 : Paths.get(dir);
+    }
+
+    /** The stores in {@link #cacheDir()} (none when it does not exist), by name. */
+    static List<Path> stores() throws IOException {
+        Path dir = cacheDir();
+        List<Path> out = new ArrayList<>();
+        if (Files.isDirectory(dir)) {
+            try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "transposed-*.csr")) {
+                all.forEach(out::add);
+            }
+        }
+        out.sort(null);
+        return out;
     }
 
     /**

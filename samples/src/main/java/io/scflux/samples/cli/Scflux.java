@@ -51,7 +51,7 @@ import reactor.core.scheduler.Schedulers;
             FilterCellsCommand.class, FilterGenesCommand.class, NormalizeCommand.class, Log1pCommand.class,
             PreprocessCommand.class, HvgCommand.class,
             PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class, ConcatCommand.class,
-            ConvertCommand.class, PlotCommand.class, ServeCommand.class,
+            ConvertCommand.class, PlotCommand.class, ServeCommand.class, CacheCommand.class,
             FuzzCommand.class})
 public final class Scflux implements Runnable {
 

@@ -121,6 +121,36 @@ class ScfluxCommandTest {
         assertEquals("", quiet.err());
     }
 
+    /** The row-major copies of CSC matrices are listed with their folder and removed by {@code cache clear}. */
+    @Test
+    void cacheListsAndClearsTheCopiesOfCscMatrices() throws IOException {
+        Path dir = tmp.resolve("cache");
+        String before = System.getProperty("scflux.cache.dir");
+        System.setProperty("scflux.cache.dir", dir.toString());
+        try {
+            assertEquals(0, Cli.run("info", "--json", CSC).exitCode());
+            Cli list = Cli.run("cache");
+            assertEquals(0, list.exitCode(), list.err());
+            assertTrue(list.out().startsWith(dir + ": 1 copy of CSC matrices, "), list.out());
+            try (var files = Files.list(dir)) {
+                assertEquals(1, files.filter(p -> p.getFileName().toString().endsWith(".csr")).count());
+            }
+            Cli clear = Cli.run("cache", "clear");
+            assertEquals(0, clear.exitCode(), clear.err());
+            assertTrue(clear.out().startsWith("removed 1 copy of CSC matrices"), clear.out());
+            assertTrue(Cli.run("cache", "list").out().startsWith(dir + ": 0 copies of CSC matrices, 0 bytes"));
+            Cli bad = Cli.run("cache", "flush");
+            assertEquals(2, bad.exitCode());
+            assertTrue(bad.err().startsWith("scflux: error: cache takes list or clear, got 'flush'"), bad.err());
+        } finally {
+            if (before == null) {
+                System.clearProperty("scflux.cache.dir");
+            } else {
+                System.setProperty("scflux.cache.dir", before);
+            }
+        }
+    }
+
     /** A column the command line names and the data lack is the same usage error in every command. */
     @Test
     void aMissingObsColumnIsExitTwoInEveryCommand() {

@@ -1,0 +1,63 @@
+package io.scflux.samples.cli;
+
+import io.scflux.io.H5ad;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code scflux cache [list|clear]}: the row-major copies scflux keeps of CSC matrices (to read them by rows), in
+ * {@code $SCFLUX_CACHE_DIR} or the system's temporary folder: where they are and how large, and removing them.
+ */
+@Command(name = "cache", mixinStandardHelpOptions = true,
+        description = {"Lists (list, the default) or removes (clear) the row-major copies scflux makes of CSC "
+                + "matrices to read them by rows. They live in $SCFLUX_CACHE_DIR (else scflux-cache in the system's "
+                + "temporary folder), one per CSC matrix read, replaced when that file changes."})
+final class CacheCommand implements Callable<Integer> {
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "list|clear", defaultValue = "list",
+            description = "What to do (default: list).")
+    private String action;
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        Path dir = H5ad.transposedCacheDir();
+        List<Path> stores = H5ad.transposedStores();
+        long bytes = 0;
+        for (Path p : stores) {
+            bytes += Files.size(p);
+        }
+        switch (action) {
+            case "list" -> {
+                out.printf("%s: %d cop%s of CSC matrices, %,d bytes%n", dir, stores.size(),
+                        stores.size() == 1 ? "y" : "ies", bytes);
+                for (Path p : stores) {
+                    out.printf("  %s  %,d bytes%n", p.getFileName(), Files.size(p));
+                }
+            }
+            case "clear" -> {
+                for (Path p : stores) {
+                    Files.deleteIfExists(p);
+                }
+                out.printf("removed %d cop%s of CSC matrices (%,d bytes) from %s%n", stores.size(),
+                        stores.size() == 1 ? "y" : "ies", bytes, dir);
+            }
+            default -> throw new ParameterException(spec.commandLine(),
+                    "cache takes list or clear, got '" + action + "'");
+        }
+        out.flush();
+        return 0;
+    }
+}

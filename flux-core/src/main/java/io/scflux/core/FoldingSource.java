@@ -62,21 +62,24 @@ public final class FoldingSource<A> extends ForwardingSource {
 
     /** What the reads have folded so far, and the result once made. */
     private static final class Ride<A> {
+        /** What a read does with its block: folds it, finds it folded already, or needs the result first. */
+        private enum Claim { FOLD, SKIP, SETTLE }
+
         private static final byte FOLDING = 1;
         private static final byte FOLDED = 2;
 
         private final BlockPlan plan;
         private final Reducer<A> reducer;
         private final Consumer<RowBlock> folded;
-        private Supplier<A> fallback;
+        private final Supplier<A> fallback;
         /** Each block's partial from its read until the blocks before it are merged; null once merged or not read. */
         private final Object[] waiting;
         /** Per block: 0 unread, {@link #FOLDING} while its first read folds it, {@link #FOLDED} after. */
         private final byte[] state;
+        /** The first block not merged yet. */
         private int next;
         private A merged;
         private volatile boolean done;
-        private A result;
 
         Ride(BlockPlan plan, Reducer<A> reducer, Consumer<RowBlock> folded, Supplier<A> fallback) {
             this.plan = plan;
@@ -86,42 +89,37 @@ public final class FoldingSource<A> extends ForwardingSource {
             this.waiting = new Object[plan.size()];
             this.state = new byte[plan.size()];
             this.merged = reducer.identity();
-            this.done = plan.size() == 0 && finish();
-        }
-
-        private boolean finish() {
-            result = merged;
-            merged = null;
-            fallback = null;
-            return true;
+            this.done = plan.size() == 0;
         }
 
         void read(int blockIndex, long from, long to, RowBlock block) {
             if (done) {
                 return;
             }
+            switch (claim(blockIndex, from, to)) {
+                case FOLD -> fold(blockIndex, block);
+                // rows the folds will not cover, or a block a first read is still folding (what it hands on after
+                // folding, {@code folded}, may not be there yet): whatever reads them needs the result first
+                case SETTLE -> result();
+                case SKIP -> { }
+            }
+        }
+
+        private synchronized Claim claim(int blockIndex, long from, long to) {
             boolean inPlan = blockIndex >= 0 && blockIndex < plan.size() && plan.rowStart(blockIndex) == from
                     && plan.rowEnd(blockIndex) == to;
-            if (!inPlan) {
-                result();           // rows the folds will not cover: whatever reads them needs the result first
-                return;
+            if (!inPlan || state[blockIndex] == FOLDING) {
+                return done ? Claim.SKIP : Claim.SETTLE;
             }
-            synchronized (this) {
-                if (done || state[blockIndex] == FOLDED) {
-                    return;
-                }
-                if (state[blockIndex] == FOLDING) {
-                    // a second pass reads the block while its first read still folds it: what the first read
-                    // hands on after folding ({@code folded}) may not be there yet, so make the result now
-                    inPlan = false;
-                } else {
-                    state[blockIndex] = FOLDING;
-                }
+            if (done || state[blockIndex] == FOLDED) {
+                return Claim.SKIP;
             }
-            if (!inPlan) {
-                result();
-                return;
-            }
+            state[blockIndex] = FOLDING;
+            return Claim.FOLD;
+        }
+
+        /** Folds block {@code blockIndex} here, then merges every partial that its turn in block order has come to. */
+        private void fold(int blockIndex, RowBlock block) {
             A partial = reducer.fold(block);
             folded.accept(block);
             synchronized (this) {
@@ -136,20 +134,17 @@ public final class FoldingSource<A> extends ForwardingSource {
                     waiting[next++] = null;
                     merged = reducer.merge(merged, p);
                 }
-                if (next == waiting.length) {
-                    done = finish();
-                }
+                done = next == waiting.length;
             }
         }
 
         synchronized A result() {
             if (!done) {
-                A made = fallback.get();
-                merged = made;
+                merged = fallback.get();
                 java.util.Arrays.fill(waiting, null);
-                done = finish();
+                done = true;
             }
-            return result;
+            return merged;
         }
     }
 }

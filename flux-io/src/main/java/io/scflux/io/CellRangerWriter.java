@@ -54,7 +54,7 @@ final class CellRangerWriter extends MatrixWriter {
         return H5adWriter.atomically(target, options, file -> {
             annotate(file, counts);
             return List.of(matrix);
-        }, (file, m) -> MatrixWriter.write(m, options, plan -> new CellRangerWriter(file, m, plan)));
+        }, (file, m) -> MatrixWriter.write(m, options, (element, plan) -> new CellRangerWriter(file, element, plan)));
     }
 
     private static void annotate(NativeHdf5 file, AnnData counts) {

@@ -48,28 +48,35 @@ abstract class MatrixWriter {
     }
 
     /**
-     * Writes {@code matrix} from its blocks: the plan is computed off the HDF5 thread (it may read a whole indptr or
-     * generate every row's count), blocks are decoded on the options' execution, and written in order on the HDF5
-     * thread, at most {@link #PREFETCH} waiting; blocks resident on a device are downloaded as they are read.
-     * {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
+     * Writes {@code matrix} (and its companions) from its blocks: the plan is computed off the HDF5 thread (it may
+     * read a whole indptr or generate every row's count), blocks are decoded on the options' execution, and written in
+     * order on the HDF5 thread, at most {@link #PREFETCH} waiting; blocks resident on a device are downloaded as they
+     * are read. {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
      */
     static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
-        BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make = (m, plan) -> isDense(m.source())
-                ? new DenseWriter(file, m, plan) : new CsrWriter(file, m, plan, indexLimit);
-        return matrix.companions().isEmpty() ? write(matrix, options, plan -> make.apply(matrix, plan))
-                : withCompanions(matrix, options, make);
+        return write(matrix, options, (m, plan) -> isDense(m.source()) ? new DenseWriter(file, m, plan)
+                : new CsrWriter(file, m, plan, indexLimit));
     }
 
     /**
-     * Writes {@code matrix} and its companions in one pass: each block read is handed to the matrix's writer and,
-     * through each companion's stage (applied on the worker that read it), to that companion's writer.
+     * As above, with the writers {@code make} creates for the plan (on the HDF5 thread): one for {@code matrix} and
+     * one per companion, all written in one pass: each block read is handed to the matrix's writer and, through each
+     * companion's stage (applied on the worker that read it), to that companion's writer.
      */
-    private static Mono<Void> withCompanions(ElementWriter.Matrix matrix, WriteOptions options,
-                                             BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make) {
+    static Mono<Void> write(ElementWriter.Matrix matrix, WriteOptions options,
+                            BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make) {
         BlockSource source = Resident.on(HostBackend.INSTANCE, matrix.source());
         List<ElementWriter.Matrix> all = new ArrayList<>(List.of(matrix));
         all.addAll(matrix.companions());
         List<Stage> stages = matrix.companions().stream().map(c -> ((StagedSource) c.source()).stage()).toList();
+        Function<RowBlock, RowBlock[]> made = block -> {
+            RowBlock[] out = new RowBlock[all.size()];
+            out[0] = block;
+            for (int c = 0; c < stages.size(); c++) {
+                out[c + 1] = stages.get(c).apply(block);
+            }
+            return out;
+        };
         return Mono.fromCallable(() -> source.plan(options.plan()))
                 .subscribeOn(options.execution().scheduler())
                 .publishOn(NativeHdf5.THREAD)
@@ -85,34 +92,19 @@ abstract class MatrixWriter {
                     }
                     return writers;
                 })
-                .flatMap(writers -> source.blocks(writers.get(0).plan, options.execution(), block -> {
-                            RowBlock[] made = new RowBlock[all.size()];
-                            made[0] = block;
-                            for (int c = 0; c < stages.size(); c++) {
-                                made[c + 1] = stages.get(c).apply(block);
-                            }
-                            return made;
-                        })
-                        .publishOn(NativeHdf5.THREAD, PREFETCH)
-                        .doOnNext(made -> {
-                            for (int w = 0; w < made.length; w++) {
-                                writers.get(w).accept(made[w]);
-                            }
-                        })
-                        .then(Mono.fromRunnable(() -> Cleanup.all(writers, MatrixWriter::finish))));
-    }
-
-    /** As above, with the writer {@code make} creates for the plan (on the HDF5 thread). */
-    static Mono<Void> write(ElementWriter.Matrix matrix, WriteOptions options, Function<BlockPlan, MatrixWriter> make) {
-        BlockSource source = Resident.on(HostBackend.INSTANCE, matrix.source());
-        return Mono.fromCallable(() -> source.plan(options.plan()))
-                .subscribeOn(options.execution().scheduler())
-                .publishOn(NativeHdf5.THREAD)
-                .map(make)
-                .flatMap(w -> source.blocks(w.plan, options.execution())
-                        .publishOn(NativeHdf5.THREAD, PREFETCH)
-                        .doOnNext(w::accept)
-                        .then(Mono.fromRunnable(w::finish)));
+                .flatMap(writers -> {
+                    BlockPlan plan = writers.get(0).plan;
+                    // without companions the source's own flux, which a source may shape (demand, caching)
+                    return (stages.isEmpty() ? source.blocks(plan, options.execution()).map(made)
+                            : source.blocks(plan, options.execution(), made))
+                            .publishOn(NativeHdf5.THREAD, PREFETCH)
+                            .doOnNext(blocks -> {
+                                for (int w = 0; w < blocks.length; w++) {
+                                    writers.get(w).accept(blocks[w]);
+                                }
+                            })
+                            .then(Mono.fromRunnable(() -> Cleanup.all(writers, MatrixWriter::finish)));
+                });
     }
 
     /**

@@ -3,7 +3,6 @@ package io.scflux.ops;
 import io.scflux.core.BlockSource;
 import io.scflux.core.FoldingSource;
 import io.scflux.core.Reducer;
-import io.scflux.core.RowBlock;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import java.util.concurrent.CompletionException;
@@ -60,12 +59,11 @@ public final class Preprocess {
         double[] factors = new double[Math.toIntExact(counts.nRows())];
         FoldingSource<ValueCheck.Checked<QcPass.Sums>> folding = new FoldingSource<>(counts,
                 counts.plan(streaming.target()), checked,
-                block -> factors(block, pass, target, type, factors),
+                block -> factors(pass, target, type, factors, Math.toIntExact(block.rowStart()),
+                        Math.toIntExact(block.rowEnd())),
                 () -> {
                     ValueCheck.Checked<QcPass.Sums> all = join(streaming.reduce(counts, checked));
-                    for (int i = 0; i < factors.length; i++) {
-                        factors[i] = SizeFactors.factor(pass.total(i), target, type);
-                    }
+                    factors(pass, target, type, factors, 0, factors.length);
                     return all;
                 });
         NormalizeTotal.view(out, folding, factors, options.normalize());
@@ -80,10 +78,9 @@ public final class Preprocess {
         out.var().defer(complete);
     }
 
-    /** The factors of {@code block}'s rows, from the totals its fold has just made. */
-    private static void factors(RowBlock block, QcPass pass, double target, SumType type, double[] factors) {
-        int from = Math.toIntExact(block.rowStart());
-        for (int i = from; i < from + block.nRows(); i++) {
+    /** The factors of rows {@code [from, to)}, from the totals the pass has made for them. */
+    private static void factors(QcPass pass, double target, SumType type, double[] factors, int from, int to) {
+        for (int i = from; i < to; i++) {
             factors[i] = SizeFactors.factor(pass.total(i), target, type);
         }
     }

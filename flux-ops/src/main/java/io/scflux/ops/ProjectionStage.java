@@ -17,9 +17,10 @@ final class ProjectionStage implements Stage {
     private final Components components;
     private final double[] meanV;
     private final Backend backend;
-    /** The component row of each column of the blocks (-1: not a feature of the fit), or null: column itself. */
-    private final int[] rowOf;
+    /** The features among the blocks' columns, or null when every column is one. */
     private final ColumnMap pick;
+    /** {@link #pick}'s component row of each column of the blocks (-1: not a feature), for the host's kernel. */
+    private final int[] rowOf;
 
     /**
      * The projection of blocks whose columns are the fit's features, or, with {@code mask} (null for none), of blocks
@@ -28,17 +29,17 @@ final class ProjectionStage implements Stage {
     ProjectionStage(Components components, Backend backend, boolean[] mask) {
         this.components = components;
         this.backend = backend;
-        if (mask == null) {
-            rowOf = null;
-            pick = null;
-        } else {
-            rowOf = new int[mask.length];
+        ColumnMap map = null;
+        if (mask != null) {
+            int[] to = new int[mask.length];
             int kept = 0;
             for (int g = 0; g < mask.length; g++) {
-                rowOf[g] = mask[g] ? kept++ : -1;
+                to[g] = mask[g] ? kept++ : -1;
             }
-            pick = ColumnMap.of(rowOf, kept, "mask_var");
+            map = ColumnMap.of(to, kept, "mask_var");      // null when the mask keeps every gene
         }
+        pick = map;
+        rowOf = map == null ? null : map.columns();
         int k = components.k();
         meanV = new double[k];
         double[] mean = components.mean();
@@ -53,7 +54,7 @@ final class ProjectionStage implements Stage {
     /** On the host, the features' entries projected where they lie; on a device, picked first. */
     @Override
     public RowBlock apply(RowBlock block) {
-        if (rowOf == null || pick == null) {
+        if (pick == null) {
             return backend.project(block, components.loadings(), components.k(), meanV);
         }
         if (backend.isHost()) {

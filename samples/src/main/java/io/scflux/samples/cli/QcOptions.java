@@ -5,6 +5,7 @@ import io.scflux.ops.QcMetrics;
 import io.scflux.ops.QcMetricsOptions;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -57,10 +58,10 @@ final class QcOptions {
 
     private List<Integer> ranks(int nVars) {
         if (percentTop == null) {
-            int largest = QcMetricsOptions.DEFAULT_PERCENT_TOP.get(QcMetricsOptions.DEFAULT_PERCENT_TOP.size() - 1);
-            if (largest > nVars) {
+            List<Integer> ranks = QcMetricsOptions.DEFAULT_PERCENT_TOP;
+            if (ranks.get(ranks.size() - 1) > nVars) {
                 throw new ParameterException(spec.commandLine(), "the default --percent-top ranks "
-                        + QcMetricsOptions.DEFAULT_PERCENT_TOP.toString().replaceAll("[\\[\\] ]", "")
+                        + ranks.stream().map(String::valueOf).collect(Collectors.joining(","))
                         + " reach past the " + nVars + " genes (scanpy fails the same way): give ranks up to " + nVars
                         + " (e.g. --percent-top " + Math.max(1, nVars / 10) + ") or --percent-top none");
             }

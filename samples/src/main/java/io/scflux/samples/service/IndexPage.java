@@ -7,8 +7,8 @@ import java.util.List;
 
 /**
  * The page at {@code /}, where the URL that {@code scflux serve} prints leads: the datasets of the data folder, each
- * with a link to its obs, the jobs with their state and links, and how to run one. A browser opened on that URL gets the token's cookie with it, so the
- * pages it goes on to need no token in their address.
+ * with a link to its obs, the jobs with their state and links, and how to run one. A browser opened on that URL gets
+ * the token's cookie with it, so the pages it goes on to need no token in their address.
  */
 final class IndexPage {
 
@@ -25,11 +25,12 @@ final class IndexPage {
         }
         StringBuilder rows = new StringBuilder();
         for (Job job : jobs) {
-            ObjectNode d = job.describe();
-            rows.append("<tr><td><code>").append(ResultsPage.escape(job.id().substring(0, Math.min(12, job.id().length())))).append("</code></td><td>")
-                    .append(ResultsPage.escape(job.input())).append("</td><td>")
+            ObjectNode d = job.describe();          // one read of the state, which moves on as the job runs
+            String id = d.get("id").asText();
+            rows.append("<tr><td><code>").append(ResultsPage.escape(id.substring(0, Math.min(12, id.length()))))
+                    .append("</code></td><td>").append(ResultsPage.escape(d.get("input").asText())).append("</td><td>")
                     .append(ResultsPage.escape(String.join(", ", job.steps()))).append("</td><td>")
-                    .append(ResultsPage.escape(job.state())).append("</td><td>");
+                    .append(ResultsPage.escape(d.get("state").asText())).append("</td><td>");
             d.get("links").fields().forEachRemaining(link -> {
                 if (!link.getKey().equals("self")) {
                     rows.append("<a href=\"").append(ResultsPage.escape(link.getValue().asText()))

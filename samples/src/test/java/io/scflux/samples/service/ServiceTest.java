@@ -371,8 +371,7 @@ class ServiceTest {
         startHeld();
         String first = submit("[\"qc\"]");
         String second = submit("[\"qc\"]");
-        StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started").thenCancel()
-                .verify(PATIENCE);
+        awaitStarted(first);
         assertFalse(service.job(second).started(), "the second job waits while the first runs");
 
         int status = client.delete().uri("/jobs/" + first).responseSingle((res, body) -> Mono.just(res.status()
@@ -450,8 +449,7 @@ class ServiceTest {
         startHeld();
         String first = submit("[\"qc\"]");
         String second = submit("[\"qc\", \"normalize\"]");
-        StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started").thenCancel()
-                .verify(PATIENCE);
+        awaitStarted(first);
         JsonNode listed = json(new String(fetch("/jobs").body, StandardCharsets.UTF_8));
         assertEquals(2, listed.size());
         assertEquals(first, listed.get(0).get("id").asText());
@@ -944,6 +942,12 @@ class ServiceTest {
     }
 
     /** The job's Server-Sent Events, each from its {@code event:} and {@code data:} lines. */
+    /** Follows job {@code id}'s events until it has started, then stops following. */
+    private void awaitStarted(String id) {
+        StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started").thenCancel()
+                .verify(PATIENCE);
+    }
+
     private Flux<Event> events(String id, String query) {
         return lines(client.get().uri("/jobs/" + id + "/events" + query).responseContent().asString())
                 .bufferUntil(String::isEmpty)

@@ -105,8 +105,7 @@ abstract class OpCommand implements Callable<Integer> {
         output = target();
         Streaming streaming = global.streaming(spec.commandLine().getErr());
         if (engine == EngineChoice.SPARK) {
-            SparkRun.requireSpark(spec);
-            try (SparkRun spark = SparkRun.start(master)) {
+            try (ClusterRun spark = ClusterRun.spark(spec, master)) {
                 spec.commandLine().getErr().println("scflux: passes over X on " + spark);
                 return run(global, spark.streaming(streaming), false, spark::write);
             }

@@ -13,10 +13,10 @@ import reactor.core.publisher.Mono;
 
 /**
  * An operator command on {@code --engine spark}: a Spark context for the run, the passes over X on it (host backend),
- * and the result written from the tasks' part files. Only loaded when asked for, so that scflux.jar runs without
- * Spark.
+ * and the result written from the tasks' part files. Loaded by {@link ClusterRun#spark} only when asked for, so that
+ * scflux.jar runs without Spark.
  */
-final class SparkRun implements AutoCloseable {
+final class SparkRun implements ClusterRun {
 
     private final SparkEngine engine;
 
@@ -24,8 +24,11 @@ final class SparkRun implements AutoCloseable {
         this.engine = engine;
     }
 
-    /** Fails with a usage error naming what to run when Spark's classes are not on the class path. */
-    static void requireSpark(CommandSpec spec) {
+    /**
+     * A Spark context on {@code master} (null: spark-submit's, else local[*]); a usage error naming what to run when
+     * Spark's classes are not on the class path.
+     */
+    static SparkRun start(CommandSpec spec, String master) {
         try {
             Class.forName("org.apache.spark.api.java.JavaSparkContext", false, SparkRun.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
@@ -33,19 +36,17 @@ final class SparkRun implements AutoCloseable {
                     + "and scflux.jar has none: run samples/target/scflux-spark.jar (built beside it), or "
                     + "spark-submit --class io.scflux.samples.cli.Scflux samples/target/scflux.jar ...");
         }
-    }
-
-    /** A Spark context on {@code master} (null: spark-submit's, else local[*]). */
-    static SparkRun start(String master) {
         return new SparkRun(SparkEngine.start(master));
     }
 
-    /** {@code streaming} on Spark, computing on the host backend (what executors have). */
-    Streaming streaming(Streaming streaming) {
-        return streaming.withBackend(HostBackend.INSTANCE).withEngine(engine);
+    /** {@code local} on Spark, computing on the host backend (what executors have). */
+    @Override
+    public Streaming streaming(Streaming local) {
+        return local.withBackend(HostBackend.INSTANCE).withEngine(engine);
     }
 
-    Mono<Void> write(AnnData data, Path target, WriteOptions options) {
+    @Override
+    public Mono<Void> write(AnnData data, Path target, WriteOptions options) {
         return SparkWriter.write(data, target, options, engine);
     }
 

@@ -65,6 +65,14 @@ public final class H5ad {
         return TransposedStore.cacheDir();
     }
 
+    /**
+     * The most bytes the row-major copies may take together ({@code $SCFLUX_CACHE_MAX}, {@code -Dscflux.cache.max},
+     * default 64 GiB): making a copy first removes the least recently used ones past it.
+     */
+    public static long transposedCacheMax() {
+        return TransposedStore.maxBytes();
+    }
+
     /** The row-major copies of CSC matrices in {@link #transposedCacheDir()}. */
     public static List<Path> transposedStores() throws IOException {
         return TransposedStore.stores();

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
@@ -56,6 +57,30 @@ final class TransposedStore {
                 : Paths.get(dir);
     }
 
+    /** The default of {@link #maxBytes()}: 64 GiB. */
+    static final long DEFAULT_MAX_BYTES = 64L << 30;
+
+    /**
+     * The most bytes the stores may take together: {@code -Dscflux.cache.max} or {@code $SCFLUX_CACHE_MAX}
+     * ({@link ByteSize}'s forms, e.g. {@code 200G}), else {@link #DEFAULT_MAX_BYTES}.
+     */
+    static long maxBytes() {
+        String max = System.getProperty("scflux.cache.max");
+        String from = "-Dscflux.cache.max";
+        if (max == null || max.isEmpty()) {
+            max = System.getenv("SCFLUX_CACHE_MAX");
+            from = "SCFLUX_CACHE_MAX";
+        }
+        if (max == null || max.isEmpty()) {
+            return DEFAULT_MAX_BYTES;
+        }
+        try {
+            return ByteSize.parse(max);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(from + ": " + e.getMessage(), e);
+        }
+    }
+
     /** The stores in {@link #cacheDir()} (none when it does not exist), by name. */
     static List<Path> stores() throws IOException {
         Path dir = cacheDir();
@@ -83,10 +108,14 @@ final class TransposedStore {
         Path target = dir.resolve(base + "-" + hash(stamp.size() + ":" + stamp.modifiedMillis()) + ".csr");
         try {
             Files.createDirectories(dir);
-            if (!matches(target, rows, cols, nnz)) {
+            removeOlderVersions(dir, base, target);
+            if (matches(target, rows, cols, nnz)) {
+                // the least recently used stores are the ones a bound removes
+                Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
+            } else {
+                makeRoom(dir, size(rows, nnz), maxBytes(), file + ":" + element);
                 build(file, stamp, csc, stats, bucketEntries, target);
             }
-            removeOlderVersions(dir, base, target);
         } catch (IOException e) {
             throw new UncheckedIOException(file + ":" + element + ": cannot build the transposed store in " + dir
                     + ": " + e.getMessage(), e);
@@ -107,13 +136,61 @@ final class TransposedStore {
         return (offset + 63) & ~63L;
     }
 
+    /** The bytes of the store of a matrix of {@code rows} rows and {@code nnz} entries. */
+    static long size(long rows, long nnz) {
+        return align(align(HEADER + 8 * (rows + 1)) + 4 * nnz) + 4 * nnz;
+    }
+
+    /**
+     * Removes the least recently used stores of {@code dir} until {@code need} more bytes fit under {@code max}; an
+     * IOException naming {@code what}, the sizes and how to raise the bound when they cannot. A store another process
+     * reads stays readable to it (its file lives on until closed).
+     */
+    static void makeRoom(Path dir, long need, long max, String what) throws IOException {
+        if (need > max) {
+            throw new IOException(what + ": its row-major copy takes " + need + " bytes, more than the cache's bound of " + max
+                    + " bytes: raise SCFLUX_CACHE_MAX (or -Dscflux.cache.max), e.g. to " + ((need >> 30) + 1)
+                    + "G");
+        }
+        List<Path> stores = new ArrayList<>();
+        long total = 0;
+        try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "transposed-*.csr")) {
+            for (Path p : all) {
+                stores.add(p);
+                total += sizeOf(p);
+            }
+        }
+        stores.sort(java.util.Comparator.comparing(TransposedStore::lastUsed));
+        for (int i = 0; i < stores.size() && total + need > max; i++) {
+            long bytes = sizeOf(stores.get(i));
+            if (Files.deleteIfExists(stores.get(i))) {
+                total -= bytes;
+            }
+        }
+    }
+
+    /** 0 for a store another process removed meanwhile. */
+    private static long sizeOf(Path store) throws IOException {
+        try {
+            return Files.size(store);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return 0;
+        }
+    }
+
+    private static FileTime lastUsed(Path store) {
+        try {
+            return Files.getLastModifiedTime(store);
+        } catch (IOException e) {
+            return FileTime.fromMillis(0);
+        }
+    }
+
     private static boolean matches(Path store, long rows, int cols, long nnz) throws IOException {
         if (!Files.isRegularFile(store)) {
             return false;
         }
-        long idxBase = align(HEADER + 8 * (rows + 1));
-        long size = align(idxBase + 4 * nnz) + 4 * nnz;
-        if (Files.size(store) != size) {
+        if (Files.size(store) != size(rows, nnz)) {
             return false;
         }
         try (FileChannel ch = FileChannel.open(store, StandardOpenOption.READ)) {

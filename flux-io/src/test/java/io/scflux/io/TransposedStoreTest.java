@@ -115,4 +115,50 @@ class TransposedStoreTest {
         long[] b = TransposedStore.buckets(rowptr, 10);
         assertEquals(List.of(0L, 2L, 3L, 5L, 6L), java.util.Arrays.stream(b).boxed().collect(Collectors.toList()));
     }
+
+    @Test
+    void theLeastRecentlyUsedCopiesMakeRoomUnderTheBound() throws IOException {
+        Path a = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
+        Path b = Files.copy(a, work.resolve("b.h5ad"));
+        Path c = Files.copy(a, work.resolve("c.h5ad"));
+        H5ad.openMatrix(a, "/X").plan();
+        Path storeOfA = stores().get(0);
+        long one = Files.size(storeOfA);
+        H5ad.openMatrix(b, "/X").plan();
+        assertEquals(2, stores().size());
+        // a is used again (later than b): b is then the least recently used
+        Files.setLastModifiedTime(storeOfA, FileTime.fromMillis(0));
+        H5ad.openMatrix(a, "/X").plan();
+        System.setProperty("scflux.cache.max", String.valueOf(2 * one + one / 2));
+        try {
+            FileMatrix third = H5ad.openMatrix(c, "/X");
+            Fixtures.assertSameMatrix(Fixtures.collect(H5ad.openMatrix(a, "/X"), PlanTarget.DEFAULT, 1),
+                    Fixtures.collect(third, PlanTarget.DEFAULT, 1));
+            List<Path> left = stores();
+            assertEquals(2, left.size(), left.toString());
+            assertTrue(left.contains(storeOfA), "a's copy, used last, stays: " + left);
+            long total = 0;
+            for (Path p : left) {
+                total += Files.size(p);
+            }
+            assertTrue(total <= 2 * one + one / 2, total + " bytes under the bound");
+        } finally {
+            System.clearProperty("scflux.cache.max");
+        }
+    }
+
+    @Test
+    void aCopyLargerThanTheBoundIsAnErrorNamingTheSetting() throws IOException {
+        Path a = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
+        System.setProperty("scflux.cache.max", "1K");
+        try {
+            RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
+                    () -> H5ad.openMatrix(a, "/X").plan());
+            assertTrue(e.getMessage().contains(a.toString()) && e.getMessage().contains("SCFLUX_CACHE_MAX")
+                    && e.getMessage().contains("1024 bytes"), e.getMessage());
+            assertEquals(List.of(), stores());
+        } finally {
+            System.clearProperty("scflux.cache.max");
+        }
+    }
 }

@@ -41,8 +41,8 @@ final class CacheCommand implements Callable<Integer> {
         }
         switch (action) {
             case "list" -> {
-                out.printf("%s: %d cop%s of CSC matrices, %,d bytes%n", dir, stores.size(),
-                        stores.size() == 1 ? "y" : "ies", bytes);
+                out.printf("%s: %d cop%s of CSC matrices, %,d bytes (bound: %,d bytes)%n", dir, stores.size(),
+                        stores.size() == 1 ? "y" : "ies", bytes, H5ad.transposedCacheMax());
                 for (Path p : stores) {
                     out.printf("  %s  %,d bytes%n", p.getFileName(), Files.size(p));
                 }

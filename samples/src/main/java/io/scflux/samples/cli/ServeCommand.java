@@ -59,7 +59,7 @@ final class ServeCommand implements Callable<Integer> {
                     + "line printed is the URL with it.")
     private String token;
 
-    @Option(names = "--max-body", paramLabel = "SIZE", defaultValue = "1M", converter = ByteSize.class,
+    @Option(names = "--max-body", paramLabel = "SIZE", defaultValue = "1M", converter = ByteSizeOption.class,
             description = "The largest request body read, in bytes or with a unit K, M or G (powers of 1024); a larger "
                     + "one is answered 413 without being read (default: ${DEFAULT-VALUE}).")
     private long maxBody;

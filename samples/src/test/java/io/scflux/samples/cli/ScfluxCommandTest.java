@@ -138,7 +138,8 @@ class ScfluxCommandTest {
             Cli clear = Cli.run("cache", "clear");
             assertEquals(0, clear.exitCode(), clear.err());
             assertTrue(clear.out().startsWith("removed 1 copy of CSC matrices"), clear.out());
-            assertTrue(Cli.run("cache", "list").out().startsWith(dir + ": 0 copies of CSC matrices, 0 bytes"));
+            assertTrue(Cli.run("cache", "list").out().startsWith(dir + ": 0 copies of CSC matrices, 0 bytes (bound: "
+                    + String.format("%,d", 64L << 30) + " bytes)"));
             Cli bad = Cli.run("cache", "flush");
             assertEquals(2, bad.exitCode());
             assertTrue(bad.err().startsWith("scflux: error: cache takes list or clear, got 'flush'"), bad.err());

@@ -1,29 +1,22 @@
-package io.scflux.samples.cli;
+package io.scflux.io;
 
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 
 /**
- * A size in bytes as the command line takes it: a whole number of bytes, or one with a unit {@code K}, {@code M} or
- * {@code G}, powers of 1024 ({@code 1M} = 1,048,576; {@code KiB}, {@code MB} and lower case read the same).
+ * A size in bytes as a user writes it (an option, an environment variable): a whole number of bytes, or one with a unit
+ * {@code K}, {@code M} or {@code G}, powers of 1024 ({@code 1M} = 1,048,576; {@code KiB}, {@code MB}, lower case alike).
  */
-final class ByteSize implements CommandLine.ITypeConverter<Long> {
+public final class ByteSize {
 
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(?:([kmg])(?:i?b)?|b)?");
 
-    @Override
-    public Long convert(String value) {
-        try {
-            return parse(value);
-        } catch (IllegalArgumentException e) {
-            throw new CommandLine.TypeConversionException(e.getMessage());
-        }
+    private ByteSize() {
     }
 
     /** The bytes {@code text} says; an IllegalArgumentException naming the accepted forms otherwise. */
-    static long parse(String text) {
+    public static long parse(String text) {
         Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
         if (!m.matches()) {
             throw new IllegalArgumentException("not a size: " + text + " (bytes, or with a unit K, M or G: 1M)");

@@ -79,34 +79,27 @@ final class QcPass implements Reducer<QcPass.Sums> {
         int[] indices = block.indices();
         float[] values = block.values();
         int maxTop = percentTop.length == 0 ? 0 : percentTop[percentTop.length - 1];
-        float[] row = new float[Math.max(maxTop, maxRowNnz(indptr))];
+        float[] row = maxTop > 0 ? new float[Math.max(maxTop, maxRowNnz(indptr))] : null;
         double[] qc = new double[qcMasks.length];
         int[] histogram = new int[maxTop > 0 ? HISTOGRAM : 0];
+        double[] geneSums = genes.sums;
+        long[] geneCells = genes.cells;
         for (int i = 0; i < block.nRows(); i++) {
+            int from = indptr[i];
+            int to = indptr[i + 1];
             int n = 0;
             double total = 0;
-            // the row's largest value while all are small whole counts, counted by value as they come; else -1
-            int max = maxTop > 0 ? 0 : -1;
             Arrays.fill(qc, 0);
-            for (int k = indptr[i]; k < indptr[i + 1]; k++) {
+            for (int k = from; k < to; k++) {
                 float v = values[k];
                 if (v == 0) {
                     continue;
                 }
                 int gene = indices[k];
-                row[n++] = v;
-                if (max >= 0) {
-                    int c = (int) v;
-                    if (c == v && c > 0 && c < HISTOGRAM) {
-                        histogram[c]++;
-                        max = Math.max(max, c);
-                    } else {
-                        max = -1;
-                    }
-                }
+                n++;
                 total += v;
-                genes.sums[gene] += v;
-                genes.cells[gene]++;
+                geneSums[gene] += v;
+                geneCells[gene]++;
                 if (inAnyQc[gene]) {
                     for (int q = 0; q < qcMasks.length; q++) {
                         if (qcMasks[q][gene]) {
@@ -121,7 +114,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
                 cells.qcTotals[q].set(at + i, qc[q]);
             }
             if (maxTop > 0) {
-                topSums(row, n, max, maxTop, histogram, cells.topSums, at + i);
+                topSums(values, from, to, row, maxTop, histogram, cells.topSums, at + i);
             }
         }
         return genes;
@@ -141,40 +134,53 @@ final class QcPass implements Reducer<QcPass.Sums> {
     private static final int HISTOGRAM = 1024;
 
     /**
-     * Each top-n sum of a cell. A row of small whole counts was counted by value into {@code histogram} as it was read
-     * ({@code max} its largest); its top values are taken from the largest down (whole numbers sum exactly, so in any
-     * order) and the histogram is left all zeros again. Any other row ({@code max} -1, the histogram holding the
-     * counts of the values before the first other one) goes through selection.
+     * Each top-n sum of the cell whose values are {@code values[from, to)}. A row of small whole counts is counted by
+     * value into {@code histogram}, its top values taken from the largest down (whole numbers sum exactly, so in any
+     * order) and the histogram's used range zeroed again (one fill, cheaper than a store per entry). Any other row
+     * goes through selection on a copy of its nonzeros in {@code row}.
      */
-    private void topSums(float[] row, int n, int max, int maxTop, int[] histogram, TypedSums[] topSums, int cell) {
-        if (max < 0) {
-            for (int k = 0; k < n; k++) {
-                int c = (int) row[k];
-                if (c == row[k] && c > 0 && c < HISTOGRAM) {
-                    histogram[c] = 0;
+    private void topSums(float[] values, int from, int to, float[] row, int maxTop, int[] histogram,
+                         TypedSums[] topSums, int cell) {
+        int max = 0;
+        int counted = from;
+        for (; counted < to; counted++) {
+            float v = values[counted];
+            int c = (int) v;
+            if (c != v || c < 0 || c >= HISTOGRAM) {
+                break;
+            }
+            histogram[c]++;
+            max = Math.max(max, c);
+        }
+        if (counted < to) {
+            Arrays.fill(histogram, 0, max + 1, 0);
+            int n = 0;
+            for (int k = from; k < to; k++) {
+                if (values[k] != 0) {
+                    row[n++] = values[k];
                 }
             }
             selectTopSums(row, n, maxTop, topSums, cell);
             return;
         }
+        // stored zeros were counted at 0 and are never taken
         long sum = 0;
         int taken = 0;
         int value = max;
+        int left = histogram[value];
         for (int j = 0; j < percentTop.length; j++) {
             while (taken < percentTop[j] && value > 0) {
-                int use = Math.min(histogram[value], percentTop[j] - taken);
+                int use = Math.min(left, percentTop[j] - taken);
                 sum += (long) use * value;
                 taken += use;
-                histogram[value] -= use;
-                if (histogram[value] == 0) {
-                    value--;
+                left -= use;
+                if (left == 0 && --value > 0) {
+                    left = histogram[value];
                 }
             }
             topSums[j].set(cell, sum);
         }
-        for (int k = 0; k < n; k++) {
-            histogram[(int) row[k]] = 0;
-        }
+        Arrays.fill(histogram, 0, max + 1, 0);
     }
 
     /** Selects the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments. */

@@ -148,6 +148,60 @@ class QcMetricsTest {
         }
     }
 
+    /**
+     * Top-n sums against a sort of each row, on rows that leave the whole-count path at any point: large counts,
+     * fractions after some whole counts or as the last value, stored zeros; whole-count rows after them must not see what
+     * those left behind.
+     */
+    @Test
+    void topSumsOfMixedRowsMatchASortedRow() {
+        int genes = 300;
+        java.util.Random random = new java.util.Random(7);
+        CsrMatrix.Builder x = CsrMatrix.builder(genes);
+        List<float[]> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            int n = random.nextInt(genes);
+            int[] idx = random.ints(0, genes).distinct().limit(n).sorted().toArray();
+            float[] val = new float[idx.length];
+            int kind = i % 5;
+            for (int k = 0; k < val.length; k++) {
+                val[k] = 1 + random.nextInt(kind == 1 ? 3000 : 9);
+                if (kind == 2 && k > val.length / 2) {
+                    val[k] += 0.25f;
+                }
+                if (kind == 3 && k % 7 == 0) {
+                    val[k] = 0;
+                }
+                if (kind == 4 && k == val.length - 1) {
+                    val[k] = 1023.5f;
+                }
+            }
+            x.addRow(idx, val);
+            rows.add(val);
+        }
+        AnnData data = QcMetrics.calculate(AnnData.of(x.build().withDtype(DType.FLOAT64)),
+                QcMetricsOptions.defaults().withPercentTop(1, 10, 50, 200), Streaming.DEFAULT).block(WAIT);
+        for (int top : new int[] {1, 10, 50, 200}) {
+            double[] expected = new double[rows.size()];
+            for (int i = 0; i < rows.size(); i++) {
+                double[] sorted = new double[Math.max(top, rows.get(i).length)];
+                double total = 0;
+                for (int k = 0; k < rows.get(i).length; k++) {
+                    sorted[k] = rows.get(i)[k];
+                    total += rows.get(i)[k];
+                }
+                Arrays.sort(sorted);
+                double sum = 0;
+                for (int k = sorted.length - top; k < sorted.length; k++) {
+                    sum += sorted[k];
+                }
+                expected[i] = sum / total * 100;
+            }
+            Tolerance.assertClose(expected, Tolerance.doubles(data.obs().column("pct_counts_in_top_" + top
+                    + "_genes")), 1e-12, "top " + top);
+        }
+    }
+
     /** A matrix of no cells gets every column, empty, qc variables and ranks included (scanpy's shapes). */
     @Test
     void noCellsGiveEmptyColumns() {

@@ -6,7 +6,10 @@ import io.scflux.core.Engine;
 import io.scflux.core.Execution;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowReader;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.Objects;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
@@ -24,12 +27,18 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class SparkEngine implements Engine, AutoCloseable {
 
+    /** How long a job may wait with no task finishing and none running before the cluster is given up on. */
+    public static final Duration DEFAULT_BOUND = Duration.ofSeconds(120);
+
     private final JavaSparkContext context;
     private final boolean owned;
+    /** Null in local mode, where the driver runs the tasks. */
+    private final ClusterWatch watch;
 
-    private SparkEngine(JavaSparkContext context, boolean owned) {
+    private SparkEngine(JavaSparkContext context, boolean owned, ClusterWatch watch) {
         this.context = context;
         this.owned = owned;
+        this.watch = watch;
     }
 
     /**
@@ -39,9 +48,19 @@ public final class SparkEngine implements Engine, AutoCloseable {
      * scflux's classes is shipped to the executors.
      */
     public static SparkEngine start(String master) {
-        SparkConf conf = new SparkConf()
-                .setMaster(master != null ? master : new SparkConf().get("spark.master", "local[*]"))
-                .setAppName("scflux")
+        return start(master, Map.of(), DEFAULT_BOUND);
+    }
+
+    /**
+     * {@link #start(String)} with {@code settings} set on the Spark configuration (as {@code --conf} sets them), and
+     * a job on a cluster failed with a {@link io.scflux.core.ClusterException} naming Spark's reason when no task
+     * finishes and none runs for {@code bound} (no executor registered, executors that keep exiting).
+     */
+    public static SparkEngine start(String master, Map<String, String> settings, Duration bound) {
+        SparkConf conf = new SparkConf();
+        settings.forEach(conf::set);
+        conf.setMaster(master != null ? master : conf.get("spark.master", "local[*]"))
+                .setAppName(conf.get("spark.app.name", "scflux"))
                 .setIfMissing("spark.ui.enabled", "false")
                 .setIfMissing("spark.driver.maxResultSize", "0");
         if (!conf.contains("spark.jars")) {
@@ -50,12 +69,12 @@ public final class SparkEngine implements Engine, AutoCloseable {
         }
         JavaSparkContext context = new JavaSparkContext(conf);
         context.setLogLevel("WARN");
-        return new SparkEngine(context, true);
+        return new SparkEngine(context, true, context.isLocal() ? null : ClusterWatch.on(context, bound));
     }
 
     /** An engine on a context the caller owns (and stops). */
     public static SparkEngine on(JavaSparkContext context) {
-        return new SparkEngine(Objects.requireNonNull(context, "context"), false);
+        return new SparkEngine(Objects.requireNonNull(context, "context"), false, null);
     }
 
     /** The Spark context the tasks run on. */
@@ -70,7 +89,7 @@ public final class SparkEngine implements Engine, AutoCloseable {
 
     @Override
     public <A> Mono<A> reduce(BlockSource source, BlockPlan plan, Reducer<A> reducer, Execution execution) {
-        return Mono.fromCallable(() -> {
+        return Mono.fromCallable(() -> watched(() -> {
             List<int[]> ranges = Reducer.runs(plan.size(), reducer.segmentBlocks());
             JavaRDD<A> partials = context.parallelize(ranges, Math.max(1, ranges.size()))
                     .mapPartitions(range -> List.of(run(source, plan, reducer, range.next())).iterator());
@@ -88,7 +107,7 @@ public final class SparkEngine implements Engine, AutoCloseable {
                 }
             }
             return acc;
-        }).subscribeOn(Schedulers.boundedElastic());
+        })).subscribeOn(Schedulers.boundedElastic());
     }
 
     /** One task: the partial of the run of blocks {@code [range[0], range[1])}. */
@@ -100,10 +119,13 @@ public final class SparkEngine implements Engine, AutoCloseable {
 
     @Override
     public <R> Mono<List<R>> run(List<? extends Task<R>> tasks, Execution execution) {
-        return Mono.fromCallable(() -> context.parallelize(List.copyOf(tasks), Math.max(1, tasks.size()))
-                        .map(Task::call)
-                        .collect())
+        return Mono.fromCallable(() -> watched(() -> context.parallelize(List.copyOf(tasks),
+                        Math.max(1, tasks.size())).map(Task::call).collect()))
                 .subscribeOn(Schedulers.boundedElastic());
+    }
+
+    private <T> T watched(Callable<T> job) throws Exception {
+        return watch == null ? job.call() : watch.run(job);
     }
 
     /** Stops the Spark context if this engine started it. */

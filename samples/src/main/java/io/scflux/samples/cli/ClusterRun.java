@@ -4,6 +4,8 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import io.scflux.io.WriteOptions;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.lang.reflect.InvocationTargetException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -26,10 +28,11 @@ interface ClusterRun extends AutoCloseable {
     void close();
 
     /**
-     * A Spark run on {@code master} (null: spark-submit's, else {@code local[*]}); a usage error saying what to run
-     * when this scflux.jar was built without the Spark engine or Spark is not on the class path.
+     * A Spark run on {@code master} (null: spark-submit's, else {@code local[*]}) with the Spark settings {@code conf},
+     * failing a job the cluster cannot run within {@code bound}; a usage error saying what to run when this
+     * scflux.jar was built without the Spark engine or Spark is not on the class path.
      */
-    static ClusterRun spark(CommandSpec spec, String master) {
+    static ClusterRun spark(CommandSpec spec, String master, Map<String, String> conf, Duration bound) {
         Class<?> run;
         try {
             run = Class.forName(ClusterRun.class.getPackageName() + ".SparkRun");
@@ -38,8 +41,8 @@ interface ClusterRun extends AutoCloseable {
                     + "Spark engine; build it with mvn -Pspark -DskipTests package");
         }
         try {
-            return (ClusterRun) run.getDeclaredMethod("start", CommandSpec.class, String.class)
-                    .invoke(null, spec, master);
+            return (ClusterRun) run.getDeclaredMethod("start", CommandSpec.class, String.class, Map.class,
+                    Duration.class).invoke(null, spec, master, conf, bound);
         } catch (InvocationTargetException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         } catch (ReflectiveOperationException e) {

@@ -10,6 +10,9 @@ import io.scflux.io.WriteOptions;
 import io.scflux.samples.report.ErrorMessage;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -71,6 +74,18 @@ abstract class OpCommand implements Callable<Integer> {
                     + "spark-submit sets, else local[*]). Every executor must see IN's path and OUT's folder.")
     String master;
 
+    @Option(names = "--conf", paramLabel = "KEY=VALUE",
+            description = "With --engine spark: a Spark setting (repeatable), as spark-submit's --conf: e.g. "
+                    + "spark.executor.memory=4g, spark.driver.host=HOST (the address executors reach the driver at "
+                    + "on a cluster of several hosts).")
+    Map<String, String> sparkConf = new LinkedHashMap<>();
+
+    @Option(names = "--spark-timeout", paramLabel = "SECONDS", defaultValue = "120",
+            description = "With --engine spark on a cluster: fail, naming Spark's reason, when no task finishes and "
+                    + "none runs for this long (no executor registered, executors that keep exiting; default: "
+                    + "${DEFAULT-VALUE}).")
+    int sparkTimeout;
+
     /** The engines of {@code --engine}. */
     enum EngineChoice { LOCAL, SPARK }
 
@@ -105,7 +120,11 @@ abstract class OpCommand implements Callable<Integer> {
         output = target();
         Streaming streaming = global.streaming(spec.commandLine().getErr());
         if (engine == EngineChoice.SPARK) {
-            try (ClusterRun spark = ClusterRun.spark(spec, master)) {
+            if (sparkTimeout < 1) {
+                throw new ParameterException(spec.commandLine(), "--spark-timeout must be at least 1 second, got "
+                        + sparkTimeout);
+            }
+            try (ClusterRun spark = ClusterRun.spark(spec, master, sparkConf, Duration.ofSeconds(sparkTimeout))) {
                 spec.commandLine().getErr().println("scflux: passes over X on " + spark);
                 return run(global, spark.streaming(streaming), false, spark::write);
             }

@@ -2,8 +2,6 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
-import io.scflux.core.MemoryBudgetExceededException;
-import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.BackendChoice;
@@ -19,7 +17,6 @@ import io.scflux.samples.report.ErrorMessage;
 import io.scflux.samples.report.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
@@ -151,7 +148,7 @@ public final class Scflux implements Runnable {
             ErrorKind kind = ErrorKind.of(e);
             if (root.debug) {
                 e.printStackTrace(err);
-            } else if (!isInputOrIo(e) && kind != ErrorKind.MISSING_KEY) {
+            } else if (kind == ErrorKind.INTERNAL) {
                 err.println("scflux: this looks like a bug; --debug prints the stack trace");
             }
             printKind(err, kind);
@@ -380,16 +377,6 @@ public final class Scflux implements Runnable {
     /** The global options of the command that {@code spec} describes (any subcommand). */
     static Scflux of(CommandSpec spec) {
         return (Scflux) spec.root().userObject();
-    }
-
-    private static boolean isInputOrIo(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ScfluxFormatException || t instanceof IOException || t instanceof UncheckedIOException
-                    || t instanceof IllegalArgumentException || t instanceof MemoryBudgetExceededException) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The version in the jar's manifest. */

@@ -1,5 +1,6 @@
 package io.scflux.samples.report;
 
+import io.scflux.core.ClusterException;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.MissingColumnException;
@@ -26,7 +27,7 @@ public enum ErrorKind {
     USAGE,
     /** The data are not what the step needs (a malformed file, a value out of range). */
     INVALID,
-    /** Reading or writing failed (a full disk). */
+    /** Reading or writing failed (a full disk), or the cluster could not run the work. */
     IO,
     /** A failure of scflux itself. */
     INTERNAL;
@@ -57,7 +58,7 @@ public enum ErrorKind {
                     || t instanceof IllegalArgumentException) {
                 return INVALID;
             }
-            if (t instanceof IOException || t instanceof UncheckedIOException) {
+            if (t instanceof IOException || t instanceof UncheckedIOException || t instanceof ClusterException) {
                 return IO;
             }
         }

@@ -1,5 +1,6 @@
 package io.scflux.samples.report;
 
+import io.scflux.core.ClusterException;
 import io.scflux.core.InvalidValueException;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.ScfluxFormatException;
@@ -23,7 +24,8 @@ public final class ErrorMessage {
     /** The message of the first format or I/O error among {@code e} and its causes, else {@code e}'s. */
     public static String of(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof ScfluxFormatException || t instanceof MemoryBudgetExceededException) {
+            if (t instanceof ScfluxFormatException || t instanceof MemoryBudgetExceededException
+                    || t instanceof ClusterException) {
                 return t.getMessage();
             }
             if (t instanceof NoSuchFileException f) {

@@ -7,6 +7,8 @@ import io.scflux.io.WriteOptions;
 import io.scflux.spark.SparkEngine;
 import io.scflux.spark.SparkWriter;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import reactor.core.publisher.Mono;
@@ -25,10 +27,11 @@ final class SparkRun implements ClusterRun {
     }
 
     /**
-     * A Spark context on {@code master} (null: spark-submit's, else local[*]); a usage error naming what to run when
-     * Spark's classes are not on the class path.
+     * A Spark context on {@code master} (null: spark-submit's, else local[*]) with the settings {@code conf}, giving
+     * up on a cluster that runs nothing for {@code bound}; a usage error naming what to run when Spark's classes are
+     * not on the class path.
      */
-    static SparkRun start(CommandSpec spec, String master) {
+    static SparkRun start(CommandSpec spec, String master, Map<String, String> conf, Duration bound) {
         try {
             Class.forName("org.apache.spark.api.java.JavaSparkContext", false, SparkRun.class.getClassLoader());
         } catch (ClassNotFoundException | LinkageError e) {
@@ -36,7 +39,7 @@ final class SparkRun implements ClusterRun {
                     + "and scflux.jar has none: run samples/target/scflux-spark.jar (built beside it), or "
                     + "spark-submit --class io.scflux.samples.cli.Scflux samples/target/scflux.jar ...");
         }
-        return new SparkRun(SparkEngine.start(master));
+        return new SparkRun(SparkEngine.start(master, conf, bound));
     }
 
     /** {@code local} on Spark, computing on the host backend (what executors have). */

@@ -16,9 +16,10 @@ import picocli.CommandLine.Spec;
 /** {@code scflux plot}: one {@link Plot} of an {@code .h5ad}'s annotations as a PNG file; X is never read. */
 @Command(name = "plot", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Draws a PNG from what qc, hvg and pca wrote: qc, histograms of obs total_counts, "
-                + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm (or dispersions) "
-                + "against means, highly variable genes in colour; pca, obsm X_pca PC1 against PC2, coloured by "
-                + "--color."})
+                + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm and dispersions "
+                + "(seurat_v3: variances_norm and variances, against a log mean axis) against means, highly "
+                + "variable genes in colour, genes far beyond the rest drawn at the axis' edge; pca, obsm X_pca PC1 "
+                + "against PC2, coloured by --color."})
 final class PlotCommand implements Callable<Integer> {
 
     @Spec
@@ -35,8 +36,8 @@ final class PlotCommand implements Callable<Integer> {
     private Path output;
 
     @Option(names = "--color", paramLabel = "COL",
-            description = "The obs column that colours the pca scatter: one colour per category, or bins of a "
-                    + "numeric column (default: one colour).")
+            description = "The obs column that colours the pca scatter: one colour per category, or for a "
+                    + "numeric column the viridis scale with a colour bar (default: one colour).")
     private String color;
 
     @Override

@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -44,7 +46,11 @@ final class PlotCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         byte[] png = plot.png(Scflux.of(spec).read(input), input.toString(), color);
         Path target = Scflux.output(spec, output, List.of(input)).toAbsolutePath();
-        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+        // createTempFile alone makes an owner-only file (0600): a plot is to be as readable as any file written
+        FileAttribute<?>[] asAnyFile = target.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-rw-rw-"))} : new FileAttribute<?>[0];
+        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp", asAnyFile);
         try {
             Files.write(temporary, png);
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

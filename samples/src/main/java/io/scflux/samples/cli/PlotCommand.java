@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,9 +18,10 @@ import picocli.CommandLine.Spec;
 /** {@code scflux plot}: one {@link Plot} of an {@code .h5ad}'s annotations as a PNG file; X is never read. */
 @Command(name = "plot", mixinStandardHelpOptions = true, sortOptions = false,
         description = {"Draws a PNG from what qc, hvg and pca wrote: qc, histograms of obs total_counts, "
-                + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm (or dispersions) "
-                + "against means, highly variable genes in colour; pca, obsm X_pca PC1 against PC2, coloured by "
-                + "--color."})
+                + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm and dispersions "
+                + "(seurat_v3: variances_norm and variances, against a log mean axis) against means, highly "
+                + "variable genes in colour, genes far beyond the rest drawn at the axis' edge; pca, obsm X_pca PC1 "
+                + "against PC2, coloured by --color."})
 final class PlotCommand implements Callable<Integer> {
 
     @Spec
@@ -35,15 +38,19 @@ final class PlotCommand implements Callable<Integer> {
     private Path output;
 
     @Option(names = "--color", paramLabel = "COL",
-            description = "The obs column that colours the pca scatter: one colour per category, or bins of a "
-                    + "numeric column (default: one colour).")
+            description = "The obs column that colours the pca scatter: one colour per category, or for a "
+                    + "numeric column the viridis scale with a colour bar (default: one colour).")
     private String color;
 
     @Override
     public Integer call() throws IOException {
         byte[] png = plot.png(Scflux.of(spec).read(input), input.toString(), color);
         Path target = Scflux.output(spec, output, List.of(input)).toAbsolutePath();
-        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp");
+        // createTempFile alone makes an owner-only file (0600): a plot is to be as readable as any file written
+        FileAttribute<?>[] asAnyFile = target.getFileSystem().supportedFileAttributeViews().contains("posix")
+                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-rw-rw-"))} : new FileAttribute<?>[0];
+        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp", asAnyFile);
         try {
             Files.write(temporary, png);
             Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -3,17 +3,20 @@ package io.scflux.samples.plot;
 import io.scflux.core.BlockSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.anndata.NullableColumn;
 import java.awt.Color;
+import java.awt.Font;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.DoubleSummaryStatistics;
 import java.util.List;
@@ -25,13 +28,14 @@ import org.knowm.xchart.Histogram;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The plots of {@code scflux plot} and the service's results page, drawn with XChart into a PNG from an output's
- * annotations only (obs, var, obsm; never X): QC distributions, HVG dispersion against mean, the PCA scatter.
+ * annotations only (obs, var, obsm, uns; never X): QC distributions, HVG dispersion against mean, the PCA scatter.
+ * Axes tick at round numbers (1, 2 or 5 times a power of ten).
  */
 public enum Plot {
     /** Histograms of total counts, genes per cell and, when the file has it, percent mitochondrial counts. */
@@ -47,29 +51,29 @@ public enum Plot {
                     ? List.of("total_counts", "n_genes_by_counts", "pct_counts_mt")
                     : List.of("total_counts", "n_genes_by_counts");
             return encode(names.stream().map(n -> histogram(n, numbers(data.obs().column(n), "obs column " + n)))
-                    .toList(), 420, 320);
+                    .map(chart -> new Panel(chart::paint, 420)).toList(), 320);
         }
     },
-    /** Dispersion (normalized when the file has it) against mean expression, highly variable genes in colour. */
+    /**
+     * scanpy's {@code pl.highly_variable_genes}: normalized and raw dispersions (variances for seurat_v3) against
+     * mean expression, highly variable genes in colour, the flavour in the title and, for seurat_v3, whose means are
+     * of counts, a log mean axis. Genes far beyond the bulk are drawn at the edge of a {@link AxisRange#robust} range.
+     */
     HVG("hvg") {
         @Override
         public String missing(AnnData data) {
             String absent = missingColumns(data.var(), "var", List.of("means", "highly_variable"));
-            return absent != null ? absent : dispersion(data.var()) == null
-                    ? missingColumns(data.var(), "var", List.of("dispersions_norm")) : null;
+            if (absent != null) {
+                return absent;
+            }
+            String flavor = flavor(data);
+            return dispersions(data.var(), flavor).isEmpty() ? "no var column " + dispersionNames(flavor).get(0)
+                    : null;
         }
 
         @Override
         byte[] draw(AnnData data, String color) {
-            Frame var = data.var();
-            String y = dispersion(var);
-            double[] mean = numbers(var.column("means"), "var column means");
-            double[] disp = numbers(var.column(y), "var column " + y);
-            Column hv = var.column("highly_variable");
-            Groups groups = Groups.flags(hv, "highly variable genes", "other genes");
-            XYChart chart = scatter("Highly variable genes", "mean expression", y);
-            groups.addTo(chart, mean, disp);
-            return encode(List.of(chart), 640, 480);
+            return encode(hvgCharts(data).stream().map(chart -> new Panel(chart::paint, 600)).toList(), 480);
         }
     },
     /** The first two principal components of {@code obsm["X_pca"]}, coloured by an obs column when one is named. */
@@ -99,13 +103,26 @@ public enum Plot {
             }
             Groups groups = color == null ? Groups.all(n) : Groups.of(color, data.obs().column(color));
             XYChart chart = scatter(color == null ? "PCA" : "PCA coloured by " + color, "PC1", "PC2");
-            groups.addTo(chart, pc1, pc2);
-            return encode(List.of(chart), 720, 560);
+            groups.addTo(chart, pc1, pc2, AxisRange.ALL);
+            ColourBar bar = groups.bar();
+            if (bar == null) {
+                return encode(List.of(new Panel(chart::paint, 720)), 560);
+            }
+            chart.getStyler().setLegendVisible(false);
+            double[] finite = Arrays.stream(pc2).filter(Double::isFinite).toArray();
+            double low = Arrays.stream(finite).min().orElse(0);
+            double high = Arrays.stream(finite).max().orElse(0);
+            Font font = chart.getStyler().getAxisTickLabelsFont();
+            // painted after the chart, so that the bar spans the height of its points
+            return encode(List.of(new Panel(chart::paint, 600), new Panel((g, width, height) -> bar.paint(g, width,
+                    height, (int) chart.getScreenYFromChart(high), (int) chart.getScreenYFromChart(low), font), 120)),
+                    560);
         }
     };
 
     /** Axis labels: thousands grouped, at most three decimals. */
-    static final String NUMBER = "#,##0.###";
+    private static final String NUMBER = "#,##0.###";
+    private static final String SEURAT_V3 = "seurat_v3";
 
     private final String wireName;
 
@@ -160,14 +177,76 @@ public enum Plot {
         return absent.isEmpty() ? null : "no " + where + " column " + String.join(", ", absent);
     }
 
-    /** The dispersion column HVG wrote: normalized when there, else raw, else seurat_v3's normalized variance. */
-    private static String dispersion(Frame var) {
-        for (String name : List.of("dispersions_norm", "dispersions", "variances_norm")) {
-            if (var.has(name)) {
-                return name;
+    /**
+     * The flavour {@code hvg} ranked genes by: {@code uns["hvg"]["flavor"]} as scanpy writes it, else seurat_v3 when
+     * var has its {@code variances_norm}, else null (seurat or cell_ranger, which write the same columns).
+     */
+    private static String flavor(AnnData data) {
+        if (data.uns().get("hvg") instanceof Map<?, ?> hvg && hvg.get("flavor") instanceof DenseArray flavor
+                && flavor.size() == 1) {
+            return String.valueOf(flavor.get(0));
+        }
+        return data.var().has("variances_norm") ? SEURAT_V3 : null;
+    }
+
+    /** The columns HVG of {@code flavor} writes that its plot shows, normalized first, as scanpy's two panels. */
+    private static List<String> dispersionNames(String flavor) {
+        return SEURAT_V3.equals(flavor) ? List.of("variances_norm", "variances")
+                : List.of("dispersions_norm", "dispersions");
+    }
+
+    /** Those of {@link #dispersionNames} that {@code var} has. */
+    private static List<String> dispersions(Frame var, String flavor) {
+        return dispersionNames(flavor).stream().filter(var::has).toList();
+    }
+
+    /**
+     * The obs column the PCA is coloured by when none is named: the first categorical one that {@link Groups} can
+     * colour (a sample, a cell type, a cluster), or null when obs has none.
+     */
+    public static String defaultColour(Frame obs) {
+        return obs.columns().entrySet().stream()
+                .filter(c -> c.getValue() instanceof CategoricalColumn && Groups.canColour(c.getValue()))
+                .map(Map.Entry::getKey).findFirst().orElse(null);
+    }
+
+    /** The panels of the HVG plot of {@code data}, which {@link #missing} found complete: normalized first. */
+    static List<XYChart> hvgCharts(AnnData data) {
+        Frame var = data.var();
+        String flavor = flavor(data);
+        boolean logMean = SEURAT_V3.equals(flavor);
+        double[] mean = numbers(var.column("means"), "var column means");
+        int unplaced = 0;
+        if (logMean) {
+            for (int i = 0; i < mean.length; i++) {
+                if (!(mean[i] > 0)) {
+                    unplaced += Double.isNaN(mean[i]) ? 0 : 1;
+                    mean[i] = Double.NaN;
+                }
             }
         }
-        return null;
+        String x = "mean expression" + (!logMean ? "" : unplaced == 0 ? " (log scale)" : " (log scale; " + unplaced
+                + (unplaced == 1 ? " gene" : " genes") + " of mean 0 left out)");
+        Groups groups = Groups.flags(var.column("highly_variable"), "highly variable genes", "other genes");
+        List<XYChart> charts = new ArrayList<>();
+        for (String y : dispersions(var, flavor)) {
+            double[] values = numbers(var.column(y), "var column " + y);
+            for (int i = 0; i < values.length; i++) {
+                values[i] = Double.isNaN(mean[i]) ? Double.NaN : values[i];
+            }
+            AxisRange range = AxisRange.robust(values);
+            XYChart chart = scatter("Highly variable genes" + (flavor == null ? "" : " (" + flavor + ")")
+                    + (y.endsWith("_norm") ? "" : ", not normalized"), x, y);
+            chart.getStyler().setXAxisLogarithmic(logMean);
+            chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+            if (range.limits()) {
+                chart.getStyler().setYAxisMin(range.lo());
+                chart.getStyler().setYAxisMax(range.hi());
+            }
+            groups.addTo(chart, mean, values, range);
+            charts.add(chart);
+        }
+        return charts;
     }
 
     /**
@@ -206,9 +285,9 @@ public enum Plot {
 
     /**
      * A step outline of the counts of {@code values} in 40 equal bins (XChart's {@link Histogram}), NaN left out (the
-     * binning would count it in the first bin), with the mean in the title.
+     * binning would count it in the first bin), with the mean in the title and as a dashed line.
      */
-    private static XYChart histogram(String name, double[] values) {
+    static XYChart histogram(String name, double[] values) {
         final int bins = 40;
         List<Double> kept = Arrays.stream(values).filter(v -> !Double.isNaN(v)).boxed().toList();
         DoubleSummaryStatistics stats = kept.stream().mapToDouble(Double::doubleValue).summaryStatistics();
@@ -221,6 +300,13 @@ public enum Plot {
         double min = stats.getMin();
         double max = stats.getMax() > min ? stats.getMax() : min + 1;
         List<Double> counts = new Histogram(kept, bins, min, max).getyAxisData();
+        // Added first, the mean's x keeps XChart from ticking at every k-th bin edge (as it does for x values
+        // equally spaced from the first one, which gave ticks like 709.5): its ticks are then round numbers.
+        XYSeries mean = chart.addSeries("mean", new double[] {stats.getAverage(), stats.getAverage()},
+                new double[] {0, counts.stream().mapToDouble(Double::doubleValue).max().orElse(0)});
+        mean.setMarker(SeriesMarkers.NONE);
+        mean.setLineColor(new Color(0x555555));
+        mean.setLineStyle(SeriesLines.DASH_DASH);
         double width = (max - min) / bins;
         double[] x = new double[2 * bins + 2];
         double[] y = new double[2 * bins + 2];
@@ -259,15 +345,18 @@ public enum Plot {
         return chart;
     }
 
-    /** {@code charts} side by side, each {@code width x height}, as one PNG. */
-    private static byte[] encode(List<? extends Chart<?, ?>> charts, int width, int height) {
-        BufferedImage image = new BufferedImage(width * charts.size(), height, BufferedImage.TYPE_INT_RGB);
+    /** Panels side by side, each as wide as it says and {@code height} high, as one PNG. */
+    private static byte[] encode(List<Panel> panels, int height) {
+        int width = panels.stream().mapToInt(Panel::width).sum();
+        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
-            for (int i = 0; i < charts.size(); i++) {
-                Graphics2D panel = (Graphics2D) g.create(i * width, 0, width, height);
-                charts.get(i).paint(panel, width, height);
+            int left = 0;
+            for (Panel p : panels) {
+                Graphics2D panel = (Graphics2D) g.create(left, 0, p.width(), height);
+                p.painter().paint(panel, p.width(), height);
                 panel.dispose();
+                left += p.width();
             }
         } finally {
             g.dispose();
@@ -279,5 +368,14 @@ public enum Plot {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /** What paints a part of the image: a chart (XChart's {@code paint}) or a colour bar. */
+    private interface Painter {
+        void paint(Graphics2D g, int width, int height);
+    }
+
+    /** A part of the image, {@code width} pixels wide. */
+    private record Panel(Painter painter, int width) {
     }
 }

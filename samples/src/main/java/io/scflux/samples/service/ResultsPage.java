@@ -7,9 +7,9 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * The HTML page of a job's results: its QC, HVG and PCA plots as images of {@code /jobs/ID/plots/KIND.png}, the
- * scatter coloured by an obs column picked in a select, and in place of a plot the output lacks, what is missing. A
- * small script writes each image's {@code naturalWidth} into {@code data-natural-width} once loaded and sums up in
- * {@code #status}, so a browser test (or a person) sees whether every plot rendered.
+ * scatter coloured by an obs column picked in a select (the first categorical one to begin with), and in place of a
+ * plot the output lacks, what is missing. A small script marks each image loaded ({@code data-natural-width}) and the
+ * hidden {@code #status} loaded or broken, which a browser test reads; a reader sees it only when a plot failed.
  */
 final class ResultsPage {
 
@@ -19,9 +19,11 @@ final class ResultsPage {
             function report() {
               images.filter(i => i.complete).forEach(i => i.dataset.naturalWidth = i.naturalWidth);
               if (images.every(i => i.complete)) {
-                status.dataset.state = images.every(i => i.naturalWidth > 0) ? 'loaded' : 'broken';
-                status.textContent = images.map(i => i.id + ': ' + i.naturalWidth + ' x ' + i.naturalHeight)
-                    .join(', ') || 'no plots';
+                const broken = images.filter(i => i.naturalWidth === 0).map(i => i.alt);
+                status.dataset.state = broken.length === 0 ? 'loaded' : 'broken';
+                status.textContent = broken.length === 0 ? ''
+                    : 'Not shown: ' + broken.join(', ') + '. Reload the page to try again.';
+                status.hidden = broken.length === 0;
               }
             }
             images.forEach(i => {
@@ -45,7 +47,8 @@ final class ResultsPage {
 
     /**
      * The page of {@code job}; {@code output} is its output's annotations once it is done (else null: the page says
-     * where the job is and reloads itself until it ends), {@code color} the obs column the PCA scatter starts with.
+     * where the job is and reloads itself until it ends), {@code color} the obs column the PCA scatter starts with:
+     * null for the first categorical one ({@link Plot#defaultColour}), empty for none.
      */
     static String html(Job job, AnnData output, String color) {
         StringBuilder body = new StringBuilder();
@@ -68,8 +71,7 @@ final class ResultsPage {
                 section(body, job, output, plot, color);
             }
         }
-        body.append("<p id=\"status\" data-state=\"loading\">").append(output == null ? "no plots" : "loading plots")
-                .append("</p>\n");
+        body.append("<p id=\"status\" data-state=\"loading\" class=\"missing\" hidden></p>\n");
         return "<!doctype html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                 + (refresh ? "<meta http-equiv=\"refresh\" content=\"2\">\n" : "")
                 + "<title>scflux job " + escape(job.id()) + "</title>\n"
@@ -96,9 +98,11 @@ final class ResultsPage {
         String base = "/jobs/" + escape(job.id()) + "/plots/" + plot.wireName() + ".png";
         String src = base;
         if (plot == Plot.PCA) {
-            String picked = color != null && output.obs().has(color) ? color : null;
+            String wanted = color == null ? Plot.defaultColour(output.obs()) : color;
+            String picked = wanted != null && output.obs().has(wanted) ? wanted : null;
             src = picked == null ? base : base + "?color=" + escape(URLEncoder.encode(picked, StandardCharsets.UTF_8));
-            body.append("<label>Colour by <select id=\"color\">\n<option value=\"\">none</option>\n");
+            body.append("<label>Colour by <select id=\"color\">\n<option value=\"\"")
+                    .append(picked == null ? " selected" : "").append(">none</option>\n");
             for (String c : Plot.colourable(output.obs())) {
                 body.append("<option").append(c.equals(picked) ? " selected" : "").append(">").append(escape(c))
                         .append("</option>\n");

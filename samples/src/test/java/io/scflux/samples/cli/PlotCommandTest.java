@@ -56,6 +56,11 @@ class PlotCommandTest {
         assertTrue(image.getHeight() >= 300, "height " + image.getHeight());
         assertTrue(Images.colours(image) > 1, "drawn in more than one colour");
         assertTrue(Images.hues(image, 50) >= 1, "something drawn in colour");
+        if (png.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Path probe = Files.write(dir.resolve(kind + ".probe"), new byte[0]);
+            assertEquals(Files.getPosixFilePermissions(probe), Files.getPosixFilePermissions(png),
+                    "as readable as any file this user writes (umask), not owner-only");
+        }
     }
 
     /** The fixture's obs sample has 6 categories (synth-3k-b.expected.tsv): each gets a colour of its own. */

@@ -34,7 +34,7 @@ import reactor.netty.http.client.HttpClient;
  * on the fixture, then headless Chromium loads the job's page, the token in its address, and dumps its DOM after the
  * page's script ran; the images, requested without the token, must pass on the cookie that address set. Every
  * plot image must have loaded with a width ({@code data-natural-width}, written by the script from the image's
- * {@code naturalWidth}). Skips, saying why, where no Chromium is installed ({@code .ci/run} installs Debian's).
+ * {@code naturalWidth}), the PCA coloured by the first categorical obs column, and the status line left hidden. Skips, saying why, where no Chromium is installed ({@code .ci/run} installs Debian's).
  */
 class ResultsPageBrowserTest {
 
@@ -75,7 +75,7 @@ class ResultsPageBrowserTest {
         String page = awaitPage(client, id);
 
         // the token once in the page's address, as serve's URL has it: its cookie takes the images through
-        String dom = dumpDom(browser, base + page + "?color=sample&token=" + service.token());
+        String dom = dumpDom(browser, base + page + "?token=" + service.token());
         Matcher images = IMAGE.matcher(dom);
         List<String> loaded = new ArrayList<>();
         while (images.find()) {
@@ -85,7 +85,10 @@ class ResultsPageBrowserTest {
             loaded.add(images.group(1));
         }
         assertEquals(List.of("qc", "hvg", "pca"), loaded, dom);
-        assertTrue(dom.contains("id=\"status\" data-state=\"loaded\""), dom);
+        assertTrue(dom.contains("src=\"/jobs/" + id + "/plots/pca.png?color=sample\""),
+                "coloured by the first categorical obs column: " + dom);
+        assertTrue(Pattern.compile("<p id=\"status\" data-state=\"loaded\" class=\"missing\" hidden(=\"\")?></p>")
+                .matcher(dom).find(), "nothing but the plots to read once they loaded: " + dom);
     }
 
     private static String submit(HttpClient client) throws IOException {

@@ -255,6 +255,13 @@ class ServiceTest {
         }
         assertTrue(html.contains("<option selected>sample</option>"), html);
         assertFalse(html.contains("Not drawn"), html);
+        String byDefault = new String(fetch(done.get("page").asText()).body, StandardCharsets.UTF_8);
+        assertTrue(byDefault.contains("src=\"/jobs/" + id + "/plots/pca.png?color=sample\""),
+                "the first categorical obs column colours the PCA by default: " + byDefault);
+        assertTrue(byDefault.contains("<option selected>sample</option>"), byDefault);
+        String none = new String(fetch(done.get("page").asText() + "?color=").body, StandardCharsets.UTF_8);
+        assertTrue(none.contains("src=\"/jobs/" + id + "/plots/pca.png\""), none);
+        assertTrue(none.contains("<option value=\"\" selected>none</option>"), none);
 
         for (String uri : List.of("qc.png", "hvg.png", "pca.png", "pca.png?color=sample",
                 "pca.png?color=total_counts")) {

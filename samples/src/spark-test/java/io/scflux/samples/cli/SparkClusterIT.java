@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a cluster user does: a standalone master and worker started as their own JVMs from a Spark home of Spark's own
- * jars ({@code flux-spark/spark-home}), then {@code SparkSubmit} of scflux.jar's pipeline. The output has the local
+ * jars ({@code flux-spark/spark-home}), then {@code SparkSubmit} of scflux-spark.jar's pipeline. The output has the local
  * engine's bytes in every dataset, also when the executor is killed mid-run; a cluster that cannot run the work (an
  * executor that dies at launch, more memory asked than the worker has) ends in one clear line within the bound.
  */
@@ -37,7 +37,8 @@ class SparkClusterIT {
 
     private static final Path SPARK_HOME = Path.of(System.getProperty("scflux.spark.home",
             "../flux-spark/spark-home/target/spark-home")).toAbsolutePath().normalize();
-    private static final Path JAR = Path.of(System.getProperty("scflux.jar", "target/scflux.jar")).toAbsolutePath();
+    private static final Path JAR = Path.of(System.getProperty("scflux.spark.jar", "target/scflux-spark.jar"))
+            .toAbsolutePath();
     private static final String INPUT = Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toAbsolutePath().toString();
     private static final List<String> OPENS = List.of("--add-opens=java.base/java.lang=ALL-UNNAMED",
             "--add-opens=java.base/java.lang.invoke=ALL-UNNAMED", "--add-opens=java.base/java.nio=ALL-UNNAMED",
@@ -98,11 +99,16 @@ class SparkClusterIT {
         ProcessHandle executor = awaitExecutor(submit);
         // once it has run a while: the pipeline's passes are under way
         Thread.sleep(3000);
+        assertTrue(submit.isAlive(), "the run is under way");
         assertTrue(executor.destroyForcibly(), "killed the executor");
+        executor.onExit().get(30, TimeUnit.SECONDS);
         assertTrue(submit.waitFor(5, TimeUnit.MINUTES), "the run ended");
         String err = Files.readString(tmp.resolve("killed.err"));
         assertEquals(0, submit.exitValue(), err);
-        assertTrue(err.contains("Lost executor"), "Spark saw the executor go mid-run:\n" + err);
+        String workerLog = Files.readString(tmp.resolve("worker.log"));
+        assertTrue(err.contains("Lost executor") || workerLog.contains("exited with code 137"),
+                "Spark saw executor " + executor.pid() + " " + executor.info().commandLine().orElse("") + " go "
+                        + "mid-run:\n" + err + "\n" + workerLog);
         assertSameDatasets(local, out);
     }
 
@@ -156,7 +162,7 @@ class SparkClusterIT {
     }
 
     /**
-     * {@code SparkSubmit} of scflux.jar's pipeline to the cluster, {@code options} after scflux's own (the runs that
+     * {@code SparkSubmit} of scflux-spark.jar's pipeline to the cluster, {@code options} after scflux's own (the runs that
      * should succeed keep the default bound: an executor fetching the 40 MB jar on a busy machine takes a while).
      */
     private Process submitProcess(Path out, List<String> options, Path err) throws IOException {

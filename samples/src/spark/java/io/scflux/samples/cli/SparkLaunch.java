@@ -9,12 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
- * The main class of {@code scflux-spark.jar}: runs {@link Scflux} with the jars of {@code spark-jars/} (beside
- * scflux.jar) on its class path, so that {@code --engine spark} works in local mode without a Spark installation,
- * while scflux.jar itself carries no Spark.
+ * The main class of {@code scflux-spark.jar} run with {@code java -jar}: runs {@link Scflux} with a Spark home's jars
+ * on the class path ({@code $SPARK_HOME/jars}, else the Spark home the build made), so that {@code --engine spark}
+ * works in local mode without spark-submit. The jar leaves out what Spark ships (jackson, netty, slf4j): Spark's
+ * copies are the ones both run on.
  */
 public final class SparkLaunch {
 
@@ -23,16 +25,16 @@ public final class SparkLaunch {
 
     public static void main(String[] args) throws Exception {
         Path jar = Path.of(SparkLaunch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path sparkJars = jar.resolveSibling("spark-jars");
+        Path jars = sparkHome(jar).resolve("jars");
         List<URL> urls = new ArrayList<>();
         urls.add(jar.toUri().toURL());
-        try (Stream<Path> jars = Files.list(sparkJars)) {
-            for (Path p : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
+        try (Stream<Path> all = Files.list(jars)) {
+            for (Path p : all.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
                 urls.add(p.toUri().toURL());
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("no Spark jars in " + sparkJars + " (built with scflux.jar by mvn package)",
-                    e);
+            throw new UncheckedIOException("no Spark jars in " + jars + ": set SPARK_HOME to a Spark 4.0 "
+                    + "installation (or build with mvn -Pspark package, which makes one)", e);
         }
         ClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
         Thread.currentThread().setContextClassLoader(loader);
@@ -40,6 +42,21 @@ public final class SparkLaunch {
             loader.loadClass(Scflux.class.getName()).getMethod("main", String[].class).invoke(null, (Object) args);
         } catch (InvocationTargetException e) {
             throw e.getCause() instanceof Exception x ? x : e;
+        }
+    }
+
+    /** {@code $SPARK_HOME}, else the Spark home named in {@code jar}'s manifest (the one the build made). */
+    private static Path sparkHome(Path jar) throws IOException {
+        String home = System.getenv("SPARK_HOME");
+        if (home != null && !home.isEmpty()) {
+            return Path.of(home);
+        }
+        try (JarFile j = new JarFile(jar.toFile())) {
+            String built = j.getManifest().getMainAttributes().getValue("Scflux-Spark-Home");
+            if (built == null) {
+                throw new IOException(jar + " names no Spark home: set SPARK_HOME");
+            }
+            return Path.of(built).normalize();
         }
     }
 }

@@ -37,7 +37,7 @@ final class SparkRun implements ClusterRun {
         } catch (ClassNotFoundException | LinkageError e) {
             throw new ParameterException(spec.commandLine(), "--engine spark needs Apache Spark on the class path, "
                     + "and scflux.jar has none: run samples/target/scflux-spark.jar (built beside it), or "
-                    + "spark-submit --class io.scflux.samples.cli.Scflux samples/target/scflux.jar ...");
+                    + "spark-submit --class io.scflux.samples.cli.Scflux samples/target/scflux-spark.jar ...");
         }
         return new SparkRun(SparkEngine.start(master, conf, bound));
     }

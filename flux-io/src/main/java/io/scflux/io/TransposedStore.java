@@ -21,6 +21,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A CSR copy of a CSC matrix element, made once out of core so that CSC files stream row blocks in bounded memory,
@@ -34,6 +37,7 @@ import java.util.List;
  */
 final class TransposedStore {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TransposedStore.class);
     private static final byte[] MAGIC = "SCFLUXT1".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = 64;
     private static final int PIECE = 1 << 20;
@@ -83,8 +87,15 @@ final class TransposedStore {
         Path target = dir.resolve(base + "-" + hash(stamp.size() + ":" + stamp.modifiedMillis()) + ".csr");
         try {
             Files.createDirectories(dir);
-            if (!matches(target, rows, cols, nnz)) {
+            if (matches(target, rows, cols, nnz)) {
+                LOG.debug("{}:{} is stored by columns; reusing its row-major copy {}", file, element, target);
+            } else {
+                LOG.info("{}:{} is stored by columns (CSC): writing its row-major copy ({} x {}, {} entries, {}) to {}",
+                        file, element, rows, cols, nnz, megabytes(size(rows, nnz)), target);
+                long started = System.nanoTime();
                 build(file, stamp, csc, stats, bucketEntries, target);
+                LOG.debug("wrote {} in {} s", target, String.format(Locale.ROOT, "%.1f",
+                        (System.nanoTime() - started) / 1e9));
             }
             removeOlderVersions(dir, base, target);
         } catch (IOException e) {
@@ -107,13 +118,21 @@ final class TransposedStore {
         return (offset + 63) & ~63L;
     }
 
+    /** The bytes of the store of {@code rows} rows and {@code nnz} entries. */
+    private static long size(long rows, long nnz) {
+        long idxBase = align(HEADER + 8 * (rows + 1));
+        return align(idxBase + 4 * nnz) + 4 * nnz;
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
+    }
+
     private static boolean matches(Path store, long rows, int cols, long nnz) throws IOException {
         if (!Files.isRegularFile(store)) {
             return false;
         }
-        long idxBase = align(HEADER + 8 * (rows + 1));
-        long size = align(idxBase + 4 * nnz) + 4 * nnz;
-        if (Files.size(store) != size) {
+        if (Files.size(store) != size(rows, nnz)) {
             return false;
         }
         try (FileChannel ch = FileChannel.open(store, StandardOpenOption.READ)) {
@@ -132,8 +151,8 @@ final class TransposedStore {
     private static void removeOlderVersions(Path dir, String base, Path keep) throws IOException {
         try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, base + "-*.csr")) {
             for (Path p : old) {
-                if (!p.equals(keep)) {
-                    Files.deleteIfExists(p);
+                if (!p.equals(keep) && Files.deleteIfExists(p)) {
+                    LOG.info("removed {}, the row-major copy of an earlier version of the file", p);
                 }
             }
         }

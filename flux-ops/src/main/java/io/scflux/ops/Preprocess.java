@@ -6,6 +6,8 @@ import io.scflux.core.Reducer;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -18,6 +20,8 @@ import reactor.core.publisher.Mono;
  */
 public final class Preprocess {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Preprocess.class);
+
     private Preprocess() {
     }
 
@@ -29,9 +33,11 @@ public final class Preprocess {
         return Mono.defer(() -> {
             AnnData out = data.copy();
             if (ridesAlong(options.normalize(), streaming)) {
+                LOG.debug("qc rides along the first full read of X");
                 riding(out, options, streaming);
                 return Mono.just(out);
             }
+            LOG.debug("qc makes a pass of its own: the size factors need every cell's total first");
             return QcMetrics.run(out, options.qc(), streaming).map(pass -> {
                 BlockSource counts = out.x();
                 NormalizeTotal.apply(out, counts, pass.totals::get, options.normalize(), streaming);

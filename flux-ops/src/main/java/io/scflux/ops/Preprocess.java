@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.FoldingSource;
+import io.scflux.core.Pass;
 import io.scflux.core.Reducer;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
@@ -44,7 +45,7 @@ public final class Preprocess {
                 Log1p.apply(out, options.log1p(), streaming);
                 return out;
             });
-        });
+        }).contextWrite(Pass.named("qc"));
     }
 
     /**
@@ -68,7 +69,8 @@ public final class Preprocess {
                 block -> factors(pass, target, type, factors, Math.toIntExact(block.rowStart()),
                         Math.toIntExact(block.rowEnd())),
                 () -> {
-                    ValueCheck.Checked<QcPass.Sums> all = join(streaming.reduce(counts, checked));
+                    ValueCheck.Checked<QcPass.Sums> all = join(streaming.reduce(counts, checked)
+                            .contextWrite(Pass.named("qc")));
                     factors(pass, target, type, factors, 0, factors.length);
                     return all;
                 });

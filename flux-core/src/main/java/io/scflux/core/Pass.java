@@ -7,12 +7,13 @@ import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
 /**
- * One pass over a source: the reads of the blocks of a plan by one subscription (every pass goes through
- * {@link BlockSource#blocks}, {@link BlockSource#buffers} or {@link Reducer#reduce}). A step names the passes it makes
- * with {@link #named} on its {@code Mono} (Reactor's context, read when a pass starts), for what they compute:
- * {@code qc}, {@code hvg}, {@code write}. A source under the one read (X under its views and caches) learns, while it
- * is being opened, which pass opens it ({@link #opening}), and may {@link #watch} it: a progress bar follows the passes
- * over X this way, in the blocks and rows of each pass's own plan.
+ * One pass over a source: the reads of the blocks of a plan by one subscription in this JVM (every such pass goes
+ * through {@link BlockSource#blocks}, {@link BlockSource#buffers} or {@link Reducer#reduce}; an {@link Engine} that
+ * reads elsewhere makes none). A step names the passes it makes with {@link #named} on its {@code Mono} (Reactor's
+ * context, read when a pass starts), for what they compute: {@code qc}, {@code hvg}, {@code write}. A source under the
+ * one read (X under its views and caches) learns, while it is being opened, which pass opens it ({@link #opening}),
+ * and may {@link #watch} it: a progress bar follows the passes over X this way, in the blocks and rows of each pass's
+ * own plan.
  */
 public final class Pass {
 

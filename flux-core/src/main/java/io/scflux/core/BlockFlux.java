@@ -51,8 +51,8 @@ final class BlockFlux {
 
     /**
      * What {@code reads} makes of a reader of {@code source} (checked to cover {@code plan}'s rows) opened per
-     * subscription on {@code execution}'s scheduler and closed on complete, error or cancel, reads in flight then
-     * finishing first.
+     * subscription on {@code execution}'s scheduler, as a {@link Pass} named in the subscriber's context, and closed
+     * on complete, error or cancel, reads in flight then finishing first.
      */
     static <T> Flux<T> withReader(BlockSource source, BlockPlan plan, Execution execution,
                                   Function<GuardedReader, Flux<T>> reads) {
@@ -60,7 +60,8 @@ final class BlockFlux {
             return Flux.error(new IllegalArgumentException("plan covers " + plan.totalRows() + " rows but "
                     + source.describe() + " has " + source.nRows()));
         }
-        return Flux.using(() -> new GuardedReader(source.open()), reads, GuardedReader::close)
+        return Flux.deferContextual(context -> Flux.using(() -> new GuardedReader(Pass.open(source, plan, context)),
+                        reads, GuardedReader::close))
                 .subscribeOn(execution.scheduler(), true);
     }
 

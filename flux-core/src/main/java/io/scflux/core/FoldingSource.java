@@ -2,6 +2,8 @@ package io.scflux.core;
 
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A source whose reads also fold a {@link Reducer}: the first pass that reads every block of a plan (a write of X,
@@ -10,12 +12,14 @@ import java.util.function.Supplier;
  * block order, so the result depends on the plan only, never on the threads.
  *
  * <p>Asking for the {@link #result} before every block was read, or reading rows outside the plan, runs
- * {@code fallback} (the reducer's own pass) first, once: reads and result are then right whatever comes first. The
- * folds happen in this JVM: a step that runs its passes elsewhere (on Spark) does not make one.
+ * {@code fallback} (the reducer's own pass) first, once, which is logged: reads and result are then right whatever
+ * comes first. The folds happen in this JVM: a step that runs its passes elsewhere (on Spark) does not make one.
  *
  * @param <A> the reducer's partial
  */
 public final class FoldingSource<A> extends ForwardingSource {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FoldingSource.class);
 
     private final Ride<A> ride;
 
@@ -31,7 +35,11 @@ public final class FoldingSource<A> extends ForwardingSource {
             throw new IllegalArgumentException("plan covers " + plan.totalRows() + " rows but " + source.describe()
                     + " has " + source.nRows());
         }
-        this.ride = new Ride<>(plan, reducer, folded, fallback);
+        this.ride = new Ride<>(plan, reducer, folded, () -> {
+            LOG.info("the fold over {} was asked for its result before the reads covered it: folding it in a pass "
+                    + "of its own", source.describe());
+            return fallback.get();
+        });
     }
 
     /** The reducer's result: from the reads when they covered the plan, else from the fallback, run now. */

@@ -2,6 +2,8 @@ package io.scflux.device;
 
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
+import static jcuda.driver.JCudaDriver.cuDeviceGetName;
+import static jcuda.driver.JCudaDriver.cuDeviceTotalMem;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
@@ -24,6 +26,8 @@ import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdeviceptr;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The kernels on CUDA device 0: each host block is uploaded into one set of buffers allocated once (sized by the
@@ -37,6 +41,8 @@ import jcuda.driver.CUdeviceptr;
  * closes. Re-indexing ({@link #reindex}) runs on such blocks where they are; the other kernels take heap blocks.
  */
 public final class CudaBackend implements Backend, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
 
     private final CUcontext context;
     private final DeviceMemory memory;
@@ -67,6 +73,19 @@ public final class CudaBackend implements Backend, AutoCloseable {
         CUcontext context = new CUcontext();
         cuDevicePrimaryCtxRetain(context, device);
         cuCtxSetCurrent(context);
+        if (LOG.isInfoEnabled()) {
+            byte[] name = new byte[256];
+            cuDeviceGetName(name, name.length, device);
+            long[] total = new long[1];
+            cuDeviceTotalMem(total, device);
+            int end = 0;
+            while (end < name.length && name[end] != 0) {
+                end++;
+            }
+            LOG.info("computing on CUDA device 0, {} ({} MiB){}", new String(name, 0, end,
+                    java.nio.charset.StandardCharsets.US_ASCII), total[0] >> 20, capBytes == Long.MAX_VALUE ? ""
+                    : ", its buffers capped at " + (capBytes >> 20) + " MiB");
+        }
         return new CudaBackend(context, new CudaMemory(), new Kernels(), MemoryAccount.root("cuda", capBytes));
     }
 

@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
 import io.scflux.core.backend.HostBackend;
-import java.util.ArrayList;
+import io.scflux.core.test.Logs;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Without a usable GPU (what CI has): auto falls back in one line, cuda fails with the probe's reason. */
+/** Without a usable GPU (what CI has): auto falls back, logging one line, cuda fails with the probe's reason. */
 class BackendSelectionTest {
 
     private static String reason() {
@@ -25,16 +25,18 @@ class BackendSelectionTest {
     @Test
     void autoWithoutAGpuSaysSoOnceAndRunsOnTheHost() {
         String reason = reason();
-        List<String> lines = new ArrayList<>();
-        assertSame(HostBackend.INSTANCE, Backends.select(BackendChoice.AUTO, 256L << 20, lines::add));
-        assertEquals(List.of("scflux: no usable CUDA device (" + reason + "); running on the host"), lines);
+        List<String> lines = Logs.during(() -> assertSame(HostBackend.INSTANCE,
+                Backends.select(BackendChoice.AUTO, 256L << 20)), "CUDA");
+        assertEquals(1, lines.size(), lines.toString());
+        assertTrue(lines.get(0).endsWith(" INFO " + Backends.class.getName() + " - no usable CUDA device (" + reason
+                + "); running on the host"), lines.get(0));
     }
 
     @Test
     void cudaWithoutAGpuIsAClearError() {
         String reason = reason();
         IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> Backends.select(BackendChoice.CUDA, 256L << 20, line -> { }));
+                () -> Backends.select(BackendChoice.CUDA, 256L << 20));
         assertEquals("--device cuda: no usable CUDA device (" + reason + ")", e.getMessage());
     }
 
@@ -59,8 +61,7 @@ class BackendSelectionTest {
 
     @Test
     void cpuNeverProbes() {
-        List<String> lines = new ArrayList<>();
-        assertSame(HostBackend.INSTANCE, Backends.select(BackendChoice.CPU, 1, lines::add));
+        List<String> lines = Logs.during(() -> assertSame(HostBackend.INSTANCE, Backends.select(BackendChoice.CPU, 1)));
         assertEquals(List.of(), lines);
     }
 }

@@ -14,6 +14,8 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The HDF5 file behind one write: created under a temporary name beside the target
@@ -22,6 +24,8 @@ import java.util.regex.Pattern;
  * the JVM exit first. The target is never opened, so it may be an input that is still being read until the commit.
  */
 final class AtomicOutput {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AtomicOutput.class);
 
     /** A temporary file's name: the owner's pid is group 1. */
     private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.scflux-(\\d{1,18})-[0-9a-f]+\\.tmp");
@@ -71,8 +75,9 @@ final class AtomicOutput {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, ".*.scflux-*.tmp")) {
             for (Path f : files) {
                 Matcher m = TEMPORARY.matcher(f.getFileName().toString());
-                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).map(p -> !p.isAlive()).orElse(true)) {
-                    Files.deleteIfExists(f);
+                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).map(p -> !p.isAlive()).orElse(true)
+                        && Files.deleteIfExists(f)) {
+                    LOG.info("removed {}, the unfinished output of a run that was killed", f);
                 }
             }
         } catch (IOException | NumberFormatException e) {

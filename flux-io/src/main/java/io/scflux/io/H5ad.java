@@ -1,5 +1,6 @@
 package io.scflux.io;
 
+import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -92,10 +93,11 @@ public final class H5ad {
      * Writes {@code data} to {@code target} on subscription. Matrices stream in bounded memory; the target appears
      * only when the file is complete. An error, or a cancellation before the last block is written, leaves neither
      * the target nor a temporary file; a cancellation that arrives once the commit (close, sync, rename) has begun
-     * lets it finish, so the target is then complete.
+     * lets it finish, so the target is then complete. Its passes over the matrices are named {@code write}
+     * ({@link Pass}).
      */
     public static Mono<Void> write(AnnData data, Path target, WriteOptions options) {
-        return H5adWriter.write(data, target, options);
+        return H5adWriter.write(data, target, options).contextWrite(Pass.named("write"));
     }
 
     /**
@@ -105,6 +107,6 @@ public final class H5ad {
      * {@code sc.read_10x_h5} and {@link #read(Path, CellRangerOptions)} read.
      */
     public static Mono<Void> writeCellRanger(AnnData counts, Path target, WriteOptions options) {
-        return Mono.defer(() -> CellRangerWriter.write(counts, target, options));
+        return Mono.defer(() -> CellRangerWriter.write(counts, target, options)).contextWrite(Pass.named("write"));
     }
 }

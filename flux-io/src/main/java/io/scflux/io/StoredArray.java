@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where the bytes of one numeric HDF5 dataset lie, captured once while the file is open: layout, element type and
@@ -40,6 +41,13 @@ final class StoredArray {
     private static final Method CHUNK_LOOKUP =
             accessible(() -> ChunkedDatasetBase.class.getDeclaredMethod("getChunkLookup"));
     private static final Field LAYOUT_V3 = accessible(() -> ChunkedDatasetV3.class.getDeclaredField("layoutMessage"));
+
+    static {
+        if (!readsChunkIndexItself()) {
+            LoggerFactory.getLogger(StoredArray.class).warn("this jhdf's chunk index is out of reach (scflux knows "
+                    + "jhdf 0.13.0's): chunked datasets are read through jhdf, more slowly");
+        }
+    }
 
     private enum Layout { CONTIGUOUS, CHUNKED, COMPACT }
 

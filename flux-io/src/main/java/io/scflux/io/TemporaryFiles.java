@@ -7,6 +7,8 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The temporary files being written in this JVM (outputs, and the transposed store's parts and spills), deleted by a
@@ -21,6 +23,7 @@ import java.util.function.Supplier;
  */
 final class TemporaryFiles {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TemporaryFiles.class);
     private static final Set<Path> WRITING = ConcurrentHashMap.newKeySet();
     private static boolean exiting;
 
@@ -74,9 +77,12 @@ final class TemporaryFiles {
         exiting = true;
         for (Path f : WRITING) {
             try {
-                Files.deleteIfExists(f);
+                if (Files.deleteIfExists(f)) {
+                    LOG.info("removed the unfinished {} at exit", f);
+                }
             } catch (IOException e) {
-                // nothing to report to at exit; removeStale deletes it at the next write in the folder
+                LOG.warn("could not remove the unfinished {} at exit ({}); the next write in its folder will", f,
+                        e.getMessage());
             }
         }
     }

@@ -22,6 +22,9 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A CSR copy of a CSC matrix element, made once out of core so that CSC files stream row blocks in bounded memory,
@@ -35,6 +38,7 @@ import java.util.List;
  */
 final class TransposedStore {
 
+    private static final Logger LOG = LoggerFactory.getLogger(TransposedStore.class);
     private static final byte[] MAGIC = "SCFLUXT1".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = 64;
     private static final int PIECE = 1 << 20;
@@ -110,11 +114,17 @@ final class TransposedStore {
             Files.createDirectories(dir);
             removeOlderVersions(dir, base, target);
             if (matches(target, rows, cols, nnz)) {
+                LOG.debug("{}:{} is stored by columns; reusing its row-major copy {}", file, element, target);
                 // the least recently used stores are the ones a bound removes
                 Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
             } else {
                 makeRoom(dir, size(rows, nnz), maxBytes(), file + ":" + element);
+                LOG.info("{}:{} is stored by columns (CSC): writing its row-major copy ({} x {}, {} entries, {}) to {}",
+                        file, element, rows, cols, nnz, megabytes(size(rows, nnz)), target);
+                long started = System.nanoTime();
                 build(file, stamp, csc, stats, bucketEntries, target);
+                LOG.debug("wrote {} in {} s", target, String.format(Locale.ROOT, "%.1f",
+                        (System.nanoTime() - started) / 1e9));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(file + ":" + element + ": cannot build the transposed store in " + dir
@@ -165,6 +175,8 @@ final class TransposedStore {
             long bytes = sizeOf(stores.get(i));
             if (Files.deleteIfExists(stores.get(i))) {
                 total -= bytes;
+                LOG.info("removed {} ({}), the least recently used row-major copy, to stay under the cache's bound "
+                        + "of {}", stores.get(i), megabytes(bytes), megabytes(max));
             }
         }
     }
@@ -184,6 +196,10 @@ final class TransposedStore {
         } catch (IOException e) {
             return FileTime.fromMillis(0);
         }
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
     }
 
     private static boolean matches(Path store, long rows, int cols, long nnz) throws IOException {
@@ -209,8 +225,8 @@ final class TransposedStore {
     private static void removeOlderVersions(Path dir, String base, Path keep) throws IOException {
         try (DirectoryStream<Path> old = Files.newDirectoryStream(dir, base + "-*.csr")) {
             for (Path p : old) {
-                if (!p.equals(keep)) {
-                    Files.deleteIfExists(p);
+                if (!p.equals(keep) && Files.deleteIfExists(p)) {
+                    LOG.info("removed {}, the row-major copy of an earlier version of the file", p);
                 }
             }
         }

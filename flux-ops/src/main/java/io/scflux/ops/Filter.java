@@ -1,6 +1,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
@@ -56,6 +57,6 @@ final class Filter {
                 (cells ? out.obs() : out.var()).put(options.column(cells), number.take(positions));
                 return out;
             });
-        });
+        }).contextWrite(Pass.named(cells ? "filter_cells" : "filter_genes"));
     }
 }

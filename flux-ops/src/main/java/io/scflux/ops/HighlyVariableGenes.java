@@ -1,6 +1,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;
@@ -52,7 +53,7 @@ public final class HighlyVariableGenes {
                 hvg.put("flavor", DenseArray.scalar(options.flavor().scanpyName()));
                 d.uns().put("hvg", hvg);
             });
-        });
+        }).contextWrite(Pass.named("hvg"));
     }
 
     private static Mono<AnnData> dispersions(AnnData data, BlockSource x, Batches batches,

@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Pass;
 import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.DenseArray;
@@ -33,7 +34,7 @@ public final class Log1p {
             AnnData out = data.copy();
             apply(out, options, streaming);
             return out;
-        });
+        }).contextWrite(Pass.named("log1p"));
     }
 
     static void apply(AnnData data, Log1pOptions options, Streaming streaming) {

@@ -1,6 +1,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.backend.Streaming;
@@ -30,7 +31,7 @@ public final class NormalizeTotal {
                 apply(out, x, i -> t[i], options, streaming);
                 return out;
             });
-        });
+        }).contextWrite(Pass.named("normalize"));
     }
 
     /**

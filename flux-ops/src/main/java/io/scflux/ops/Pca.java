@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Pass;
 import io.scflux.core.Stage;
 import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
@@ -65,7 +66,7 @@ public final class Pca {
             Mono<Components> components = exact ? CovarianceEigh.solve(x, k, streaming, pass)
                     : RandomizedPca.solve(x, k, streaming, pass);
             return components.map(c -> store(data, column, mask, x, c, streaming));
-        });
+        }).contextWrite(Pass.named("pca"));
     }
 
     /** The bool var column of the genes to use, or null for all (scanpy's {@code _handle_mask_var}). */

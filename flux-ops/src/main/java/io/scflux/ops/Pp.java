@@ -8,7 +8,9 @@ import reactor.core.publisher.Mono;
  * scanpy's {@code sc.pp} on a scflux {@link AnnData}: each step is a cold {@code Mono} that computes on subscription,
  * streaming X with {@code streaming}, and emits a new container holding what scanpy would have added in place, sharing
  * what did not change with the one it was given, which it leaves as it is ({@link AnnData#copy}): subscribing twice
- * gives the same result. Steps chain with {@code flatMap}. Results do not depend on the thread count.
+ * gives the same result. Steps chain with {@code flatMap}. Results do not depend on the thread count. A step names
+ * its passes over X ({@link io.scflux.core.Pass}) by its name in scanpy, short: {@code filter_cells}, {@code qc} (also
+ * the QC that {@link #preprocess} fuses), {@code normalize}, {@code hvg}, {@code pca}, {@code scale}...
  */
 public final class Pp {
 

@@ -2,10 +2,13 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.FoldingSource;
+import io.scflux.core.Pass;
 import io.scflux.core.Reducer;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import java.util.concurrent.CompletionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -18,6 +21,8 @@ import reactor.core.publisher.Mono;
  */
 public final class Preprocess {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Preprocess.class);
+
     private Preprocess() {
     }
 
@@ -29,16 +34,18 @@ public final class Preprocess {
         return Mono.defer(() -> {
             AnnData out = data.copy();
             if (ridesAlong(options.normalize(), streaming)) {
+                LOG.debug("qc rides along the first full read of X");
                 riding(out, options, streaming);
                 return Mono.just(out);
             }
+            LOG.debug("qc makes a pass of its own: the size factors need every cell's total first");
             return QcMetrics.run(out, options.qc(), streaming).map(pass -> {
                 BlockSource counts = out.x();
                 NormalizeTotal.apply(out, counts, pass.totals::get, options.normalize(), streaming);
                 Log1p.apply(out, options.log1p(), streaming);
                 return out;
             });
-        });
+        }).contextWrite(Pass.named("qc"));
     }
 
     /**
@@ -62,7 +69,8 @@ public final class Preprocess {
                 block -> factors(pass, target, type, factors, Math.toIntExact(block.rowStart()),
                         Math.toIntExact(block.rowEnd())),
                 () -> {
-                    ValueCheck.Checked<QcPass.Sums> all = join(streaming.reduce(counts, checked));
+                    ValueCheck.Checked<QcPass.Sums> all = join(streaming.reduce(counts, checked)
+                            .contextWrite(Pass.named("qc")));
                     factors(pass, target, type, factors, 0, factors.length);
                     return all;
                 });

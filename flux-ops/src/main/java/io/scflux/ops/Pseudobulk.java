@@ -1,6 +1,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseMatrix;
@@ -55,7 +56,7 @@ public final class Pseudobulk {
                     .onErrorMap(ValueCheck.Found.class, e -> ValueCheck.invalid(data, e.finding, "`pseudobulk`",
                             ValueCheck.Expect.COUNTS))
                     .map(acc -> assemble(data, rows, acc, options));
-        });
+        }).contextWrite(Pass.named("pseudobulk"));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
@@ -32,7 +33,7 @@ public final class QcMetrics {
         return Mono.defer(() -> {
             AnnData out = data.copy();
             return run(out, options, streaming).thenReturn(out);
-        });
+        }).contextWrite(Pass.named("qc"));
     }
 
     /** The pass and the columns it adds; emits its per-cell results, whose totals {@link Preprocess} reuses. */

@@ -2,6 +2,7 @@ package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Pass;
 import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
@@ -61,6 +62,6 @@ public final class Scale {
                 }
                 return data;
             });
-        });
+        }).contextWrite(Pass.named("scale"));
     }
 }

@@ -4,7 +4,6 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Cleanup;
 import io.scflux.core.DType;
-import io.scflux.core.Notices;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -18,7 +17,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Several sources stacked by rows, as anndata's {@code concat} stacks X, without materializing any: each block is
@@ -32,9 +32,11 @@ import java.util.function.Consumer;
  *
  * <p>Blocks stay on their backend ({@link Resident}): the concatenation lives on the first input's, which re-indexes
  * every block ({@link Backend#reindex}: on the device for blocks resident there), and only the blocks of inputs on
- * another backend are moved there (downloaded from theirs, uploaded to it), which is said once.
+ * another backend are moved there (downloaded from theirs, uploaded to it), which is logged once.
  */
 public final class ConcatSource implements BlockSource, Resident, java.io.Serializable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConcatSource.class);
 
     private final List<BlockSource> inputs;
     private final ColumnMap[] maps;
@@ -43,15 +45,13 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private final float fill;
     private final DType dtype;
     private final Backend[] backends;
-    private final Consumer<String> notice;
     private final AtomicBoolean told = new AtomicBoolean();
 
-    private ConcatSource(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill, Consumer<String> notice) {
+    private ConcatSource(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill) {
         this.inputs = inputs;
         this.maps = maps;
         this.nCols = nCols;
         this.fill = fill;
-        this.notice = notice;
         this.backends = inputs.stream().map(Resident::of).toArray(Backend[]::new);
         this.starts = new long[inputs.size() + 1];
         DType type = null;
@@ -95,7 +95,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
                 maps[i] = ColumnMap.of(map, nCols, s.describe());
             }
         }
-        return new ConcatSource(in, maps, nCols, fillValue, Notices.toLog());
+        return new ConcatSource(in, maps, nCols, fillValue);
     }
 
     /** Sources with the same columns stacked by rows. */
@@ -106,15 +106,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
         return of(inputs, none, inputs.isEmpty() ? 0 : inputs.get(0).nCols(), 0f);
     }
 
-    /**
-     * This concatenation saying to {@code notice} (by default the platform logger, {@link Notices}), once, that it
-     * moves the blocks of inputs on another backend than the first input's.
-     */
-    public ConcatSource withNotice(Consumer<String> notice) {
-        return new ConcatSource(inputs, maps, nCols, fill, Objects.requireNonNull(notice, "notice"));
-    }
-
-    /** What crosses to another JVM: the inputs and how their columns map (its notices go to that JVM's logger). */
+    /** What crosses to another JVM: the inputs and how their columns map (it logs in that JVM). */
     private Object writeReplace() {
         return new Shipped(inputs, maps, nCols, fill);
     }
@@ -122,7 +114,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private record Shipped(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill)
             implements java.io.Serializable {
         private Object readResolve() {
-            return new ConcatSource(inputs, maps, nCols, fill, Notices.toLog());
+            return new ConcatSource(inputs, maps, nCols, fill);
         }
     }
 
@@ -226,8 +218,8 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             if (filled(i) == 0) {
                 plans.add(inputs.get(i).plan(target));
             } else {
-                plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {maps[i]}, nCols, fill,
-                        notice), target));
+                plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {maps[i]}, nCols, fill),
+                        target));
             }
         }
         return BlockPlan.concat(target, plans);
@@ -267,8 +259,8 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             if (!told.getAndSet(true)) {
                 Set<String> names = new LinkedHashSet<>();
                 Arrays.stream(backends).forEach(x -> names.add(x.name()));
-                notice.accept("scflux: concatenated data are on backends " + names + "; moving the blocks of the "
-                        + "inputs not on " + backends[0].name() + " (the first input's backend) there");
+                LOG.info("concatenated data are on backends {}; moving the blocks of the inputs not on {} (the first "
+                        + "input's backend) there", names, backends[0].name());
             }
             b = on.upload(backends[i].download(read));
         }

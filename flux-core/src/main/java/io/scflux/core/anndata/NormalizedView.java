@@ -4,6 +4,7 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.FoldingSource;
+import io.scflux.core.Pass;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowReader;
 import io.scflux.core.Stage;
@@ -107,7 +108,8 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
         }
         BlockSource selected = rows == null && cols == null ? counts : new SubsetSource(counts, rows, cols);
         Mono<double[]> f = recalculate
-                ? Mono.defer(() -> rule.factors(selected, Streaming.DEFAULT)).cache()
+                ? Mono.defer(() -> rule.factors(selected, Streaming.DEFAULT)).contextWrite(Pass.named("normalize"))
+                        .cache()
                 : settled().map(all -> rows == null ? all : pick(all, rows)).cache();
         ColumnScale s = scaling == null || cols == null ? scaling : scaling.select(cols);
         return new NormalizedView(selected, f, rule, log1p, base, s, backend);

@@ -1,30 +1,32 @@
 package io.scflux.core.backend;
 
-import io.scflux.core.Notices;
 import java.util.ServiceLoader;
-import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Chooses the backend for a run from a {@link BackendChoice}: device backends are found with
- * {@link ServiceLoader}; {@code auto} falls back to the host and says so in one line, {@code cuda} fails clearly.
+ * {@link ServiceLoader}; {@code auto} falls back to the host and logs why (at info), {@code cuda} fails clearly.
  */
 public final class Backends {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Backends.class);
 
     private Backends() {
     }
 
-    /** {@link #select(BackendChoice, long, Consumer)} with no cap and notices to the platform logger. */
+    /** {@link #select(BackendChoice, long)} with no cap. */
     public static Backend select(BackendChoice choice) {
-        return select(choice, Long.MAX_VALUE, Notices.toLog());
+        return select(choice, Long.MAX_VALUE);
     }
 
     /**
-     * The backend for {@code choice}, its device buffers capped at {@code capBytes}; {@code notice} receives the one
-     * line that says an {@code auto} run stays on the host, and why.
+     * The backend for {@code choice}, its device buffers capped at {@code capBytes}; an {@code auto} run that stays
+     * on the host logs one line saying why.
      *
      * @throws IllegalStateException for {@code cuda} when no usable CUDA device is found, with the reason
      */
-    public static Backend select(BackendChoice choice, long capBytes, Consumer<String> notice) {
+    public static Backend select(BackendChoice choice, long capBytes) {
         if (choice == BackendChoice.CPU) {
             return HostBackend.INSTANCE;
         }
@@ -36,7 +38,7 @@ public final class Backends {
         if (choice == BackendChoice.CUDA) {
             throw new IllegalStateException("--device cuda: no usable CUDA device (" + reason + ")");
         }
-        notice.accept("scflux: no usable CUDA device (" + reason + "); running on the host");
+        LOG.info("no usable CUDA device ({}); running on the host", reason);
         return HostBackend.INSTANCE;
     }
 

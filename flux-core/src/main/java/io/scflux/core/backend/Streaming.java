@@ -4,12 +4,13 @@ import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Engine;
 import io.scflux.core.Execution;
-import io.scflux.core.Notices;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 import java.util.Objects;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * How a step streams its input: the {@link PlanTarget} its block plan is cut with, the {@link Execution} that
@@ -18,11 +19,13 @@ import java.util.function.Consumer;
  * warnings go (scanpy's {@code adata.X seems to be already log-transformed}...). The target decides the bits of a
  * result; the execution and the engine only its speed.
  *
- * <p>Warnings go to the platform logger {@code io.scflux} at level WARNING unless a caller passes its own
- * ({@link #withWarnings}): the command line prints them as {@code scflux: warning: ...}.
+ * <p>Warnings are logged (SLF4J, at warn) unless a caller passes its own place for them ({@link #withWarnings}): the
+ * command line prints them as {@code scflux: warning: ...}.
  */
 public record Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine,
                         Consumer<String> warnings) {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Streaming.class);
 
     public static final Streaming DEFAULT = new Streaming(PlanTarget.DEFAULT, Execution.sequential());
 
@@ -34,9 +37,9 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend,
         Objects.requireNonNull(warnings, "warnings");
     }
 
-    /** Warnings to the platform logger. */
+    /** Warnings to the log. */
     public Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine) {
-        this(target, execution, backend, engine, Notices::warning);
+        this(target, execution, backend, engine, LOG::warn);
     }
 
     /** On the local engine. */

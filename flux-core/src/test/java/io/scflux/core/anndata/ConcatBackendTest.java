@@ -14,12 +14,12 @@ import io.scflux.core.backend.Resident;
 import io.scflux.core.backend.ResidentBlock;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
+import io.scflux.core.test.Logs;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.RecordingBackend;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,14 +44,15 @@ class ConcatBackendTest {
             new int[] {3, -1, 2, -1, 1, -1, 0}, new int[] {3, -1, 2, -1, 1, -1, 0}, null);
 
     private final RecordingBackend device = new RecordingBackend("double");
-    private final List<String> notices = new CopyOnWriteArrayList<>();
+    /** What the concatenation logs when it moves blocks between backends. */
+    private static final String MOVING = "concatenated data are on backends ";
 
     private static List<CsrMatrix> inputs(CsrMatrix last) {
         return List.of(A, EMPTY, B, last);
     }
 
     private ConcatSource concat(List<BlockSource> inputs, List<int[]> maps, int nCols, float fill) {
-        return ConcatSource.of(inputs, maps, nCols, fill).withNotice(notices::add);
+        return ConcatSource.of(inputs, maps, nCols, fill);
     }
 
     /** The blocks of the host path: every input on the heap. */
@@ -86,7 +87,8 @@ class ConcatBackendTest {
         device.calls.clear();
         ConcatSource s = concat(on(device, inputs), maps, nCols, fill);
         assertSame(device, s.backend());
-        List<RowBlock> read = STREAMING.blocks(s).collectList().block();
+        List<RowBlock> read = new ArrayList<>();
+        List<String> moved = Logs.during(() -> read.addAll(STREAMING.blocks(s).collectList().block()), MOVING);
         int inputBlocks = 0;
         int mapped = 0;
         for (int i = 0; i < inputs.size(); i++) {
@@ -98,7 +100,7 @@ class ConcatBackendTest {
         List<String> downloads = read.stream().map(b -> "download " + b.rowStart() + "-" + b.rowEnd()).toList();
         assertEquals(downloads, device.calls.stream().filter(c -> c.startsWith("download")).sorted((x, y) ->
                 Long.compare(start(x), start(y))).toList(), "each output block downloaded once, by the consumer");
-        assertEquals(List.of(), notices, "nothing moved between backends");
+        assertEquals(List.of(), moved, "nothing moved between backends");
         assertEquals(0, device.memory().reserved(), "every resident block consumed");
         assertTrue(device.memory().peak() > 0, "blocks were resident");
         assertEquals(onHost(inputs, maps, nCols, fill), read, "the host path's blocks");
@@ -117,10 +119,13 @@ class ConcatBackendTest {
         mixed.set(2, B);
         ConcatSource s = concat(mixed, OUTER, 14, -1);
         assertSame(device, s.backend(), "the first input's backend");
-        STREAMING.blocks(s).blockLast();
-        List<RowBlock> read = STREAMING.blocks(s).collectList().block();
-        assertEquals(1, notices.size(), "said once over two passes: " + notices);
-        assertTrue(notices.get(0).contains("[double, host]"), notices.get(0));
+        List<RowBlock> read = new ArrayList<>();
+        List<String> moved = Logs.during(() -> {
+            STREAMING.blocks(s).blockLast();
+            read.addAll(STREAMING.blocks(s).collectList().block());
+        }, MOVING);
+        assertEquals(1, moved.size(), "said once over two passes: " + moved);
+        assertTrue(moved.get(0).contains("[double, host]"), moved.get(0));
         int bBlocks = blocks(B);
         long inputUploads = 2L * (blocks(A) + blocks(last));
         assertEquals(inputUploads + 2L * bBlocks, device.count("upload"), "B's blocks moved, each once per pass");
@@ -138,9 +143,10 @@ class ConcatBackendTest {
         mixed.set(2, Resident.on(device, B));
         ConcatSource s = concat(mixed, INNER, 4, 0);
         assertSame(HostBackend.INSTANCE, s.backend());
-        List<RowBlock> read = STREAMING.blocks(s).collectList().block();
-        assertEquals(1, notices.size(), notices.toString());
-        assertTrue(notices.get(0).contains("[host, double]"), notices.get(0));
+        List<RowBlock> read = new ArrayList<>();
+        List<String> moved = Logs.during(() -> read.addAll(STREAMING.blocks(s).collectList().block()), MOVING);
+        assertEquals(1, moved.size(), moved.toString());
+        assertTrue(moved.get(0).contains("[host, double]"), moved.get(0));
         assertEquals(blocks(B), device.count("upload"), "B placed on the device by its input");
         assertEquals(blocks(B), device.count("download"), "and moved to the host by the concatenation");
         assertEquals(0, device.count("reindex"));

@@ -3,6 +3,7 @@ package io.scflux.samples.cli;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
+import io.scflux.core.Pass;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 
@@ -34,8 +35,8 @@ record Totals(long rows, long nnz, double sum) {
         }
     };
 
-    /** The totals of {@code source} streamed in {@code plan}'s blocks by {@code execution}'s workers. */
+    /** The totals of {@code source} streamed in {@code plan}'s blocks by {@code execution}'s workers: a pass "sum". */
     static Totals of(BlockSource source, BlockPlan plan, Execution execution) {
-        return REDUCER.reduce(source, plan, execution).block();
+        return REDUCER.reduce(source, plan, execution).contextWrite(Pass.named("sum")).block();
     }
 }

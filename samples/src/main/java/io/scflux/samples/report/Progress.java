@@ -1,20 +1,19 @@
 package io.scflux.samples.report;
 
-import io.scflux.core.BlockBuffer;
-import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
-import io.scflux.core.PlanTarget;
-import io.scflux.core.RowBlock;
+import io.scflux.core.Pass;
 import io.scflux.core.RowReader;
 import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * The progress of one pass over a source's blocks: blocks done out of the plan's, rows per second, shown as a bar on
- * stderr or sent to any {@link Listener} (the service's events). It counts the blocks a {@link #track tracked} source
- * hands out, so it works whoever consumes the blocks (a reducer, the writer), from any number of threads; it reports
- * at most a few times a second, and always the last block of a pass.
+ * The progress of the passes over a source's blocks (X), each numbered in the order it starts and named for what it
+ * computes ({@link Pass#named}: {@code qc}, {@code hvg}, {@code write}), in the blocks and rows of its own plan: shown
+ * as a line per pass on stderr or sent to any {@link Listener} (the service's events). A {@link #track tracked}
+ * source watches every pass that reads it, however deep under views and caches, whoever consumes the blocks (a
+ * reducer, the writer), from any number of threads; each pass is reported at most a few times a second, and always
+ * after its last block.
  */
 public final class Progress {
 
@@ -22,44 +21,79 @@ public final class Progress {
     public static final Progress NONE = new Progress(null);
 
     private static final long REDRAW_NANOS = 200_000_000L;
-    private static final int WIDTH = 30;
 
-    /** Receives the state of a pass: after its first block, at most a few times a second, and after its last. */
+    /**
+     * The state of a pass: its number (from 1, in the order the passes start), its name (null when no step named
+     * it), blocks and rows read of its plan's, rows per second since it started, whether it read its last block.
+     */
+    public record Report(int pass, String name, int blocks, int totalBlocks, long rows, long totalRows,
+                         double rowsPerSecond, boolean last) {
+
+        /** The share of the rows read, 1 for a pass of none. */
+        public double fraction() {
+            return totalRows == 0 ? 1 : (double) rows / totalRows;
+        }
+    }
+
+    /** Receives the state of each pass: after its first block, at most a few times a second, and after its last. */
+    @FunctionalInterface
     public interface Listener {
-        void update(int blocks, int totalBlocks, long rows, long totalRows, double rowsPerSecond, boolean last);
+        void update(Report report);
     }
 
     private final Listener listener;
-    private long started;
-    private long lastDrawn;
-    private long rows;
-    private int blocks;
-    private int totalBlocks = -1;
+    private int passes;
 
     private Progress(Listener listener) {
         this.listener = listener;
     }
 
     /**
-     * A bar on {@code err}, redrawn in place, one line per pass over X: its number, the share of rows done, blocks,
-     * rows per second and the time left (at the end, the time it took).
+     * Lines on {@code err}, one per pass, redrawn in place: {@code [3 hvg] 62% 2,806/4,638 blocks 61k rows/s ETA
+     * 0:04}, at the end of a pass the time it took ({@code in 0:07}).
      */
     public static Progress to(PrintWriter err) {
-        int[] passes = {0};
-        return new Progress((blocks, totalBlocks, rows, totalRows, rowsPerSecond, last) -> {
-            double fraction = totalRows == 0 ? 1 : (double) rows / totalRows;
-            int filled = (int) Math.round(fraction * WIDTH);
-            double seconds = last ? rows / Math.max(rowsPerSecond, 1e-9)
-                    : (totalRows - rows) / Math.max(rowsPerSecond, 1e-9);
-            err.printf("\r[pass %d] [%s%s] %3d%%  %d%s blocks  %,.0f rows/s  %s %s", passes[0] + 1, "#".repeat(filled),
-                    " ".repeat(WIDTH - filled), Math.round(100 * fraction), blocks,
-                    totalBlocks >= 0 ? "/" + totalBlocks : "", rowsPerSecond, last ? "in" : "ETA", clock(seconds));
-            if (last) {
-                passes[0]++;
-                err.println();
+        int[] drawing = {0}; // the pass whose line is open, 0: none
+        return new Progress(report -> {
+            synchronized (drawing) {
+                if (drawing[0] != 0 && drawing[0] != report.pass()) {
+                    err.println(); // another pass reports in the middle of this one's line
+                }
+                err.print("\r" + line(report));
+                drawing[0] = report.last() ? 0 : report.pass();
+                if (report.last()) {
+                    err.println();
+                }
+                err.flush();
             }
-            err.flush();
         });
+    }
+
+    /** Reports to {@code listener}. */
+    public static Progress to(Listener listener) {
+        return new Progress(listener);
+    }
+
+    /**
+     * A pass's line: its number and name, the share of rows, blocks, rows per second and the time left (the time it
+     * took once done): {@code [3 hvg] 62% 2,806/4,638 blocks 61k rows/s ETA 0:04}.
+     */
+    public static String line(Report r) {
+        double seconds = (r.last() ? r.rows() : r.totalRows() - r.rows()) / Math.max(r.rowsPerSecond(), 1e-9);
+        return String.format(Locale.ROOT, "[%d%s] %d%% %,d/%,d blocks %s rows/s %s %s", r.pass(),
+                r.name() == null ? "" : " " + r.name(), (int) Math.floor(100 * r.fraction()), r.blocks(),
+                r.totalBlocks(), compact(r.rowsPerSecond()), r.last() ? "in" : "ETA", clock(seconds));
+    }
+
+    /** {@code x} in at most 3 significant digits: 950, 61k, 1.2M. */
+    static String compact(double x) {
+        if (x < 1_000) {
+            return String.format(Locale.ROOT, "%.0f", x);
+        }
+        if (x < 999_500) {
+            return String.format(Locale.ROOT, x < 9_950 ? "%.1fk" : "%.0fk", x / 1e3);
+        }
+        return String.format(Locale.ROOT, x < 9_950_000 ? "%.1fM" : "%.0fM", x / 1e6);
     }
 
     /** {@code seconds} as m:ss (h:mm:ss past an hour). */
@@ -69,80 +103,46 @@ public final class Progress {
                 : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
     }
 
-    /** Reports to {@code listener}. */
-    public static Progress to(Listener listener) {
-        return new Progress(listener);
-    }
-
-    /** {@code source}, reporting here each block it reads; the plan it makes sets the total number of blocks. */
+    /** {@code source}, each pass that opens it reported here. */
     public BlockSource track(BlockSource source) {
         if (listener == null) {
             return source;
         }
-        Progress progress = this;
         return new ForwardingSource(source) {
             @Override
-            public BlockPlan plan(PlanTarget target) {
-                BlockPlan plan = source.plan(target);
-                progress.expect(plan);
-                return plan;
-            }
-
-            @Override
             public RowReader open() {
-                RowReader reader = source.open();
-                progress.start();
-                return new RowReader() {
-                    @Override
-                    public RowBlock read(int blockIndex, long from, long to) {
-                        RowBlock block = reader.read(blockIndex, from, to);
-                        progress.done(block.nRows(), source.nRows());
-                        return block;
-                    }
-
-                    @Override
-                    public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
-                        reader.readInto(blockIndex, from, to, into);
-                        progress.done(into.nRows(), source.nRows());
-                    }
-
-                    @Override
-                    public void close() {
-                        reader.close();
-                    }
-                };
+                Pass pass = Pass.opening();
+                if (pass != null) {
+                    pass.watch(new Watcher());
+                }
+                return source.open();
             }
         };
     }
 
-    /** Sets the number of blocks of the coming pass. */
-    private synchronized void expect(BlockPlan plan) {
-        totalBlocks = plan.size();
+    private synchronized int nextPass() {
+        return ++passes;
     }
 
-    private synchronized void start() {
-        if (blocks == 0) {
-            started = System.nanoTime();
-        }
-    }
+    /** One pass's report: numbered at its first block, redrawn at most every {@link #REDRAW_NANOS}. */
+    private final class Watcher implements Pass.Watcher {
+        private final long started = System.nanoTime();
+        private int number;
+        private long lastDrawn;
 
-    private synchronized void done(int blockRows, long totalRows) {
-        long now = System.nanoTime();
-        blocks++;
-        rows += blockRows;
-        boolean last = rows >= totalRows;
-        if (last || now - lastDrawn >= REDRAW_NANOS) {
-            lastDrawn = now;
-            draw(now, totalRows, last);
+        @Override
+        public void read(Pass pass, int blocksRead, long rowsRead) {
+            if (number == 0) {
+                number = nextPass();
+            }
+            long now = System.nanoTime();
+            boolean last = blocksRead >= pass.blocks();
+            if (last || now - lastDrawn >= REDRAW_NANOS) {
+                lastDrawn = now;
+                double seconds = Math.max(1e-9, (now - started) / 1e9);
+                listener.update(new Report(number, pass.name(), blocksRead, pass.blocks(), rowsRead, pass.rows(),
+                        rowsRead / seconds, last));
+            }
         }
-        if (last) {
-            rows = 0;
-            blocks = 0;
-        }
-    }
-
-    private void draw(long now, long totalRows, boolean last) {
-        double seconds = Math.max(1e-9, (now - started) / 1e9);
-        listener.update(blocks, totalBlocks, rows, totalRows, rows / seconds, last);
     }
 }

@@ -44,7 +44,7 @@ final class Job {
     private final AtomicBoolean started = new AtomicBoolean();
     private volatile boolean cancelRequested;
     private volatile JobEvent last;
-    private volatile String stage = "read";
+    private final Stages stages = new Stages();
     private volatile Results.Result written;
 
     /** A queued job; {@code onEnd} runs once when it ends, before its last event is sent. */
@@ -207,8 +207,7 @@ final class Job {
     private Mono<AnnData> apply(AnnData data, Streaming streaming, BlockCache cache, ServiceMetrics metrics) {
         BlockSource x = data.x();
         if (x != null) {
-            data.setX(cancellable(Progress.to((blocks, total, rows, totalRows, rate, last) ->
-                    emit(JobEvent.progress(stage, blocks, total, rows, rate))).track(cache.cached(x)), metrics));
+            data.setX(cancellable(Progress.to(this::progress).track(cache.cached(x)), metrics));
         }
         Mono<AnnData> chain = Mono.just(data);
         for (int i = 0; i < request.steps().size(); i++) {
@@ -247,8 +246,14 @@ final class Job {
         }
     }
 
+    /** A pass's progress, under its stage, announced first when it is new. */
+    private void progress(Progress.Report r) {
+        String stage = stages.of(r.pass(), r.name(), s -> emit(JobEvent.stage(s)));
+        emit(JobEvent.progress(stage, r.blocks(), r.totalBlocks(), r.rows(), r.rowsPerSecond()));
+    }
+
     private void stageStarts(String name) {
-        stage = name;
+        stages.step(name);
         emit(JobEvent.stage(name));
     }
 

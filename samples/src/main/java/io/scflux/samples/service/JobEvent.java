@@ -4,9 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * One Server-Sent Event of a job: {@code queued}, {@code started} (it left the queue), {@code stage} (a step starts),
- * {@code progress} (blocks done of total, rows/s in the current stage), then one of {@code done} (the output's name
- * and the path of its results page), {@code failed} (the error) or {@code cancelled}.
+ * One Server-Sent Event of a job: {@code queued}, {@code started} (it left the queue), {@code stage} (a step starts,
+ * or a pass over X within it: {@link Stages}), {@code progress} (blocks done of the pass's total, rows/s, under the
+ * pass's stage), then one of {@code done} (the output's name and the path of its results page), {@code failed} (the
+ * error) or {@code cancelled}.
  */
 record JobEvent(String name, ObjectNode data) {
 

@@ -37,8 +37,9 @@ import reactor.netty.http.server.HttpServerResponse;
  * {@code scflux serve}: an HTTP service on Reactor Netty that runs jobs of operators on the {@code .h5ad} files of a
  * data folder, streams their progress as Server-Sent Events and obs as NDJSON, shows a finished job's plots on a
  * results page and its meters at {@code /metrics}. Every request passes {@link Access} (origin, then token) before its
- * route; every error is a {@link Problem}. Handlers never block: jobs run on the {@code work} scheduler, other file
- * work and drawing on Reactor's bounded elastic one, so pages of finished jobs do not wait for running ones.
+ * route and is logged once answered ({@link RequestLog}); every error is a {@link Problem}. Handlers never block: jobs
+ * run on the {@code work} scheduler, other file work and drawing on Reactor's bounded elastic one, so pages of
+ * finished jobs do not wait for running ones.
  */
 public final class Service implements Disposable {
 
@@ -75,10 +76,10 @@ public final class Service implements Disposable {
                 .get("/datasets/{name}/obs", this::obs)
                 .get("/metrics", this::metrics);
         this.server = HttpServer.create().host(options.host()).port(options.port())
-                .handle((request, response) -> Mono.defer(() -> {
+                .handle((request, response) -> RequestLog.around(request, response, Mono.defer(() -> {
                     access.check(request, response);
                     return Mono.from(router.dispatch(request, response));
-                }).onErrorResume(e -> fail(request, response, e)))
+                }).onErrorResume(e -> fail(request, response, e))))
                 .bindNow();
     }
 

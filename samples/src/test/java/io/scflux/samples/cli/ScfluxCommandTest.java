@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -315,11 +316,34 @@ class ScfluxCommandTest {
         Cli c = Cli.run("--progress", "info", "--json", INT64, "--chunk-nnz", "100000");
         assertEquals(0, c.exitCode(), c.err());
         assertEquals(FIXTURE_SUM, xSum(c.out()));
-        assertTrue(Pattern.compile("\\[pass 1] \\[#+] 100%  (\\d+)/\\1 blocks  [0-9,]+ rows/s  in \\d+:\\d\\d\n$")
+        assertTrue(Pattern.compile("\\[1 sum] 100% (\\d+)/\\1 blocks [0-9.]+[kM]? rows/s in \\d+:\\d\\d\n$")
                 .matcher(c.err()).find(), "ends with the pass, all blocks done, the time taken and a newline: "
                 + c.err());
         assertEquals("0:04", Progress.clock(4.4));
         assertEquals("1:05:09", Progress.clock(3909));
+    }
+
+    /** The line: the pass's number and what it computes, share, blocks, rows/s, time left; then time taken. */
+    @Test
+    void aProgressLineNamesItsPass() {
+        assertEquals("[3 hvg] 62% 2,806/4,638 blocks 61k rows/s ETA 0:04", Progress.line(new Progress.Report(3, "hvg",
+                2806, 4638, 398_106, 642_105, 61_000, false)));
+        assertEquals("[3 hvg] 100% 4,638/4,638 blocks 1.2M rows/s in 0:01", Progress.line(new Progress.Report(3,
+                "hvg", 4638, 4638, 1_200_000, 1_200_000, 1_234_567, true)));
+        assertEquals("[1] 100% 0/0 blocks 950 rows/s ETA 0:00", Progress.line(new Progress.Report(1, null, 0, 0, 0, 0,
+                950, false)), "a pass no step named; a plan of no rows");
+    }
+
+    /** pipeline's passes: QC's (the median target sum needs its totals), HVG's, PCA's covariance, the write. */
+    @Test
+    void pipelineProgressNamesEachPassInOrder() {
+        Cli c = Cli.run("--progress", "--chunk-nnz", "100000", "pipeline", INT64, "-o",
+                tmp.resolve("p.h5ad").toString());
+        assertEquals(0, c.exitCode(), c.err());
+        List<String> done = Arrays.stream(c.err().split("[\r\n]")).filter(l -> l.contains(" in ")).toList();
+        assertEquals(List.of("[1 qc]", "[2 hvg]", "[3 pca]", "[4 write]"),
+                done.stream().map(l -> l.substring(0, l.indexOf(']') + 1)).toList(), c.err());
+        assertTrue(done.stream().allMatch(l -> l.matches("\\[\\d \\w+] 100% (\\d+)/\\1 blocks .*")), c.err());
     }
 
     @Test

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
+import io.scflux.core.PlanTarget;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
@@ -140,10 +141,54 @@ class ServiceTest {
      * for ever about once in a thousand.
      */
     void start(Path folder, ServiceOptions options, Scheduler work) {
-        service = Service.start(folder, options, work, Streaming.DEFAULT, BlockCache.ofMegabytes(64));
+        start(folder, options, work, Streaming.DEFAULT);
+    }
+
+    void start(Path folder, ServiceOptions options, Scheduler work, Streaming streaming) {
+        service = Service.start(folder, options, work, streaming, BlockCache.ofMegabytes(64));
         base = "http://127.0.0.1:" + service.port();
         client = HttpClient.newConnection().baseUrl(base)
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + service.token()));
+    }
+
+    /**
+     * A step that reads X twice (seurat_v3: means and variances, then clipped sums) has a stage per pass, and the
+     * progress under each stage only goes forward, to every block of the pass's plan.
+     */
+    @Test
+    void eachPassIsAStageOfItsOwnWhoseProgressNeverGoesBack() throws IOException {
+        start(data, ServiceOptions.defaults(), Schedulers.boundedElastic(),
+                Streaming.DEFAULT.withTarget(PlanTarget.ofChunkNnz(20_000)));
+        Reply accepted = post("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\", {\"step\": \"hvg\", \"params\": "
+                + "{\"flavor\": \"seurat_v3\"}}]}").block(PATIENCE);
+        assertEquals(202, accepted.status, accepted.body);
+        String id = JSON.readTree(accepted.body).get("id").asText();
+
+        List<Event> events = events(id, "").takeUntil(e -> e.name.equals("done") || e.name.equals("failed"))
+                .collectList().block(PATIENCE);
+        assertEquals("done", events.get(events.size() - 1).name, events.toString());
+        List<String> stages = new ArrayList<>();
+        Map<String, JsonNode> lastProgress = new HashMap<>();
+        for (Event e : events) {
+            if (e.name.equals("stage")) {
+                stages.add(e.data.get("stage").asText());
+            } else if (e.name.equals("progress")) {
+                String stage = e.data.get("stage").asText();
+                assertEquals(stages.get(stages.size() - 1), stage, "a pass's progress follows its stage: " + events);
+                JsonNode before = lastProgress.put(stage, e.data);
+                if (before != null) {
+                    assertTrue(e.data.get("blocks").asInt() > before.get("blocks").asInt()
+                            && e.data.get("rows").asLong() > before.get("rows").asLong(), before + " then " + e.data);
+                }
+            }
+        }
+        assertEquals(List.of("qc", "hvg", "hvg (pass 2)", "write"), stages);
+        assertEquals(Set.copyOf(stages), lastProgress.keySet(), "every stage is a pass over X");
+        lastProgress.forEach((stage, last) -> {
+            assertTrue(last.get("totalBlocks").asInt() > 1, stage + " reads several blocks: " + last);
+            assertEquals(last.get("totalBlocks").asInt(), last.get("blocks").asInt(), stage + " read every block");
+            assertEquals(CELLS, last.get("rows").asLong(), stage + " read every row");
+        });
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.scflux.core.DType;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.PackedStrings;
+import io.scflux.core.anndata.RecordArray;
 import java.lang.reflect.Array;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -174,7 +175,7 @@ final class ArrayReader {
      * A structured (compound) 1-D dataset, anndata's {@code rec-array} (scanpy's rank_genes_groups names, scores):
      * one 1-D array per field, in field order.
      */
-    static Map<String, Object> record(Node node) {
+    static RecordArray record(Node node) {
         Dataset ds = dataset(node);
         if (!(ds.getDataType() instanceof CompoundDataType type)) {
             throw Hdf5.error(node, "expected a structured (compound) dataset, found " + Hdf5.typeName(ds));
@@ -185,7 +186,7 @@ final class ArrayReader {
         }
         int n = elements(ds, Math.max(1, type.getSize()), "structured", shape);
         Map<?, ?> fields = n == 0 ? Map.of() : (Map<?, ?>) ds.getData();
-        Map<String, Object> out = new LinkedHashMap<>();
+        Map<String, DenseArray> out = new LinkedHashMap<>();
         for (CompoundDataType.CompoundDataMember m : type.getMembers()) {
             if (m.getDimensionSize().length > 0) {
                 throw Hdf5.error(node, "field '" + m.getName() + "' is an array; only scalar fields are supported");
@@ -193,7 +194,7 @@ final class ArrayReader {
             DType t = Hdf5.dtypeOf(ds, m.getDataType());
             out.put(m.getName(), DenseArray.of(t, storage(ds, t, fields.get(m.getName()), n), n));
         }
-        return out;
+        return RecordArray.of(out);
     }
 
     /** True when {@code node} is a structured (compound) dataset. */

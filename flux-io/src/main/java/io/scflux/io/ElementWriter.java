@@ -12,13 +12,14 @@ import io.scflux.core.anndata.DenseMatrix;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.NullableColumn;
 import io.scflux.core.anndata.Raw;
+import io.scflux.core.anndata.RecordArray;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Writes the in-memory elements of an {@link AnnData} with the encodings anndata writes (dataframe, categorical,
- * nullable-*, string-array, array, scalars, dict, raw) and lists its matrices, which {@link MatrixWriter} then
+ * nullable-*, string-array, array, scalars, rec-array, dict, raw) and lists its matrices, which {@link MatrixWriter} then
  * streams.
  * Everything runs on {@link NativeHdf5#THREAD}.
  */
@@ -136,13 +137,17 @@ final class ElementWriter {
     }
 
     /**
-     * One value of a dict ({@code uns}, {@code obsm}...): a {@link DenseArray}, a nested {@link Map}, a {@link Frame},
-     * a sparse {@link BlockSource} or a {@link Column} (a categorical in uns); Java strings, numbers, booleans and
-     * primitive arrays are taken as arrays.
+     * One value of a dict ({@code uns}, {@code obsm}...): a {@link DenseArray}, a {@link RecordArray}, a nested
+     * {@link Map}, a {@link Frame}, a sparse {@link BlockSource} or a {@link Column} (a categorical in uns); Java
+     * strings, numbers, booleans and primitive arrays are taken as arrays.
      */
     private void element(NativeHdf5.Group parent, String name, Object value) {
         if (value instanceof DenseArray a) {
             array(parent, name, a);
+        } else if (value instanceof RecordArray r) {
+            try (NativeHdf5.Dataset d = parent.records(name, r)) {
+                encode(d, "rec-array", "0.2.0");
+            }
         } else if (value instanceof Map<?, ?> m) {
             dict(parent, name, m);
         } else if (value instanceof Frame f) {
@@ -158,7 +163,8 @@ final class ElementWriter {
         } else {
             throw new IllegalArgumentException(NativeHdf5.child(parent.path, name) + ": cannot write "
                     + (value == null ? "null" : "a " + value.getClass().getName())
-                    + " (expected a DenseArray, Map, Frame, BlockSource, Column, scalar or primitive array)");
+                    + " (expected a DenseArray, RecordArray, Map, Frame, BlockSource, Column, scalar or primitive "
+                    + "array)");
         }
     }
 

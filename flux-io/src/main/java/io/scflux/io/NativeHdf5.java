@@ -5,12 +5,14 @@ import static org.bytedeco.hdf5.global.hdf5.*;
 import io.scflux.core.DType;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.PackedStrings;
+import io.scflux.core.anndata.RecordArray;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.function.IntToDoubleFunction;
 import java.util.function.LongToIntFunction;
@@ -387,7 +389,7 @@ final class NativeHdf5 implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             String s = data[from + i];
             byte[] bytes = s == null ? new byte[0] : s.getBytes(StandardCharsets.UTF_8);
-            used = stageString(table, i, used, bytes, 0, bytes.length);
+            used = stageString(table, 8 * i, used, bytes, 0, bytes.length);
         }
         return pointTable(table, n);
     }
@@ -399,13 +401,16 @@ final class NativeHdf5 implements AutoCloseable {
         byte[] utf8 = data.utf8();
         for (int i = 0; i < n; i++) {
             int start = data.start(from + i);
-            used = stageString(table, i, used, utf8, start, data.end(from + i) - start);
+            used = stageString(table, 8 * i, used, utf8, start, data.end(from + i) - start);
         }
         return pointTable(table, n);
     }
 
-    /** Appends string {@code i}'s bytes and a NUL at {@code used} of the string buffer; returns the new end. */
-    private long stageString(ByteBuffer table, int i, long used, byte[] bytes, int start, int length) {
+    /**
+     * Appends a string's bytes and a NUL at {@code used} of the string buffer, its offset put at byte {@code at} of
+     * {@code table} (made an address by {@link #pointAt}); returns the new end.
+     */
+    private long stageString(ByteBuffer table, int at, long used, byte[] bytes, int start, int length) {
         for (int k = start; k < start + length; k++) {
             if (bytes[k] == 0) {
                 throw new IllegalArgumentException("an HDF5 string cannot hold a NUL character: '"
@@ -420,15 +425,65 @@ final class NativeHdf5 implements AutoCloseable {
         }
         strings.position(used).put(bytes, start, length).put(length, (byte) 0);
         strings.position(0);
-        table.putLong(8 * i, used);
+        table.putLong(at, used);
         return used + length + 1;
     }
 
     /** Turns the table's offsets into the strings' addresses, once the string buffer stopped moving. */
     private Pointer pointTable(ByteBuffer table, int n) {
-        long base = strings.address();
         for (int i = 0; i < n; i++) {
-            table.putLong(8 * i, base + table.getLong(8 * i));
+            pointAt(table, 8 * i);
+        }
+        return staging;
+    }
+
+    /** Turns the string offset at byte {@code at} of {@code table} into its address in the string buffer. */
+    private void pointAt(ByteBuffer table, int at) {
+        table.putLong(at, strings.address() + table.getLong(at));
+    }
+
+    /**
+     * Records {@code [from, from + n)} of {@code fields} laid out as a compound type of {@code width} bytes whose
+     * field {@code f} is at byte {@code at[f]}: numbers as they are, bools as one byte, strings as addresses of
+     * UTF-8, NUL-terminated copies (null stored as "").
+     */
+    private Pointer stageRecords(List<DenseArray> fields, long[] at, long width, int from, int n) {
+        ByteBuffer b = reserve(n * width);
+        long used = 0;
+        for (int f = 0; f < at.length; f++) {
+            Object data = fields.get(f).data();
+            for (int i = 0; i < n; i++) {
+                int pos = (int) (i * width + at[f]);
+                int k = from + i;
+                if (data instanceof PackedStrings p) {
+                    int start = p.start(k);
+                    used = stageString(b, pos, used, p.utf8(), start, p.end(k) - start);
+                } else if (data instanceof String[] v) {
+                    byte[] bytes = v[k] == null ? new byte[0] : v[k].getBytes(StandardCharsets.UTF_8);
+                    used = stageString(b, pos, used, bytes, 0, bytes.length);
+                } else if (data instanceof boolean[] v) {
+                    b.put(pos, v[k] ? (byte) 1 : (byte) 0);
+                } else if (data instanceof byte[] v) {
+                    b.put(pos, v[k]);
+                } else if (data instanceof short[] v) {
+                    b.putShort(pos, v[k]);
+                } else if (data instanceof int[] v) {
+                    b.putInt(pos, v[k]);
+                } else if (data instanceof long[] v) {
+                    b.putLong(pos, v[k]);
+                } else if (data instanceof float[] v) {
+                    b.putFloat(pos, v[k]);
+                } else {
+                    b.putDouble(pos, ((double[]) data)[k]);
+                }
+            }
+        }
+        for (int f = 0; f < at.length; f++) {
+            if (fields.get(f).dtype() == DType.STRING) {
+                for (int i = 0; i < n; i++) {
+                    pointAt(b, (int) (i * width + at[f]));
+                }
+            }
         }
         return staging;
     }
@@ -521,6 +576,37 @@ final class NativeHdf5 implements AutoCloseable {
         }
 
         /**
+         * A 1-D compound dataset, a numpy structured array as h5py stores it (anndata's {@code rec-array}): one member
+         * per field, packed in field order as numpy lays them out, strings as h5py's variable-length str.
+         */
+        Dataset records(String name, RecordArray records) {
+            String p = child(path, name);
+            List<DenseArray> fields = List.copyOf(records.fields().values());
+            if (fields.isEmpty()) {
+                throw new IllegalArgumentException(p + ": a structured array needs at least one field");
+            }
+            long[] at = new long[fields.size()];
+            long width = 0;
+            for (int f = 0; f < at.length; f++) {
+                at[f] = width;
+                width += H5Tget_size(typeId(fields.get(f).dtype()));
+            }
+            long w = width;
+            try (Handle type = handle(H5Tcreate(H5T_COMPOUND, width), p, "H5Tcreate", hdf5::H5Tclose)) {
+                int f = 0;
+                for (String field : records.fields().keySet()) {
+                    try (BytePointer n = utf8(field)) {
+                        check(H5Tinsert(type.id, n, at[f], typeId(fields.get(f).dtype())), p,
+                                "H5Tinsert '" + field + "'");
+                    }
+                    f++;
+                }
+                return dataset(name, null, type.id, new long[] {records.size()}, type.id,
+                        (offset, count) -> stageRecords(fields, at, w, (int) offset, count));
+            }
+        }
+
+        /**
          * A 1-D dataset of fixed-length byte strings (numpy's {@code |S}), each NUL-padded to the longest one's UTF-8
          * bytes: the type Cell Ranger stores barcodes and feature names in.
          */
@@ -556,7 +642,10 @@ final class NativeHdf5 implements AutoCloseable {
             return dataset(name, fileType, typeId(fileType), shape, typeId(memType), stager);
         }
 
-        /** As above with the library's type ids ({@code fileType} describes {@code fileTypeId} to messages). */
+        /**
+         * As above with the library's type ids ({@code fileType} describes {@code fileTypeId} to messages; null for a
+         * compound type, whose dataset is written once and never appended to).
+         */
         private Dataset dataset(String name, DType fileType, long fileTypeId, long[] shape, long memTypeId,
                                 Stager stager) {
             String p = child(path, name);
@@ -637,7 +726,7 @@ final class NativeHdf5 implements AutoCloseable {
                            boolean extendable, long dcpl, long dapl) {
         try (Handle space = space(path, shape, extendable); BytePointer n = utf8(name)) {
             long ds = check(H5Dcreate2(loc, n, fileTypeId, space.id, LINK_CREATION, dcpl, dapl), path,
-                    "H5Dcreate2 " + fileType);
+                    "H5Dcreate2 " + (fileType == null ? "compound" : fileType));
             long[] rowShape = shape.length == 0 ? shape : Arrays.copyOfRange(shape, 1, shape.length);
             return new Dataset(ds, path, fileType, rowShape);
         }

@@ -10,6 +10,7 @@ import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.RecordArray;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -138,10 +139,10 @@ class H5adReaderTest {
         assertArrayEquals(EXPECTED.list("uns.cat.codes").stream().mapToInt(Integer::parseInt).toArray(), cat.codes());
         EXPECTED.assertFrame("uns.table", assertInstanceOf(Frame.class, uns.get("table")));
         assertMatrix("uns.sparse", uns.get("sparse"));
-        Map<?, ?> rank = assertInstanceOf(Map.class, uns.get("rank"));
-        assertEquals(EXPECTED.list("uns.rank.fields"), List.copyOf(rank.keySet()));
-        EXPECTED.assertValues("uns.rank.names", (DenseArray) rank.get("names"));
-        EXPECTED.assertValues("uns.rank.scores", (DenseArray) rank.get("scores"));
+        RecordArray rank = assertInstanceOf(RecordArray.class, uns.get("rank"));
+        assertEquals(EXPECTED.list("uns.rank.fields"), List.copyOf(rank.fields().keySet()));
+        EXPECTED.assertValues("uns.rank.names", rank.field("names"));
+        EXPECTED.assertValues("uns.rank.scores", rank.field("scores"));
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.NullableColumn;
 import io.scflux.core.anndata.Raw;
+import io.scflux.core.anndata.RecordArray;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -83,7 +84,7 @@ class H5adWriterInteropTest {
                 out["/" + name] = d
             out["/"] = {"attrs": {k: (v.tolist() if hasattr(v, "tolist") else v) for k, v in f.attrs.items()}}
             f.visititems(describe)
-            print(json.dumps(out))
+            print(json.dumps(out, default=bytes.decode))  # the strings of a compound dataset
             """;
 
     @TempDir
@@ -168,6 +169,13 @@ class H5adWriterInteropTest {
         a.uns().put("title", "ünïcode ✓");
         a.uns().put("count", DenseArray.scalar(42L));
         a.uns().put("sparse", matrix(3, new long[] {0, 1, 3}, new int[] {2, 0, 1}, new float[] {1, 2, 3}));
+        Map<String, DenseArray> markers = new LinkedHashMap<>();
+        markers.put("names", DenseArray.of(new String[] {"CD3E", "Gène-β", ""}));
+        markers.put("score", DenseArray.of(new float[] {2.5f, -0.25f, 0}));
+        markers.put("p", DenseArray.of(new double[] {1e-300, 0.5, 1}));
+        markers.put("hit", DenseArray.of(new boolean[] {true, false, true}));
+        markers.put("n", DenseArray.of(new int[] {3, -1, 0}));
+        a.uns().put("markers", RecordArray.of(markers));
 
         Frame rawVar = new Frame(new String[] {"MT-CO1", "Gène-β", "CD3E", "ACTB", "XIST"});
         rawVar.put("total", ArrayColumn.of(new double[] {10, 20, 30, 40, 50}));
@@ -268,6 +276,11 @@ class H5adWriterInteropTest {
         assertEquals(Map.of(), neighbors.get("nothing"));
         assertEquals(Map.of("sparse", "csr", "dtype", "float32", "dense",
                 List.of(List.of(0.0, 0.0, 1.0), List.of(2.0, 3.0, 0.0))), uns.get("sparse"));
+        Map<String, Object> markers = map(uns, "markers");
+        assertEquals("[('names', 'O'), ('score', '<f4'), ('p', '<f8'), ('hit', '?'), ('n', '<i4')]",
+                markers.get("dtype"), "a structured array, strings as objects (as scanpy's names)");
+        assertEquals(List.of(List.of("CD3E", 2.5, 1e-300, true, 3.0), List.of("Gène-β", -0.25, 0.5, false, -1.0),
+                List.of("", 0.0, 1.0, true, 0.0)), markers.get("value"));
 
         Map<String, Object> raw = map(seen, "raw");
         assertEquals(rows(dense(6, 5, new long[] {0, 1, 1, 2, 3, 4, 5}, new int[] {4, 0, 1, 2, 3},
@@ -314,6 +327,9 @@ class H5adWriterInteropTest {
                 attrs(h5, "/uns/count"));
         assertEquals(Map.of("encoding-type", "string", "encoding-version", "0.2.0"), attrs(h5, "/uns/title"));
         assertEquals(List.of(), map(h5, "/uns/title").get("shape"));
+        assertEquals(Map.of("encoding-type", "rec-array", "encoding-version", "0.2.0"), attrs(h5, "/uns/markers"));
+        assertEquals("[('names', 'O'), ('score', '<f4'), ('p', '<f8'), ('hit', '?'), ('n', '<i4')]",
+                map(h5, "/uns/markers").get("dtype"), "h5py's compound of vlen str and numbers, packed in order");
         assertNull(map(h5, "/obs/label").get("chunks"), "contiguous without compression, as h5py writes");
         assertEquals(Map.of("encoding-type", "array", "encoding-version", "0.2.0"), attrs(h5, "/obs/log1p_n_counts"));
         assertEquals("float32", map(h5, "/obs/log1p_n_counts").get("dtype"));

@@ -13,7 +13,7 @@ import java.util.Objects;
  *
  * <p>{@code obsm}, {@code varm}, {@code obsp} and {@code varp} entries are a {@link DenseArray}, a sparse
  * {@link BlockSource} or a {@link Frame} whose first axis has the axis length. {@code uns} holds nested maps, dense
- * arrays (scalars have shape {@code []}), frames and sparse sources.
+ * arrays (scalars have shape {@code []}), structured arrays ({@link RecordArray}), frames and sparse sources.
  */
 public final class AnnData {
 

@@ -7,7 +7,8 @@ import io.scflux.core.backend.HostBackend;
 
 /**
  * Per-gene sums over the cells of each group (batch), in one pass: the sum of the values, the sum of their squares and
- * the number of positive values, all genes of a group side by side ({@code [group * nGenes + gene]}). The values are
+ * the number of positive values (of non-zero ones for {@link #nonzeroValues}), all genes of a group side by side
+ * ({@code [group * nGenes + gene]}). The values are
  * the stored ones, their {@code expm1} (seurat's dispersions are computed on the un-logged data), or the stored ones
  * clipped at a per-group, per-gene ceiling (seurat_v3's second pass).
  *
@@ -22,6 +23,8 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
     private enum Kind { VALUES, EXPM1, CLIPPED }
 
     private final Kind kind;
+    /** Whether {@code positive} counts the values that are not zero (negative ones too). */
+    private final boolean nonzero;
     private final int[] groupOfRow;
     private final int nGroups;
     private final int nGenes;
@@ -29,9 +32,10 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
     private final double[] ceiling;
     private final Backend backend;
 
-    private GeneSums(Kind kind, int[] groupOfRow, int nGroups, int nGenes, float scale, double[] ceiling,
-                     Backend backend) {
+    private GeneSums(Kind kind, boolean nonzero, int[] groupOfRow, int nGroups, int nGenes, float scale,
+                     double[] ceiling, Backend backend) {
         this.kind = kind;
+        this.nonzero = nonzero;
         this.groupOfRow = groupOfRow;
         this.nGroups = nGroups;
         this.nGenes = nGenes;
@@ -42,17 +46,25 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
 
     /** Sums of the values; {@code groupOfRow[cell]} in {@code [0, nGroups)}. */
     static GeneSums values(int[] groupOfRow, int nGroups, int nGenes, Backend backend) {
-        return new GeneSums(Kind.VALUES, groupOfRow, nGroups, nGenes, 1f, null, backend);
+        return new GeneSums(Kind.VALUES, false, groupOfRow, nGroups, nGenes, 1f, null, backend);
+    }
+
+    /**
+     * Sums of the values, counting the values that are not zero (what scanpy's {@code getnnz} counts once zeros are
+     * eliminated); on the host.
+     */
+    static GeneSums nonzeroValues(int[] groupOfRow, int nGroups, int nGenes) {
+        return new GeneSums(Kind.VALUES, true, groupOfRow, nGroups, nGenes, 1f, null, HostBackend.INSTANCE);
     }
 
     /** Sums of {@code expm1(x * scale)} in float32 (scale: the log base's {@code ln}, 1 for natural logs). */
     static GeneSums expm1(int[] groupOfRow, int nGroups, int nGenes, float scale) {
-        return new GeneSums(Kind.EXPM1, groupOfRow, nGroups, nGenes, scale, null, HostBackend.INSTANCE);
+        return new GeneSums(Kind.EXPM1, false, groupOfRow, nGroups, nGenes, scale, null, HostBackend.INSTANCE);
     }
 
     /** Sums of {@code min(x, ceiling[group * nGenes + gene])}. */
     static GeneSums clipped(int[] groupOfRow, int nGroups, int nGenes, double[] ceiling) {
-        return new GeneSums(Kind.CLIPPED, groupOfRow, nGroups, nGenes, 1f, ceiling, HostBackend.INSTANCE);
+        return new GeneSums(Kind.CLIPPED, false, groupOfRow, nGroups, nGenes, 1f, ceiling, HostBackend.INSTANCE);
     }
 
     @Override
@@ -90,7 +102,7 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
                         int g = base + indices[k];
                         sum[g] += v;
                         sumSq[g] += v * v;
-                        if (v > 0) {
+                        if (v > 0 || (nonzero && v != 0)) {
                             positive[g]++;
                         }
                     }

@@ -59,7 +59,7 @@ public final class HighlyVariableGenes {
     private static Mono<AnnData> dispersions(AnnData data, BlockSource x, Batches batches,
                                              HighlyVariableGenesOptions options, Streaming streaming) {
         GeneSums sums = options.flavor() == Flavor.SEURAT
-                ? GeneSums.expm1(batches.group, batches.groups(), x.nCols(), log1pBase(data))
+                ? GeneSums.expm1(batches.group, batches.groups(), x.nCols(), (float) Log1p.lnBase(data))
                 : GeneSums.values(batches.group, batches.groups(), x.nCols(), streaming.backend());
         Mono<GeneSums.Sums> pass = ValueCheck.reduce(data, x, sums, "`highly_variable_genes`",
                 ValueCheck.Expect.FINITE, streaming);
@@ -105,18 +105,6 @@ public final class HighlyVariableGenes {
                     }
                     return data;
                 });
-    }
-
-    /**
-     * The factor scanpy's seurat flavor multiplies log data by before {@code expm1}: {@code ln(base)} when
-     * {@code uns["log1p"]["base"]} is set, else 1.
-     */
-    private static float log1pBase(AnnData data) {
-        if (data.uns().get("log1p") instanceof Map<?, ?> log1p && log1p.get("base") instanceof DenseArray base
-                && base.size() == 1 && base.dtype().isNumeric()) {
-            return (float) Math.log(base.getDouble(0));
-        }
-        return 1f;
     }
 
     private static float[] toFloat(double[] values) {

@@ -53,4 +53,16 @@ public final class Log1p {
         params.put("base", options.base() == null ? null : DenseArray.scalar(options.base()));
         data.uns().put("log1p", params);
     }
+
+    /**
+     * What log data of {@code data} are multiplied by before {@code expm1} undoes the log, as scanpy does:
+     * {@code ln(base)} when {@code uns["log1p"]["base"]} is set, else 1.
+     */
+    static double lnBase(AnnData data) {
+        if (data.uns().get("log1p") instanceof Map<?, ?> log1p && log1p.get("base") instanceof DenseArray base
+                && base.size() == 1 && base.dtype().isNumeric()) {
+            return Math.log(base.getDouble(0));
+        }
+        return 1;
+    }
 }

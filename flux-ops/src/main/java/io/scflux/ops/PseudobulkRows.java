@@ -27,7 +27,7 @@ import java.util.function.IntUnaryOperator;
 final class PseudobulkRows {
 
     /** Python's order of strings: by code point (Java's {@code compareTo} orders UTF-16 units). */
-    private static final Comparator<String> PYTHON_ORDER = PseudobulkRows::compareCodePoints;
+    static final Comparator<String> PYTHON_ORDER = PseudobulkRows::compareCodePoints;
 
     private final Frame obs;
     private final String sampleCol;

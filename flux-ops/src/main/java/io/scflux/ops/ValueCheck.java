@@ -15,8 +15,9 @@ import reactor.core.publisher.Mono;
  * Checks the values a step reads, riding along its pass (no second read): steps on raw counts (QC, normalize_total,
  * seurat_v3, pseudobulk) refuse a negative, NaN or infinite value and, as scanpy's {@code check_nonnegative_integers},
  * warn on a fractional one; steps on normalized data (the dispersion HVG flavors, PCA, scale) refuse a NaN or
- * infinite one. The first such value in row order is named (cell, gene, value), the same on any thread count or
- * engine: a reduction keeps the first finding of the blocks in block order.
+ * infinite one, and rank_genes_groups warns, as scanpy, when the values look like raw counts. The first such value in
+ * row order is named (cell, gene, value), the same on any thread count or engine: a reduction keeps the first finding
+ * of the blocks in block order.
  *
  * @param <A> the wrapped pass's partial
  */
@@ -27,7 +28,12 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
         /** Raw counts: finite, not negative (whole numbers, else a warning). */
         COUNTS("raw counts, finite and not negative"),
         /** Finite values (normalized data may be negative or fractional). */
-        FINITE("finite values");
+        FINITE("finite values"),
+        /**
+         * Finite, logarithmized values: finite values, with scanpy's warning (rank_genes_groups') when every one is a
+         * whole number, not negative, as raw counts are.
+         */
+        LOGARITHMIZED("finite values");
 
         private final String description;
 
@@ -72,6 +78,11 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
         if (checked.fraction != null) {
             streaming.warn(step + " expects raw count data, but non-integers were found ("
                     + checked.fraction.value + " " + at(data, checked.fraction) + ")");
+        }
+        if (expect == Expect.LOGARITHMIZED && !checked.notCounts) {
+            String name = step.replace("`", "");
+            streaming.warn("It seems you use " + name + " on the raw count data. Please logarithmize your data "
+                    + "before calling " + name + ".");
         }
         return checked.partial;
     }
@@ -135,6 +146,9 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
         if (acc.invalid == null) {
             scan(acc, block.indptr(), block.indices(), block.values(), block.nnz(), block.rowStart());
         }
+        if (expect == Expect.LOGARITHMIZED && !acc.notCounts) {
+            acc.notCounts = holdsNotCount(block.values(), block.nnz());
+        }
         acc.partial = pass.foldInto(acc.partial, block);
         return acc;
     }
@@ -159,6 +173,7 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
         if (earlier.fraction == null) {
             earlier.fraction = later.fraction;
         }
+        earlier.notCounts |= later.notCounts;
         return earlier;
     }
 
@@ -174,7 +189,7 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
                 continue;
             }
             Finding f = at(indptr, indices, rowStart, k, v);
-            if (expect == Expect.FINITE || !(v >= 0 && v <= Float.MAX_VALUE)) {
+            if (expect != Expect.COUNTS || !(v >= 0 && v <= Float.MAX_VALUE)) {
                 acc.invalid = f;
                 return;
             }
@@ -182,6 +197,20 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
                 acc.fraction = f;
             }
         }
+    }
+
+    /**
+     * Whether one of the {@code nnz} values is not zero and not a whole number of at least 1, as scanpy's
+     * {@code check_nonnegative_integers} asks once zeros are eliminated: log data answer at their first value.
+     */
+    private static boolean holdsNotCount(float[] values, int nnz) {
+        for (int k = 0; k < nnz; k++) {
+            float v = values[k];
+            if (v != 0 && !(v > 0 && v == (float) Math.rint(v))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The first entry of a block of counts that is negative, NaN or infinite, or null. */
@@ -204,11 +233,15 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
         return new Finding(rowStart + r, indices[k], v);
     }
 
-    /** The wrapped partial and the first values refused and fractional, if any yet. */
+    /**
+     * The wrapped partial, the first values refused and fractional, if any yet, and (for logarithmized data) whether
+     * a value that is no count was seen.
+     */
     static final class Checked<A> implements java.io.Serializable {
         A partial;
         Finding invalid;
         Finding fraction;
+        boolean notCounts;
 
         Checked(A partial) {
             this.partial = partial;

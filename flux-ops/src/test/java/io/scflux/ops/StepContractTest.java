@@ -28,9 +28,10 @@ import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /**
- * The contract every step of {@link Pp} keeps, as reactor-core runs every operator through one scenario base: a
- * step is a cold Mono that leaves the container it is given as it was, gives the same result when subscribed twice
- * (retry, repeat, a second block), and passes an upstream failure (a block read failing) on as its error.
+ * The contract every step (of {@link Pp}, and rank_genes_groups) keeps, as reactor-core runs every operator through
+ * one scenario base: a step is a cold Mono that leaves the container it is given as it was, gives the same result when
+ * subscribed twice (retry, repeat, a second block), and passes an upstream failure (a block read failing) on as its
+ * error.
  */
 class StepContractTest {
 
@@ -52,7 +53,10 @@ class StepContractTest {
                 HighlyVariableGenesOptions.defaults().withNTopGenes(20), PcaOptions.defaults().withNComps(3), s)),
         PCA((d, s) -> Pp.pca(d, PcaOptions.defaults().withNComps(3), s)),
         SCALE((d, s) -> Pp.scale(d, new ScaleOptions(true, 10.0), s)),
-        PSEUDOBULK((d, s) -> Pp.pseudobulk(d, PseudobulkOptions.of("sample", "group"), s));
+        PSEUDOBULK((d, s) -> Pp.pseudobulk(d, PseudobulkOptions.of("sample", "group"), s)),
+        RANK_GENES_GROUPS((d, s) -> RankGenesGroups.rankGenesGroups(d, RankGenesGroupsOptions.of("group"), s)),
+        RANK_GENES_GROUPS_WILCOXON((d, s) -> RankGenesGroups.rankGenesGroups(d, RankGenesGroupsOptions.of("group")
+                .withMethod(RankGenesGroupsOptions.Method.WILCOXON), s));
 
         final BiFunction<AnnData, Streaming, Mono<AnnData>> run;
 

@@ -9,6 +9,7 @@ import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,6 +86,15 @@ public record Streaming(PlanTarget target, Execution execution, Backend backend,
     public reactor.core.publisher.Flux<RowBlock> blocks(BlockSource source) {
         BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
         return onHeap.blocks(onHeap.plan(target), execution);
+    }
+
+    /**
+     * As {@link #blocks}, each block mapped by {@code then} on the worker that read it, the results emitted in block
+     * order: what a pass takes from each block is taken in parallel, and only that is held.
+     */
+    public <T> reactor.core.publisher.Flux<T> blocks(BlockSource source, Function<RowBlock, T> then) {
+        BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
+        return onHeap.blocks(onHeap.plan(target), execution, then);
     }
 
     /**

@@ -47,7 +47,8 @@ import reactor.core.scheduler.Schedulers;
         subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
             FilterCellsCommand.class, FilterGenesCommand.class, NormalizeCommand.class, Log1pCommand.class,
             PreprocessCommand.class, HvgCommand.class,
-            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, PipelineCommand.class, ConcatCommand.class,
+            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, RankGenesGroupsCommand.class,
+            PipelineCommand.class, ConcatCommand.class,
             ConvertCommand.class, PlotCommand.class, ServeCommand.class, CacheCommand.class,
             FuzzCommand.class})
 public final class Scflux implements Runnable {

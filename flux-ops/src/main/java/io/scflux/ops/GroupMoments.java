@@ -12,7 +12,10 @@ package io.scflux.ops;
  */
 record GroupMoments(long n, double[] mean, double[] variance, double[] nonzero) {
 
-    /** The cells of the labels {@code labels[l]} true, their sums added in label order. */
+    /**
+     * The cells of the labels {@code labels[l]} true, their sums added in label order ({@code sums} of
+     * {@link GeneSums#nonzeroValues}, whose counts are of the values that are not zero).
+     */
     static GroupMoments of(GeneSums.Sums sums, boolean[] labels) {
         int nGenes = sums.nGenes;
         long n = 0;

@@ -10,8 +10,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * rank_genes_groups' results as one long CSV table, a row per group and gene in rank order: {@code group, rank
@@ -25,13 +27,20 @@ final class MarkerTable {
     private MarkerTable() {
     }
 
-    /** Writes the table of {@code uns["rank_genes_groups"]} to {@code target}. */
+    /**
+     * Writes the table of {@code uns["rank_genes_groups"]} to {@code target}, through a temporary file beside it named
+     * as the .h5ad writer names its own ({@code .<target>.scflux-<pid>-<hex>.tmp}, removed when a crash leaves it) and
+     * created with the permissions any new file gets.
+     */
     static void write(Map<String, Object> results, Path target) {
         Path absolute = target.toAbsolutePath();
+        Path temporary = absolute.resolveSibling("." + absolute.getFileName() + ".scflux-"
+                + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong())
+                + ".tmp");
         try {
-            Path temporary = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
             try {
-                try (BufferedWriter w = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8)) {
+                try (BufferedWriter w = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                     write(results, w);
                 }
                 Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -20,6 +20,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 import java.util.zip.GZIPInputStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,11 @@ class RankGenesGroupsCommandTest {
         assertEquals(Set.of("params", "pts", "pts_rest", "names", "scores", "pvals", "pvals_adj", "logfoldchanges"),
                 results.keySet());
 
+        assertEquals(Files.getPosixFilePermissions(out), Files.getPosixFilePermissions(csv),
+                "the table has the permissions of any new file, as OUT");
+        try (Stream<Path> files = Files.list(tmp)) {
+            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList());
+        }
         List<String[]> table = read(Files.newBufferedReader(csv));
         assertEquals(List.of("group", "rank", "names", "scores", "logfoldchanges", "pvals", "pvals_adj"),
                 List.of(table.get(0)));

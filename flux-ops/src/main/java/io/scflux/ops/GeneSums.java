@@ -8,9 +8,9 @@ import io.scflux.core.backend.HostBackend;
 /**
  * Per-gene sums over the cells of each group (batch), in one pass: the sum of the values, the sum of their squares and
  * the number of positive values (of non-zero ones for {@link #nonzeroValues}), all genes of a group side by side
- * ({@code [group * nGenes + gene]}). The values are
- * the stored ones, their {@code expm1} (seurat's dispersions are computed on the un-logged data), or the stored ones
- * clipped at a per-group, per-gene ceiling (seurat_v3's second pass).
+ * ({@code [group * nGenes + gene]}). The values are the stored ones, their {@code expm1} (seurat's dispersions are
+ * computed on the un-logged data), or the stored ones clipped at a per-group, per-gene ceiling (seurat_v3's second
+ * pass).
  *
  * <p>The arithmetic is scanpy's: sums in float64 of float32 values; squares of the float32 values taken in float32
  * (its numba kernel multiplies the float32 data), except the clipped values, which scanpy squares in float64.

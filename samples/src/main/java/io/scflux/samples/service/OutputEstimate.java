@@ -2,6 +2,7 @@ package io.scflux.samples.service;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.PackedStrings;
 import io.scflux.core.anndata.Column;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.MatrixInfo;
@@ -27,7 +28,7 @@ import java.util.stream.Stream;
  * <li>what each step adds: qc, hvg and the filters at most 8 float64 columns on obs and 8 on var (the filters are
  * counted at the input's size: they only take away), normalize and log1p the same; pca its scores and loadings,
  * (n_obs + n_vars) x n_comps x 8; pseudobulk replaces every matrix by its dense X and psbulk_props of samples x
- * groups rows, each rows x n_vars x 8.</li>
+ * groups rows, each rows x n_vars x 8; rank_genes_groups per group and ranked gene its name and six float64 fields.</li>
  * </ul>
  * It is an upper bound, unless the input holds its dense obsm or its uns compressed (they are counted as stored).
  *
@@ -83,6 +84,22 @@ record OutputEstimate(long matrices, long annotations, long nObs, long nVars) {
     OutputEstimate asPseudobulk(AnnData data, String sampleCol, String groupsCol) {
         long rows = distinct(data, sampleCol) * distinct(data, groupsCol);
         return new OutputEstimate(2 * rows * nVars * 8, annotations + rows * COLUMNS_PER_STEP * 8, rows, nVars);
+    }
+
+    /**
+     * After rank_genes_groups of {@code data} by its obs column {@code groupby} ({@code nGenes} per group, null: every
+     * gene): per group and ranked gene, the gene's name (as long as the longest var name) and four float64 fields,
+     * and pts and pts_rest when asked (counted always: an upper bound).
+     */
+    OutputEstimate withRankGenesGroups(AnnData data, String groupby, Integer nGenes) {
+        long genes = nGenes == null ? nVars : Math.min(nGenes, nVars);
+        PackedStrings names = data.var().names();
+        long name = 0;
+        for (int i = 0; i < names.size(); i++) {
+            name = Math.max(name, names.end(i) - names.start(i));
+        }
+        return new OutputEstimate(matrices, annotations + distinct(data, groupby) * genes * (name + 6 * 8), nObs,
+                nVars);
     }
 
     private static long distinct(AnnData data, String column) {

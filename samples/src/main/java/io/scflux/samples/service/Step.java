@@ -10,6 +10,8 @@ import io.scflux.ops.PcaOptions;
 import io.scflux.ops.Pp;
 import io.scflux.ops.PseudobulkOptions;
 import io.scflux.ops.QcMetricsOptions;
+import io.scflux.ops.RankGenesGroups;
+import io.scflux.ops.RankGenesGroupsOptions;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -97,6 +99,28 @@ enum Step {
                     : options.withMode(option("mode", () -> PseudobulkOptions.Mode.valueOf(mode.toUpperCase(Locale.ROOT))));
             return sized((data, streaming) -> Pp.pseudobulk(data, chosen, streaming),
                     (size, input) -> size.asPseudobulk(input, sample, groups));
+        }
+    },
+    RANK_GENES_GROUPS {
+        @Override
+        Bound bind(Params params) {
+            String groupby = params.requiredText("groupby", "rank_genes_groups");
+            RankGenesGroupsOptions options = RankGenesGroupsOptions.of(groupby);
+            String method = params.text("method");
+            if (method != null) {
+                options = options.withMethod(option("method", () -> RankGenesGroupsOptions.Method.of(method)));
+            }
+            String reference = params.text("reference");
+            if (reference != null) {
+                options = options.withReference(reference);
+            }
+            Integer n = params.integer("n_genes", 1);
+            if (n != null) {
+                options = options.withNGenes(n);
+            }
+            RankGenesGroupsOptions chosen = options;
+            return sized((data, streaming) -> RankGenesGroups.rankGenesGroups(data, chosen, streaming),
+                    (size, input) -> size.withRankGenesGroups(input, groupby, n));
         }
     };
 

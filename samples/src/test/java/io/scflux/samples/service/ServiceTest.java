@@ -817,6 +817,8 @@ class ServiceTest {
         "synth-3k-b.h5ad        | [\"pseudobulk\"], \"params\": {\"sample_col\": \"sample\", "
             + "\"groups_col\": \"cell_type\"}",
         "synth-3k.int64.h5ad    | [\"qc\", \"normalize\", \"log1p\"]",
+        "synth-3k.int64.h5ad    | [\"normalize\", \"log1p\", \"rank_genes_groups\"], \"params\": "
+            + "{\"groupby\": \"cell_type\", \"method\": \"wilcoxon\"}",
         "synth-3k.csc-gzip.h5ad | [\"qc\"]",
         "dense.h5ad             | [\"hvg\", \"pca\"]",
         "rich.anndata08.h5ad    | [\"qc\", \"hvg\"], \"params\": {\"percent_top\": [50, 100]}",

@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -115,8 +117,10 @@ final class TransposedStore {
             removeOlderVersions(dir, base, target);
             if (matches(target, rows, cols, nnz)) {
                 LOG.debug("{}:{} is stored by columns; reusing its row-major copy {}", file, element, target);
-                // the least recently used stores are the ones a bound removes
-                Files.setLastModifiedTime(target, FileTime.fromMillis(System.currentTimeMillis()));
+                // the least recently used stores are the ones a bound removes: the access time says when, as the
+                // modification time may not change (readers of the store check it has not)
+                Files.getFileAttributeView(target, BasicFileAttributeView.class).setTimes(null,
+                        FileTime.fromMillis(System.currentTimeMillis()), null);
             } else {
                 makeRoom(dir, size(rows, nnz), maxBytes(), file + ":" + element);
                 LOG.info("{}:{} is stored by columns (CSC): writing its row-major copy ({} x {}, {} entries, {}) to {}",
@@ -192,7 +196,7 @@ final class TransposedStore {
 
     private static FileTime lastUsed(Path store) {
         try {
-            return Files.getLastModifiedTime(store);
+            return Files.readAttributes(store, BasicFileAttributes.class).lastAccessTime();
         } catch (IOException e) {
             return FileTime.fromMillis(0);
         }

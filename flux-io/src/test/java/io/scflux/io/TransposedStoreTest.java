@@ -126,9 +126,13 @@ class TransposedStoreTest {
         long one = Files.size(storeOfA);
         H5ad.openMatrix(b, "/X").plan();
         assertEquals(2, stores().size());
-        // a is used again (later than b): b is then the least recently used
-        Files.setLastModifiedTime(storeOfA, FileTime.fromMillis(0));
+        // a is used again (later than b): b is then the least recently used; a reader's view of a's copy holds
+        FileStamp before = FileStamp.of(storeOfA);
+        java.nio.file.attribute.BasicFileAttributeView view = Files.getFileAttributeView(storeOfA,
+                java.nio.file.attribute.BasicFileAttributeView.class);
+        view.setTimes(null, FileTime.fromMillis(0), null);
         H5ad.openMatrix(a, "/X").plan();
+        assertEquals(before.toString(), FileStamp.of(storeOfA).toString(), "reuse leaves the copy's stamp");
         System.setProperty("scflux.cache.max", String.valueOf(2 * one + one / 2));
         try {
             FileMatrix third = H5ad.openMatrix(c, "/X");

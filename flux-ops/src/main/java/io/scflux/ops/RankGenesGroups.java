@@ -1,6 +1,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;
@@ -59,7 +60,7 @@ public final class RankGenesGroups {
                         data.uns().put(KEY, results);
                         return data;
                     });
-        });
+        }).contextWrite(Pass.named("rank_genes_groups"));
     }
 
     private static BlockSource matrix(AnnData data, String layer) {

@@ -3,6 +3,7 @@ package io.scflux.ops;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Execution;
 import io.scflux.core.MemoryAccount;
+import io.scflux.core.Pass;
 import io.scflux.core.RowBlock;
 import io.scflux.core.backend.Streaming;
 import java.math.BigInteger;
@@ -118,6 +119,7 @@ final class RankSums {
         int[] next = Arrays.copyOf(start, width);
         return streaming.blocks(x, b -> take(b, from, width))
                 .doOnNext(t -> place(t, start, next, from))
+                .contextWrite(Pass.named("wilcoxon ranks of genes " + (from + 1) + "-" + to))
                 .then(Mono.defer(() -> rank(from, start, streaming.execution())));
     }
 

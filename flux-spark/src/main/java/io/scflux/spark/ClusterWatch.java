@@ -77,6 +77,7 @@ final class ClusterWatch extends SparkListener {
      */
     <T> T run(Callable<T> job) throws Exception {
         progressNanos = System.nanoTime();
+        failure = null;
         Thread checker = new Thread(this::check, "scflux-cluster-watch");
         checker.setDaemon(true);
         checker.start();

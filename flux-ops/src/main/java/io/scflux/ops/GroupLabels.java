@@ -1,12 +1,9 @@
 package io.scflux.ops;
 
-import io.scflux.core.DType;
-import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.MissingColumnException;
-import io.scflux.core.anndata.NullableColumn;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -151,19 +148,11 @@ final class GroupLabels {
 
     /** A column of strings (null where missing), or the error saying what a groupby column must be. */
     private static String[] strings(Column c, String key) {
-        if (c instanceof ArrayColumn a && a.dtype() == DType.STRING) {
-            return a.values().strings();
+        String[] strings = StringValues.of(c);
+        if (strings == null) {
+            throw new IllegalArgumentException("rank_genes_groups: groupby column '" + key + "' must be categorical "
+                    + "or hold strings, found " + c.typeName());
         }
-        if (c instanceof NullableColumn n && n.values().dtype() == DType.STRING) {
-            String[] out = n.values().strings().clone();
-            for (int i = 0; i < out.length; i++) {
-                if (n.mask()[i]) {
-                    out[i] = null;
-                }
-            }
-            return out;
-        }
-        throw new IllegalArgumentException("rank_genes_groups: groupby column '" + key + "' must be categorical or "
-                + "hold strings, found " + c.typeName());
+        return strings;
     }
 }

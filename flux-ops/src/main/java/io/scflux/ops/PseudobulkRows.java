@@ -179,17 +179,8 @@ final class PseudobulkRows {
         if (c instanceof CategoricalColumn cat && cat.categories().dtype() == DType.STRING) {
             return new Labels(cat.size(), cat::code, cat.categories().strings());
         }
-        String[] strings;
-        if (c instanceof ArrayColumn a && a.dtype() == DType.STRING) {
-            strings = a.values().strings();
-        } else if (c instanceof NullableColumn n && n.values().dtype() == DType.STRING) {
-            strings = n.values().strings().clone();
-            for (int i = 0; i < strings.length; i++) {
-                if (n.mask()[i]) {
-                    strings[i] = null;
-                }
-            }
-        } else {
+        String[] strings = StringValues.of(c);
+        if (strings == null) {
             throw new IllegalArgumentException("pseudobulk: obs column '" + name + "' must hold strings (names of "
                     + "samples or groups), found " + c.typeName());
         }

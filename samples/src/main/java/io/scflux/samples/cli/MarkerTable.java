@@ -4,16 +4,13 @@ import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.RecordArray;
 import io.scflux.ops.RankGenesGroups;
 import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * rank_genes_groups' results as one long CSV table, a row per group and gene in rank order: {@code group, rank
@@ -27,26 +24,14 @@ final class MarkerTable {
     private MarkerTable() {
     }
 
-    /**
-     * Writes the table of {@code uns["rank_genes_groups"]} to {@code target}, through a temporary file beside it named
-     * as the .h5ad writer names its own ({@code .<target>.scflux-<pid>-<hex>.tmp}, removed when a crash leaves it) and
-     * created with the permissions any new file gets.
-     */
+    /** Writes the table of {@code uns["rank_genes_groups"]} to {@code target} ({@link AtomicFile}). */
     static void write(Map<String, Object> results, Path target) {
-        Path absolute = target.toAbsolutePath();
-        Path temporary = absolute.resolveSibling("." + absolute.getFileName() + ".scflux-"
-                + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".tmp");
         try {
-            try {
-                try (BufferedWriter w = Files.newBufferedWriter(temporary, StandardCharsets.UTF_8,
-                        StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-                    write(results, w);
-                }
-                Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            } finally {
-                Files.deleteIfExists(temporary);
-            }
+            AtomicFile.write(target, out -> {
+                BufferedWriter w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+                write(results, w);
+                w.flush();
+            });
         } catch (IOException e) {
             throw new UncheckedIOException(target + ": " + e.getMessage(), e);
         }

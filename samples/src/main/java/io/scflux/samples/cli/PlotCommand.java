@@ -2,11 +2,7 @@ package io.scflux.samples.cli;
 
 import io.scflux.samples.plot.Plot;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.FileAttribute;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -46,17 +42,7 @@ final class PlotCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         byte[] png = plot.png(Scflux.of(spec).read(input), input.toString(), color);
         Path target = Scflux.output(spec, output, List.of(input)).toAbsolutePath();
-        // createTempFile alone makes an owner-only file (0600): a plot is to be as readable as any file written
-        FileAttribute<?>[] asAnyFile = target.getFileSystem().supportedFileAttributeViews().contains("posix")
-                ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(
-                        PosixFilePermissions.fromString("rw-rw-rw-"))} : new FileAttribute<?>[0];
-        Path temporary = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".tmp", asAnyFile);
-        try {
-            Files.write(temporary, png);
-            Files.move(temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } finally {
-            Files.deleteIfExists(temporary);
-        }
+        AtomicFile.write(target, out -> out.write(png));
         spec.commandLine().getOut().printf("wrote %s: %s plot of %s%n", output, plot.wireName(), input);
         return 0;
     }

@@ -166,40 +166,32 @@ final class TransposedStore {
                     + " bytes: raise SCFLUX_CACHE_MAX (or -Dscflux.cache.max), e.g. to " + ((need >> 30) + 1)
                     + "G");
         }
-        List<Path> stores = new ArrayList<>();
+        List<Stored> stores = new ArrayList<>();
         long total = 0;
         try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "transposed-*.csr")) {
             for (Path p : all) {
-                stores.add(p);
-                total += sizeOf(p);
+                try {
+                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
+                    stores.add(new Stored(p, a.size(), a.lastAccessTime()));
+                    total += a.size();
+                } catch (java.nio.file.NoSuchFileException e) {
+                    // another process removed it meanwhile
+                }
             }
         }
-        stores.sort(java.util.Comparator.comparing(TransposedStore::lastUsed));
+        stores.sort(java.util.Comparator.comparing(Stored::lastUsed));
         for (int i = 0; i < stores.size() && total + need > max; i++) {
-            long bytes = sizeOf(stores.get(i));
-            if (Files.deleteIfExists(stores.get(i))) {
-                total -= bytes;
+            Stored old = stores.get(i);
+            if (Files.deleteIfExists(old.path())) {
+                total -= old.bytes();
                 LOG.info("removed {} ({}), the least recently used row-major copy, to stay under the cache's bound "
-                        + "of {}", stores.get(i), megabytes(bytes), megabytes(max));
+                        + "of {}", old.path(), megabytes(old.bytes()), megabytes(max));
             }
         }
     }
 
-    /** 0 for a store another process removed meanwhile. */
-    private static long sizeOf(Path store) throws IOException {
-        try {
-            return Files.size(store);
-        } catch (java.nio.file.NoSuchFileException e) {
-            return 0;
-        }
-    }
-
-    private static FileTime lastUsed(Path store) {
-        try {
-            return Files.readAttributes(store, BasicFileAttributes.class).lastAccessTime();
-        } catch (IOException e) {
-            return FileTime.fromMillis(0);
-        }
+    /** A store as listed: its size, and when it was last used (its access time, set on reuse). */
+    private record Stored(Path path, long bytes, FileTime lastUsed) {
     }
 
     private static String megabytes(long bytes) {

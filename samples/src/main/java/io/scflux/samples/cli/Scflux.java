@@ -79,7 +79,7 @@ public final class Scflux implements Runnable {
 
     @Option(names = "--progress", scope = ScopeType.INHERIT,
             description = "Show progress on stderr, a line per pass over X, numbered and named for what it computes: "
-                    + "[3 hvg] 62% 2,806/4,638 blocks 61k rows/s ETA 0:04.")
+                    + "[3 hvg] 62%% 2,806/4,638 blocks 61k rows/s ETA 0:04.")
     private boolean progress;
 
     @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print stack traces of errors.")

@@ -11,9 +11,13 @@ import io.scflux.core.PlanTarget;
 import io.scflux.samples.report.Progress;
 import io.scflux.samples.synth.SynthSpec;
 import io.scflux.samples.synth.SyntheticCounts;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -22,6 +26,7 @@ import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class ScfluxCommandTest {
 
@@ -52,6 +57,32 @@ class ScfluxCommandTest {
             assertEquals(0, c.exitCode());
             assertTrue(c.out().contains("--threads") && c.out().contains("--progress"), c.out());
         }
+    }
+
+    /**
+     * Every command's help renders as written: picocli formats descriptions with {@code String.format}, and a bare
+     * percent sign makes it print a warning on stderr and show the raw text.
+     */
+    @Test
+    void everyCommandsHelpRendersWithoutAFormatWarning() {
+        PrintStream stderr = System.err;
+        ByteArrayOutputStream warnings = new ByteArrayOutputStream();
+        List<String> rendered = new ArrayList<>();
+        try {
+            System.setErr(new PrintStream(warnings, true, StandardCharsets.UTF_8));
+            ArrayDeque<CommandLine> todo = new ArrayDeque<>(List.of(Scflux.commandLine()));
+            while (!todo.isEmpty()) {
+                CommandLine c = todo.pop();
+                String usage = c.getUsageMessage();
+                assertFalse(usage.contains("%n"), c.getCommandName() + " help shows a raw format:\n" + usage);
+                rendered.add(c.getCommandName());
+                todo.addAll(c.getSubcommands().values());
+            }
+        } finally {
+            System.setErr(stderr);
+        }
+        assertTrue(rendered.containsAll(List.of("scflux", "pipeline", "rank-genes-groups", "plot")), rendered.toString());
+        assertEquals("", warnings.toString(StandardCharsets.UTF_8));
     }
 
     @Test

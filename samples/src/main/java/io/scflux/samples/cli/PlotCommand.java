@@ -1,6 +1,7 @@
 package io.scflux.samples.cli;
 
 import io.scflux.samples.plot.Plot;
+import io.scflux.samples.plot.PlotOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -8,6 +9,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -17,13 +19,14 @@ import picocli.CommandLine.Spec;
                 + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm and dispersions "
                 + "(seurat_v3: variances_norm and variances, against a log mean axis) against means, highly "
                 + "variable genes in colour, genes far beyond the rest drawn at the axis' edge; pca, obsm X_pca PC1 "
-                + "against PC2, coloured by --color."})
+                + "against PC2, coloured by --color; rank-genes-groups, each group's best --n-genes genes by score "
+                + "against their rank, named, as sc.pl.rank_genes_groups draws them."})
 final class PlotCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "qc|hvg|pca", converter = PlotConverter.class,
+    @Parameters(index = "0", paramLabel = "qc|hvg|pca|rank-genes-groups", converter = PlotConverter.class,
             description = "The plot.")
     private Plot plot;
 
@@ -38,9 +41,19 @@ final class PlotCommand implements Callable<Integer> {
                     + "numeric column the viridis scale with a colour bar (default: one colour).")
     private String color;
 
+    @Option(names = "--n-genes", paramLabel = "N", defaultValue = "20",
+            description = "Genes shown per group in the rank-genes-groups plot (default: ${DEFAULT-VALUE}).")
+    private int nGenes;
+
     @Override
     public Integer call() throws IOException {
-        byte[] png = plot.png(Scflux.of(spec).read(input), input.toString(), color);
+        PlotOptions options;
+        try {
+            options = PlotOptions.DEFAULT.withColor(color).withNGenes(nGenes);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        byte[] png = plot.png(Scflux.of(spec).read(input), input.toString(), options);
         Path target = Scflux.output(spec, output, List.of(input)).toAbsolutePath();
         AtomicFile.write(target, out -> out.write(png));
         spec.commandLine().getOut().printf("wrote %s: %s plot of %s%n", output, plot.wireName(), input);

@@ -9,6 +9,7 @@ import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.anndata.NullableColumn;
+import io.scflux.ops.RankGenesGroups;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;
@@ -34,7 +35,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The plots of {@code scflux plot} and the service's results page, drawn with XChart into a PNG from an output's
- * annotations only (obs, var, obsm, uns; never X): QC distributions, HVG dispersion against mean, the PCA scatter.
+ * annotations only (obs, var, obsm, uns; never X): QC distributions, HVG dispersion against mean, the PCA scatter,
+ * each group's marker genes.
  * Axes tick at round numbers (1, 2 or 5 times a power of ten).
  */
 public enum Plot {
@@ -46,12 +48,13 @@ public enum Plot {
         }
 
         @Override
-        byte[] draw(AnnData data, String color) {
+        byte[] draw(AnnData data, PlotOptions options) {
             List<String> names = data.obs().has("pct_counts_mt")
                     ? List.of("total_counts", "n_genes_by_counts", "pct_counts_mt")
                     : List.of("total_counts", "n_genes_by_counts");
-            return encode(names.stream().map(n -> histogram(n, numbers(data.obs().column(n), "obs column " + n)))
-                    .map(chart -> new Panel(chart::paint, 420)).toList(), 320);
+            return encode(List.of(names.stream()
+                    .map(n -> histogram(n, numbers(data.obs().column(n), "obs column " + n)))
+                    .map(chart -> new Panel(chart::paint, 420)).toList()), 320);
         }
     },
     /**
@@ -72,8 +75,8 @@ public enum Plot {
         }
 
         @Override
-        byte[] draw(AnnData data, String color) {
-            return encode(hvgCharts(data).stream().map(chart -> new Panel(chart::paint, 600)).toList(), 480);
+        byte[] draw(AnnData data, PlotOptions options) {
+            return encode(List.of(hvgCharts(data).stream().map(chart -> new Panel(chart::paint, 600)).toList()), 480);
         }
     },
     /** The first two principal components of {@code obsm["X_pca"]}, coloured by an obs column when one is named. */
@@ -90,7 +93,8 @@ public enum Plot {
         }
 
         @Override
-        byte[] draw(AnnData data, String color) {
+        byte[] draw(AnnData data, PlotOptions options) {
+            String color = options.color();
             Object stored = data.obsm().get("X_pca");
             DenseArray pca = stored instanceof BlockSource s ? DenseArray.materialize(s) : (DenseArray) stored;
             int n = (int) pca.shape()[0];
@@ -106,7 +110,7 @@ public enum Plot {
             groups.addTo(chart, pc1, pc2, AxisRange.ALL);
             ColourBar bar = groups.bar();
             if (bar == null) {
-                return encode(List.of(new Panel(chart::paint, 720)), 560);
+                return encode(List.of(List.of(new Panel(chart::paint, 720))), 560);
             }
             chart.getStyler().setLegendVisible(false);
             double[] finite = Arrays.stream(pc2).filter(Double::isFinite).toArray();
@@ -114,51 +118,90 @@ public enum Plot {
             double high = Arrays.stream(finite).max().orElse(0);
             Font font = chart.getStyler().getAxisTickLabelsFont();
             // painted after the chart, so that the bar spans the height of its points
-            return encode(List.of(new Panel(chart::paint, 600), new Panel((g, width, height) -> bar.paint(g, width,
-                    height, (int) chart.getScreenYFromChart(high), (int) chart.getScreenYFromChart(low), font), 120)),
-                    560);
+            return encode(List.of(List.of(new Panel(chart::paint, 600), new Panel((g, width, height) -> bar.paint(g,
+                    width, height, (int) chart.getScreenYFromChart(high), (int) chart.getScreenYFromChart(low), font),
+                    120))), 560);
+        }
+    },
+    /**
+     * scanpy's {@code pl.rank_genes_groups}: each group's best genes by score against their rank, the gene names
+     * upright above their scores, "GROUP vs. REFERENCE" above each panel, four panels to a row on one score axis.
+     */
+    RANK_GENES_GROUPS("rank-genes-groups", RankGenesGroups.KEY) {
+        @Override
+        public String missing(AnnData data) {
+            return MarkerPlot.missing(data);
+        }
+
+        @Override
+        byte[] draw(AnnData data, PlotOptions options) {
+            MarkerPlot plot = MarkerPlot.of(data, options.nGenes());
+            List<List<Panel>> rows = new ArrayList<>();
+            for (int i = 0; i < plot.groups().size(); i++) {
+                if (i % MarkerPlot.COLUMNS == 0) {
+                    rows.add(new ArrayList<>());
+                }
+                int group = i;
+                rows.get(rows.size() - 1).add(new Panel((g, width, height) -> plot.paint(g, group, width, height),
+                        MARKER_PANEL));
+            }
+            return encode(rows, MARKER_PANEL);
         }
     };
 
     /** Axis labels: thousands grouped, at most three decimals. */
     private static final String NUMBER = "#,##0.###";
     private static final String SEURAT_V3 = "seurat_v3";
+    /** A rank_genes_groups panel's width and height in pixels. */
+    private static final int MARKER_PANEL = 320;
 
     private final String wireName;
+    private final String step;
 
     Plot(String wireName) {
+        this(wireName, wireName);
+    }
+
+    Plot(String wireName, String step) {
         this.wireName = wireName;
+        this.step = step;
     }
 
     /**
-     * {@code qc}, {@code hvg} or {@code pca}: the name of the CLI argument and of the service's image, and also the
-     * command (and job step) that writes what the plot shows.
+     * {@code qc}, {@code hvg}, {@code pca} or {@code rank-genes-groups}: the name of the CLI argument and of the
+     * service's image, and also the command that writes what the plot shows.
      */
     public String wireName() {
         return wireName;
     }
 
+    /** The service's job step that writes what the plot shows ({@code rank_genes_groups}: scanpy's spelling). */
+    public String step() {
+        return step;
+    }
+
     /** What this plot needs that {@code data} lacks (one line), or null when it can be drawn. */
     public abstract String missing(AnnData data);
 
-    abstract byte[] draw(AnnData data, String color);
+    abstract byte[] draw(AnnData data, PlotOptions options);
 
     /**
-     * This plot of {@code data}, read from {@code file}, as PNG bytes; {@code color} names the obs column that colours
-     * the PCA scatter (null: one colour). What is missing fails with the file, the key and the command that adds it;
-     * an unknown colour column is a {@link MissingColumnException} listing obs's columns.
+     * This plot of {@code data}, read from {@code file}, as PNG bytes, drawn as {@code options} say. What is missing
+     * fails with the file, the key and the command that adds it; an unknown colour column is a
+     * {@link MissingColumnException} listing obs's columns.
      */
-    public byte[] png(AnnData data, String file, String color) {
+    public byte[] png(AnnData data, String file, PlotOptions options) {
+        String color = options.color();
         String absent = missing(data);
         if (absent != null) {
             throw new IllegalArgumentException(file + ": " + absent + ", which " + wireName + " plots need: run "
-                    + "scflux " + wireName + " on it first (in a service job: the " + wireName + " step)");
+                    + "scflux " + wireName + " on it first (in a service job: the " + step + " step)");
         }
         if (color != null && !data.obs().has(color)) {
             throw new MissingColumnException(file + ": no obs column " + color + " to colour by (columns: "
                     + String.join(", ", data.obs().columns().keySet()) + ")");
         }
-        return draw(data, color);
+        return draw(data, options);
     }
 
     /** The plot named {@code name}, or an IllegalArgumentException listing the names. */
@@ -334,7 +377,7 @@ public enum Plot {
         return chart;
     }
 
-    private static XYChart chart(String title, String x, String y) {
+    static XYChart chart(String title, String x, String y) {
         XYChart chart = new XYChartBuilder().width(400).height(300).title(title).xAxisTitle(x).yAxisTitle(y).build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotGridLinesColor(new Color(0xe0e0e0));
@@ -345,18 +388,25 @@ public enum Plot {
         return chart;
     }
 
-    /** Panels side by side, each as wide as it says and {@code height} high, as one PNG. */
-    private static byte[] encode(List<Panel> panels, int height) {
-        int width = panels.stream().mapToInt(Panel::width).sum();
-        BufferedImage image = new BufferedImage(width, height, BufferedImage.TYPE_INT_RGB);
+    /**
+     * Rows of panels, one under the other, each row's panels side by side, each as wide as it says and {@code height}
+     * high, as one PNG on a white ground.
+     */
+    private static byte[] encode(List<List<Panel>> rows, int height) {
+        int width = rows.stream().mapToInt(row -> row.stream().mapToInt(Panel::width).sum()).max().orElse(0);
+        BufferedImage image = new BufferedImage(width, height * rows.size(), BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
-            int left = 0;
-            for (Panel p : panels) {
-                Graphics2D panel = (Graphics2D) g.create(left, 0, p.width(), height);
-                p.painter().paint(panel, p.width(), height);
-                panel.dispose();
-                left += p.width();
+            g.setColor(Color.WHITE);
+            g.fillRect(0, 0, image.getWidth(), image.getHeight());
+            for (int r = 0; r < rows.size(); r++) {
+                int left = 0;
+                for (Panel p : rows.get(r)) {
+                    Graphics2D panel = (Graphics2D) g.create(left, r * height, p.width(), height);
+                    p.painter().paint(panel, p.width(), height);
+                    panel.dispose();
+                    left += p.width();
+                }
             }
         } finally {
             g.dispose();

@@ -85,12 +85,13 @@ final class ResultsPage {
             case QC -> "Quality control";
             case HVG -> "Highly variable genes";
             case PCA -> "PCA";
+            case RANK_GENES_GROUPS -> "Marker genes";
         };
         body.append("<section id=\"").append(plot.wireName()).append("\">\n<h2>").append(title).append("</h2>\n");
         String missing = plot.missing(output);
         if (missing != null) {
             body.append("<p class=\"missing\">Not drawn: ").append(escape(job.output().getFileName().toString()))
-                    .append(" has ").append(escape(missing)).append(". Add the ").append(plot.wireName())
+                    .append(" has ").append(escape(missing)).append(". Add the ").append(plot.step())
                     .append(" step to the job (steps: ").append(escape(String.join(", ", job.steps())))
                     .append(").</p>\n</section>\n");
             return;

@@ -14,6 +14,7 @@ import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import io.scflux.samples.plot.Plot;
+import io.scflux.samples.plot.PlotOptions;
 import io.scflux.samples.report.ErrorKind;
 import io.scflux.samples.report.ErrorMessage;
 import java.nio.file.Files;
@@ -210,7 +211,8 @@ public final class Service implements Disposable {
         finished(job);
         String color = query(request, "color");
         return output(job).publishOn(Schedulers.boundedElastic())
-                .map(data -> plot.png(data, job.output().getFileName().toString(), color))
+                .map(data -> plot.png(data, job.output().getFileName().toString(),
+                        PlotOptions.DEFAULT.withColor(color)))
                 .flatMap(png -> response.header(HttpHeaderNames.CONTENT_TYPE, "image/png")
                         .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
                         .sendByteArray(Mono.just(png)).then())

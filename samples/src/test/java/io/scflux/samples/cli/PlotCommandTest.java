@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * {@code scflux plot} on the fixture after the existing commands wrote what each plot shows (qc with an mt variable,
- * normalize, log1p, hvg, pca): a decodable PNG per kind, and one clear error per kind on the raw fixture.
+ * normalize, log1p, hvg, pca, rank-genes-groups): a decodable PNG per kind, and one clear error per kind on the raw
+ * fixture.
  */
 class PlotCommandTest {
 
@@ -33,13 +34,15 @@ class PlotCommandTest {
         Path norm = dir.resolve("norm.h5ad");
         Path log = dir.resolve("log.h5ad");
         Path hvg = dir.resolve("hvg.h5ad");
-        analysed = dir.resolve("pca.h5ad");
+        Path pca = dir.resolve("pca.h5ad");
+        analysed = dir.resolve("markers.h5ad");
         for (String[] args : new String[][] {
             {"qc", in.toString(), "-o", qc.toString(), "--qc-var", "mt=MT-"},
             {"normalize", qc.toString(), "-o", norm.toString()},
             {"log1p", norm.toString(), "-o", log.toString()},
             {"hvg", log.toString(), "-o", hvg.toString()},
-            {"pca", hvg.toString(), "-o", analysed.toString(), "--n-comps", "10"}}) {
+            {"pca", hvg.toString(), "-o", pca.toString(), "--n-comps", "10"},
+            {"rank-genes-groups", pca.toString(), "-o", analysed.toString(), "--groupby", "cell_type"}}) {
             Cli cli = Cli.run(args);
             assertEquals(0, cli.exitCode(), cli.err());
         }
@@ -83,7 +86,8 @@ class PlotCommandTest {
     @CsvSource({
         "qc,  'no obs column total_counts, n_genes_by_counts', scflux qc",
         "hvg, 'no var column means, highly_variable',          scflux hvg",
-        "pca, no obsm X_pca,                                   scflux pca"})
+        "pca, no obsm X_pca,                                   scflux pca",
+        "rank-genes-groups, no uns rank_genes_groups,          scflux rank-genes-groups"})
     void aFileWithoutWhatThePlotShowsNamesTheKeyAndTheCommand(String kind, String key, String command) {
         Path raw = Cli.FIXTURES.resolve("synth-3k-b.h5ad");
         Cli cli = Cli.run("plot", kind, raw.toString(), "-o", dir.resolve("never.png").toString());
@@ -106,6 +110,28 @@ class PlotCommandTest {
     void anUnknownKindIsAUsageError() {
         Cli cli = Cli.run("plot", "tsne", analysed.toString(), "-o", dir.resolve("never.png").toString());
         assertEquals(2, cli.exitCode());
-        assertTrue(cli.err().contains("unknown plot tsne (known: qc, hvg, pca)"), cli.err());
+        assertTrue(cli.err().contains("unknown plot tsne (known: qc, hvg, pca, rank-genes-groups)"), cli.err());
+    }
+
+    /**
+     * The fixture's 8 cell types (T01..T08) as scanpy lays them out, four panels to a row of 320 pixels: two rows;
+     * the service's step is named in scanpy's spelling when the results are missing.
+     */
+    @Test
+    void rankGenesGroupsIsAPanelPerGroupFourToARow() throws IOException {
+        Path png = dir.resolve("markers.png");
+        Cli cli = Cli.run("plot", "rank-genes-groups", analysed.toString(), "-o", png.toString(), "--n-genes", "5");
+        assertEquals(0, cli.exitCode(), cli.err());
+        BufferedImage image = Images.decode(Files.readAllBytes(png));
+        assertEquals(4 * 320, image.getWidth());
+        assertEquals(2 * 320, image.getHeight());
+        assertTrue(Images.colours(image) > 1, "drawn");
+        Cli none = Cli.run("plot", "rank-genes-groups", analysed.toString(), "-o", dir.resolve("never.png").toString(),
+                "--n-genes", "0");
+        assertEquals(2, none.exitCode(), none.err());
+        assertTrue(none.err().contains("--n-genes 0: at least one gene per group"), none.err());
+        Cli raw = Cli.run("plot", "rank-genes-groups", Cli.FIXTURES.resolve("synth-3k-b.h5ad").toString(), "-o",
+                dir.resolve("never.png").toString());
+        assertTrue(raw.err().contains("(in a service job: the rank_genes_groups step)"), raw.err());
     }
 }

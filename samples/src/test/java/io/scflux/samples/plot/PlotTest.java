@@ -13,6 +13,7 @@ import io.scflux.core.anndata.CategoricalColumn;
 
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.RecordArray;
 import io.scflux.samples.test.Images;
 import java.awt.Color;
 import java.awt.Graphics2D;
@@ -23,6 +24,7 @@ import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
 import java.text.ParseException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -177,7 +179,7 @@ class PlotTest {
         Frame obs = Frame.ofRange(n).put("score", ArrayColumn.of(score));
         AnnData data = new AnnData(null, obs, Frame.ofRange(3));
         data.putObsm("X_pca", DenseArray.of(DType.FLOAT64, pca, n, 2));
-        BufferedImage image = Images.decode(Plot.PCA.png(data, "cells.h5ad", "score"));
+        BufferedImage image = Images.decode(Plot.PCA.png(data, "cells.h5ad", PlotOptions.DEFAULT.withColor("score")));
 
         Color low = new Color(0x440154);
         Color middle = new Color(0x21918c);
@@ -231,6 +233,59 @@ class PlotTest {
         assertEquals("sample", Plot.defaultColour(obs));
         assertNull(Plot.defaultColour(Frame.ofRange(4).put("total_counts",
                 ArrayColumn.of(new double[] {1, 2, 3, 4}))));
+    }
+
+    /**
+     * Five groups of 30 genes, group k's scores 10 + k - 0.3 i at rank i, as a file holds them (reference a scalar):
+     * 20 genes a panel by default, titled "A vs. rest"; one score axis for all from the lowest score shown (group A's
+     * 20th, 4.3) to the highest (group E's first, 14) plus 30 % of that range for the names; four panels to a row, so
+     * the second row has one panel and three white cells.
+     */
+    @Test
+    void rankGenesGroupsSharesOneScoreAxisWithRoomForTheNames() throws Exception {
+        int genes = 30;
+        Map<String, DenseArray> names = new LinkedHashMap<>();
+        Map<String, DenseArray> scores = new LinkedHashMap<>();
+        for (int k = 0; k < 5; k++) {
+            String group = String.valueOf((char) ('A' + k));
+            int offset = k;
+            names.put(group, DenseArray.of(IntStream.range(0, genes).mapToObj(i -> "G" + (i * 7 + offset) % genes)
+                    .toArray(String[]::new)));
+            scores.put(group, DenseArray.of(DType.FLOAT64, IntStream.range(0, genes)
+                    .mapToDouble(i -> 10 + offset - 0.3 * i).toArray(), genes));
+        }
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("params", new LinkedHashMap<>(Map.of("reference", DenseArray.scalar("rest"))));
+        results.put("names", RecordArray.of(names));
+        results.put("scores", RecordArray.of(scores));
+        AnnData data = new AnnData(null, Frame.ofRange(2), Frame.ofRange(genes));
+        assertEquals("no uns rank_genes_groups", Plot.RANK_GENES_GROUPS.missing(data));
+        data.uns().put("rank_genes_groups", results);
+        assertNull(Plot.RANK_GENES_GROUPS.missing(data));
+
+        MarkerPlot plot = MarkerPlot.of(data, PlotOptions.DEFAULT.nGenes());
+        assertEquals(5, plot.groups().size());
+        assertEquals("A vs. rest", plot.title(0));
+        assertEquals("E vs. rest", plot.title(4));
+        for (int k = 0; k < 5; k++) {
+            assertArrayEquals(Arrays.copyOf(names.get(plot.groups().get(k).name()).strings(), 20),
+                    plot.groups().get(k).genes());
+        }
+        double lo = 10 - 0.3 * 19;
+        double hi = 14;
+        assertEquals(lo, plot.lo(), 1e-12);
+        assertEquals(hi + 0.3 * (hi - lo), plot.hi(), 1e-12);
+
+        BufferedImage image = Images.decode(Plot.RANK_GENES_GROUPS.png(data, "markers.h5ad", PlotOptions.DEFAULT));
+        assertEquals(4 * 320, image.getWidth());
+        assertEquals(2 * 320, image.getHeight());
+        for (int x = 320; x < image.getWidth(); x++) {
+            for (int y = 320; y < image.getHeight(); y++) {
+                assertEquals(Color.WHITE.getRGB(), image.getRGB(x, y), "empty cell at " + x + ", " + y);
+            }
+        }
+        assertTrue(Images.colours(image.getSubimage(320, 320, 320, 320)) == 1, "nothing past the last panel");
+        assertTrue(Images.colours(image.getSubimage(0, 320, 320, 320)) > 1, "group E's panel drawn");
     }
 
     private static AnnData genes(double[] means, boolean[] hv, Map<String, double[]> columns, String flavor) {

@@ -4,13 +4,15 @@
 # each under /usr/bin/time -v. Prints wall time and peak RSS of both and their ratios.
 #
 # usage: samples/bench/ops-vs-reference.sh FILE.h5ad [FILE2.h5ad ...]
-# env:   XMX (1g), THREADS (unset: scflux's default, the machine's cores), STEPS ("preprocess pipeline pseudobulk"), N_TOP_GENES (2000), N_COMPS (50),
+#        STEPS="rgg-t-test rgg-wilcoxon" samples/bench/ops-vs-reference.sh LOG.h5ad: rank_genes_groups by cell_type,
+#        on a file that is already log-normalized (scflux preprocess's output), as scanpy expects
+# env:   JAR (samples/target/scflux.jar), XMX (1g), THREADS (unset: scflux's default, the machine's cores), STEPS ("preprocess pipeline pseudobulk"), N_TOP_GENES (2000), N_COMPS (50),
 #        OUT (bench-out), REFERENCE (1; 0 runs scflux only, e.g. for files the reference cannot hold in memory)
 # Before each run the file is read once (cat > /dev/null), so that both tools start with it in the page cache.
 # Needs samples/target/scflux.jar (mvn -q -DskipTests package) and /usr/bin/python3 with anndata (python3-anndata).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-JAR=samples/target/scflux.jar
+JAR=${JAR:-samples/target/scflux.jar}
 XMX=${XMX:-1g}
 THREADS=${THREADS:-}
 STEPS=${STEPS:-preprocess pipeline pseudobulk}
@@ -45,9 +47,13 @@ for file in "$@"; do
       preprocess) args=(preprocess "$file" -o "$out-scflux.h5ad" --target-sum 10000 --qc-var mt=MT-) ;;
       pipeline) args=(pipeline "$file" -o "$out-scflux.h5ad" --n-top-genes "$N_TOP_GENES" --n-comps "$N_COMPS") ;;
       pseudobulk) args=(pseudobulk "$file" -o "$out-scflux.h5ad" --sample-col sample --groups-col cell_type) ;;
+      rgg-*) args=(rank-genes-groups "$file" -o "$out-scflux.h5ad" --groupby cell_type --method "${step#rgg-}") ;;
     esac
-    [ "$REFERENCE" = 0 ] || run "$file" "$step" reference /usr/bin/python3 samples/bench/reference_steps.py "$step" "$file" \
-      "$out-reference.h5ad" --n-top-genes "$N_TOP_GENES" --n-comps "$N_COMPS"
+    ref=(reference_steps.py "$step" "$file" "$out-reference.h5ad" --n-top-genes "$N_TOP_GENES" --n-comps "$N_COMPS")
+    case $step in
+      rgg-*) ref=(reference_steps.py rank_genes_groups "$file" "$out-reference.h5ad" --method "${step#rgg-}") ;;
+    esac
+    [ "$REFERENCE" = 0 ] || run "$file" "$step" reference /usr/bin/python3 "samples/bench/${ref[0]}" "${ref[@]:1}"
     run "$file" "$step" scflux java -Xmx"$XMX" -jar "$JAR" ${THREADS:+--threads "$THREADS"} "${args[@]}"
     rm -f "$out-reference.h5ad" "$out-scflux.h5ad"
   done

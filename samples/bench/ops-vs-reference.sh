@@ -26,6 +26,7 @@ REFERENCE=${REFERENCE:-1}
 mkdir -p "$OUT"
 results="$OUT/ops-vs-reference.tsv"
 : > "$results"
+: > "$OUT/runs.log"
 
 run() {  # run FILE STEP TOOL COMMAND...: appends FILE STEP TOOL wall_s peak_rss_mb exit
   local file=$1 step=$2 tool=$3; shift 3
@@ -37,6 +38,7 @@ run() {  # run FILE STEP TOOL COMMAND...: appends FILE STEP TOOL wall_s peak_rss
     | awk -F: '{ if (NF == 3) print $1 * 3600 + $2 * 60 + $3; else print $1 * 60 + $2 }')
   rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$OUT/time.txt")
   [ "$status" -eq 0 ] || { echo "$tool $step failed on $file:" >&2; tail -5 "$OUT/last.log" >&2; }
+  { echo "== $tool $step $file"; tail -20 "$OUT/last.log"; } >> "$OUT/runs.log"  # the reference's step timings
   printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$file" "$step" "$tool" "$wall" "$((rss / 1024))" "$status" >> "$results"
 }
 

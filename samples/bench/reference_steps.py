@@ -180,13 +180,31 @@ def pseudobulk(a, sample_col, groups_col, mode):
     return out
 
 
+def _mean_var_python(indices, data, n_rows, n_cols):
+    data = data.astype(np.float64)
+    return (np.bincount(indices, weights=data, minlength=n_cols),
+            np.bincount(indices, weights=data * data, minlength=n_cols))
+
+
+if numba is not None:
+    @numba.njit
+    def _sums_numba(indices, data, n_rows, n_cols):
+        """Each column's sum and sum of squares in float64, one sweep over the values, no temporary arrays."""
+        s = np.zeros(n_cols)
+        sq = np.zeros(n_cols)
+        for k in range(indices.size):
+            v = np.float64(data[k])
+            s[indices[k]] += v
+            sq[indices[k]] += v * v
+        return s, sq
+
+
 def _mean_var(x):
-    """fast_array_utils' mean_var(x, axis=0, correction=1) of a CSR matrix, in float64."""
+    """fast_array_utils' mean_var(x, axis=0, correction=1) of a CSR matrix, in float64 (numba, as it is)."""
     n = x.shape[0]
-    data = x.data.astype(np.float64)
-    mean = np.bincount(x.indices, weights=data, minlength=x.shape[1]) / n
-    sq = np.bincount(x.indices, weights=data * data, minlength=x.shape[1]) / n
-    return mean, (sq - mean ** 2) * n / (n - 1)
+    s, sq = (_sums_numba if numba is not None else _mean_var_python)(x.indices, x.data, n, x.shape[1])
+    mean = s / n
+    return mean, (sq / n - mean ** 2) * n / (n - 1)
 
 
 if numba is not None:
@@ -297,6 +315,7 @@ def main():
     # broke when the same file was run as a script and imported)
     top_sums(np.ones(4, dtype=np.float32), np.array([0, 2, 4]), np.array([1, 2], dtype=np.int64))
     _rankdata(np.ones((3, 2), dtype=np.float32))
+    _mean_var(sp.csr_matrix(np.ones((2, 2), dtype=np.float32)))
     start = time.perf_counter()
     a = ad.read_h5ad(o.input)
     a.X = sp.csr_matrix((a.X.data, a.X.indices.astype(np.int32), a.X.indptr.astype(np.int64)), shape=a.X.shape)

@@ -64,7 +64,7 @@ done
 python3 - "$results" <<'PY'
 import sys
 rows = [line.rstrip("\n").split("\t") for line in open(sys.argv[1])]
-print(f"{'file':<34}{'step':<12}{'tool':<11}{'wall s':>8}{'peak RSS MB':>13}{'time vs ref':>13}{'RSS vs ref':>12}")
+print(f"{'file':<34}{'step':<14}{'tool':<11}{'wall s':>8}{'peak RSS MB':>13}{'time vs ref':>13}{'RSS vs ref':>12}")
 ref = {}
 for f, step, tool, wall, rss, status in rows:
     if tool == "reference":
@@ -72,6 +72,6 @@ for f, step, tool, wall, rss, status in rows:
 for f, step, tool, wall, rss, status in rows:
     w, r = ref.get((f, step), (float("nan"), float("nan")))
     flag = "" if status == "0" else f"  (exit {status})"
-    print(f"{f.split('/')[-1]:<34}{step:<12}{tool:<11}{float(wall):>8.1f}{float(rss):>13.0f}"
+    print(f"{f.split('/')[-1]:<34}{step:<14}{tool:<11}{float(wall):>8.1f}{float(rss):>13.0f}"
           f"{float(wall) / w:>13.2f}{float(rss) / r:>12.2f}{flag}")
 PY

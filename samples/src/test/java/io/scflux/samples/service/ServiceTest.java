@@ -280,13 +280,14 @@ class ServiceTest {
     }
 
     /**
-     * A job with every plotted step: its done event links the results page, the page references the three images, each
+     * A job with every plotted step: its done event links the results page, the page references the four images, each
      * image is a PNG that decodes to a real plot, and the metrics count what the job read and the job itself.
      */
     @Test
     void finishedJobHasPlotsAResultsPageAndMetrics() throws IOException {
         start(2, Schedulers.boundedElastic());
-        String id = submit("[\"qc\", \"normalize\", \"log1p\", \"hvg\", \"pca\"], \"params\": {\"n_comps\": 10}");
+        String id = submit("[\"qc\", \"normalize\", \"log1p\", \"hvg\", \"pca\", \"rank_genes_groups\"], "
+                + "\"params\": {\"n_comps\": 10, \"groupby\": \"cell_type\", \"n_genes\": 30}");
         JsonNode done = awaitEnd(id);
         assertEquals("done", done.get("event").asText(), done.toString());
         assertEquals("/jobs/" + id + "/page", done.get("page").asText());
@@ -295,7 +296,7 @@ class ServiceTest {
         assertEquals(200, page.status);
         assertTrue(page.contentType.startsWith("text/html"), page.contentType);
         String html = new String(page.body, StandardCharsets.UTF_8);
-        for (String src : List.of("qc.png\"", "hvg.png\"", "pca.png?color=sample\"")) {
+        for (String src : List.of("qc.png\"", "hvg.png\"", "pca.png?color=sample\"", "rank-genes-groups.png\"")) {
             assertTrue(html.contains("src=\"/jobs/" + id + "/plots/" + src), src + " in " + html);
         }
         assertTrue(html.contains("<option selected>sample</option>"), html);
@@ -309,7 +310,7 @@ class ServiceTest {
         assertTrue(none.contains("<option value=\"\" selected>none</option>"), none);
 
         for (String uri : List.of("qc.png", "hvg.png", "pca.png", "pca.png?color=sample",
-                "pca.png?color=total_counts")) {
+                "pca.png?color=total_counts", "rank-genes-groups.png")) {
             Fetched png = fetch("/jobs/" + id + "/plots/" + uri);
             assertEquals(200, png.status, uri + ": " + new String(png.body, StandardCharsets.UTF_8));
             assertEquals("image/png", png.contentType);
@@ -339,6 +340,8 @@ class ServiceTest {
         assertTrue(html.contains("has no var column means, highly_variable. Add the hvg step to the job (steps: qc)"),
                 html);
         assertTrue(html.contains("has no obsm X_pca. Add the pca step to the job (steps: qc)"), html);
+        assertTrue(html.contains("has no uns rank_genes_groups. Add the rank_genes_groups step to the job (steps: qc)"),
+                html);
 
         Fetched hvg = fetch("/jobs/" + id + "/plots/hvg.png");
         assertEquals(409, hvg.status);

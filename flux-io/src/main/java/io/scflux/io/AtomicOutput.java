@@ -1,5 +1,6 @@
 package io.scflux.io;
 
+import io.scflux.core.TemporaryFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

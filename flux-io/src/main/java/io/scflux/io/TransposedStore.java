@@ -4,6 +4,7 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
+import io.scflux.core.TemporaryFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributeView;
@@ -53,14 +53,9 @@ final class TransposedStore {
     private TransposedStore() {
     }
 
-    /** Where stores live: {@code -Dscflux.cache.dir}, {@code $SCFLUX_CACHE_DIR} or {@code <tmpdir>/scflux-cache}. */
+    /** Where stores live: {@link TemporaryFiles#scratchDir()}. */
     static Path cacheDir() {
-        String dir = System.getProperty("scflux.cache.dir");
-        if (dir == null || dir.isEmpty()) {
-            dir = System.getenv("SCFLUX_CACHE_DIR");
-        }
-        return dir == null || dir.isEmpty() ? Paths.get(System.getProperty("java.io.tmpdir"), "scflux-cache")
-                : Paths.get(dir);
+        return TemporaryFiles.scratchDir();
     }
 
     /** The default of {@link #maxBytes()}: 64 GiB. */

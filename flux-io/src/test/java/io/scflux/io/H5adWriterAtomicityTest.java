@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.PlanTarget;
+import io.scflux.core.TemporaryFiles;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CsrMatrix;

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jhdf.HdfFile;
 import io.jhdf.api.Group;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.TemporaryFiles;
 import io.scflux.core.anndata.CsrMatrix;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -5,6 +5,7 @@ import io.scflux.core.Execution;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.Pass;
 import io.scflux.core.RowBlock;
+import io.scflux.core.TemporaryFiles;
 import io.scflux.core.backend.Streaming;
 import java.math.BigInteger;
 import java.util.ArrayList;
@@ -21,16 +22,21 @@ import reactor.core.publisher.Mono;
  * {@code tiecorrect} with tie correction and 1 without.
  *
  * <p>Memory is bounded by one range of genes, whatever the number of cells: the genes are cut into consecutive ranges
- * whose non-zero values (counted by the first pass) fit {@link #RANGE_BYTES}, and each range is one pass over X that
- * gathers them gene by gene (a value and the cell's label in 8 bytes), taken from each block in parallel and placed in
- * block order; then each gene's are sorted and ranked, genes in parallel. Ranks are halves of integers and their sums
- * are exact (here as doubled longs, in scanpy as float64 below 2^53), so the scores do not depend on the threads, the
- * block plan or the ranges.
+ * whose non-zero values (counted by the first pass) fit {@link #RANGE_BYTES}, each gathered gene by gene (a value and
+ * the cell's label in 8 bytes), taken from each block in parallel and placed in block order; then each gene's are
+ * sorted and ranked, genes in parallel. Up to {@link #PASSES} ranges, each range is a pass over X; beyond, one pass
+ * scatters every range's values into a {@link RangeSpill} on disk and each range reads its own back, so that X is read
+ * once whatever its size (a range per pass would read it a number of times that grows with it). Ranks are halves of
+ * integers and their sums are exact (here as doubled longs, in scanpy as float64 below 2^53), so the scores do not
+ * depend on the threads, the block plan, the ranges or the spill.
  */
 final class RankSums {
 
     /** The values gathered per pass at most: 64 MiB of them (8 Mi values), the range's genes chosen to fit. */
     static final long RANGE_BYTES = 64L << 20;
+
+    /** The most ranges gathered by a pass over X each; more go through a {@link RangeSpill}. */
+    static final int PASSES = 2;
 
     /** Genes ranked per task. */
     private static final int GENES_PER_TASK = 64;
@@ -45,6 +51,9 @@ final class RankSums {
     /** Per gene, its non-zero values in gathered cells. */
     private final long[] counts;
     private final List<int[]> ranges = new ArrayList<>();
+    /** Per gene, its range's index in {@link #ranges}; per range, its first gene. */
+    private final int[] rangeOf;
+    private final int[] firstOf;
     /** The gathered values of one range, gene after gene. */
     private final long[] entries;
     /** Per tested group, per gene. */
@@ -74,16 +83,19 @@ final class RankSums {
             }
         }
         long largest = 0;
+        this.rangeOf = new int[nGenes];
         for (int from = 0; from < nGenes; ) {
             long total = counts[from];
             int to = from + 1;
             while (to < nGenes && total + counts[to] <= rangeEntries) {
                 total += counts[to++];
             }
+            Arrays.fill(rangeOf, from, to, ranges.size());
             ranges.add(new int[] {from, to});
             largest = Math.max(largest, total);
             from = to;
         }
+        this.firstOf = ranges.stream().mapToInt(range -> range[0]).toArray();
         this.entries = new long[MemoryAccount.host().requireArray(largest, Long.BYTES,
                 "the non-zero values of one range of genes for the wilcoxon ranks")];
         this.z = new double[tested.length][nGenes];
@@ -95,36 +107,125 @@ final class RankSums {
      */
     static Mono<double[][]> zScores(BlockSource x, GroupLabels groups, GeneSums.Sums sums, boolean tieCorrect,
                                     Streaming streaming) {
-        return zScores(x, groups, sums, tieCorrect, streaming, RANGE_BYTES);
+        return zScores(x, groups, sums, tieCorrect, streaming, RANGE_BYTES, PASSES);
     }
 
-    /** As above, gathering at most {@code rangeBytes} of values per pass. */
+    /**
+     * As above, gathering at most {@code rangeBytes} of values per range, and with more than {@code passes} ranges
+     * through a spill.
+     */
     static Mono<double[][]> zScores(BlockSource x, GroupLabels groups, GeneSums.Sums sums, boolean tieCorrect,
-                                    Streaming streaming, long rangeBytes) {
+                                    Streaming streaming, long rangeBytes, int passes) {
         return Mono.defer(() -> {
             RankSums r = new RankSums(groups, sums, tieCorrect, Math.max(1, rangeBytes / Long.BYTES));
-            return Flux.fromIterable(r.ranges)
-                    .concatMap(range -> r.pass(x, range[0], range[1], streaming), 1)
-                    .then(Mono.fromSupplier(() -> r.z));
+            Mono<Void> ranked = r.ranges.size() <= passes
+                    ? Flux.fromIterable(r.ranges).concatMap(range -> r.pass(x, range[0], range[1], streaming), 1)
+                            .then()
+                    : Mono.using(() -> RangeSpill.open(TemporaryFiles.scratchDir(), r.rangeTotals()),
+                            spill -> r.scatter(x, spill, streaming).then(Flux.range(0, r.ranges.size())
+                                    .concatMap(i -> r.fromSpill(spill, i, streaming), 1).then()),
+                            RangeSpill::close);
+            return ranked.then(Mono.fromSupplier(() -> r.z));
         });
     }
 
     /** Genes {@code [from, to)}: one pass over X gathers their values, then they are ranked. */
     private Mono<Void> pass(BlockSource x, int from, int to, Streaming streaming) {
-        int width = to - from;
-        int[] start = new int[width + 1];
-        for (int g = 0; g < width; g++) {
-            start[g + 1] = start[g] + (int) counts[from + g];
-        }
-        int[] next = Arrays.copyOf(start, width);
-        return streaming.blocks(x, b -> take(b, from, width))
-                .doOnNext(t -> place(t, start, next, from))
+        int[] start = starts(from, to);
+        int[] next = Arrays.copyOf(start, to - from);
+        return streaming.blocks(x, b -> take(b, from, to - from))
+                .doOnNext(t -> place(t.genes(), t.keys(), t.genes().length, start, next, from))
                 .contextWrite(Pass.named("wilcoxon ranks of genes " + (from + 1) + "-" + to))
                 .then(Mono.defer(() -> rank(from, start, streaming.execution())));
     }
 
+    /** One pass over X writes every range's values into {@code spill}, a block's in block order. */
+    private Mono<Void> scatter(BlockSource x, RangeSpill spill, Streaming streaming) {
+        return streaming.blocks(x, this::takeAll)
+                .doOnNext(t -> {
+                    for (int r = 0; r + 1 < t.offsets().length; r++) {
+                        spill.append(r, t.genes(), t.keys(), t.offsets()[r], t.offsets()[r + 1]);
+                    }
+                })
+                .contextWrite(Pass.named("wilcoxon values of " + ranges.size() + " gene ranges"))
+                .then(Mono.fromRunnable(spill::flush));
+    }
+
+    /** Range {@code i}: its values read back from {@code spill}, then ranked. */
+    private Mono<Void> fromSpill(RangeSpill spill, int i, Streaming streaming) {
+        int from = ranges.get(i)[0];
+        int[] start = starts(from, ranges.get(i)[1]);
+        int[] next = Arrays.copyOf(start, start.length - 1);
+        return Mono.fromRunnable(() -> spill.read(i, (genes, keys, n) -> place(genes, keys, n, start, next, from)))
+                .subscribeOn(streaming.execution().scheduler())
+                .then(Mono.defer(() -> rank(from, start, streaming.execution())));
+    }
+
+    /** Where each gene of {@code [from, to)} starts in {@link #entries}, and the end. */
+    private int[] starts(int from, int to) {
+        int[] start = new int[to - from + 1];
+        for (int g = 0; g < to - from; g++) {
+            start[g + 1] = start[g] + (int) counts[from + g];
+        }
+        return start;
+    }
+
+    /** Per range, its genes' values. */
+    private long[] rangeTotals() {
+        long[] totals = new long[ranges.size()];
+        for (int g = 0; g < counts.length; g++) {
+            totals[rangeOf[g]] += counts[g];
+        }
+        return totals;
+    }
+
     /** A block's non-zero values of genes {@code [from, from + width)} in gathered cells, in row order. */
     private record Taken(int[] genes, long[] keys) {
+    }
+
+    /**
+     * A block's non-zero values in gathered cells, range after range ({@code offsets[r]} to {@code offsets[r + 1]}),
+     * in row order within each; genes counted from their range's first.
+     */
+    private record Scattered(int[] genes, long[] keys, int[] offsets) {
+    }
+
+    private Scattered takeAll(RowBlock b) {
+        int[] ip = b.indptr();
+        int[] idx = b.indices();
+        float[] val = b.values();
+        int base = Math.toIntExact(b.rowStart());
+        int[] offsets = new int[ranges.size() + 1];
+        for (int r = 0; r < b.nRows(); r++) {
+            if (gathered[labelOfCell[base + r]]) {
+                for (int k = ip[r]; k < ip[r + 1]; k++) {
+                    if (val[k] != 0) {
+                        offsets[rangeOf[idx[k]] + 1]++;
+                    }
+                }
+            }
+        }
+        for (int r = 0; r < ranges.size(); r++) {
+            offsets[r + 1] += offsets[r];
+        }
+        int[] next = Arrays.copyOf(offsets, ranges.size());
+        int n = offsets[ranges.size()];
+        int[] genes = new int[n];
+        long[] keys = new long[n];
+        for (int r = 0; r < b.nRows(); r++) {
+            int label = labelOfCell[base + r];
+            if (gathered[label]) {
+                for (int k = ip[r]; k < ip[r + 1]; k++) {
+                    if (val[k] != 0) {
+                        int range = rangeOf[idx[k]];
+                        int at = next[range]++;
+                        genes[at] = idx[k] - firstOf[range];
+                        keys[at] = key(val[k], label);
+                    }
+                }
+            }
+        }
+        return new Scattered(genes, keys, offsets);
     }
 
     private Taken take(RowBlock b, int from, int width) {
@@ -161,11 +262,9 @@ final class RankSums {
         return new Taken(genes, keys);
     }
 
-    /** Each value of {@code t} after its gene's values placed before it. */
-    private void place(Taken t, int[] start, int[] next, int from) {
-        int[] genes = t.genes();
-        long[] keys = t.keys();
-        for (int i = 0; i < genes.length; i++) {
+    /** Values {@code keys[i]} of genes {@code genes[i]} ({@code i < n}) after their gene's values placed before. */
+    private void place(int[] genes, long[] keys, int n, int[] start, int[] next, int from) {
+        for (int i = 0; i < n; i++) {
             int g = genes[i];
             if (next[g] == start[g + 1]) {
                 throw new IllegalStateException("gene " + (from + g) + " holds more non-zero values than the first "

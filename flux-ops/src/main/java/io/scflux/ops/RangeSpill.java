@@ -1,0 +1,182 @@
+package io.scflux.ops;
+
+import io.scflux.core.MemoryAccount;
+import io.scflux.core.TemporaryFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * The Wilcoxon test's gathered values on disk, a region per range of genes, so that one pass over X serves every
+ * range: each record a gene (within its range) and a value-and-label key, 12 bytes. Regions are sized from the genes'
+ * counts, written through a small buffer per range and read back range by range; the file is a
+ * {@link TemporaryFiles temporary file} in the scratch directory, deleted on close or at exit.
+ */
+final class RangeSpill implements AutoCloseable {
+
+    /** A record: an int gene and a long key. */
+    static final int RECORD = Integer.BYTES + Long.BYTES;
+    /** Records buffered per range before they are written. */
+    private static final int BUFFERED = 4096;
+    /** Records read back at a time. */
+    private static final int CHUNK = 1 << 16;
+
+    /** Takes records read back: {@code genes[i], keys[i]} for {@code i < n}. */
+    interface Sink {
+        void accept(int[] genes, long[] keys, int n);
+    }
+
+    private final Path file;
+    private final FileChannel channel;
+    /** Per range, its region's first record and the next record written. */
+    private final long[] start;
+    private final long[] cursor;
+    private final ByteBuffer[] buffers;
+    private final MemoryAccount account;
+    private final long accounted;
+
+    private RangeSpill(Path file, FileChannel channel, long[] totals, MemoryAccount account, long accounted) {
+        this.file = file;
+        this.channel = channel;
+        this.start = new long[totals.length + 1];
+        for (int r = 0; r < totals.length; r++) {
+            start[r + 1] = start[r] + totals[r];
+        }
+        this.cursor = Arrays.copyOf(start, totals.length);
+        this.buffers = new ByteBuffer[totals.length];
+        this.account = account;
+        this.accounted = accounted;
+    }
+
+    /**
+     * A spill for ranges of {@code totals[r]} records in {@code dir}; refused with the room it needs when the file
+     * system has less.
+     */
+    static RangeSpill open(Path dir, long[] totals) {
+        long records = 0;
+        for (long t : totals) {
+            records += t;
+        }
+        long bytes = records * RECORD;
+        MemoryAccount account = MemoryAccount.host();
+        long buffered = (long) totals.length * BUFFERED * RECORD + (long) CHUNK * (RECORD + Integer.BYTES + Long.BYTES);
+        account.reserve(buffered);
+        try {
+            Files.createDirectories(dir);
+            long usable = Files.getFileStore(dir).getUsableSpace();
+            if (usable < bytes) {
+                throw new IOException(dir + " has " + (usable >> 20) + " MiB free; the wilcoxon ranks spill "
+                        + (bytes >> 20) + " MiB of gathered values there (set SCFLUX_CACHE_DIR to a larger disk)");
+            }
+            Path file = TemporaryFiles.newFile(dir, ".tmp-wilcoxon-", ".part");
+            try {
+                FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+                return new RangeSpill(file, channel, totals, account, buffered);
+            } catch (IOException | RuntimeException e) {
+                Files.deleteIfExists(file);
+                TemporaryFiles.remove(file);
+                throw e;
+            }
+        } catch (IOException e) {
+            account.release(buffered);
+            throw new UncheckedIOException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            account.release(buffered);
+            throw e;
+        }
+    }
+
+    /** Appends {@code genes[i], keys[i]} for {@code from <= i < to} to range {@code range}'s region. */
+    void append(int range, int[] genes, long[] keys, int from, int to) {
+        ByteBuffer b = buffers[range];
+        if (b == null) {
+            b = buffers[range] = ByteBuffer.allocate(BUFFERED * RECORD).order(ByteOrder.LITTLE_ENDIAN);
+        }
+        for (int i = from; i < to; i++) {
+            if (!b.hasRemaining()) {
+                drain(range);
+            }
+            b.putInt(genes[i]).putLong(keys[i]);
+        }
+    }
+
+    /** Writes every buffered record. */
+    void flush() {
+        for (int r = 0; r < buffers.length; r++) {
+            if (buffers[r] != null) {
+                drain(r);
+                buffers[r] = null;
+            }
+        }
+    }
+
+    private void drain(int range) {
+        ByteBuffer b = buffers[range];
+        b.flip();
+        long records = b.remaining() / RECORD;
+        if (cursor[range] + records > start[range + 1]) {
+            throw new IllegalStateException("genes of range " + range + " hold more non-zero values than the first pass"
+                    + " over X counted: X changed between passes");
+        }
+        try {
+            long position = cursor[range] * RECORD;
+            while (b.hasRemaining()) {
+                position += channel.write(b, position);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+        }
+        cursor[range] += records;
+        b.clear();
+    }
+
+    /** Reads range {@code range}'s records back into {@code sink}, a chunk at a time. */
+    void read(int range, Sink sink) {
+        ByteBuffer b = ByteBuffer.allocate(CHUNK * RECORD).order(ByteOrder.LITTLE_ENDIAN);
+        int[] genes = new int[CHUNK];
+        long[] keys = new long[CHUNK];
+        try {
+            for (long at = start[range]; at < cursor[range]; ) {
+                int n = (int) Math.min(CHUNK, cursor[range] - at);
+                b.clear().limit(n * RECORD);
+                long position = at * RECORD;
+                while (b.hasRemaining()) {
+                    int read = channel.read(b, position);
+                    if (read < 0) {
+                        throw new IOException("ends before record " + at);
+                    }
+                    position += read;
+                }
+                b.flip();
+                for (int i = 0; i < n; i++) {
+                    genes[i] = b.getInt();
+                    keys[i] = b.getLong();
+                }
+                sink.accept(genes, keys, n);
+                at += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Deletes the file and releases the buffers. */
+    @Override
+    public void close() {
+        try {
+            channel.close();
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+        } finally {
+            TemporaryFiles.remove(file);
+            account.release(accounted);
+        }
+    }
+}

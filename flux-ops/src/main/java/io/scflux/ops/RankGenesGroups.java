@@ -39,8 +39,8 @@ public final class RankGenesGroups {
     }
 
     /**
-     * On subscription, reads X (or the layer of {@code options}) once (and once per range of genes for the Wilcoxon
-     * test), and emits a copy of {@code input} (left as it is) with {@code uns["rank_genes_groups"]}: {@code params}
+     * On subscription, reads X (or the layer of {@code options}) once (the Wilcoxon test: once more, or once per range
+     * of genes when there are at most two), and emits a copy of {@code input} (left as it is) with {@code uns["rank_genes_groups"]}: {@code params}
      * (groupby, reference, method, use_raw false, layer when set, corr_method), with {@code pts} the data frames
      * {@code pts} (and {@code pts_rest} against the rest), genes by groups, then the structured arrays {@code names},
      * {@code scores} (float32), {@code pvals}, {@code pvals_adj} (float64) and {@code logfoldchanges} (float32), one

@@ -33,8 +33,8 @@ final class RankGenesGroupsCommand extends OpCommand {
     String groupby;
 
     @Option(names = "--method", paramLabel = "t-test|t-test_overestim_var|wilcoxon", defaultValue = "t-test",
-            description = "The test (default: ${DEFAULT-VALUE}). wilcoxon reads X once more per range of genes "
-                    + "whose values fit 64 MiB.")
+            description = "The test (default: ${DEFAULT-VALUE}). wilcoxon reads X once more, its non-zero values "
+                    + "going to the scratch folder (SCFLUX_CACHE_DIR) 12 bytes each when they exceed 128 MiB.")
     String method;
 
     @Option(names = "--groups", split = ",", paramLabel = "A,B",
@@ -91,7 +91,7 @@ final class RankGenesGroupsCommand extends OpCommand {
                 csv));
     }
 
-    /** The Wilcoxon test reads X once per range of genes: a compressed X goes through the block cache. */
+    /** The Wilcoxon test reads X again: a compressed X goes through the block cache. */
     @Override
     boolean rereadsX() {
         return Method.WILCOXON.scanpyName().equals(method);

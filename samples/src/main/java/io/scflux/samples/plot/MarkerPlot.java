@@ -42,13 +42,25 @@ final class MarkerPlot {
         this.hi = hi;
     }
 
-    /** What {@code data}'s results lack for this plot (one line), or null when they have it. */
+    /**
+     * What {@code data}'s results lack for this plot (one line), or null when they have it: names and, for each of
+     * their groups, numeric scores.
+     */
     static String missing(AnnData data) {
         if (!(data.uns().get(RankGenesGroups.KEY) instanceof Map<?, ?> results)) {
             return "no uns " + RankGenesGroups.KEY;
         }
-        return results.get("names") instanceof RecordArray && results.get("scores") instanceof RecordArray ? null
-                : "no names and scores in uns " + RankGenesGroups.KEY;
+        if (!(results.get("names") instanceof RecordArray names)
+                || !(results.get("scores") instanceof RecordArray scores)) {
+            return "no names and scores in uns " + RankGenesGroups.KEY;
+        }
+        for (String group : names.fields().keySet()) {
+            DenseArray s = scores.field(group);
+            if (s == null || !s.dtype().isNumeric()) {
+                return "no numeric scores of group " + group + " in uns " + RankGenesGroups.KEY;
+            }
+        }
+        return null;
     }
 
     /**
@@ -64,11 +76,7 @@ final class MarkerPlot {
         double hi = Double.NEGATIVE_INFINITY;
         for (String group : names.fields().keySet()) {
             DenseArray s = scores.field(group);
-            if (s == null) {
-                throw new IllegalArgumentException("uns " + RankGenesGroups.KEY + " has names but no scores for group "
-                        + group);
-            }
-            int n = Math.min(nGenes, names.size());
+            int n = Math.min(nGenes, Math.min(names.size(), scores.size()));
             double[] values = new double[n];
             for (int i = 0; i < n; i++) {
                 values[i] = s.getDouble(i);
@@ -77,7 +85,10 @@ final class MarkerPlot {
                     hi = Math.max(hi, values[i]);
                 }
             }
-            groups.add(new Group(group, Arrays.copyOf(names.field(group).strings(), n), values));
+            DenseArray named = names.field(group);
+            String[] genes = new String[n];
+            Arrays.setAll(genes, i -> String.valueOf(named.get(i)));
+            groups.add(new Group(group, genes, values));
         }
         if (!(hi >= lo)) {
             lo = 0;

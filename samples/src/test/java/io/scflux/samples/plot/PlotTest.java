@@ -288,6 +288,22 @@ class PlotTest {
         assertTrue(Images.colours(image.getSubimage(0, 320, 320, 320)) > 1, "group E's panel drawn");
     }
 
+    /** Results a hostile file holds: scores that are strings, or fewer scores than names, are said or drawn. */
+    @Test
+    void rankGenesGroupsOfAnOddFileIsAClearLineOrAShorterPanel() throws Exception {
+        Map<String, Object> results = new LinkedHashMap<>();
+        results.put("names", RecordArray.of(Map.of("A", DenseArray.of(new String[] {"G1", "G2", "G3"}))));
+        results.put("scores", RecordArray.of(Map.of("A", DenseArray.of(new String[] {"x", "y", "z"}))));
+        AnnData data = new AnnData(null, Frame.ofRange(2), Frame.ofRange(3));
+        data.uns().put("rank_genes_groups", results);
+        assertEquals("no numeric scores of group A in uns rank_genes_groups", Plot.RANK_GENES_GROUPS.missing(data));
+        results.put("scores", RecordArray.of(Map.of("A", DenseArray.of(DType.FLOAT64, new double[] {3, 2}, 2))));
+        assertNull(Plot.RANK_GENES_GROUPS.missing(data));
+        MarkerPlot plot = MarkerPlot.of(data, 20);
+        assertArrayEquals(new String[] {"G1", "G2"}, plot.groups().get(0).genes());
+        assertEquals(320, Images.decode(Plot.RANK_GENES_GROUPS.png(data, "odd.h5ad", PlotOptions.DEFAULT)).getWidth());
+    }
+
     private static AnnData genes(double[] means, boolean[] hv, Map<String, double[]> columns, String flavor) {
         Frame var = Frame.ofRange(means.length).put("means", ArrayColumn.of(means))
                 .put("highly_variable", ArrayColumn.of(hv));

@@ -14,22 +14,22 @@ import java.util.Arrays;
 
 /**
  * The Wilcoxon test's gathered values on disk, a region per range of genes, so that one pass over X serves every
- * range: each record a gene (within its range) and a value-and-label key, 12 bytes. Regions are sized from the genes'
- * counts, written through a small buffer per range and read back range by range; the file is a
+ * range: each record a long (a value, its cell's label and its gene within the range), 8 bytes. Regions are sized from
+ * the genes' counts, written through a small buffer per range and read back range by range; the file is a
  * {@link TemporaryFiles temporary file} in the scratch directory, deleted on close or at exit.
  */
 final class RangeSpill implements AutoCloseable {
 
-    /** A record: an int gene and a long key. */
-    static final int RECORD = Integer.BYTES + Long.BYTES;
+    /** A record: a long. */
+    static final int RECORD = Long.BYTES;
     /** Records buffered per range before they are written. */
     private static final int BUFFERED = 4096;
     /** Records read back at a time. */
     private static final int CHUNK = 1 << 16;
 
-    /** Takes records read back: {@code genes[i], keys[i]} for {@code i < n}. */
+    /** Takes records read back: {@code records[i]} for {@code i < n}. */
     interface Sink {
-        void accept(int[] genes, long[] keys, int n);
+        void accept(long[] records, int n);
     }
 
     private final Path file;
@@ -65,7 +65,7 @@ final class RangeSpill implements AutoCloseable {
         }
         long bytes = records * RECORD;
         MemoryAccount account = MemoryAccount.host();
-        long buffered = (long) totals.length * BUFFERED * RECORD + (long) CHUNK * (RECORD + Integer.BYTES + Long.BYTES);
+        long buffered = (long) totals.length * BUFFERED * RECORD + (long) CHUNK * RECORD * 2;
         account.reserve(buffered);
         try {
             Files.createDirectories(dir);
@@ -92,8 +92,8 @@ final class RangeSpill implements AutoCloseable {
         }
     }
 
-    /** Appends {@code genes[i], keys[i]} for {@code from <= i < to} to range {@code range}'s region. */
-    void append(int range, int[] genes, long[] keys, int from, int to) {
+    /** Appends {@code records[i]} for {@code from <= i < to} to range {@code range}'s region. */
+    void append(int range, long[] records, int from, int to) {
         ByteBuffer b = buffers[range];
         if (b == null) {
             b = buffers[range] = ByteBuffer.allocate(BUFFERED * RECORD).order(ByteOrder.LITTLE_ENDIAN);
@@ -102,7 +102,7 @@ final class RangeSpill implements AutoCloseable {
             if (!b.hasRemaining()) {
                 drain(range);
             }
-            b.putInt(genes[i]).putLong(keys[i]);
+            b.putLong(records[i]);
         }
     }
 
@@ -139,8 +139,7 @@ final class RangeSpill implements AutoCloseable {
     /** Reads range {@code range}'s records back into {@code sink}, a chunk at a time. */
     void read(int range, Sink sink) {
         ByteBuffer b = ByteBuffer.allocate(CHUNK * RECORD).order(ByteOrder.LITTLE_ENDIAN);
-        int[] genes = new int[CHUNK];
-        long[] keys = new long[CHUNK];
+        long[] records = new long[CHUNK];
         try {
             for (long at = start[range]; at < cursor[range]; ) {
                 int n = (int) Math.min(CHUNK, cursor[range] - at);
@@ -154,11 +153,8 @@ final class RangeSpill implements AutoCloseable {
                     position += read;
                 }
                 b.flip();
-                for (int i = 0; i < n; i++) {
-                    genes[i] = b.getInt();
-                    keys[i] = b.getLong();
-                }
-                sink.accept(genes, keys, n);
+                b.asLongBuffer().get(records, 0, n);
+                sink.accept(records, n);
                 at += n;
             }
         } catch (IOException e) {

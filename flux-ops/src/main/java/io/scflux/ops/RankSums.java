@@ -54,6 +54,11 @@ final class RankSums {
     /** Per gene, its range's index in {@link #ranges}; per range, its first gene. */
     private final int[] rangeOf;
     private final int[] firstOf;
+    /**
+     * The low bits of a spilled record's key that hold the gene within its range, below the label: ranges are at most
+     * {@code 2^geneBits} genes wide, so that a label and a gene fit the key's 32 low bits together.
+     */
+    private final int geneBits;
     /** The gathered values of one range, gene after gene. */
     private final long[] entries;
     /** Per tested group, per gene. */
@@ -84,10 +89,12 @@ final class RankSums {
         }
         long largest = 0;
         this.rangeOf = new int[nGenes];
+        this.geneBits = Integer.numberOfLeadingZeros(groups.labels() - 1);
+        long widest = 1L << geneBits;
         for (int from = 0; from < nGenes; ) {
             long total = counts[from];
             int to = from + 1;
-            while (to < nGenes && total + counts[to] <= rangeEntries) {
+            while (to < nGenes && total + counts[to] <= rangeEntries && to - from < widest) {
                 total += counts[to++];
             }
             Arrays.fill(rangeOf, from, to, ranges.size());
@@ -144,7 +151,7 @@ final class RankSums {
         return streaming.blocks(x, this::takeAll)
                 .doOnNext(t -> {
                     for (int r = 0; r + 1 < t.offsets().length; r++) {
-                        spill.append(r, t.genes(), t.keys(), t.offsets()[r], t.offsets()[r + 1]);
+                        spill.append(r, t.records(), t.offsets()[r], t.offsets()[r + 1]);
                     }
                 })
                 .contextWrite(Pass.named("wilcoxon values of " + ranges.size() + " gene ranges"))
@@ -156,7 +163,7 @@ final class RankSums {
         int from = ranges.get(i)[0];
         int[] start = starts(from, ranges.get(i)[1]);
         int[] next = Arrays.copyOf(start, start.length - 1);
-        return Mono.fromRunnable(() -> spill.read(i, (genes, keys, n) -> place(genes, keys, n, start, next, from)))
+        return Mono.fromRunnable(() -> spill.read(i, (records, n) -> placeSpilled(records, n, start, next, from)))
                 .subscribeOn(streaming.execution().scheduler())
                 .then(Mono.defer(() -> rank(from, start, streaming.execution())));
     }
@@ -184,10 +191,10 @@ final class RankSums {
     }
 
     /**
-     * A block's non-zero values in gathered cells, range after range ({@code offsets[r]} to {@code offsets[r + 1]}),
-     * in row order within each; genes counted from their range's first.
+     * A block's non-zero values in gathered cells as {@link #spilled} records, range after range ({@code offsets[r]}
+     * to {@code offsets[r + 1]}), in row order within each.
      */
-    private record Scattered(int[] genes, long[] keys, int[] offsets) {
+    private record Scattered(long[] records, int[] offsets) {
     }
 
     private Scattered takeAll(RowBlock b) {
@@ -209,23 +216,38 @@ final class RankSums {
             offsets[r + 1] += offsets[r];
         }
         int[] next = Arrays.copyOf(offsets, ranges.size());
-        int n = offsets[ranges.size()];
-        int[] genes = new int[n];
-        long[] keys = new long[n];
+        long[] records = new long[offsets[ranges.size()]];
         for (int r = 0; r < b.nRows(); r++) {
             int label = labelOfCell[base + r];
             if (gathered[label]) {
                 for (int k = ip[r]; k < ip[r + 1]; k++) {
                     if (val[k] != 0) {
                         int range = rangeOf[idx[k]];
-                        int at = next[range]++;
-                        genes[at] = idx[k] - firstOf[range];
-                        keys[at] = key(val[k], label);
+                        records[next[range]++] = spilled(key(val[k], label), idx[k] - firstOf[range]);
                     }
                 }
             }
         }
-        return new Scattered(genes, keys, offsets);
+        return new Scattered(records, offsets);
+    }
+
+    /** A key with gene {@code gene} of its range packed under its label: the key's value bits, then label and gene. */
+    private long spilled(long key, int gene) {
+        return key & 0xffffffff00000000L | (key & 0xffffffffL) << geneBits | gene;
+    }
+
+    /** Places records read back from a spill: each its gene's next value, as {@link #place} does. */
+    private void placeSpilled(long[] records, int n, int[] start, int[] next, int from) {
+        long geneMask = (1L << geneBits) - 1;
+        for (int i = 0; i < n; i++) {
+            long record = records[i];
+            int g = (int) (record & geneMask);
+            if (next[g] == start[g + 1]) {
+                throw new IllegalStateException("gene " + (from + g) + " holds more non-zero values than the first "
+                        + "pass over X counted: X changed between passes");
+            }
+            entries[next[g]++] = record & 0xffffffff00000000L | (record & 0xffffffffL) >>> geneBits;
+        }
     }
 
     private Taken take(RowBlock b, int from, int width) {

@@ -53,6 +53,9 @@ import reactor.core.scheduler.Schedulers;
             FuzzCommand.class})
 public final class Scflux implements Runnable {
 
+    /** How long {@link #fatal} lets the shutdown hooks run. */
+    static final long HOOKS_MS = 5000;
+
     @Spec
     private CommandSpec spec;
 
@@ -131,7 +134,10 @@ public final class Scflux implements Runnable {
         System.exit(cl.execute(args));
     }
 
-    /** Prints one line for an error nothing else will report, then stops the JVM with status 1. */
+    /**
+     * Prints one line for an error nothing else will report, then stops the JVM with status 1, running the shutdown
+     * hooks (which remove unfinished output and spill files) for at most {@link #HOOKS_MS} ms.
+     */
     static void fatal(Throwable error) {
         String advice = error instanceof OutOfMemoryError
                 ? " (the heap holds obs and var, the block cache of --cache-mb and the blocks in flight of --threads "
@@ -139,6 +145,15 @@ public final class Scflux implements Runnable {
                 : "";
         System.err.println("scflux: error: " + error + advice);
         System.err.flush();
+        try {
+            // exit on a thread of its own: a hook waiting for a lock the failed thread holds must not keep the JVM up
+            Thread exit = new Thread(() -> System.exit(1), "scflux-fatal-exit");
+            exit.setDaemon(true);
+            exit.start();
+            exit.join(HOOKS_MS);
+        } catch (Throwable e) {
+            // no thread to be had (out of memory) or interrupted: stop without the hooks
+        }
         Runtime.getRuntime().halt(1);
     }
 

@@ -55,7 +55,7 @@ final class RankSums {
     private final int[] rangeOf;
     private final int[] firstOf;
     /**
-     * The low bits of a spilled record's key that hold the gene within its range, below the label: ranges are at most
+     * The low bits of a gathered record that hold the gene within its range, below the label: ranges are at most
      * {@code 2^geneBits} genes wide, so that a label and a gene fit the key's 32 low bits together.
      */
     private final int geneBits;
@@ -126,8 +126,7 @@ final class RankSums {
         return Mono.defer(() -> {
             RankSums r = new RankSums(groups, sums, tieCorrect, Math.max(1, rangeBytes / Long.BYTES));
             Mono<Void> ranked = r.ranges.size() <= passes
-                    ? Flux.fromIterable(r.ranges).concatMap(range -> r.pass(x, range[0], range[1], streaming), 1)
-                            .then()
+                    ? Flux.range(0, r.ranges.size()).concatMap(i -> r.pass(x, i, streaming), 1).then()
                     : Mono.using(() -> RangeSpill.open(TemporaryFiles.scratchDir(), r.rangeTotals()),
                             spill -> r.scatter(x, spill, streaming).then(Flux.range(0, r.ranges.size())
                                     .concatMap(i -> r.fromSpill(spill, i, streaming), 1).then()),
@@ -136,21 +135,22 @@ final class RankSums {
         });
     }
 
-    /** Genes {@code [from, to)}: one pass over X gathers their values, then they are ranked. */
-    private Mono<Void> pass(BlockSource x, int from, int to, Streaming streaming) {
-        int[] start = starts(from, to);
-        int[] next = Arrays.copyOf(start, to - from);
-        return streaming.blocks(x, b -> take(b, from, to - from))
-                .doOnNext(t -> place(t.genes(), t.keys(), t.genes().length, start, next, from))
-                .contextWrite(Pass.named("wilcoxon ranks of genes " + (from + 1) + "-" + to))
+    /** Range {@code i}: one pass over X gathers its values, then they are ranked. */
+    private Mono<Void> pass(BlockSource x, int i, Streaming streaming) {
+        int from = ranges.get(i)[0];
+        int[] start = starts(i);
+        int[] next = Arrays.copyOf(start, start.length - 1);
+        return streaming.blocks(x, b -> take(b, i, i + 1))
+                .doOnNext(t -> place(t.records(), 0, t.records().length, start, next, from))
+                .contextWrite(Pass.named("wilcoxon ranks of genes " + (from + 1) + "-" + ranges.get(i)[1]))
                 .then(Mono.defer(() -> rank(from, start, streaming.execution())));
     }
 
     /** One pass over X writes every range's values into {@code spill}, a block's in block order. */
     private Mono<Void> scatter(BlockSource x, RangeSpill spill, Streaming streaming) {
-        return streaming.blocks(x, this::takeAll)
+        return streaming.blocks(x, b -> take(b, 0, ranges.size()))
                 .doOnNext(t -> {
-                    for (int r = 0; r + 1 < t.offsets().length; r++) {
+                    for (int r = 0; r < ranges.size(); r++) {
                         spill.append(r, t.records(), t.offsets()[r], t.offsets()[r + 1]);
                     }
                 })
@@ -161,17 +161,18 @@ final class RankSums {
     /** Range {@code i}: its values read back from {@code spill}, then ranked. */
     private Mono<Void> fromSpill(RangeSpill spill, int i, Streaming streaming) {
         int from = ranges.get(i)[0];
-        int[] start = starts(from, ranges.get(i)[1]);
+        int[] start = starts(i);
         int[] next = Arrays.copyOf(start, start.length - 1);
-        return Mono.fromRunnable(() -> spill.read(i, (records, n) -> placeSpilled(records, n, start, next, from)))
+        return Mono.fromRunnable(() -> spill.read(i, (records, n) -> place(records, 0, n, start, next, from)))
                 .subscribeOn(streaming.execution().scheduler())
                 .then(Mono.defer(() -> rank(from, start, streaming.execution())));
     }
 
-    /** Where each gene of {@code [from, to)} starts in {@link #entries}, and the end. */
-    private int[] starts(int from, int to) {
-        int[] start = new int[to - from + 1];
-        for (int g = 0; g < to - from; g++) {
+    /** Where each gene of range {@code i} starts in {@link #entries}, and the end. */
+    private int[] starts(int i) {
+        int from = ranges.get(i)[0];
+        int[] start = new int[ranges.get(i)[1] - from + 1];
+        for (int g = 0; g + 1 < start.length; g++) {
             start[g + 1] = start[g] + (int) counts[from + g];
         }
         return start;
@@ -186,113 +187,68 @@ final class RankSums {
         return totals;
     }
 
-    /** A block's non-zero values of genes {@code [from, from + width)} in gathered cells, in row order. */
-    private record Taken(int[] genes, long[] keys) {
-    }
-
     /**
-     * A block's non-zero values in gathered cells as {@link #spilled} records, range after range ({@code offsets[r]}
-     * to {@code offsets[r + 1]}), in row order within each.
+     * A block's non-zero values in gathered cells as {@link #record records}, range after range ({@code offsets[r]} to
+     * {@code offsets[r + 1]} for the r-th range taken), in row order within each.
      */
-    private record Scattered(long[] records, int[] offsets) {
+    private record Taken(long[] records, int[] offsets) {
     }
 
-    private Scattered takeAll(RowBlock b) {
+    /** The block's values of the genes of ranges {@code [first, last)}. */
+    private Taken take(RowBlock b, int first, int last) {
         int[] ip = b.indptr();
         int[] idx = b.indices();
         float[] val = b.values();
         int base = Math.toIntExact(b.rowStart());
-        int[] offsets = new int[ranges.size() + 1];
+        int[] offsets = new int[last - first + 1];
         for (int r = 0; r < b.nRows(); r++) {
             if (gathered[labelOfCell[base + r]]) {
                 for (int k = ip[r]; k < ip[r + 1]; k++) {
-                    if (val[k] != 0) {
-                        offsets[rangeOf[idx[k]] + 1]++;
+                    int range = rangeOf[idx[k]];
+                    if (range >= first && range < last && val[k] != 0) {
+                        offsets[range - first + 1]++;
                     }
                 }
             }
         }
-        for (int r = 0; r < ranges.size(); r++) {
-            offsets[r + 1] += offsets[r];
+        for (int r = 1; r < offsets.length; r++) {
+            offsets[r] += offsets[r - 1];
         }
-        int[] next = Arrays.copyOf(offsets, ranges.size());
-        long[] records = new long[offsets[ranges.size()]];
+        int[] next = Arrays.copyOf(offsets, offsets.length - 1);
+        long[] records = new long[offsets[offsets.length - 1]];
         for (int r = 0; r < b.nRows(); r++) {
             int label = labelOfCell[base + r];
             if (gathered[label]) {
                 for (int k = ip[r]; k < ip[r + 1]; k++) {
-                    if (val[k] != 0) {
-                        int range = rangeOf[idx[k]];
-                        records[next[range]++] = spilled(key(val[k], label), idx[k] - firstOf[range]);
+                    int range = rangeOf[idx[k]];
+                    if (range >= first && range < last && val[k] != 0) {
+                        records[next[range - first]++] = record(key(val[k], label), idx[k] - firstOf[range]);
                     }
                 }
             }
         }
-        return new Scattered(records, offsets);
+        return new Taken(records, offsets);
     }
 
     /** A key with gene {@code gene} of its range packed under its label: the key's value bits, then label and gene. */
-    private long spilled(long key, int gene) {
+    private long record(long key, int gene) {
         return key & 0xffffffff00000000L | (key & 0xffffffffL) << geneBits | gene;
     }
 
-    /** Places records read back from a spill: each its gene's next value, as {@link #place} does. */
-    private void placeSpilled(long[] records, int n, int[] start, int[] next, int from) {
+    /**
+     * Places {@code records[i]} ({@code from <= i < to}) of the range from gene {@code first}: each value after the
+     * values of its gene placed before it, as a key again.
+     */
+    private void place(long[] records, int from, int to, int[] start, int[] next, int first) {
         long geneMask = (1L << geneBits) - 1;
-        for (int i = 0; i < n; i++) {
+        for (int i = from; i < to; i++) {
             long record = records[i];
             int g = (int) (record & geneMask);
             if (next[g] == start[g + 1]) {
-                throw new IllegalStateException("gene " + (from + g) + " holds more non-zero values than the first "
+                throw new IllegalStateException("gene " + (first + g) + " holds more non-zero values than the first "
                         + "pass over X counted: X changed between passes");
             }
             entries[next[g]++] = record & 0xffffffff00000000L | (record & 0xffffffffL) >>> geneBits;
-        }
-    }
-
-    private Taken take(RowBlock b, int from, int width) {
-        int[] ip = b.indptr();
-        int[] idx = b.indices();
-        float[] val = b.values();
-        int base = Math.toIntExact(b.rowStart());
-        int n = 0;
-        for (int r = 0; r < b.nRows(); r++) {
-            if (gathered[labelOfCell[base + r]]) {
-                for (int k = ip[r]; k < ip[r + 1]; k++) {
-                    int g = idx[k] - from;
-                    if (g >= 0 && g < width && val[k] != 0) {
-                        n++;
-                    }
-                }
-            }
-        }
-        int[] genes = new int[n];
-        long[] keys = new long[n];
-        n = 0;
-        for (int r = 0; r < b.nRows(); r++) {
-            int label = labelOfCell[base + r];
-            if (gathered[label]) {
-                for (int k = ip[r]; k < ip[r + 1]; k++) {
-                    int g = idx[k] - from;
-                    if (g >= 0 && g < width && val[k] != 0) {
-                        genes[n] = g;
-                        keys[n++] = key(val[k], label);
-                    }
-                }
-            }
-        }
-        return new Taken(genes, keys);
-    }
-
-    /** Values {@code keys[i]} of genes {@code genes[i]} ({@code i < n}) after their gene's values placed before. */
-    private void place(int[] genes, long[] keys, int n, int[] start, int[] next, int from) {
-        for (int i = 0; i < n; i++) {
-            int g = genes[i];
-            if (next[g] == start[g + 1]) {
-                throw new IllegalStateException("gene " + (from + g) + " holds more non-zero values than the first "
-                        + "pass over X counted: X changed between passes");
-            }
-            entries[next[g]++] = keys[i];
         }
     }
 

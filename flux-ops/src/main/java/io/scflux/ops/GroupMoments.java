@@ -1,5 +1,7 @@
 package io.scflux.ops;
 
+import java.util.Arrays;
+
 /**
  * The mean and variance (ddof 1) of every gene over a set of cells, and the fraction of them where it is not zero,
  * from per-label sums: what scanpy's rank_genes_groups takes of a group, of the rest of the cells or of the reference,
@@ -57,7 +59,7 @@ record GroupMoments(long n, double[] mean, double[] variance, double[] nonzero) 
     /** Every cell but those of label {@code label}: scanpy's rest. */
     static GroupMoments allBut(GeneSums.Sums sums, int label) {
         boolean[] labels = new boolean[sums.cells.length];
-        java.util.Arrays.fill(labels, true);
+        Arrays.fill(labels, true);
         labels[label] = false;
         return of(sums, labels);
     }

@@ -40,8 +40,8 @@ public final class RankGenesGroups {
 
     /**
      * On subscription, reads X (or the layer of {@code options}) once (the Wilcoxon test: once more, or once per range
-     * of genes when there are at most two), and emits a copy of {@code input} (left as it is) with {@code uns["rank_genes_groups"]}: {@code params}
-     * (groupby, reference, method, use_raw false, layer when set, corr_method), with {@code pts} the data frames
+     * of genes when there are at most two), and emits a copy of {@code input} (left as it is) with
+     * {@code uns["rank_genes_groups"]}: {@code params} (groupby, reference, method, use_raw false, layer when set, corr_method), with {@code pts} the data frames
      * {@code pts} (and {@code pts_rest} against the rest), genes by groups, then the structured arrays {@code names},
      * {@code scores} (float32), {@code pvals}, {@code pvals_adj} (float64) and {@code logfoldchanges} (float32), one
      * field per tested group, its genes best first. Warns as scanpy does when X holds raw counts.
@@ -54,8 +54,11 @@ public final class RankGenesGroups {
             GeneSums pass = GeneSums.nonzeroValues(groups.labelOfCell, groups.labels(), x.nCols());
             return ValueCheck.reduce(data, x, pass, "`rank_genes_groups`", ValueCheck.Expect.LOGARITHMIZED,
                             streaming)
-                    .flatMap(sums -> scores(x, groups, sums, options, streaming)
-                            .map(scores -> results(data, groups, sums, scores, options)))
+                    .flatMap(sums -> {
+                        GroupMoments[][] compared = compared(groups, sums);
+                        return scores(x, groups, sums, compared, options, streaming)
+                                .map(scores -> results(data, groups, sums, compared, scores, options));
+                    })
                     .map(results -> {
                         data.uns().put(KEY, results);
                         return data;
@@ -75,9 +78,25 @@ public final class RankGenesGroups {
         return l;
     }
 
+    /**
+     * Per tested group (in {@link GroupLabels#tested} order): its moments and those of the cells it is compared with,
+     * the rest or the reference.
+     */
+    private static GroupMoments[][] compared(GroupLabels groups, GeneSums.Sums sums) {
+        int[] tested = groups.tested();
+        GroupMoments ref = groups.reference < 0 ? null : GroupMoments.ofLabel(sums, groups.reference);
+        GroupMoments[][] out = new GroupMoments[tested.length][];
+        for (int k = 0; k < tested.length; k++) {
+            out[k] = new GroupMoments[] {GroupMoments.ofLabel(sums, tested[k]),
+                ref != null ? ref : GroupMoments.allBut(sums, tested[k])};
+        }
+        return out;
+    }
+
     /** Per tested group: the scores and the p-values of every gene. */
     private static Mono<double[][][]> scores(BlockSource x, GroupLabels groups, GeneSums.Sums sums,
-                                              RankGenesGroupsOptions options, Streaming streaming) {
+                                              GroupMoments[][] compared, RankGenesGroupsOptions options,
+                                              Streaming streaming) {
         int[] tested = groups.tested();
         if (options.method() == Method.WILCOXON) {
             return RankSums.zScores(x, groups, sums, options.tieCorrect(), streaming).map(z -> {
@@ -93,10 +112,9 @@ public final class RankGenesGroups {
             });
         }
         double[][][] out = new double[tested.length][][];
-        GroupMoments ref = groups.reference < 0 ? null : GroupMoments.ofLabel(sums, groups.reference);
         for (int k = 0; k < tested.length; k++) {
-            GroupMoments group = GroupMoments.ofLabel(sums, tested[k]);
-            GroupMoments other = ref != null ? ref : GroupMoments.allBut(sums, tested[k]);
+            GroupMoments group = compared[k][0];
+            GroupMoments other = compared[k][1];
             long n2 = options.method() == Method.T_TEST_OVERESTIM_VAR ? group.n() : other.n();
             out[k] = WelchTest.test(group, other, n2);
         }
@@ -110,7 +128,8 @@ public final class RankGenesGroups {
 
     /** {@code uns["rank_genes_groups"]}, in scanpy's order of keys. */
     private static Map<String, Object> results(AnnData data, GroupLabels groups, GeneSums.Sums sums,
-                                               double[][][] scores, RankGenesGroupsOptions options) {
+                                               GroupMoments[][] compared, double[][][] scores,
+                                               RankGenesGroupsOptions options) {
         Map<String, Object> out = new LinkedHashMap<>();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("groupby", options.groupby());
@@ -131,7 +150,6 @@ public final class RankGenesGroups {
         int nGenes = genes.length;
         int kept = options.nGenes() == null ? nGenes : Math.min(options.nGenes(), nGenes);
         double lnBase = Log1p.lnBase(data);
-        GroupMoments ref = groups.reference < 0 ? null : GroupMoments.ofLabel(sums, groups.reference);
         Map<String, DenseArray> names = new LinkedHashMap<>();
         Map<String, DenseArray> score = new LinkedHashMap<>();
         Map<String, DenseArray> pvals = new LinkedHashMap<>();
@@ -143,8 +161,8 @@ public final class RankGenesGroups {
             double[] p = scores[k][1];
             int[] order = best(s, kept);
             double[] adj = options.corrMethod().adjust(p);
-            GroupMoments mine = GroupMoments.ofLabel(sums, tested[k]);
-            GroupMoments other = ref != null ? ref : GroupMoments.allBut(sums, tested[k]);
+            GroupMoments mine = compared[k][0];
+            GroupMoments other = compared[k][1];
             String[] n = new String[kept];
             float[] sc = new float[kept];
             double[] pv = new double[kept];

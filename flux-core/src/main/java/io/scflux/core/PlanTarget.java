@@ -7,12 +7,14 @@ package io.scflux.core;
 public record PlanTarget(long chunkNnz, int maxRows) implements java.io.Serializable {
 
     /**
-     * 64 Ki nonzeros (256 KiB of indices, 256 KiB of values) per block by default: a block's arrays stay below half a
-     * G1 region even under a 1 GiB heap (1 MiB regions), so they are ordinary young objects rather than humongous
-     * ones, whose churn made G1 grow the heap with the run's length. Measured (pipeline, -Xmx1g, no cache): 200,000
-     * cells 24.4 s / 518 MB and 1,000,000 cells 120 s / 632 MB, against 26.5 s / 612 MB and 111 s / 851 MB with 1 Mi.
+     * 131,056 nonzeros per block by default, the most whose 4-byte indices or values (with the array's header) stay
+     * below half a G1 region under a 1 GiB heap (1 MiB regions): ordinary young objects, not humongous ones, whose
+     * churn makes G1 grow the heap with the run's length. Blocks of 64 Ki cost a scheduling, a hand-off to the HDF5
+     * thread and a partial per block twice as often. Measured at -Xmx1g on 1,000,000 cells, against 64 Ki: preprocess
+     * 32.3 s / 434 MB against 36.4 s / 419 MB, pipeline 63.8 s / 502 MB against 78.1 s / 510 MB; with humongous blocks
+     * of 256 Ki the same runs took 25-28 s and 64-67 s, but at 321-659 MB, varying from run to run.
      */
-    public static final long DEFAULT_CHUNK_NNZ = 1L << 16;
+    public static final long DEFAULT_CHUNK_NNZ = (1L << 17) - 16;
 
     /** 64 Ki rows per block by default, so that very sparse data still splits. */
     public static final int DEFAULT_MAX_ROWS = 1 << 16;

@@ -94,6 +94,7 @@ def test_java_home_is_preferred(tmp_path, monkeypatch):
 
 def test_command_line_carries_jvm_options_and_threads(layout, monkeypatch):
     root, _ = layout
+    monkeypatch.setattr(_cli, "HUGE_PAGES", root / "no-such-file")
     jar = touch(root / "a.jar")
     monkeypatch.setenv("SCFLUX_JAR", str(jar))
     monkeypatch.setenv("SCFLUX_JAVA_OPTS", "-Xmx2g -Dx='a b'")
@@ -106,6 +107,22 @@ def test_command_line_carries_jvm_options_and_threads(layout, monkeypatch):
     monkeypatch.setattr(scflux.settings, "threads", 0)
     with pytest.raises(ValueError, match="threads"):
         _cli.command_line(["qc"])
+
+
+@pytest.mark.parametrize("mode, asked", [("always [madvise] never\n", True), ("[always] madvise never\n", True),
+                                         ("always madvise [never]\n", False), (None, False)])
+def test_huge_pages_are_asked_for_where_the_kernel_gives_them(tmp_path, monkeypatch, mode, asked):
+    enabled = tmp_path / "enabled"
+    if mode is not None:
+        enabled.write_text(mode)
+    monkeypatch.setattr(_cli, "HUGE_PAGES", enabled)
+    monkeypatch.setattr(_cli, "find_java", lambda: "java")
+    monkeypatch.setenv("SCFLUX_JAR", str(touch(tmp_path / "a.jar")))
+    monkeypatch.setenv("SCFLUX_JAVA_OPTS", "-XX:-UseTransparentHugePages")
+    line = _cli.command_line(["qc"])
+    # the user's options come after, so that theirs win
+    assert line[1:3] == (["-XX:+UseTransparentHugePages", "-XX:-UseTransparentHugePages"] if asked
+                         else ["-XX:-UseTransparentHugePages", "-jar"])
 
 
 # ------------------------------------------------------------------------------------------- the real jar's errors

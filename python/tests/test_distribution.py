@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tarfile
+from pathlib import Path
 
 import pytest
 
@@ -46,6 +47,21 @@ def test_the_launcher_runs_the_jar_with_the_options_given(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "scflux" in run.stdout
     assert "scflux.launcher.check = yes" in run.stderr
+
+
+def test_the_launcher_asks_for_huge_pages_where_the_kernel_gives_them():
+    _tarball()
+    try:
+        mode = Path("/sys/kernel/mm/transparent_hugepage/enabled").read_text()
+    except OSError:
+        mode = ""
+    expected = "[always]" in mode or "[madvise]" in mode
+    env = dict(os.environ, SCFLUX_JAVA_OPTS="-XX:+PrintFlagsFinal")
+    run = subprocess.run([str(UNPACKED / "bin" / "scflux"), "--version"], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    flag = [line.split() for line in run.stdout.splitlines() if " UseTransparentHugePages " in line]
+    assert flag and flag[0][3] == str(expected).lower(), (mode, flag)
+    assert "warning" not in run.stderr.lower(), run.stderr
 
 
 def test_the_launcher_says_when_there_is_no_java(tmp_path):

@@ -6,13 +6,13 @@
 # usage: samples/bench/ops-vs-reference.sh FILE.h5ad [FILE2.h5ad ...]
 #        STEPS="rgg-t-test rgg-wilcoxon" samples/bench/ops-vs-reference.sh LOG.h5ad: rank_genes_groups by cell_type,
 #        on a file that is already log-normalized (scflux preprocess's output), as scanpy expects
-# env:   JAR (samples/target/scflux.jar), XMX (1g), THREADS (unset: scflux's default, the machine's cores), STEPS ("preprocess pipeline pseudobulk"), N_TOP_GENES (2000), N_COMPS (50),
+# env:   SCFLUX (samples/target/scflux/bin/scflux, the launcher users run, with its JVM options), XMX (1g), THREADS (unset: scflux's default, the machine's cores), STEPS ("preprocess pipeline pseudobulk"), N_TOP_GENES (2000), N_COMPS (50),
 #        OUT (bench-out), REFERENCE (1; 0 runs scflux only, e.g. for files the reference cannot hold in memory)
 # Before each run the file is read once (cat > /dev/null), so that both tools start with it in the page cache.
-# Needs samples/target/scflux.jar (mvn -q -DskipTests package) and /usr/bin/python3 with anndata (python3-anndata).
+# Needs the distribution samples/target/scflux (mvn -q -DskipTests package) and /usr/bin/python3 with anndata (python3-anndata).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-JAR=${JAR:-samples/target/scflux.jar}
+SCFLUX=${SCFLUX:-samples/target/scflux/bin/scflux}
 XMX=${XMX:-1g}
 THREADS=${THREADS:-}
 STEPS=${STEPS:-preprocess pipeline pseudobulk}
@@ -21,7 +21,7 @@ N_COMPS=${N_COMPS:-50}
 OUT=${OUT:-bench-out}
 REFERENCE=${REFERENCE:-1}
 
-[ -f "$JAR" ] || { echo "ops-vs-reference: $JAR is missing; run: mvn -q -DskipTests package" >&2; exit 1; }
+[ -x "$SCFLUX" ] || { echo "ops-vs-reference: $SCFLUX is missing; run: mvn -q -DskipTests package" >&2; exit 1; }
 [ -x /usr/bin/time ] || .ci/apt-install time
 mkdir -p "$OUT"
 results="$OUT/ops-vs-reference.tsv"
@@ -56,7 +56,7 @@ for file in "$@"; do
       rgg-*) ref=(reference_steps.py rank_genes_groups "$file" "$out-reference.h5ad" --method "${step#rgg-}") ;;
     esac
     [ "$REFERENCE" = 0 ] || run "$file" "$step" reference /usr/bin/python3 "samples/bench/${ref[0]}" "${ref[@]:1}"
-    run "$file" "$step" scflux java -Xmx"$XMX" -jar "$JAR" ${THREADS:+--threads "$THREADS"} "${args[@]}"
+    SCFLUX_JAVA_OPTS="-Xmx$XMX" run "$file" "$step" scflux "$SCFLUX" ${THREADS:+--threads "$THREADS"} "${args[@]}"
     rm -f "$out-reference.h5ad" "$out-scflux.h5ad"
   done
 done

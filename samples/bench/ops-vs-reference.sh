@@ -8,7 +8,8 @@
 #        on a file that is already log-normalized (scflux preprocess's output), as scanpy expects
 # env:   SCFLUX (samples/target/scflux/bin/scflux, the launcher users run, with its JVM options), XMX (1g), THREADS (unset: scflux's default, the machine's cores), STEPS ("preprocess pipeline pseudobulk"), N_TOP_GENES (2000), N_COMPS (50),
 #        OUT (bench-out), REFERENCE (1; 0 runs scflux only, e.g. for files the reference cannot hold in memory)
-# Before each run the file is read once (cat > /dev/null), so that both tools start with it in the page cache.
+# Before each run the file is read once (cat > /dev/null), so that both tools start with it in the page cache, and the
+# page cache is synced, so that neither pays for the previous run's writes.
 # Needs the distribution samples/target/scflux (mvn -q -DskipTests package) and /usr/bin/python3 with anndata (python3-anndata).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -32,6 +33,8 @@ run() {  # run FILE STEP TOOL COMMAND...: appends FILE STEP TOOL wall_s peak_rss
   local file=$1 step=$2 tool=$3; shift 3
   local status=0
   cat "$file" > /dev/null
+  # what the previous run wrote goes to disk now, not while this one runs (the reference does not sync its output)
+  sync
   /usr/bin/time -v -o "$OUT/time.txt" "$@" > "$OUT/last.log" 2>&1 || status=$?
   local wall rss
   wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {print $2}' "$OUT/time.txt" \

@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
  * while the pipeline computes and the force of {@link AtomicOutput#commit} finds little left: a 2.4 GB output was
  * otherwise written out all at once at the end, a few seconds of a pipeline that had nothing else to do by then. The
  * period was measured, not derived: flushing once a second, the 200,000-cell preprocess took 7.0 s (median of four
- * runs, output on ext4), every 250 ms 6.0 s, every 100 ms 5.8 s, alternating in one run; more than the final force
- * alone explains, so the large flushes also held the writes up. On a slow disk the flushes follow one another, each
- * writing more.
+ * runs, output on ext4), every 250 ms 6.0 s, every 100 ms 5.8 s, alternating in one run: more than the final force
+ * alone explains, as if the large flushes also held the writes up. On a slow disk the flushes follow one another,
+ * each writing more.
  */
 final class WriteBehind {
 

@@ -43,15 +43,15 @@ import reactor.core.scheduler.Schedulers;
  * an option's mistake, and exit 2.
  */
 @Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
-        description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.",
-        subcommands = {SynthCommand.class, InfoCommand.class, BenchCommand.class, QcCommand.class,
-            FilterCellsCommand.class, FilterGenesCommand.class, NormalizeCommand.class, Log1pCommand.class,
-            PreprocessCommand.class, HvgCommand.class,
-            PcaCommand.class, ScaleCommand.class, PseudobulkCommand.class, RankGenesGroupsCommand.class,
-            PipelineCommand.class, ConcatCommand.class,
-            ConvertCommand.class, PlotCommand.class, ServeCommand.class, CacheCommand.class,
-            FuzzCommand.class})
+        description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.")
 public final class Scflux implements Runnable {
+
+    /** The commands, in the order {@code scflux --help} lists them. */
+    private static final List<Class<?>> COMMANDS = List.of(SynthCommand.class, InfoCommand.class, BenchCommand.class,
+            QcCommand.class, FilterCellsCommand.class, FilterGenesCommand.class, NormalizeCommand.class,
+            Log1pCommand.class, PreprocessCommand.class, HvgCommand.class, PcaCommand.class, ScaleCommand.class,
+            PseudobulkCommand.class, RankGenesGroupsCommand.class, PipelineCommand.class, ConcatCommand.class,
+            ConvertCommand.class, PlotCommand.class, ServeCommand.class, CacheCommand.class, FuzzCommand.class);
 
     /** How long {@link #fatal} lets the shutdown hooks run. */
     static final long HOOKS_MS = 5000;
@@ -124,7 +124,7 @@ public final class Scflux implements Runnable {
     public static void main(String[] args) {
         // Plots are drawn into images, never on a screen: no display is needed or looked for.
         System.setProperty("java.awt.headless", "true");
-        CommandLine cl = commandLine();
+        CommandLine cl = commandLine(args);
         // before any logger is made, Reactor's below included
         Logging.configure(cl, args);
         // An Error thrown on a scheduler's worker (out of memory) never reaches the subscriber, which would wait
@@ -159,7 +159,26 @@ public final class Scflux implements Runnable {
 
     /** The command line with scflux's error handling, ready to {@code execute}; tests redirect its out and err. */
     public static CommandLine commandLine() {
+        return commandLine(COMMANDS);
+    }
+
+    /**
+     * The command line for {@code args}: with only the command they start with, when they start with one, since
+     * picocli's model of all of them took a third of a second of every start (330-375 ms); else, for global options
+     * given first, help, or a mistyped command (the full model suggests the right name), with all of them.
+     */
+    static CommandLine commandLine(String[] args) {
+        for (Class<?> command : COMMANDS) {
+            if (args.length > 0 && command.getAnnotation(Command.class).name().equals(args[0])) {
+                return commandLine(List.of(command));
+            }
+        }
+        return commandLine();
+    }
+
+    private static CommandLine commandLine(List<Class<?>> commands) {
         CommandLine cl = new CommandLine(new Scflux());
+        commands.forEach(cl::addSubcommand);
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionStrategy(parsed -> {
             ((Scflux) cl.getCommand()).verbosity(); // -v with -q is a usage error, whatever the command

@@ -18,8 +18,9 @@ record Cli(int exitCode, String out, String err) {
     /** The reference fixtures, from the samples module's directory (where the tests run). */
     static final Path FIXTURES = Path.of("../flux-io/src/test/resources/fixtures");
 
+    /** Runs {@code args} on the command line {@code main} builds for them (the one command they start with). */
     static Cli run(String... args) {
-        CommandLine cl = Scflux.commandLine();
+        CommandLine cl = Scflux.commandLine(args);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cl.setOut(new PrintWriter(out, true));

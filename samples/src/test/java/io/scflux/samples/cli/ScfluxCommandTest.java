@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -57,6 +58,24 @@ class ScfluxCommandTest {
             assertEquals(0, c.exitCode());
             assertTrue(c.out().contains("--threads") && c.out().contains("--progress"), c.out());
         }
+    }
+
+    @Test
+    void argumentsThatStartWithACommandGetThatCommandOnly() {
+        assertEquals(List.of("info"), List.copyOf(Scflux.commandLine(new String[] {"info", CSC}).getSubcommands()
+                .keySet()));
+        Set<String> all = Scflux.commandLine().getSubcommands().keySet();
+        assertTrue(all.size() > 20 && all.contains("preprocess"), all.toString());
+        for (String[] args : List.of(new String[] {"--threads", "2", "info", CSC}, new String[] {"--help"},
+                new String[] {"inf", CSC}, new String[0])) {
+            assertEquals(all, Scflux.commandLine(args).getSubcommands().keySet(), String.join(" ", args));
+        }
+        // a global option after the command, inherited by it, and a mistyped command's suggestion
+        Cli info = Cli.run("info", CSC, "--threads", "2");
+        assertEquals(0, info.exitCode(), info.err());
+        Cli typo = Cli.run("inf", CSC);
+        assertEquals(2, typo.exitCode());
+        assertTrue(typo.err().contains("did you mean info"), typo.err());
     }
 
     /**

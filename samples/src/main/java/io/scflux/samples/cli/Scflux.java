@@ -168,12 +168,9 @@ public final class Scflux implements Runnable {
      * given first, help, or a mistyped command (the full model suggests the right name), with all of them.
      */
     static CommandLine commandLine(String[] args) {
-        for (Class<?> command : COMMANDS) {
-            if (args.length > 0 && command.getAnnotation(Command.class).name().equals(args[0])) {
-                return commandLine(List.of(command));
-            }
-        }
-        return commandLine();
+        String first = args.length > 0 ? args[0] : "";
+        return commandLine(COMMANDS.stream().filter(c -> c.getAnnotation(Command.class).name().equals(first))
+                .findFirst().map(List::<Class<?>>of).orElse(COMMANDS));
     }
 
     private static CommandLine commandLine(List<Class<?>> commands) {

@@ -3,7 +3,6 @@ package io.scflux.ops;
 import io.scflux.core.BlockSource;
 import io.scflux.core.FoldingSource;
 import io.scflux.core.Pass;
-import io.scflux.core.Reducer;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import java.util.concurrent.CompletionException;
@@ -60,16 +59,14 @@ public final class Preprocess {
     private static void riding(AnnData out, PreprocessOptions options, Streaming streaming) {
         BlockSource counts = XMatrix.of(out);
         QcPass pass = QcMetrics.pass(out, options.qc(), counts, streaming);
-        Reducer<ValueCheck.Checked<QcPass.Sums>> checked = ValueCheck.checking(pass, ValueCheck.Expect.COUNTS);
         SumType type = SumType.normalizing(counts.dtype());
         double target = type.round(options.normalize().targetSum());
         double[] factors = new double[Math.toIntExact(counts.nRows())];
-        FoldingSource<ValueCheck.Checked<QcPass.Sums>> folding = new FoldingSource<>(counts,
-                counts.plan(streaming.target()), checked,
+        FoldingSource<QcPass.Sums> folding = new FoldingSource<>(counts, counts.plan(streaming.target()), pass,
                 block -> factors(pass, target, type, factors, Math.toIntExact(block.rowStart()),
                         Math.toIntExact(block.rowEnd())),
                 () -> {
-                    ValueCheck.Checked<QcPass.Sums> all = join(streaming.reduce(counts, checked)
+                    QcPass.Sums all = join(streaming.reduce(counts, pass)
                             .contextWrite(Pass.named("qc")));
                     factors(pass, target, type, factors, 0, factors.length);
                     return all;
@@ -77,8 +74,8 @@ public final class Preprocess {
         NormalizeTotal.view(out, folding, factors, options.normalize());
         Log1p.apply(out, options.log1p(), streaming);
         Runnable complete = new Once(() -> {
-            QcPass.Sums sums = ValueCheck.unwrap(out, folding.result(), QcMetrics.STEP, ValueCheck.Expect.COUNTS,
-                    streaming);
+            QcPass.Sums sums = folding.result();
+            ValueCheck.check(out, sums.findings, QcMetrics.STEP, ValueCheck.Expect.COUNTS, streaming);
             QcMetrics.annotate(out, options.qc(), pass, sums);
             NormalizeTotal.annotate(out, counts, pass::total, factors, options.normalize(), streaming);
         });

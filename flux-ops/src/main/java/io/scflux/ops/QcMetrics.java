@@ -41,8 +41,10 @@ public final class QcMetrics {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
             QcPass pass = pass(data, options, x, streaming);
-            return ValueCheck.reduce(data, x, pass, STEP, ValueCheck.Expect.COUNTS, streaming)
-                    .map(sums -> annotate(data, options, pass, sums));
+            return streaming.reduce(x, pass).map(sums -> {
+                ValueCheck.check(data, sums.findings, STEP, ValueCheck.Expect.COUNTS, streaming);
+                return annotate(data, options, pass, sums);
+            });
         });
     }
 

@@ -13,6 +13,10 @@ import java.util.List;
  * {@link #cells} copies in. Per gene, summed in the {@link Reducer}'s fixed order: the total and the number of
  * nonzero cells.
  *
+ * <p>The pass checks the values it reads as {@link ValueCheck} would for raw counts, in the same loop (the values
+ * read once): a row of small whole counts is fine, any other row is scanned and its first value that is no count,
+ * or is fractional, kept in the partial's {@link ValueCheck.Findings}.
+ *
  * <p>Stored zeros are skipped (scanpy calls {@code eliminate_zeros} first). Sums run in float64 in stored order and
  * are held rounded to X's sum type, as scanpy's are. A row with fewer nonzeros than the largest {@code n} is padded
  * with zeros before its top values are taken, as scanpy's {@code top_segment_proportions} does.
@@ -81,7 +85,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
         int maxTop = percentTop.length == 0 ? 0 : percentTop[percentTop.length - 1];
         float[] row = maxTop > 0 ? new float[Math.max(maxTop, maxRowNnz(indptr))] : null;
         double[] qc = new double[qcMasks.length];
-        int[] histogram = new int[maxTop > 0 ? HISTOGRAM : 0];
+        int[] histogram = new int[HISTOGRAM];
         double[] geneSums = genes.sums;
         long[] geneCells = genes.cells;
         for (int i = 0; i < block.nRows(); i++) {
@@ -90,8 +94,18 @@ final class QcPass implements Reducer<QcPass.Sums> {
             int n = 0;
             double total = 0;
             Arrays.fill(qc, 0);
+            // every value a whole count under HISTOGRAM: then no value check and top sums from the histogram
+            boolean small = true;
+            int max = 0;
             for (int k = from; k < to; k++) {
                 float v = values[k];
+                int c = (int) v;
+                if (c == v && c >= 0 && c < HISTOGRAM) {
+                    histogram[c]++;
+                    max = Math.max(max, c);
+                } else {
+                    small = false;
+                }
                 if (v == 0) {
                     continue;
                 }
@@ -108,14 +122,21 @@ final class QcPass implements Reducer<QcPass.Sums> {
                     }
                 }
             }
-            cells.nGenes[at + i] = n;
-            cells.totals.set(at + i, total);
+            int cell = at + i;
+            cells.nGenes[cell] = n;
+            cells.totals.set(cell, total);
             for (int q = 0; q < qc.length; q++) {
-                cells.qcTotals[q].set(at + i, qc[q]);
+                cells.qcTotals[q].set(cell, qc[q]);
             }
-            if (maxTop > 0) {
-                topSums(values, from, to, row, maxTop, histogram, cells.topSums, at + i);
+            if (small) {
+                topSums(histogram, max, cells.topSums, cell);
+            } else {
+                genes.findings.scan(ValueCheck.Expect.COUNTS, indptr, indices, values, from, to, block.rowStart());
+                if (maxTop > 0) {
+                    selectTopSums(values, from, to, row, maxTop, cells.topSums, cell);
+                }
             }
+            Arrays.fill(histogram, 0, max + 1, 0);
         }
         return genes;
     }
@@ -127,43 +148,19 @@ final class QcPass implements Reducer<QcPass.Sums> {
             earlier.cells[g] += later.cells[g];
         }
         earlier.blocks.addAll(later.blocks);
+        earlier.findings.merge(later.findings);
         return earlier;
     }
 
-    /** Counts up to this value take the histogram path of {@link #topSums}. */
+    /** Rows whose values are all whole counts below this one take the histogram path of {@link #topSums}. */
     private static final int HISTOGRAM = 1024;
 
     /**
-     * Each top-n sum of the cell whose values are {@code values[from, to)}. A row of small whole counts is counted by
-     * value into {@code histogram}, its top values taken from the largest down (whole numbers sum exactly, so in any
-     * order) and the histogram's used range zeroed again (one fill, cheaper than a store per entry). Any other row
-     * goes through selection on a copy of its nonzeros in {@code row}.
+     * Each top-n sum of a cell whose values are whole counts, up to {@code max}, counted by value in
+     * {@code histogram}: its top values are taken from the largest down (whole numbers sum exactly, so in any order).
+     * Stored zeros were counted at 0 and are never taken.
      */
-    private void topSums(float[] values, int from, int to, float[] row, int maxTop, int[] histogram,
-                         TypedSums[] topSums, int cell) {
-        int max = 0;
-        int counted = from;
-        for (; counted < to; counted++) {
-            float v = values[counted];
-            int c = (int) v;
-            if (c != v || c < 0 || c >= HISTOGRAM) {
-                break;
-            }
-            histogram[c]++;
-            max = Math.max(max, c);
-        }
-        if (counted < to) {
-            Arrays.fill(histogram, 0, max + 1, 0);
-            int n = 0;
-            for (int k = from; k < to; k++) {
-                if (values[k] != 0) {
-                    row[n++] = values[k];
-                }
-            }
-            selectTopSums(row, n, maxTop, topSums, cell);
-            return;
-        }
-        // stored zeros were counted at 0 and are never taken
+    private void topSums(int[] histogram, int max, TypedSums[] topSums, int cell) {
         long sum = 0;
         int taken = 0;
         int value = max;
@@ -180,26 +177,35 @@ final class QcPass implements Reducer<QcPass.Sums> {
             }
             topSums[j].set(cell, sum);
         }
-        Arrays.fill(histogram, 0, max + 1, 0);
     }
 
-    /** Selects the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments. */
-    private void selectTopSums(float[] row, int n, int maxTop, TypedSums[] topSums, int cell) {
+    /**
+     * Each top-n sum of the cell whose values are {@code values[from, to)}, by selection on a copy of its nonzeros in
+     * {@code row}: the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments.
+     */
+    private void selectTopSums(float[] values, int from, int to, float[] row, int maxTop, TypedSums[] topSums,
+                               int cell) {
+        int n = 0;
+        for (int k = from; k < to; k++) {
+            if (values[k] != 0) {
+                row[n++] = values[k];
+            }
+        }
         int m = Math.max(n, maxTop);
         Arrays.fill(row, n, m, 0f);
-        int to = m;
+        int end = m;
         for (int j = percentTop.length - 1; j >= 0; j--) {
-            TopValues.selectLargest(row, 0, to, percentTop[j]);
-            to = percentTop[j];
+            TopValues.selectLargest(row, 0, end, percentTop[j]);
+            end = percentTop[j];
         }
         double sum = 0;
-        int from = 0;
+        int start = 0;
         for (int j = 0; j < percentTop.length; j++) {
-            for (int k = from; k < percentTop[j]; k++) {
+            for (int k = start; k < percentTop[j]; k++) {
                 sum += row[k];
             }
             topSums[j].set(cell, sum);
-            from = percentTop[j];
+            start = percentTop[j];
         }
     }
 
@@ -241,6 +247,8 @@ final class QcPass implements Reducer<QcPass.Sums> {
         final double[] sums;
         final long[] cells;
         final List<Cells> blocks = new ArrayList<>();
+        /** The first value that is no count (negative, NaN or infinite) and the first fractional one. */
+        final ValueCheck.Findings findings = new ValueCheck.Findings();
 
         Sums(int nCols) {
             sums = new double[nCols];

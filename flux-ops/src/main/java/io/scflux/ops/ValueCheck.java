@@ -67,24 +67,31 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
     }
 
     /**
-     * The partial of a {@link #checking} pass over X of {@code data}: an {@link InvalidValueException} for a value
-     * {@code step} (scanpy's name, {@code `normalize_total`}) cannot take; for counts, scanpy's warning when one is
-     * not a whole number.
+     * The partial of a {@link #checking} pass over X of {@code data}, once {@link #check}ed.
      */
     static <A> A unwrap(AnnData data, Checked<A> checked, String step, Expect expect, Streaming streaming) {
-        if (checked.invalid != null) {
-            throw invalid(data, checked.invalid, step, expect);
+        check(data, checked, step, expect, streaming);
+        return checked.partial;
+    }
+
+    /**
+     * What {@code step} (scanpy's name, {@code `normalize_total`}) makes of {@code found} in X of {@code data}: an
+     * {@link InvalidValueException} for a value it cannot take; for counts, scanpy's warning when one is not a whole
+     * number; for logarithmized data, scanpy's warning when every value looked like a count.
+     */
+    static void check(AnnData data, Findings found, String step, Expect expect, Streaming streaming) {
+        if (found.invalid != null) {
+            throw invalid(data, found.invalid, step, expect);
         }
-        if (checked.fraction != null) {
+        if (found.fraction != null) {
             streaming.warn(step + " expects raw count data, but non-integers were found ("
-                    + checked.fraction.value + " " + at(data, checked.fraction) + ")");
+                    + found.fraction.value + " " + at(data, found.fraction) + ")");
         }
-        if (expect == Expect.LOGARITHMIZED && !checked.notCounts) {
+        if (expect == Expect.LOGARITHMIZED && !found.notCounts) {
             String name = step.replace("`", "");
             streaming.warn("It seems you use " + name + " on the raw count data. Please logarithmize your data "
                     + "before calling " + name + ".");
         }
-        return checked.partial;
     }
 
     /** A pass whose values are checked on the way: what a step hands the solver that makes X's first pass. */
@@ -143,9 +150,7 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
 
     @Override
     public Checked<A> foldInto(Checked<A> acc, RowBlock block) {
-        if (acc.invalid == null) {
-            scan(acc, block.indptr(), block.indices(), block.values(), block.nnz(), block.rowStart());
-        }
+        acc.scan(expect, block.indptr(), block.indices(), block.values(), 0, block.nnz(), block.rowStart());
         if (expect == Expect.LOGARITHMIZED && !acc.notCounts) {
             acc.notCounts = holdsNotCount(block.values(), block.nnz());
         }
@@ -167,36 +172,8 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
     @Override
     public Checked<A> merge(Checked<A> earlier, Checked<A> later) {
         earlier.partial = pass.merge(earlier.partial, later.partial);
-        if (earlier.invalid == null) {
-            earlier.invalid = later.invalid;
-        }
-        if (earlier.fraction == null) {
-            earlier.fraction = later.fraction;
-        }
-        earlier.notCounts |= later.notCounts;
+        earlier.merge(later);
         return earlier;
-    }
-
-    /**
-     * Records in {@code acc} the first of the {@code nnz} entries that {@code expect} refuses and, for counts, the
-     * first fractional one; one pass, one comparison per value while all are fine.
-     */
-    private void scan(Checked<A> acc, int[] indptr, int[] indices, float[] values, int nnz, long rowStart) {
-        for (int k = 0; k < nnz; k++) {
-            float v = values[k];
-            boolean fine = expect == Expect.COUNTS ? v >= 0 && v == (float) (long) v : Float.isFinite(v);
-            if (fine) {
-                continue;
-            }
-            Finding f = at(indptr, indices, rowStart, k, v);
-            if (expect != Expect.COUNTS || !(v >= 0 && v <= Float.MAX_VALUE)) {
-                acc.invalid = f;
-                return;
-            }
-            if (acc.fraction == null) {
-                acc.fraction = f;
-            }
-        }
     }
 
     /**
@@ -234,14 +211,59 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
     }
 
     /**
-     * The wrapped partial, the first values refused and fractional, if any yet, and (for logarithmized data) whether
-     * a value that is no count was seen.
+     * The first value refused and the first fractional one of a run of blocks, in row order, if any yet, and (for
+     * logarithmized data) whether a value that is no count was seen: what a pass that checks the values it reads
+     * keeps beside its partial.
      */
-    static final class Checked<A> implements java.io.Serializable {
-        A partial;
+    static class Findings implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
         Finding invalid;
         Finding fraction;
         boolean notCounts;
+
+        /**
+         * Records the first of entries {@code [from, to)} of a block (rows from {@code rowStart}) that {@code expect}
+         * refuses and, for counts, the first fractional one; nothing once a refused value is recorded, as the blocks
+         * come in row order. One comparison per value while all are fine.
+         */
+        final void scan(Expect expect, int[] indptr, int[] indices, float[] values, int from, int to,
+                        long rowStart) {
+            if (invalid != null) {
+                return;
+            }
+            for (int k = from; k < to; k++) {
+                float v = values[k];
+                boolean fine = expect == Expect.COUNTS ? v >= 0 && v == (float) (long) v : Float.isFinite(v);
+                if (fine) {
+                    continue;
+                }
+                Finding f = at(indptr, indices, rowStart, k, v);
+                if (expect != Expect.COUNTS || !(v >= 0 && v <= Float.MAX_VALUE)) {
+                    invalid = f;
+                    return;
+                }
+                if (fraction == null) {
+                    fraction = f;
+                }
+            }
+        }
+
+        /** Adds the findings of the blocks after these ones. */
+        final void merge(Findings later) {
+            if (invalid == null) {
+                invalid = later.invalid;
+            }
+            if (fraction == null) {
+                fraction = later.fraction;
+            }
+            notCounts |= later.notCounts;
+        }
+    }
+
+    /** The wrapped partial and the {@link Findings} of its blocks. */
+    static final class Checked<A> extends Findings {
+        private static final long serialVersionUID = 1L;
+        A partial;
 
         Checked(A partial) {
             this.partial = partial;

@@ -23,8 +23,12 @@ import reactor.core.publisher.Mono;
  */
 abstract class MatrixWriter {
 
-    /** Blocks requested ahead of the one being written. */
-    static final int PREFETCH = 2;
+    /**
+     * Blocks requested ahead of the one being written: enough that the HDF5 thread seldom waits for the workers, nor
+     * they for it (the 200,000-cell preprocess switched threads 11 % less often than with 2 and took 3-7 % less
+     * time in three alternating trials), few enough to hold (at the default block size, about 1 MB each).
+     */
+    static final int PREFETCH = 8;
 
     /** Largest chunk of a streamed dataset, in elements (1 MiB of float32 values). */
     static final long MAX_CHUNK = 1 << 18;

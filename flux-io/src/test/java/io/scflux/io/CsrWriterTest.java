@@ -239,7 +239,7 @@ class CsrWriterTest {
                             .withPlan(PlanTarget.ofChunkNnz(10)).withExecution(e)))
                     .verifyComplete();
             assertEquals(300, source.delivered());
-            assertTrue(source.maxRequestedAhead() >= 1 && source.maxRequestedAhead() <= 2,
+            assertTrue(source.maxRequestedAhead() >= 1 && source.maxRequestedAhead() <= MatrixWriter.PREFETCH,
                     "the writer asked for " + source.maxRequestedAhead() + " blocks ahead of those it got");
             assertTrue(Files.isRegularFile(file));
         }

@@ -64,6 +64,20 @@ def test_the_launcher_asks_for_huge_pages_where_the_kernel_gives_them():
     assert "warning" not in run.stderr.lower(), run.stderr
 
 
+def test_the_launcher_lets_the_optimizing_compiler_wait_for_hot_code():
+    _tarball()
+    env = dict(os.environ, SCFLUX_JAVA_OPTS="-XX:+PrintFlagsFinal")
+    run = subprocess.run([str(UNPACKED / "bin" / "scflux"), "--version"], env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    flags = {line.split()[1]: line.split()[3] for line in run.stdout.splitlines()
+             if " Tier4InvocationThreshold " in line or " Tier4CompileThreshold " in line}
+    assert flags == {"Tier4InvocationThreshold": "20000", "Tier4CompileThreshold": "30000"}, flags
+    # the user's options come after and win
+    env["SCFLUX_JAVA_OPTS"] = "-XX:+PrintFlagsFinal -XX:Tier4InvocationThreshold=5000"
+    run = subprocess.run([str(UNPACKED / "bin" / "scflux"), "--version"], env=env, capture_output=True, text=True)
+    assert [line.split()[3] for line in run.stdout.splitlines() if " Tier4InvocationThreshold " in line] == ["5000"]
+
+
 def test_the_launcher_says_when_there_is_no_java(tmp_path):
     _tarball()
     env = {"PATH": str(tmp_path), "HOME": str(tmp_path)}  # no java on this PATH, no JAVA_HOME

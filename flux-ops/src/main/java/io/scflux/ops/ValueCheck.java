@@ -17,7 +17,8 @@ import reactor.core.publisher.Mono;
  * warn on a fractional one; steps on normalized data (the dispersion HVG flavors, PCA, scale) refuse a NaN or
  * infinite one, and rank_genes_groups warns, as scanpy, when the values look like raw counts. The first such value in
  * row order is named (cell, gene, value), the same on any thread count or engine: a reduction keeps the first finding
- * of the blocks in block order.
+ * of the blocks in block order. A pass with a loop over every value of its own may check them there and keep the
+ * {@link Findings} in its partial instead (QC's {@link QcPass}): the values are then read once.
  *
  * @param <A> the wrapped pass's partial
  */

@@ -74,9 +74,7 @@ public final class Preprocess {
         NormalizeTotal.view(out, folding, factors, options.normalize());
         Log1p.apply(out, options.log1p(), streaming);
         Runnable complete = new Once(() -> {
-            QcPass.Sums sums = folding.result();
-            ValueCheck.check(out, sums.findings, QcMetrics.STEP, ValueCheck.Expect.COUNTS, streaming);
-            QcMetrics.annotate(out, options.qc(), pass, sums);
+            QcMetrics.annotate(out, options.qc(), pass, folding.result(), streaming);
             NormalizeTotal.annotate(out, counts, pass::total, factors, options.normalize(), streaming);
         });
         out.obs().defer(complete);

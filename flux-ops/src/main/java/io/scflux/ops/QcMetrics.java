@@ -41,10 +41,7 @@ public final class QcMetrics {
         return Mono.defer(() -> {
             BlockSource x = XMatrix.of(data);
             QcPass pass = pass(data, options, x, streaming);
-            return streaming.reduce(x, pass).map(sums -> {
-                ValueCheck.check(data, sums.findings, STEP, ValueCheck.Expect.COUNTS, streaming);
-                return annotate(data, options, pass, sums);
-            });
+            return streaming.reduce(x, pass).map(sums -> annotate(data, options, pass, sums, streaming));
         });
     }
 
@@ -77,8 +74,13 @@ public final class QcMetrics {
         return n;
     }
 
-    /** Adds the columns of {@code pass}, whose partial over the whole of X is {@code sums}; returns its cells. */
-    static QcPass.Cells annotate(AnnData data, QcMetricsOptions options, QcPass pass, QcPass.Sums sums) {
+    /**
+     * Adds the columns of {@code pass}, whose partial over the whole of X is {@code sums}, once its values were found
+     * to be counts (else the error or warning of {@link ValueCheck#check}); returns its cells.
+     */
+    static QcPass.Cells annotate(AnnData data, QcMetricsOptions options, QcPass pass, QcPass.Sums sums,
+                                 Streaming streaming) {
+        ValueCheck.check(data, sums.findings, STEP, ValueCheck.Expect.COUNTS, streaming);
         QcPass.Cells cells = pass.cells(sums);
         annotateObs(data.obs(), options, cells);
         annotateVar(data.var(), options, sums, data.nObs(), cells.totals.type());

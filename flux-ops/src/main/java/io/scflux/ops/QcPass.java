@@ -83,7 +83,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
         int[] indices = block.indices();
         float[] values = block.values();
         int maxTop = percentTop.length == 0 ? 0 : percentTop[percentTop.length - 1];
-        float[] row = maxTop > 0 ? new float[Math.max(maxTop, maxRowNnz(indptr))] : null;
+        float[] row = null; // for the selection path, made for the first row that takes it
         double[] qc = new double[qcMasks.length];
         int[] histogram = new int[HISTOGRAM];
         double[] geneSums = genes.sums;
@@ -133,6 +133,9 @@ final class QcPass implements Reducer<QcPass.Sums> {
             } else {
                 genes.findings.scan(ValueCheck.Expect.COUNTS, indptr, indices, values, from, to, block.rowStart());
                 if (maxTop > 0) {
+                    if (row == null) {
+                        row = new float[Math.max(maxTop, maxRowNnz(indptr))];
+                    }
                     selectTopSums(values, from, to, row, maxTop, cells.topSums, cell);
                 }
             }

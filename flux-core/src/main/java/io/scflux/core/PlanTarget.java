@@ -9,10 +9,11 @@ public record PlanTarget(long chunkNnz, int maxRows) implements java.io.Serializ
     /**
      * 131,056 (2^17 - 16) nonzeros per block by default: a block's 4-byte indices or values, 524,240 bytes with the
      * array's header, stay just below half a G1 region under a 1 GiB heap (1 MiB regions), so they are ordinary young
-     * objects, not humongous ones, whose churn makes G1 grow the heap with the run's length. Blocks of 64 Ki cost a scheduling, a hand-off to the HDF5
-     * thread and a partial per block twice as often. Measured at -Xmx1g on 1,000,000 cells, against 64 Ki: preprocess
-     * 32.3 s / 434 MB against 36.4 s / 419 MB, pipeline 63.8 s / 502 MB against 78.1 s / 510 MB; with humongous blocks
-     * of 256 Ki the same runs took 25-28 s and 64-67 s, but at 321-659 MB, varying from run to run.
+     * objects, not humongous ones, whose churn makes G1 grow the heap with the run's length. Blocks of 64 Ki cost a
+     * scheduling, a hand-off to the HDF5 thread and a partial per block twice as often. Measured at -Xmx1g on
+     * 1,000,000 cells, against 64 Ki: preprocess 32.3 s / 434 MB against 36.4 s / 419 MB, pipeline 63.8 s / 502 MB
+     * against 78.1 s / 510 MB; with humongous blocks of 256 Ki the same runs took 25-28 s and 64-67 s, but at 321-659
+     * MB, varying from run to run.
      */
     public static final long DEFAULT_CHUNK_NNZ = (1L << 17) - 16;
 

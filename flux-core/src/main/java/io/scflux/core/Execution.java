@@ -16,7 +16,7 @@ public final class Execution {
 
     private Execution(int threads, Scheduler scheduler) {
         if (threads < 1) {
-            throw new IllegalArgumentException("threads must be at least 1, got " + threads);
+            throw new InvalidOptionException("threads must be at least 1, got " + threads);
         }
         this.threads = threads;
         this.scheduler = scheduler;

@@ -112,20 +112,48 @@ public final class MemoryAccount implements AutoCloseable {
         } catch (ArithmeticException e) {
             bytes = Long.MAX_VALUE;
         }
+        MemoryAccount tightest = tightest();
+        long limit = tightest.cap();
+        if (count < 0 || bytes > limit || count > Integer.MAX_VALUE - 8) {
+            throw new MemoryBudgetExceededException(what + " would need " + mib(bytes) + " (" + count
+                    + " elements) in one array, more than " + limit(tightest) + "; refusing it before allocating");
+        }
+        return (int) count;
+    }
+
+    /**
+     * Checks that {@code bytes} held at once, in several arrays (a pass's accumulators and what is computed from
+     * them), could be held under the cap of this account and of each ancestor, with nothing else reserved; reserves
+     * nothing. For work whose size is known before it starts: it is refused then, not met by an
+     * {@link OutOfMemoryError} halfway.
+     *
+     * @param bytes the most bytes the work holds at once
+     * @param what  the work and what its bytes are, for the message
+     * @throws MemoryBudgetExceededException before anything is allocated, when they could not
+     */
+    public void require(long bytes, String what) {
+        MemoryAccount tightest = tightest();
+        if (bytes > tightest.cap()) {
+            throw new MemoryBudgetExceededException(what + " would need " + mib(bytes) + " at once, more than "
+                    + limit(tightest) + "; refusing it before allocating");
+        }
+    }
+
+    /** This account or the ancestor with the smallest cap. */
+    private MemoryAccount tightest() {
         MemoryAccount tightest = this;
         for (MemoryAccount a = parent; a != null; a = a.parent) {
             if (a.cap() < tightest.cap()) {
                 tightest = a;
             }
         }
-        long limit = tightest.cap();
-        if (count < 0 || bytes > limit || count > Integer.MAX_VALUE - 8) {
-            throw new MemoryBudgetExceededException(what + " would need " + mib(bytes) + " (" + count
-                    + " elements) in one array, more than " + (tightest == HOST ? "the memory budget of " + mib(limit)
-                    + " (java -Xmx or -Dscflux.memory.budget.mb)" : "the cap of account '" + tightest.name + "', "
-                    + mib(limit)) + "; refusing it before allocating");
-        }
-        return (int) count;
+        return tightest;
+    }
+
+    /** The cap of {@code a} in words, with how to raise the process's. */
+    private static String limit(MemoryAccount a) {
+        return a == HOST ? "the memory budget of " + mib(a.cap()) + " (java -Xmx or -Dscflux.memory.budget.mb)"
+                : "the cap of account '" + a.name + "', " + mib(a.cap());
     }
 
     /** Gives back {@code bytes} reserved earlier in this account. */

@@ -27,10 +27,10 @@ public record PlanTarget(long chunkNnz, int maxRows) implements java.io.Serializ
 
     public PlanTarget {
         if (chunkNnz < 1 || chunkNnz > MAX_CHUNK_NNZ) {
-            throw new IllegalArgumentException("chunkNnz must be in [1, " + MAX_CHUNK_NNZ + "], got " + chunkNnz);
+            throw new InvalidOptionException("chunkNnz must be in [1, " + MAX_CHUNK_NNZ + "], got " + chunkNnz);
         }
         if (maxRows < 1) {
-            throw new IllegalArgumentException("maxRows must be at least 1, got " + maxRows);
+            throw new InvalidOptionException("maxRows must be at least 1, got " + maxRows);
         }
     }
 

@@ -2,7 +2,8 @@ package io.scflux.core;
 
 /**
  * Input that does not hold what its format promises. The message names the file, the HDF5 path (or element) and
- * the expectation, as in {@code data.h5ad: /X/indptr: expected int32 or int64, found float64}.
+ * the expectation, as in {@code data.h5ad: /X/indptr: expected int32 or int64, found float64}: one line, with what
+ * it quotes of the file escaped ({@link Printable}).
  */
 public class ScfluxFormatException extends RuntimeException {
 
@@ -14,7 +15,7 @@ public class ScfluxFormatException extends RuntimeException {
     }
 
     public ScfluxFormatException(String file, String path, String problem, Throwable cause) {
-        super(file + ": " + path + ": " + problem, cause);
+        super(Printable.escape(file + ": " + path + ": " + problem), cause);
         this.file = file;
         this.path = path;
     }

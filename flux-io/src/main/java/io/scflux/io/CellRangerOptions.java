@@ -1,5 +1,7 @@
 package io.scflux.io;
 
+import io.scflux.core.InvalidOptionException;
+
 /**
  * How a Cell Ranger feature-barcode matrix ({@code .h5}) is read, as scanpy's {@code read_10x_h5(genome, gex_only)}:
  * {@code gexOnly} keeps the "Gene Expression" features only (scanpy's default), {@code genome} (null: all) keeps the
@@ -11,7 +13,7 @@ public record CellRangerOptions(boolean gexOnly, String genome) {
 
     public CellRangerOptions {
         if (genome != null && genome.isEmpty()) {
-            throw new IllegalArgumentException("genome must be a non-empty name or null");
+            throw new InvalidOptionException("genome must be a non-empty name or null");
         }
     }
 

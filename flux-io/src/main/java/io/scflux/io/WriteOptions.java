@@ -1,6 +1,7 @@
 package io.scflux.io;
 
 import io.scflux.core.Execution;
+import io.scflux.core.InvalidOptionException;
 import io.scflux.core.PlanTarget;
 import java.util.Objects;
 
@@ -21,7 +22,7 @@ public record WriteOptions(Compression compression, int gzipLevel, PlanTarget pl
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(execution, "execution");
         if (gzipLevel < 0 || gzipLevel > 9) {
-            throw new IllegalArgumentException("gzip level must be in [0, 9], got " + gzipLevel);
+            throw new InvalidOptionException("gzip level must be in [0, 9], got " + gzipLevel);
         }
     }
 

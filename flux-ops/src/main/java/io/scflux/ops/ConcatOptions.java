@@ -1,5 +1,6 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,7 +24,7 @@ public record ConcatOptions(Join join, String label, List<String> keys, String i
         Objects.requireNonNull(join, "join");
         keys = keys == null ? null : List.copyOf(keys);
         if (keys != null && keys.stream().distinct().count() != keys.size()) {
-            throw new IllegalArgumentException("keys must be unique, got " + keys);
+            throw new InvalidOptionException("keys must be unique, got " + keys);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.backend.Streaming;
 import reactor.core.publisher.Mono;
 
@@ -19,6 +20,7 @@ final class CovarianceEigh {
     static Mono<Components> solve(BlockSource x, int k, Streaming streaming, ValueCheck.Pass pass) {
         int p = x.nCols();
         long n = x.nRows();
+        requireMemory(x, p, k, streaming);
         Gram gram = new Gram(p, streaming.backend());
         return pass.reduce(x, gram).map(sums -> {
             double[] mean = new double[p];
@@ -30,5 +32,23 @@ final class CovarianceEigh {
             LanczosEigen.Pairs top = LanczosEigen.top(cov, p, k);
             return Components.ranked(mean, top.values(), top.vectors(), k, total);
         });
+    }
+
+    /**
+     * Refuses, before the pass, a Gram matrix that cannot fit the memory budget: during the pass a packed triangle
+     * of {@code p (p + 1) / 2} doubles per segment in flight and one merging, after it the merged triangle, the full
+     * covariance ({@code p^2} doubles) and the Lanczos basis (a few hundred vectors of {@code p}). 20,000 genes need
+     * 4.8 GB at least: an {@link OutOfMemoryError} halfway otherwise.
+     */
+    private static void requireMemory(BlockSource x, int p, int k, Streaming streaming) {
+        long triangle = (long) p * (p + 1) / 2 * Double.BYTES;
+        long full = (long) p * p * Double.BYTES;
+        long segments = Math.max(1, (x.plan(streaming.target()).size() + Gram.SEGMENT - 1) / Gram.SEGMENT);
+        long inFlight = Math.min(streaming.execution().threads(), segments) + 1;
+        long basis = (long) p * 2 * Math.min(p, Math.max(2L * k + 40, 3L * k)) * Double.BYTES;
+        long need = Math.max(inFlight * triangle, triangle + full + basis);
+        MemoryAccount.host().require(need, "pca's covariance_eigh solver over " + p + " genes (a Gram matrix of "
+                + p + " x " + p + " doubles" + (inFlight > 2 ? " per segment of " + (inFlight - 1) + " in flight"
+                : "") + ", then the covariance and its eigenvectors; the randomized solver needs far less)");
     }
 }

@@ -1,5 +1,6 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
 import java.util.Objects;
 
 /**
@@ -19,7 +20,11 @@ public record FilterOptions(Measure measure, Bound bound, double threshold) {
         Objects.requireNonNull(measure, "measure");
         Objects.requireNonNull(bound, "bound");
         if (Double.isNaN(threshold)) {
-            throw new IllegalArgumentException("a filter threshold must be a number, got NaN");
+            throw new InvalidOptionException("a filter threshold must be a number, got NaN");
+        }
+        if (threshold < 0) {
+            // counts and numbers of genes (cells) are never negative: such a threshold is a mistake, not a filter
+            throw new InvalidOptionException(name(measure, bound) + " must be at least 0, got " + number(threshold));
         }
     }
 
@@ -74,6 +79,12 @@ public record FilterOptions(Measure measure, Bound bound, double threshold) {
                 : (measure == Measure.COUNTS ? "genes that have " + than + " counts"
                 : "genes that are detected in " + than + " cells");
         return "filtered out " + removed + " " + what;
+    }
+
+    /** scanpy's name of the parameter: {@code min_counts}, {@code max_genes} (filter_genes: {@code max_cells}). */
+    private static String name(Measure measure, Bound bound) {
+        String side = bound == Bound.MIN ? "min" : "max";
+        return measure == Measure.COUNTS ? side + "_counts" : side + "_genes (" + side + "_cells)";
     }
 
     private static String number(double v) {

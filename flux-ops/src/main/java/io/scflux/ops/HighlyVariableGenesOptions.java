@@ -1,9 +1,11 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
+
 /**
  * The parameters of {@link HighlyVariableGenes}, named and defaulted as scanpy's {@code highly_variable_genes}:
- * {@code nTopGenes} 0 means none (select by the mean and dispersion cut-offs instead; seurat_v3 then takes 2000),
- * {@code batchKey} null means no batches.
+ * {@code nTopGenes} 0 means unset (select by the mean and dispersion cut-offs instead; seurat_v3 then takes 2000),
+ * which {@link #withNTopGenes} never sets, {@code batchKey} null means no batches.
  */
 public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double minMean, double maxMean,
                                          double minDisp, double maxDisp, int nBins, double span, String batchKey) {
@@ -47,23 +49,23 @@ public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double mi
                     return f;
                 }
             }
-            throw new IllegalArgumentException("unknown flavor " + name + ": expected seurat, cell_ranger or "
+            throw new InvalidOptionException("unknown flavor " + name + ": expected seurat, cell_ranger or "
                     + "seurat_v3");
         }
     }
 
     public HighlyVariableGenesOptions {
         if (flavor == null) {
-            throw new IllegalArgumentException("flavor is required");
+            throw new InvalidOptionException("flavor is required");
         }
         if (nTopGenes < 0) {
-            throw new IllegalArgumentException("n_top_genes must be positive (or 0 for none), got " + nTopGenes);
+            throw new InvalidOptionException("n_top_genes must be positive (or 0 for none), got " + nTopGenes);
         }
         if (nBins < 1) {
-            throw new IllegalArgumentException("n_bins must be at least 1, got " + nBins);
+            throw new InvalidOptionException("n_bins must be at least 1, got " + nBins);
         }
         if (!(span > 0)) {
-            throw new IllegalArgumentException("span must be positive, got " + span);
+            throw new InvalidOptionException("span must be positive, got " + span);
         }
     }
 
@@ -72,7 +74,17 @@ public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double mi
                 batchKey);
     }
 
+    /**
+     * Selects the {@code n} most variable genes instead of those within the cut-offs.
+     *
+     * @param n how many genes to select, at least 1 (scanpy's {@code n_top_genes}; leave it unset for the cut-offs)
+     * @return these options with {@code n}
+     */
     public HighlyVariableGenesOptions withNTopGenes(int n) {
+        if (n < 1) {
+            throw new InvalidOptionException("n_top_genes must be at least 1, got " + n
+                    + " (leave it unset to select by the cut-offs)");
+        }
         return new HighlyVariableGenesOptions(flavor, n, minMean, maxMean, minDisp, maxDisp, nBins, span, batchKey);
     }
 

@@ -1,11 +1,13 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
+
 /** The parameter of {@link Log1p}: the logarithm's {@code base}, or null for the natural logarithm (scanpy's default). */
 public record Log1pOptions(Double base) {
 
     public Log1pOptions {
         if (base != null && !(base > 0 && base != 1 && base < Double.POSITIVE_INFINITY)) {
-            throw new IllegalArgumentException("log1p base must be positive, finite and not 1, got " + base);
+            throw new InvalidOptionException("log1p base must be positive, finite and not 1, got " + base);
         }
     }
 

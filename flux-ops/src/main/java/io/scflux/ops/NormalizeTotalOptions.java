@@ -1,5 +1,7 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
+
 /**
  * The parameters of {@link NormalizeTotal}, as scanpy's {@code normalize_total} names them: {@code targetSum} (null:
  * the median of the positive cell totals), {@code excludeHighlyExpressed} with {@code maxFraction} (genes above that
@@ -11,10 +13,10 @@ public record NormalizeTotalOptions(Double targetSum, boolean excludeHighlyExpre
 
     public NormalizeTotalOptions {
         if (targetSum != null && !(targetSum > 0 && targetSum < Double.POSITIVE_INFINITY)) {
-            throw new IllegalArgumentException("target_sum must be positive and finite, got " + targetSum);
+            throw new InvalidOptionException("target_sum must be positive and finite, got " + targetSum);
         }
         if (!(maxFraction >= 0 && maxFraction <= 1)) {
-            throw new IllegalArgumentException("max_fraction must be between 0 and 1, got " + maxFraction);
+            throw new InvalidOptionException("max_fraction must be between 0 and 1, got " + maxFraction);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
+
 /**
  * The parameters of {@link Pca#pca}, as scanpy's {@code sc.pp.pca(n_comps, use_highly_variable, svd_solver,
  * mask_var)} with {@code zero_center=True}. A null {@code nComps} is scanpy's default (50, or one less than the
@@ -28,13 +30,13 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
 
     public PcaOptions {
         if (nComps != null && nComps < 1) {
-            throw new IllegalArgumentException("n_comps must be at least 1, got " + nComps);
+            throw new InvalidOptionException("n_comps must be at least 1, got " + nComps);
         }
         if (solver == null) {
             throw new NullPointerException("solver");
         }
         if (maskVar != null && useHighlyVariable != null) {
-            throw new IllegalArgumentException("give mask_var or use_highly_variable, not both");
+            throw new InvalidOptionException("give mask_var or use_highly_variable, not both");
         }
     }
 

@@ -1,5 +1,6 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
 import java.util.Objects;
 
 /**
@@ -12,7 +13,7 @@ public record PreprocessOptions(QcMetricsOptions qc, NormalizeTotalOptions norma
         Objects.requireNonNull(qc, "qc");
         Objects.requireNonNull(log1p, "log1p");
         if (normalize.excludeHighlyExpressed()) {
-            throw new IllegalArgumentException("preprocess makes one pass over X; excluding highly expressed genes "
+            throw new InvalidOptionException("preprocess makes one pass over X; excluding highly expressed genes "
                     + "takes two: use NormalizeTotal");
         }
     }

@@ -1,5 +1,6 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
 import java.util.Objects;
 
 /**
@@ -23,14 +24,14 @@ public record PseudobulkOptions(String sampleCol, String groupsCol, Mode mode, i
         Objects.requireNonNull(groupsCol, "groupsCol");
         Objects.requireNonNull(mode, "mode");
         if (sampleCol.equals(groupsCol)) {
-            throw new IllegalArgumentException("sample and groups columns are both '" + sampleCol
+            throw new InvalidOptionException("sample and groups columns are both '" + sampleCol
                     + "'; pseudobulk by sample alone is not supported");
         }
         if (minCells < 0) {
-            throw new IllegalArgumentException("min_cells must not be negative, got " + minCells);
+            throw new InvalidOptionException("min_cells must not be negative, got " + minCells);
         }
         if (Double.isNaN(minCounts)) {
-            throw new IllegalArgumentException("min_counts must be a number");
+            throw new InvalidOptionException("min_counts must be a number");
         }
     }
 

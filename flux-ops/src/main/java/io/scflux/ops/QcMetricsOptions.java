@@ -1,5 +1,6 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
 import java.util.List;
 import java.util.Objects;
 import java.util.TreeSet;
@@ -18,11 +19,11 @@ public record QcMetricsOptions(List<String> qcVars, List<Integer> percentTop, bo
     public QcMetricsOptions {
         qcVars = List.copyOf(qcVars);
         if (qcVars.size() != new TreeSet<>(qcVars).size()) {
-            throw new IllegalArgumentException("qc variables repeat: " + qcVars);
+            throw new InvalidOptionException("qc variables repeat: " + qcVars);
         }
         for (Integer n : Objects.requireNonNull(percentTop, "percentTop")) {
             if (n == null || n < 1) {
-                throw new IllegalArgumentException("percent_top ranks must be at least 1, got " + percentTop);
+                throw new InvalidOptionException("percent_top ranks must be at least 1, got " + percentTop);
             }
         }
         percentTop = List.copyOf(new TreeSet<>(percentTop));

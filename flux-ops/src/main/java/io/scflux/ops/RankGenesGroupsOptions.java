@@ -1,5 +1,6 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
@@ -52,7 +53,7 @@ public record RankGenesGroupsOptions(String groupby, Method method, List<String>
                     return m;
                 }
             }
-            throw new IllegalArgumentException("unknown method " + name + ": expected t-test, t-test_overestim_var "
+            throw new InvalidOptionException("unknown method " + name + ": expected t-test, t-test_overestim_var "
                     + "or wilcoxon (logreg is not supported)");
         }
     }
@@ -82,7 +83,7 @@ public record RankGenesGroupsOptions(String groupby, Method method, List<String>
                     return c;
                 }
             }
-            throw new IllegalArgumentException("unknown corr_method " + name
+            throw new InvalidOptionException("unknown corr_method " + name
                     + ": expected benjamini-hochberg or bonferroni");
         }
 
@@ -123,12 +124,12 @@ public record RankGenesGroupsOptions(String groupby, Method method, List<String>
         Objects.requireNonNull(corrMethod, "corrMethod");
         if (groups != null) {
             if (groups.isEmpty()) {
-                throw new IllegalArgumentException("groups must name at least one group (or be all)");
+                throw new InvalidOptionException("groups must name at least one group (or be all)");
             }
             groups = List.copyOf(groups);
         }
         if (nGenes != null && nGenes < 1) {
-            throw new IllegalArgumentException("n_genes must be at least 1, got " + nGenes);
+            throw new InvalidOptionException("n_genes must be at least 1, got " + nGenes);
         }
     }
 

@@ -1,5 +1,7 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidOptionException;
+
 /**
  * The parameters of {@link Scale#scale}, as scanpy's {@code sc.pp.scale(zero_center, max_value)}: centre each gene
  * on its mean (which makes the data dense) or not, and clip at {@code maxValue} (null: no clipping; negatives are
@@ -16,7 +18,7 @@ public record ScaleOptions(boolean zeroCenter, Double maxValue) {
 
     public ScaleOptions {
         if (maxValue != null && !(maxValue > 0)) {
-            throw new IllegalArgumentException("max_value must be positive, got " + maxValue);
+            throw new InvalidOptionException("max_value must be positive, got " + maxValue);
         }
     }
 

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,6 +50,14 @@ final class FuzzCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
+        if (replay != null && replay < 0) {
+            throw new ParameterException(spec.commandLine(), "--replay must be a case number, at least 0, got "
+                    + replay);
+        }
+        if (cases < 1 || timeLimit < 1) {
+            throw new ParameterException(spec.commandLine(), "--cases and --time-limit must be at least 1, got "
+                    + cases + " and " + timeLimit);
+        }
         List<Path> readable = readable();
         Path work = Files.createTempDirectory("scflux-fuzz");
         try {

@@ -28,9 +28,9 @@ final class HvgCommand extends OpCommand {
             description = "How genes are ranked (default: ${DEFAULT-VALUE}).")
     String flavor;
 
-    @Option(names = "--n-top-genes", paramLabel = "N", defaultValue = "0",
-            description = "Number of highly variable genes to select (default: none; seurat_v3: 2000).")
-    int nTopGenes;
+    @Option(names = "--n-top-genes", paramLabel = "N",
+            description = "Number of highly variable genes to select, at least 1 (default: none; seurat_v3: 2000).")
+    Integer nTopGenes;
 
     @Option(names = "--batch-key", paramLabel = "COL",
             description = "Select within each batch of this obs column, then merge as scanpy does.")
@@ -72,11 +72,13 @@ final class HvgCommand extends OpCommand {
         try {
             options = HighlyVariableGenesOptions.defaults()
                     .withFlavor(HighlyVariableGenesOptions.Flavor.of(flavor))
-                    .withNTopGenes(nTopGenes)
                     .withBatchKey(batchKey)
                     .withNBins(nBins)
                     .withCutoffs(minMean, maxMean, minDisp, maxDisp)
                     .withSpan(span);
+            if (nTopGenes != null) {
+                options = options.withNTopGenes(nTopGenes);
+            }
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

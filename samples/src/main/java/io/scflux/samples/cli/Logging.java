@@ -62,6 +62,11 @@ final class Logging {
         p.put(PROPERTY + "cacheOutputStream", "false");
         p.put(PROPERTY + "defaultLogLevel", verbosity < 0 ? "error" : "warn");
         p.put(PROPERTY + "log.io.scflux", scflux);
+        // Reactor logs an Error (out of memory) with its stack trace where it meets it, on every worker, before
+        // handing it on; the command line reports it in one line (Scflux.fatal, the exception handler): -vv shows them
+        String fatal = verbosity >= 2 ? "warn" : "off";
+        p.put(PROPERTY + "log.reactor.core.Exceptions", fatal);
+        p.put(PROPERTY + "log.reactor.core.scheduler.Schedulers", fatal);
         // the "date" is the program's name: slf4j-simple has no other prefix
         p.put(PROPERTY + "showDateTime", "true");
         p.put(PROPERTY + "dateTimeFormat", "'scflux:'");

@@ -2,6 +2,7 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Printable;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.BackendChoice;
@@ -24,6 +25,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -56,13 +58,23 @@ public final class Scflux implements Runnable {
     /** How long {@link #fatal} lets the shutdown hooks run. */
     static final long HOOKS_MS = 5000;
 
+    /**
+     * Copies of a block each worker holds at once, about: the block read (and its compressed bytes), the block a
+     * stage makes of it, and the next one prefetched. At {@code -Xmx64m} and the default {@code --chunk-nnz}, 4
+     * workers ran and 16 ran out of memory.
+     */
+    static final int BLOCK_COPIES = 3;
+
+    /** Whether {@link #fatal} has reported an error: later ones (other workers out of memory) are not repeated. */
+    private static final AtomicBoolean FATAL = new AtomicBoolean();
+
     @Spec
     private CommandSpec spec;
 
     @Option(names = "--threads", paramLabel = "N", scope = ScopeType.INHERIT,
-            description = "Workers decoding and folding blocks (default: this machine's cores, ${DEFAULT-VALUE}). "
-                    + "Results do not depend on it.")
-    private int threads = Runtime.getRuntime().availableProcessors();
+            description = "Workers decoding and folding blocks (default: this machine's cores, fewer where the "
+                    + "heap would not hold their blocks). Results do not depend on it.")
+    private Integer threads;
 
     @Option(names = "--chunk-nnz", paramLabel = "N", defaultValue = "" + PlanTarget.DEFAULT_CHUNK_NNZ,
             scope = ScopeType.INHERIT,
@@ -139,11 +151,11 @@ public final class Scflux implements Runnable {
      * hooks (which remove unfinished output and spill files) for at most {@link #HOOKS_MS} ms.
      */
     static void fatal(Throwable error) {
-        String advice = error instanceof OutOfMemoryError
-                ? " (the heap holds obs and var, the block cache of --cache-mb and the blocks in flight of --threads "
-                        + "and --chunk-nnz: raise java -Xmx or lower those)"
-                : "";
-        System.err.println("scflux: error: " + error + advice);
+        if (!FATAL.compareAndSet(false, true)) {
+            return; // one line for the first error; the exit it started stops the threads that fail after it
+        }
+        System.err.println("scflux: error: " + (error instanceof OutOfMemoryError m ? ErrorMessage.outOfMemory(m)
+                : ErrorMessage.of(error)));
         System.err.flush();
         try {
             // exit on a thread of its own: a hook waiting for a lock the failed thread holds must not keep the JVM up
@@ -190,15 +202,19 @@ public final class Scflux implements Runnable {
                 e.printStackTrace(err);
             } else if (kind == ErrorKind.INTERNAL) {
                 err.println("scflux: this looks like a bug; --debug prints the stack trace");
+            } else if (kind == ErrorKind.USAGE) {
+                err.println("see '" + failed.getCommandSpec().qualifiedName() + " --help'");
             }
             printKind(err, kind);
-            // a column the command line names and the data lack is the command line's mistake, in every command
-            return kind == ErrorKind.MISSING_KEY ? CommandLine.ExitCode.USAGE : CommandLine.ExitCode.SOFTWARE;
+            // an option's value an options record refuses, and a column the command line names and the data lack,
+            // are the command line's mistakes, in every command
+            return kind == ErrorKind.MISSING_KEY || kind == ErrorKind.USAGE ? CommandLine.ExitCode.USAGE
+                    : CommandLine.ExitCode.SOFTWARE;
         });
         cl.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
             PrintWriter err = failed.getErr();
-            err.println("scflux: error: " + e.getMessage());
+            err.println("scflux: error: " + Printable.escape(e.getMessage()));
             if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
                 err.println("scflux: did you mean " + String.join(" or ", u.getSuggestions()) + "?");
             }
@@ -249,12 +265,34 @@ public final class Scflux implements Runnable {
         return PlanTarget.ofChunkNnz(chunkNnz);
     }
 
-    /** The workers of {@code --threads}. */
+    /**
+     * The workers of {@code --threads}, each holding about {@link #BLOCK_COPIES} copies of a block of
+     * {@code --chunk-nnz} entries: as many as fit half the memory budget (the other half for obs, var, the cache and
+     * a step's accumulators). Given, more than that is a usage error; by default, this machine's cores, lowered to
+     * what fits (results do not depend on it).
+     */
     Execution execution() {
-        if (threads < 1) {
+        if (threads != null && threads < 1) {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
         }
+        long perThread = planTarget().chunkNnz() * (Integer.BYTES + Float.BYTES) * BLOCK_COPIES;
+        long fit = Math.max(1, MemoryAccount.host().cap() / 2 / perThread);
+        if (threads == null) {
+            return Execution.threads((int) Math.min(Runtime.getRuntime().availableProcessors(), fit));
+        }
+        if (threads > fit) {
+            throw new ParameterException(spec.commandLine(), "--threads " + threads + " would hold about "
+                    + (threads * perThread >> 20) + " MiB of blocks in flight (" + (perThread >> 20) + " MiB each at "
+                    + "--chunk-nnz " + chunkNnz + "), more than a " + (Runtime.getRuntime().maxMemory() >> 20)
+                    + " MiB heap allows (" + fit + " threads): lower --threads or --chunk-nnz, or give a larger heap ("
+                    + largerHeap(threads * perThread * 4) + ")");
+        }
         return Execution.threads(threads);
+    }
+
+    /** {@code SCFLUX_JAVA_OPTS=-Xmx<N>g}, a heap of at least {@code bytes}, in whole GiB. */
+    static String largerHeap(long bytes) {
+        return "SCFLUX_JAVA_OPTS=-Xmx" + Math.max(1, (bytes + (1L << 30) - 1) >> 30) + "g";
     }
 
     /**
@@ -290,7 +328,7 @@ public final class Scflux implements Runnable {
     Consumer<String> warnings(PrintWriter err) {
         return message -> {
             if (!quiet()) {
-                err.println("scflux: warning: " + message);
+                err.println("scflux: warning: " + Printable.escape(message));
                 err.flush();
             }
         };
@@ -322,6 +360,13 @@ public final class Scflux implements Runnable {
             long mb = cacheMb != null ? cacheMb : rereads ? Runtime.getRuntime().maxMemory() / 8 / (1 << 20) : 0;
             if (mb < 0) {
                 throw new ParameterException(spec.commandLine(), "--cache-mb must be at least 0, got " + mb);
+            }
+            long budget = MemoryAccount.host().cap() >> 20;
+            if (mb > budget) {
+                throw new ParameterException(spec.commandLine(), "--cache-mb " + mb + " is more than a "
+                        + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap allows (its memory budget, " + budget
+                        + " MiB, holds the cache and the blocks in flight): lower --cache-mb, or give a larger heap ("
+                        + largerHeap((mb << 20) * 4) + ")");
             }
             cache = BlockCache.ofMegabytes(mb);
         }
@@ -373,6 +418,10 @@ public final class Scflux implements Runnable {
         }
         if (Files.isDirectory(file)) {
             throw new FileSystemException(file.toString(), null, "is a directory");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new FileSystemException(file.toString(), null, "is not a regular file (a FIFO, a device or a "
+                    + "socket): scflux reads .h5ad and .h5 files");
         }
         if (!Files.isReadable(file)) {
             throw new AccessDeniedException(file.toString());

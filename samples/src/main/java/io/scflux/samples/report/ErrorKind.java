@@ -1,6 +1,7 @@
 package io.scflux.samples.report;
 
 import io.scflux.core.ClusterException;
+import io.scflux.core.InvalidOptionException;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.MissingColumnException;
@@ -23,11 +24,11 @@ public enum ErrorKind {
     PERMISSION,
     /** A column (obs, var) that a step names and the data lack. */
     MISSING_KEY,
-    /** The command line itself is wrong (exit 2). */
+    /** The command line itself is wrong, or an option's value (exit 2). */
     USAGE,
     /** The data are not what the step needs (a malformed file, a value out of range). */
     INVALID,
-    /** Reading or writing failed (a full disk), or the cluster could not run the work. */
+    /** Reading or writing failed (a full disk), the heap ran out, or the cluster could not run the work. */
     IO,
     /** A failure of scflux itself. */
     INTERNAL;
@@ -51,14 +52,15 @@ public enum ErrorKind {
             if (t instanceof MissingColumnException) {
                 return MISSING_KEY;
             }
-            if (t instanceof ParameterException) {
+            if (t instanceof ParameterException || t instanceof InvalidOptionException) {
                 return USAGE;
             }
             if (t instanceof ScfluxFormatException || t instanceof MemoryBudgetExceededException
                     || t instanceof IllegalArgumentException) {
                 return INVALID;
             }
-            if (t instanceof IOException || t instanceof UncheckedIOException || t instanceof ClusterException) {
+            if (t instanceof IOException || t instanceof UncheckedIOException || t instanceof ClusterException
+                    || t instanceof OutOfMemoryError) {
                 return IO;
             }
         }

@@ -1,10 +1,13 @@
 package io.scflux.samples.report;
 
+import com.sun.management.UnixOperatingSystemMXBean;
 import io.scflux.core.ClusterException;
 import io.scflux.core.InvalidValueException;
 import io.scflux.core.MemoryBudgetExceededException;
+import io.scflux.core.Printable;
 import io.scflux.core.ScfluxFormatException;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
@@ -18,12 +21,56 @@ import picocli.CommandLine;
  */
 public final class ErrorMessage {
 
+    /** The reason the operating system gives for EMFILE. */
+    private static final String TOO_MANY_OPEN_FILES = "Too many open files";
+
     private ErrorMessage() {
     }
 
-    /** The message of the first format or I/O error among {@code e} and its causes, else {@code e}'s. */
+    /**
+     * The message of the first format or I/O error among {@code e} and its causes, else {@code e}'s: one line, what
+     * it quotes of a file escaped ({@link Printable}).
+     *
+     * @param e the failure
+     * @return the line to print after {@code scflux: error: }
+     */
     public static String of(Throwable e) {
+        String message = message(e);
+        if (message.endsWith(TOO_MANY_OPEN_FILES)) {
+            message += ": raise the limit of open files (ulimit -n" + openFileLimit() + ")";
+        }
+        return Printable.escape(message);
+    }
+
+    /** {@code " is N"}: the limit of open files of this process, where the JVM tells it. */
+    private static String openFileLimit() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix
+                ? " is " + unix.getMaxFileDescriptorCount() : "";
+    }
+
+    /**
+     * The line for an {@link OutOfMemoryError}: what the heap holds and the settings that size it, with a heap twice
+     * the size this JVM has to try.
+     *
+     * @param e the error (its message says which memory ran out: the Java heap, direct buffers, threads)
+     * @return one line
+     */
+    public static String outOfMemory(OutOfMemoryError e) {
+        long mb = Runtime.getRuntime().maxMemory() >> 20;
+        String what = e.getMessage() != null ? e.getMessage() : "Java heap space";
+        if (what.contains("native thread")) {
+            return "out of memory (" + what + "): lower --threads, or raise the process limit (ulimit -u)";
+        }
+        return "out of memory (" + what + ") in a heap of " + mb + " MB, which holds obs and var, the block cache "
+                + "of --cache-mb and the blocks in flight of --threads and --chunk-nnz: give a larger heap "
+                + "(SCFLUX_JAVA_OPTS=-Xmx" + Math.max(1, 2 * mb / 1024) + "g) or lower --cache-mb and --threads";
+    }
+
+    private static String message(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OutOfMemoryError m) {
+                return outOfMemory(m);
+            }
             if (t instanceof ScfluxFormatException || t instanceof MemoryBudgetExceededException
                     || t instanceof ClusterException) {
                 return t.getMessage();

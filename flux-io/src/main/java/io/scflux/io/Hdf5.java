@@ -26,6 +26,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /** Attribute, type and error helpers shared by the readers of the anndata on-disk format (read through jhdf). */
@@ -33,6 +35,17 @@ final class Hdf5 {
 
     static final String ENCODING_TYPE = "encoding-type";
     static final String ENCODING_VERSION = "encoding-version";
+
+    /** The encoding-versions anndata (0.8 to 0.11) reads, by encoding-type (its registry of readers). */
+    private static final Map<String, Set<String>> ENCODING_VERSIONS = Map.ofEntries(
+            Map.entry("anndata", Set.of("0.1.0")), Map.entry("raw", Set.of("0.1.0")),
+            Map.entry("dict", Set.of("0.1.0")), Map.entry("dataframe", Set.of("0.1.0", "0.2.0")),
+            Map.entry("array", Set.of("0.2.0")), Map.entry("rec-array", Set.of("0.2.0")),
+            Map.entry("csr_matrix", Set.of("0.1.0")), Map.entry("csc_matrix", Set.of("0.1.0")),
+            Map.entry("categorical", Set.of("0.2.0")), Map.entry("string-array", Set.of("0.2.0")),
+            Map.entry("string", Set.of("0.2.0")), Map.entry("numeric-scalar", Set.of("0.2.0")),
+            Map.entry("nullable-integer", Set.of("0.1.0")), Map.entry("nullable-boolean", Set.of("0.1.0")),
+            Map.entry("nullable-string-array", Set.of("0.1.0")), Map.entry("awkward-array", Set.of("0.1.0")));
 
     private Hdf5() {
     }
@@ -158,9 +171,20 @@ final class Hdf5 {
         return c;
     }
 
-    /** anndata's {@code encoding-type} attribute, or null when absent. */
+    /**
+     * anndata's {@code encoding-type} attribute, or null when absent; an error when its {@code encoding-version} is
+     * one anndata does not read for that type (anndata keys its readers by both and refuses the rest). An element
+     * without a version (written before anndata 0.8) is read as it always was.
+     */
     static String encodingType(Node node) {
-        return stringAttr(node, ENCODING_TYPE);
+        String type = stringAttr(node, ENCODING_TYPE);
+        Set<String> known = type == null ? null : ENCODING_VERSIONS.get(type);
+        String version = known == null ? null : stringAttr(node, ENCODING_VERSION);
+        if (version != null && !known.contains(version)) {
+            throw error(node, "unsupported encoding-version " + version + " of encoding-type " + type
+                    + " (anndata and scflux read " + String.join(" and ", new TreeSet<>(known)) + ")");
+        }
+        return type;
     }
 
     /** A scalar string attribute, or null when absent; an error when it is not a string. */

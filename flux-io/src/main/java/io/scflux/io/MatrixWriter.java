@@ -47,7 +47,10 @@ abstract class MatrixWriter {
         this.cols = source.nCols();
         DType valueType = source.dtype();
         if (valueType == DType.STRING || valueType == DType.BOOL) {
-            throw new IllegalArgumentException(path + ": cannot write a matrix of " + valueType + " from blocks");
+            // bool X (anndata writes it for a presence matrix) reads as 0 and 1, but is not written back as bool
+            throw new IllegalArgumentException(source.describe() + ": " + path + " holds " + valueType.numpyName()
+                    + " values, which scflux reads (as 0 and 1) but writes only as numbers: give X a numeric dtype "
+                    + "first (in anndata: adata.X = adata.X.astype('float32')), or write with --annotations-only");
         }
     }
 

@@ -79,6 +79,12 @@ final class GroupLabels {
             }
         }
         int[] order = order(names, key, options);
+        if (order.length == 0) {
+            // scanpy fails later, inside numpy; a table of results with no group has nothing to write either
+            throw new IllegalArgumentException("rank_genes_groups: obs '" + key + "' holds no group"
+                    + (label.length == 0 ? " (there are no cells)" : " (no category)")
+                    + ": it needs at least one group of two cells or more to rank genes in");
+        }
         int reference = options.againstRest() ? -1 : indexOf(names, options.reference());
         GroupLabels g = new GroupLabels(names, label, order, reference);
         List<String> singlets = new ArrayList<>();

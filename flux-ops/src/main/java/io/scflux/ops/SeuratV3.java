@@ -1,5 +1,6 @@
 package io.scflux.ops;
 
+import io.scflux.core.InvalidValueException;
 import java.util.Arrays;
 import java.util.stream.IntStream;
 
@@ -59,6 +60,13 @@ final class SeuratV3 {
                 var[g] = sums.variance(b, g);
             }
             int[] varying = IntStream.range(0, nGenes).filter(g -> var[g] > 0).toArray();
+            if (Math.floor(varying.length * span + 1e-5) < 4) {
+                // Loess's own refusal ("span is too small for 0 points") would not say why; scanpy's fit fails too
+                throw new InvalidValueException("seurat_v3: " + varying.length + " of " + nGenes + " genes vary"
+                        + (batches.count > 1 ? " in batch " + b : "") + " across " + n + " cells: the LOESS fit "
+                        + "of log variance on log mean needs at least " + (int) Math.ceil(4 / span) + " genes whose "
+                        + "variance is not 0 at span " + span + " (are these counts, and not all alike?)");
+            }
             double[] x = new double[varying.length];
             double[] y = new double[varying.length];
             for (int i = 0; i < varying.length; i++) {

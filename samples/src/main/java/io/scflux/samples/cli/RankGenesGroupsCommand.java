@@ -1,5 +1,6 @@
 package io.scflux.samples.cli;
 
+import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.backend.Streaming;
@@ -85,6 +86,10 @@ final class RankGenesGroupsCommand extends OpCommand {
         if (!data.obs().has(groupby)) {
             throw new MissingColumnException(input + ": --groupby " + groupby + " is not an obs column (columns: "
                     + String.join(", ", data.obs().columns().keySet()) + ")");
+        }
+        if (data.nObs() == 0) {
+            throw new ScfluxFormatException(input.toString(), "/obs", "no cells: rank_genes_groups needs at least "
+                    + "one group of --groupby " + groupby + " with two cells or more");
         }
         Mono<AnnData> ranked = RankGenesGroups.rankGenesGroups(data, options, streaming);
         return csv == null ? ranked : ranked.doOnNext(result -> MarkerTable.write(MarkerTable.results(result.uns()),

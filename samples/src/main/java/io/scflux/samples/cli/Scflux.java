@@ -32,6 +32,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.ScopeType;
 import picocli.CommandLine.Spec;
 import reactor.core.scheduler.Schedulers;
@@ -72,9 +73,9 @@ public final class Scflux implements Runnable {
     private CommandSpec spec;
 
     @Option(names = "--threads", paramLabel = "N", scope = ScopeType.INHERIT,
-            description = "Workers decoding and folding blocks (default: this machine's cores, fewer where the "
-                    + "heap would not hold their blocks). Results do not depend on it.")
-    private Integer threads;
+            description = "Workers decoding and folding blocks (default: this machine's cores, ${DEFAULT-VALUE}), "
+                    + "by default fewer where the heap would not hold their blocks. Results do not depend on it.")
+    private int threads = Runtime.getRuntime().availableProcessors();
 
     @Option(names = "--chunk-nnz", paramLabel = "N", defaultValue = "" + PlanTarget.DEFAULT_CHUNK_NNZ,
             scope = ScopeType.INHERIT,
@@ -272,13 +273,13 @@ public final class Scflux implements Runnable {
      * what fits (results do not depend on it).
      */
     Execution execution() {
-        if (threads != null && threads < 1) {
+        if (threads < 1) {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
         }
         long perThread = planTarget().chunkNnz() * (Integer.BYTES + Float.BYTES) * BLOCK_COPIES;
         long fit = Math.max(1, MemoryAccount.host().cap() / 2 / perThread);
-        if (threads == null) {
-            return Execution.threads((int) Math.min(Runtime.getRuntime().availableProcessors(), fit));
+        if (!given("--threads")) {
+            return Execution.threads((int) Math.min(threads, fit));
         }
         if (threads > fit) {
             throw new ParameterException(spec.commandLine(), "--threads " + threads + " would hold about "
@@ -288,6 +289,16 @@ public final class Scflux implements Runnable {
                     + largerHeap(threads * perThread * 4) + ")");
         }
         return Execution.threads(threads);
+    }
+
+    /** Whether {@code option}, one of the options every command shares, was given (before or after the command). */
+    private boolean given(String option) {
+        for (ParseResult r = spec.commandLine().getParseResult(); r != null; r = r.subcommand()) {
+            if (r.hasMatchedOption(option)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** {@code SCFLUX_JAVA_OPTS=-Xmx<N>g}, a heap of at least {@code bytes}, in whole GiB. */

@@ -31,7 +31,9 @@ class FatalErrorTest {
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the JVM stopped");
         assertEquals(1, p.exitValue(), err);
-        assertTrue(err.startsWith("scflux: error: java.lang.OutOfMemoryError: probe (the heap holds"), err);
+        assertTrue(err.startsWith("scflux: error: out of memory (probe) in a heap of "), err);
+        assertTrue(err.contains("SCFLUX_JAVA_OPTS=-Xmx"), err);
+        assertEquals(1, err.lines().count(), err);
         try (var files = Files.list(tmp)) {
             List<Path> left = files.toList();
             assertEquals(List.of(tmp.resolve("created")), left, "the unfinished file removed, the marker kept");

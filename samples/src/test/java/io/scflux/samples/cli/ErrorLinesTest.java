@@ -215,6 +215,10 @@ class ErrorLinesTest {
         assertTrue(onlyLine(threads).contains("--threads 64 would hold about"), threads.err());
         assertTrue(threads.err().contains("SCFLUX_JAVA_OPTS=-Xmx"), threads.err());
         assertFalse(Files.exists(out));
+        // without --threads, a machine of 64 cores runs as many workers as the heap holds
+        Cli cores = child(List.of("-Xmx64m", "-XX:ActiveProcessorCount=64"), "qc", wide.toString(), "-o",
+                out.toString());
+        assertEquals(0, cores.exitCode(), cores.err());
     }
 
     @Test

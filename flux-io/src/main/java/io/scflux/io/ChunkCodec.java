@@ -8,7 +8,8 @@ import java.util.zip.Inflater;
 
 /**
  * Undoes the HDF5 filters anndata files use (gzip, byte shuffle, lzf, fletcher32) on one chunk, in reverse pipeline
- * order and honouring the chunk's filter mask. Datasets with any other filter are decoded by jhdf instead.
+ * order and honouring the chunk's filter mask, checking gzip's and fletcher32's checksums. Datasets with any other
+ * filter are decoded by jhdf instead.
  */
 final class ChunkCodec {
 
@@ -59,19 +60,22 @@ final class ChunkCodec {
     }
 
     /**
-     * Decodes a stored chunk of {@code stored} bytes into {@code chunkBytes} bytes. Failures are reported as
-     * {@link IllegalStateException}s carrying the reason; the caller adds file and path.
+     * Decodes a stored chunk of {@code stored} bytes into {@code chunkBytes} bytes, checking every checksum the
+     * pipeline carries: gzip's Adler-32 (the deflate stream is inflated to its end, where zlib checks it) and
+     * Fletcher32's. Failures are reported as {@link IllegalStateException}s carrying the reason; the caller adds file,
+     * path and chunk.
      */
     byte[] decode(byte[] stored, int mask, int chunkBytes) {
         byte[] data = stored;
         int length = stored.length;
         for (int i = ids.length - 1; i >= 0; i--) {
-            if ((mask >>> i & 1) != 0) {
+            if (skipped(mask, i)) {
                 continue;
             }
+            int expected = bytesBefore(i, mask, chunkBytes);
             switch (ids[i]) {
                 case DEFLATE -> {
-                    data = inflate(data, length, chunkBytes);
+                    data = inflate(data, length, expected);
                     length = data.length;
                 }
                 case SHUFFLE -> {
@@ -83,16 +87,17 @@ final class ChunkCodec {
                         throw new IllegalStateException("fletcher32 chunk shorter than its checksum");
                     }
                     length -= 4;
+                    checkFletcher32(data, length);
                 }
                 case LZF -> {
-                    byte[] out = new byte[chunkBytes];
+                    byte[] out = new byte[expected];
                     try {
-                        LZF_DECODER.decodeChunk(data, 0, out, 0, chunkBytes);
+                        LZF_DECODER.decodeChunk(data, 0, out, 0, expected);
                     } catch (LZFException | RuntimeException e) {
                         throw new IllegalStateException("corrupt lzf chunk: " + e.getMessage(), e);
                     }
                     data = out;
-                    length = chunkBytes;
+                    length = expected;
                 }
                 default -> throw new IllegalStateException("filter " + ids[i] + " is not decoded here");
             }
@@ -103,28 +108,101 @@ final class ChunkCodec {
         return data;
     }
 
+    private static boolean skipped(int mask, int filter) {
+        return (mask >>> filter & 1) != 0;
+    }
+
+    /** The bytes filter {@code filter} was given when the chunk was written: the chunk and the checksums before it. */
+    private int bytesBefore(int filter, int mask, int chunkBytes) {
+        int bytes = chunkBytes;
+        for (int i = 0; i < filter; i++) {
+            if (ids[i] == FLETCHER32 && !skipped(mask, i)) {
+                bytes += 4;
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Inflates a zlib stream (HDF5's deflate filter) of exactly {@code expected} bytes, to the end of the stream so
+     * that its Adler-32 trailer is checked; a stream that ends early, runs longer or is followed by bytes is refused.
+     */
     private static byte[] inflate(byte[] in, int length, int expected) {
         Inflater inflater = new Inflater();
         try {
             inflater.setInput(in, 0, length);
             byte[] out = new byte[expected];
+            byte[] beyond = new byte[1];
             int n = 0;
-            while (n < expected && !inflater.finished()) {
-                int k = inflater.inflate(out, n, expected - n);
-                if (k == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-                    break;
+            while (!inflater.finished()) {
+                long read = inflater.getBytesRead();
+                int k = n < expected ? inflater.inflate(out, n, expected - n) : inflater.inflate(beyond);
+                if (n == expected && k > 0) {
+                    throw new IllegalStateException("gzip chunk inflates to more than " + expected + " bytes");
                 }
                 n += k;
+                if (k == 0 && !inflater.finished() && (inflater.needsInput() || inflater.needsDictionary()
+                        || inflater.getBytesRead() == read)) {
+                    throw new IllegalStateException("gzip stream cut short: it ends after " + n + " of " + expected
+                            + " bytes, before its checksum (Adler-32)");
+                }
             }
             if (n < expected) {
                 throw new IllegalStateException("gzip chunk inflates to " + n + " bytes, expected " + expected);
             }
+            if (inflater.getRemaining() > 0) {
+                throw new IllegalStateException(inflater.getRemaining() + " stored bytes follow the end of the gzip"
+                        + " stream");
+            }
             return out;
         } catch (DataFormatException e) {
-            throw new IllegalStateException("corrupt gzip chunk: " + e.getMessage(), e);
+            throw new IllegalStateException("incorrect data check".equals(e.getMessage())
+                    ? "gzip checksum (Adler-32) does not match" : "corrupt gzip stream: " + e.getMessage(), e);
         } finally {
             inflater.end();
         }
+    }
+
+    /**
+     * Checks the Fletcher32 checksum HDF5 stores little-endian after the {@code length} bytes it covers (HDF5's
+     * {@code H5_checksum_fletcher32}: big-endian 16-bit words, an odd last byte as the high half of a word), also
+     * accepting the byte-swapped form HDF5 before 1.6.3 wrote, as HDF5 does.
+     */
+    private static void checkFletcher32(byte[] data, int length) {
+        int stored = (data[length] & 0xff) | (data[length + 1] & 0xff) << 8 | (data[length + 2] & 0xff) << 16
+                | (data[length + 3] & 0xff) << 24;
+        int sum = fletcher32(data, length);
+        int swapped = (sum & 0x00ff00ff) << 8 | (sum >>> 8) & 0x00ff00ff;
+        if (stored != sum && stored != swapped) {
+            throw new IllegalStateException("Fletcher32 checksum does not match");
+        }
+    }
+
+    /** HDF5's {@code H5_checksum_fletcher32} of {@code data[0, length)}. */
+    static int fletcher32(byte[] data, int length) {
+        int sum1 = 0;
+        int sum2 = 0;
+        int at = 0;
+        int words = length / 2;
+        while (words > 0) {
+            int run = Math.min(words, 360);
+            words -= run;
+            for (int w = 0; w < run; w++, at += 2) {
+                sum1 += (data[at] & 0xff) << 8 | data[at + 1] & 0xff;
+                sum2 += sum1;
+            }
+            sum1 = (sum1 & 0xffff) + (sum1 >>> 16);
+            sum2 = (sum2 & 0xffff) + (sum2 >>> 16);
+        }
+        if (length % 2 != 0) {
+            sum1 += (data[at] & 0xff) << 8;
+            sum2 += sum1;
+            sum1 = (sum1 & 0xffff) + (sum1 >>> 16);
+            sum2 = (sum2 & 0xffff) + (sum2 >>> 16);
+        }
+        sum1 = (sum1 & 0xffff) + (sum1 >>> 16);
+        sum2 = (sum2 & 0xffff) + (sum2 >>> 16);
+        return sum2 << 16 | sum1;
     }
 
     private byte[] unshuffle(byte[] in, int length) {

@@ -463,6 +463,16 @@ final class StoredArray {
         return out.clear();
     }
 
+    /** Where chunk {@code linear} is stored: its first byte in the file, or -1 when it was never written. */
+    long chunkAddress(long linear) {
+        return chunkAddress[Math.toIntExact(linear)];
+    }
+
+    /** How many bytes chunk {@code linear} takes in the file, filtered. */
+    int chunkStoredBytes(long linear) {
+        return chunkStored[Math.toIntExact(linear)];
+    }
+
     /** Number of chunks along each axis (chunked layout only). */
     long[] chunkGrid() {
         return chunkGrid.clone();
@@ -503,7 +513,7 @@ final class StoredArray {
                 try {
                     out = ByteBuffer.wrap(codec.decode(raw, chunkMask[(int) linear], bytes)).order(order);
                 } catch (IllegalStateException e) {
-                    throw new ScfluxFormatException(file, path, "chunk " + linear + " at offset "
+                    throw new ScfluxFormatException(file, path, "chunk " + linear + " at byte "
                             + chunkAddress[(int) linear] + ": " + e.getMessage(), e);
                 }
             }

@@ -15,16 +15,19 @@ import io.scflux.ops.PreprocessOptions;
 import java.io.File;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
+import java.nio.channels.ClosedByInterruptException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.Disposable;
+import reactor.core.publisher.Hooks;
 import reactor.core.publisher.Mono;
 
 /**
@@ -70,17 +73,29 @@ class CancellationTest {
 
         SplittableRandom random = new SplittableRandom(7);
         int finished = 0;
-        for (int i = 0; i < RUNS; i++) {
-            Disposable d = run.get().subscribe();
-            Thread.sleep(random.nextLong(fullMillis + 1));
-            finished += d.isDisposed() ? 1 : 0;
-            d.dispose();
-            Files.deleteIfExists(dir.resolve("out.h5ad")); // a run that finished before its cancel wrote it
+        // A cancel interrupts the read under way on its worker, which then fails with no subscriber left to tell:
+        // Reactor hands such errors to onErrorDropped. They are collected here and must all be the cancel's doing.
+        ConcurrentLinkedQueue<Throwable> dropped = new ConcurrentLinkedQueue<>();
+        Hooks.onErrorDropped(dropped::add);
+        try {
+            for (int i = 0; i < RUNS; i++) {
+                Disposable d = run.get().subscribe();
+                Thread.sleep(random.nextLong(fullMillis + 1));
+                finished += d.isDisposed() ? 1 : 0;
+                d.dispose();
+                Files.deleteIfExists(dir.resolve("out.h5ad")); // a run that finished before its cancel wrote it
+            }
+            cache.clear();
+            settle();
+        } finally {
+            Hooks.resetOnErrorDropped();
         }
-        cache.clear();
-        settle();
+        for (Throwable e : dropped) {
+            assertTrue(causedByInterrupt(e), "an error dropped after a cancel that the cancel did not cause: " + e);
+        }
 
         System.out.println("cancellation: " + RUNS + " runs, " + finished + " finished before the cancel, "
+                + dropped.size() + " reads failed by the cancel's interrupt, "
                 + "open files " + fds + " -> " + openFiles() + ", heap " + heap / 1024 / 1024 + " -> "
                 + usedHeapAfterGc() / 1024 / 1024 + " MB");
         String inputPath = input.toRealPath().toString();
@@ -107,6 +122,16 @@ class CancellationTest {
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(), left.collect(Collectors.toList()), "no temporary file is left");
         }
+    }
+
+    /** True when {@code e} or one of its causes is the interrupt of a channel that a cancel gives its worker. */
+    private static boolean causedByInterrupt(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ClosedByInterruptException || t instanceof InterruptedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Waits until cancelled work has stopped: no worker is busy on our files (polls the open files). */

@@ -175,13 +175,17 @@ class SparkClusterIT {
 
     /** A JVM on the Spark home's jars running {@code args} (a main class and its arguments), output to {@code log}. */
     private Process spark(Path log, String... args) throws IOException {
+        // Spark's own temporary folders (spark-UUID) in the test's folder, which JUnit removes: a JVM killed here
+        // runs no shutdown hook to remove them from /tmp
+        Path scratch = Files.createDirectories(tmp.resolve("java-tmp"));
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", SPARK_HOME.resolve("jars") + File.separator + "*"));
+                "-Xmx512m", "-Djava.io.tmpdir=" + scratch, "-cp", SPARK_HOME.resolve("jars") + File.separator + "*"));
         cmd.addAll(OPENS);
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
         Map<String, String> env = pb.environment();
         env.put("SPARK_HOME", SPARK_HOME.toString());
+        env.put("SPARK_LOCAL_DIRS", scratch.toString());
         // what a distribution's bin/load-spark-env.sh sets: the worker's launcher needs it to find jars/
         env.put("SPARK_SCALA_VERSION", "2.13");
         return pb.start();

@@ -9,23 +9,26 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.jar.JarFile;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
  * The main class of {@code scflux-spark.jar} run with {@code java -jar}: runs {@link Scflux} with a Spark home's jars
- * on the class path ({@code $SPARK_HOME/jars}, else the Spark home the build made), so that {@code --engine spark}
- * works in local mode without spark-submit. The jar leaves out what Spark ships (jackson, netty, slf4j): Spark's
- * copies are the ones both run on.
+ * on the class path, so that {@code --engine spark} works in local mode without spark-submit. The Spark home is found
+ * where this run's machine has it ({@link #sparkHome}), never at a path of the machine that built the jar. The jar
+ * leaves out what Spark ships (jackson, netty, slf4j): Spark's copies are the ones both run on.
  */
 public final class SparkLaunch {
+
+    /** The Spark home looked for beside the jar when {@code SPARK_HOME} is unset. */
+    static final String BESIDE = "spark-home";
 
     private SparkLaunch() {
     }
 
     public static void main(String[] args) throws Exception {
         Path jar = Path.of(SparkLaunch.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-        Path jars = sparkHome(jar).resolve("jars");
+        Path jars = sparkHome(System.getenv(), jar).resolve("jars");
         List<URL> urls = new ArrayList<>();
         urls.add(jar.toUri().toURL());
         try (Stream<Path> all = Files.list(jars)) {
@@ -34,7 +37,8 @@ public final class SparkLaunch {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("no Spark jars in " + jars + ": set SPARK_HOME to a Spark 4.0 "
-                    + "installation (or build with mvn -Pspark package, which makes one)", e);
+                    + "installation, or put one as " + BESIDE + " beside " + jar.getFileName()
+                    + " (mvn -Pspark package links the one it builds there)", e);
         }
         ClassLoader loader = new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
         Thread.currentThread().setContextClassLoader(loader);
@@ -45,18 +49,15 @@ public final class SparkLaunch {
         }
     }
 
-    /** {@code $SPARK_HOME}, else the Spark home named in {@code jar}'s manifest (the one the build made). */
-    private static Path sparkHome(Path jar) throws IOException {
-        String home = System.getenv("SPARK_HOME");
+    /**
+     * {@code $SPARK_HOME} of {@code env}, else the folder {@value #BESIDE} beside {@code jar} (a link to the Spark home
+     * that {@code mvn -Pspark package} builds, in a checkout).
+     */
+    static Path sparkHome(Map<String, String> env, Path jar) {
+        String home = env.get("SPARK_HOME");
         if (home != null && !home.isEmpty()) {
             return Path.of(home);
         }
-        try (JarFile j = new JarFile(jar.toFile())) {
-            String built = j.getManifest().getMainAttributes().getValue("Scflux-Spark-Home");
-            if (built == null) {
-                throw new IOException(jar + " names no Spark home: set SPARK_HOME");
-            }
-            return Path.of(built).normalize();
-        }
+        return jar.toAbsolutePath().resolveSibling(BESIDE);
     }
 }

@@ -1,5 +1,7 @@
 package io.scflux.core;
 
+import java.nio.file.Path;
+import java.util.Set;
 import java.util.function.Function;
 import reactor.core.publisher.Flux;
 
@@ -42,6 +44,17 @@ public interface BlockSource {
      */
     default Object cacheKey() {
         return null;
+    }
+
+    /**
+     * The files this source's values are read from: a file-backed matrix's own file (for a CSC matrix, the file its
+     * row-major copy was made from), the files of what a view, stage, subset or concatenation reads, none for data
+     * held in memory. A writer refuses to write over any of them, since that would destroy what it is writing.
+     *
+     * @return the files, in the order first read; empty when nothing is read from a file
+     */
+    default Set<Path> files() {
+        return Set.of();
     }
 
     /** A short human name (file and HDF5 path, or kind) for messages. */

@@ -1,6 +1,8 @@
 package io.scflux.core;
 
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A source that passes every question on to another one, for wrappers that change only how blocks are read (a cache,
@@ -42,6 +44,11 @@ public abstract class ForwardingSource implements BlockSource {
     @Override
     public Object cacheKey() {
         return delegate.cacheKey();
+    }
+
+    @Override
+    public Set<Path> files() {
+        return delegate.files();
     }
 
     @Override

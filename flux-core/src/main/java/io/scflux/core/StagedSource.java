@@ -1,6 +1,8 @@
 package io.scflux.core;
 
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * A source seen through a {@link Stage}: its blocks are the base's blocks mapped by the stage as they are read, never
@@ -78,6 +80,11 @@ public final class StagedSource implements BlockSource, java.io.Serializable {
     @Override
     public boolean isDense() {
         return dense;
+    }
+
+    @Override
+    public Set<Path> files() {
+        return base.files();
     }
 
     /**

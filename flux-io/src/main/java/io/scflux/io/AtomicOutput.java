@@ -90,6 +90,11 @@ final class AtomicOutput {
         return file;
     }
 
+    /** The temporary file that {@link #commit} renames onto the target. */
+    Path temporary() {
+        return temporary;
+    }
+
     /** Closes the file, forces it to disk and renames it onto the target; on failure, aborts. */
     void commit() {
         try {

@@ -51,7 +51,7 @@ final class CellRangerWriter extends MatrixWriter {
             throw new IllegalArgumentException("a Cell Ranger file holds a matrix, and this AnnData has no X");
         }
         ElementWriter.Matrix matrix = new ElementWriter.Matrix("/", CellRangerReader.V3_GROUP, counts.x());
-        return H5adWriter.atomically(target, options, file -> {
+        return H5adWriter.atomically(counts, target, options, file -> {
             annotate(file, counts);
             return List.of(matrix);
         }, (file, m) -> MatrixWriter.write(m, options, (element, plan) -> new CellRangerWriter(file, element, plan)));

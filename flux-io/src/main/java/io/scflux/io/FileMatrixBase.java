@@ -4,6 +4,7 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import java.nio.file.Path;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -58,6 +59,12 @@ abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
     @Override
     public final Path file() {
         return file;
+    }
+
+    /** The file itself (for a CSC matrix, the file its row-major copy is made from, never the copy). */
+    @Override
+    public final Set<Path> files() {
+        return Set.of(file);
     }
 
     @Override

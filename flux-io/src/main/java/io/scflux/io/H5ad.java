@@ -47,6 +47,7 @@ public final class H5ad {
      * Cell Ranger 2) is read as {@code sc.read_10x_h5(file, genome, gex_only)} followed by
      * {@code var_names_make_unique()}: obs named by the barcodes, var by the feature names with {@code gene_ids},
      * {@code feature_types} and {@code genome}, and X the counts (int32 declared float32), streamed from the file.
+     * Refused while another process holds {@code file} open for writing, as h5py refuses it ({@link FileGuard}).
      */
     public static AnnData read(Path file, CellRangerOptions cellRanger) {
         return H5adReader.read(file, cellRanger);
@@ -95,16 +96,51 @@ public final class H5ad {
      * the target nor a temporary file; a cancellation that arrives once the commit (close, sync, rename) has begun
      * lets it finish, so the target is then complete. Its passes over the matrices are named {@code write}
      * ({@link Pass}).
+     *
+     * <p>Refused (an {@link IllegalArgumentException} naming both files, before anything is written) when
+     * {@code target} is a file {@code data} reads ({@link AnnData#files()}: X's, a layer's, raw's, the counts of a
+     * normalized view, the inputs of a subset or concatenation) under any spelling, a symbolic or hard link
+     * included: that is {@link #writeInPlace}. Refused too when {@code target} is a folder, a FIFO or a device
+     * ({@link FileGuard#checkOutput}).
+     *
+     * @param data the container to write
+     * @param target the file to write: a regular file or a new name
+     * @param options compression, plan and execution
+     * @return a cold Mono that writes on subscription
      */
     public static Mono<Void> write(AnnData data, Path target, WriteOptions options) {
         return H5adWriter.write(data, target, options).contextWrite(Pass.named("write"));
     }
 
     /**
+     * Rewrites {@code file} with {@code data}, which may read it (the result of a step over {@code file}'s own
+     * container), as {@link #write(AnnData, Path, WriteOptions)} writes: into a temporary copy beside it, renamed onto
+     * it once complete, so an error or a cancel leaves {@code file} as it was. The rewritten file keeps its
+     * permissions, and its owner and group where this process may set them; through a symbolic link, the file it
+     * names is rewritten. Refused while another process holds {@code file} open for writing (an HDF5 lock, as h5py's
+     * {@code "r+"} takes; {@link FileGuard}), checked before the write and again before the rename.
+     *
+     * @param data the container to write
+     * @param file the existing regular file to rewrite
+     * @param options compression, plan and execution
+     * @return a cold Mono that rewrites on subscription
+     */
+    public static Mono<Void> writeInPlace(AnnData data, Path file, WriteOptions options) {
+        return H5adWriter.writeInPlace(data, file, options).contextWrite(Pass.named("write"));
+    }
+
+    /**
      * Writes the counts of {@code counts} (X of whole non-negative numbers, obs names as barcodes, var names and
      * {@code gene_ids}/{@code feature_types}/{@code genome} as features) to {@code target} in Cell Ranger 3's HDF5
      * feature-barcode layout, on subscription and atomically as {@link #write(AnnData, Path, WriteOptions)}: what
-     * {@code sc.read_10x_h5} and {@link #read(Path, CellRangerOptions)} read.
+     * {@code sc.read_10x_h5} and {@link #read(Path, CellRangerOptions)} read. Refused, before anything is written,
+     * where {@link #write(AnnData, Path, WriteOptions)} refuses: {@code target} a file {@code counts} reads (its own
+     * Cell Ranger input included), a folder, a FIFO or a device.
+     *
+     * @param counts the container whose X holds the counts
+     * @param target the file to write: a regular file or a new name
+     * @param options compression, plan and execution
+     * @return a cold Mono that writes on subscription
      */
     public static Mono<Void> writeCellRanger(AnnData counts, Path target, WriteOptions options) {
         return Mono.defer(() -> CellRangerWriter.write(counts, target, options)).contextWrite(Pass.named("write"));

@@ -30,6 +30,7 @@ final class H5adReader {
 
     /** {@code file}'s container; a Cell Ranger file is read with {@code cellRanger} ({@link CellRangerReader}). */
     static AnnData read(Path file, CellRangerOptions cellRanger) {
+        FileGuard.checkNotLocked(file);
         try (HdfFile hdf = open(file)) {
             return Hdf5.guard(hdf, () -> CellRangerReader.isCellRanger(hdf)
                     ? CellRangerReader.read(file, hdf, cellRanger) : new H5adReader(file).read(hdf));

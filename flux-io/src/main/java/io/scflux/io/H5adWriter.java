@@ -35,8 +35,23 @@ final class H5adWriter {
     /** As {@link #write(AnnData, Path, WriteOptions, long)}, the room for the file measured by {@code space}. */
     static Mono<Void> write(AnnData data, Path target, WriteOptions options, long indexLimit,
                             Function<Path, DiskSpace> space) {
+        return write(data, target, false, options, indexLimit, space);
+    }
+
+    /**
+     * Rewrites {@code file} with {@code data}, which may read it: see {@link H5ad#writeInPlace}. The file a symbolic
+     * link names is rewritten.
+     */
+    static Mono<Void> writeInPlace(AnnData data, Path file, WriteOptions options) {
+        Objects.requireNonNull(file, "file");
+        return Mono.defer(() -> write(data, FileGuard.inPlaceTarget(file), true, options, CsrWriter.INT32_LIMIT,
+                DiskSpace::of));
+    }
+
+    private static Mono<Void> write(AnnData data, Path target, boolean inPlace, WriteOptions options, long indexLimit,
+                                    Function<Path, DiskSpace> space) {
         Objects.requireNonNull(data, "data");
-        return atomically(target, options, space, List.of(file -> new ElementWriter(file).anndata(data),
+        return atomically(data, target, inPlace, options, space, List.of(file -> new ElementWriter(file).anndata(data),
                 file -> {
                     new ElementWriter(file).anndataFrames(data);
                     return List.of();
@@ -45,40 +60,63 @@ final class H5adWriter {
 
     /**
      * The atomic write every file format shares: on the HDF5 thread {@code annotations} writes what is held in
-     * memory into the new file and lists the matrices, which {@code matrices} then streams one after another; the
-     * file is renamed onto {@code target} when all are written, deleted on error or cancel.
+     * memory of {@code data} into the new file and lists the matrices, which {@code matrices} then streams one after
+     * another; the file is renamed onto {@code target} when all are written, deleted on error or cancel. Refused
+     * before anything is written when {@code target} is not a file to write or is a file {@code data} reads
+     * ({@link FileGuard}).
      */
-    static Mono<Void> atomically(Path target, WriteOptions options,
+    static Mono<Void> atomically(AnnData data, Path target, WriteOptions options,
                                  Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
                                  BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
-        return atomically(target, options, DiskSpace::of, List.of(annotations), matrices);
+        return atomically(data, target, false, options, DiskSpace::of, List.of(annotations), matrices);
     }
 
     /**
      * Writes {@code target} in {@code parts}, each writing its elements on the HDF5 thread and listing the matrices
-     * streamed before the next part.
+     * streamed before the next part. {@code inPlace}: {@code target} may be a file {@code data} reads; the new file
+     * takes its permissions, owner and group, and is renamed onto it only while no other process holds it open for
+     * writing.
      */
-    private static Mono<Void> atomically(Path target, WriteOptions options, Function<Path, DiskSpace> space,
+    private static Mono<Void> atomically(AnnData data, Path target, boolean inPlace, WriteOptions options,
+                                         Function<Path, DiskSpace> space,
                                          List<Function<NativeHdf5, List<ElementWriter.Matrix>>> parts,
                                          BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
         return Mono.defer(() -> {
+            if (!inPlace) {
+                FileGuard.checkTarget(target, data.files());
+            }
             AtomicOutput out = new AtomicOutput(target);
-            return Mono.fromCallable(() -> out.open(options, space))
+            return Mono.fromCallable(() -> open(out, options, space, inPlace ? target : null))
                     .subscribeOn(NativeHdf5.THREAD)
                     .flatMapMany(file -> Flux.fromIterable(parts)
                             .concatMap(part -> Mono.fromCallable(() -> part.apply(file))
                                     .subscribeOn(NativeHdf5.THREAD)
                                     .flatMapMany(Flux::fromIterable)
                                     .concatMap(m -> matrices.apply(file, m))))
-                    .then(onHdf5Thread(out, AtomicOutput::commit))
+                    .then(onHdf5Thread(out, o -> {
+                        if (inPlace) {
+                            FileGuard.checkNotLocked(target); // whoever opened it for writing meanwhile keeps it
+                        }
+                        o.commit();
+                    }))
                     .onErrorResume(e -> onHdf5Thread(out, o -> o.abort(e)).then(Mono.error(e)))
                     // a cancel at any moment, even one that overtakes the open: the abort is queued on the HDF5
                     // thread behind whatever runs there, and an open it overtakes refuses to create the file
                     .doOnCancel(() -> NativeHdf5.THREAD.schedule(() -> out.abort(
                             new CancellationException("write of " + target + " cancelled"))));
         });
+    }
+
+    /** {@code out} opened; its file given the permissions, owner and group of {@code keep} unless that is null. */
+    private static NativeHdf5 open(AtomicOutput out, WriteOptions options, Function<Path, DiskSpace> space,
+                                   Path keep) {
+        NativeHdf5 file = out.open(options, space);
+        if (keep != null) {
+            FileGuard.keepAttributes(keep, out.temporary());
+        }
+        return file;
     }
 
     /**

@@ -8,6 +8,7 @@ import io.scflux.core.Reducer;
 import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
+import io.scflux.io.FileGuard;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.io.IOException;
@@ -36,15 +37,54 @@ public final class SparkWriter {
     private SparkWriter() {
     }
 
-    /** Writes {@code data} to {@code target} on subscription, computing its derived matrices on {@code engine}. */
+    /**
+     * Writes {@code data} to {@code target} on subscription, computing its derived matrices on {@code engine};
+     * refused before any task runs where {@link H5ad#write} refuses ({@link FileGuard}: {@code target} a file
+     * {@code data} reads, a folder, a FIFO or a device).
+     *
+     * @param data the container to write
+     * @param target the file to write
+     * @param options compression, plan and execution
+     * @param engine where the derived matrices are computed
+     * @return a cold Mono that writes on subscription
+     */
     public static Mono<Void> write(AnnData data, Path target, WriteOptions options, SparkEngine engine) {
+        return Mono.fromRunnable(() -> {
+            FileGuard.checkOutput(target);
+            FileGuard.checkNotRead(target, data.files());
+        }).then(write(data, target, options, engine, H5ad::write));
+    }
+
+    /**
+     * Rewrites {@code file}, which {@code data} may read, as {@link H5ad#writeInPlace} does, computing its derived
+     * matrices on {@code engine}.
+     *
+     * @param data the container to write
+     * @param file the file to rewrite
+     * @param options compression, plan and execution
+     * @param engine where the derived matrices are computed
+     * @return a cold Mono that rewrites on subscription
+     */
+    public static Mono<Void> writeInPlace(AnnData data, Path file, WriteOptions options, SparkEngine engine) {
+        return write(data, file, options, engine, H5ad::writeInPlace);
+    }
+
+    /** {@code data}'s derived matrices computed into parts beside {@code target}, then written by {@code writer}. */
+    private static Mono<Void> write(AnnData data, Path target, WriteOptions options, SparkEngine engine,
+                                    Writer writer) {
         return Mono.usingWhen(
                 Mono.fromCallable(() -> Files.createTempDirectory(target.toAbsolutePath().getParent(),
                         "." + target.getFileName() + ".parts-")).subscribeOn(Schedulers.boundedElastic()),
                 folder -> Mono.fromCallable(() -> withParts(data, folder, options, engine))
                         .subscribeOn(Schedulers.boundedElastic())
-                        .flatMap(parts -> H5ad.write(parts, target, options)),
+                        .flatMap(parts -> writer.write(parts, target, options)),
                 folder -> Mono.fromRunnable(() -> delete(folder)).subscribeOn(Schedulers.boundedElastic()));
+    }
+
+    /** {@link H5ad#write} or {@link H5ad#writeInPlace}. */
+    @FunctionalInterface
+    private interface Writer {
+        Mono<Void> write(AnnData data, Path target, WriteOptions options);
     }
 
     /** A shallow copy of {@code data} whose computed matrices are read from parts Spark wrote to {@code folder}. */

@@ -1,10 +1,15 @@
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
+import java.nio.file.Path;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * The annotated matrix, shaped like anndata's: {@code X} (cells x genes, any {@link BlockSource}: in memory, backed
@@ -133,6 +138,41 @@ public final class AnnData {
         }
         this.raw = newRaw;
         return this;
+    }
+
+    /**
+     * The files the container's matrices are read from ({@link BlockSource#files}): X's, the layers', raw's and those
+     * of the sparse or computed entries of obsm, varm, obsp, varp and uns. What a writer must not write over.
+     *
+     * @return the files, in the order X, layers, obsm, varm, obsp, varp, uns, raw; empty for a container in memory
+     */
+    public Set<Path> files() {
+        Set<Path> files = new LinkedHashSet<>();
+        if (x != null) {
+            files.addAll(x.files());
+        }
+        for (Collection<?> values : List.of(layers.values(), obsm.values(), varm.values(), obsp.values(),
+                varp.values(), uns.values())) {
+            addFiles(values, files);
+        }
+        if (raw != null) {
+            files.addAll(raw.x().files());
+            addFiles(raw.varm().values(), files);
+        }
+        return Collections.unmodifiableSet(files);
+    }
+
+    /** Adds the files of the sources among {@code values}, looking into nested maps and lists (uns). */
+    private static void addFiles(Collection<?> values, Set<Path> files) {
+        for (Object v : values) {
+            if (v instanceof BlockSource s) {
+                files.addAll(s.files());
+            } else if (v instanceof Map<?, ?> m) {
+                addFiles(m.values(), files);
+            } else if (v instanceof Collection<?> c) {
+                addFiles(c, files);
+            }
+        }
     }
 
     /**

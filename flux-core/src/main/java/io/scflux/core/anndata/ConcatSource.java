@@ -10,8 +10,10 @@ import io.scflux.core.RowReader;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.Resident;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
@@ -127,6 +129,14 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     /** The stacked sources, in order. */
     public List<BlockSource> inputs() {
         return inputs;
+    }
+
+    /** Every input's files, in input order. */
+    @Override
+    public Set<Path> files() {
+        Set<Path> files = new LinkedHashSet<>();
+        inputs.forEach(s -> files.addAll(s.files()));
+        return Collections.unmodifiableSet(files);
     }
 
     @Override

@@ -12,7 +12,9 @@ import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.RowScale;
 import io.scflux.core.backend.Streaming;
+import java.nio.file.Path;
 import java.util.Objects;
+import java.util.Set;
 import reactor.core.publisher.Mono;
 
 /**
@@ -148,6 +150,12 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
                     "size factors are recomputed where the view was made, not where it was shipped"));
             return new NormalizedView(counts, Mono.just(factors), none, log1p, base, scaling, HostBackend.INSTANCE);
         }
+    }
+
+    /** The counts' files: the view reads nothing else. */
+    @Override
+    public Set<Path> files() {
+        return counts.files();
     }
 
     /** The counts the view reads. */

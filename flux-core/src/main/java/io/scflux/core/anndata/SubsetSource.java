@@ -5,9 +5,11 @@ import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.backend.RowSorter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Rows and columns of another source, selected by position in any order (repeats allowed), without copying it:
@@ -230,6 +232,11 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
             kept += mapPtr[c + 1] - mapPtr[c];
         }
         return kept;
+    }
+
+    @Override
+    public Set<Path> files() {
+        return base.files();
     }
 
     @Override

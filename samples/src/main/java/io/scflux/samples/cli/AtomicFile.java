@@ -1,5 +1,6 @@
 package io.scflux.samples.cli;
 
+import io.scflux.io.FileGuard;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -24,7 +25,9 @@ final class AtomicFile {
     private AtomicFile() {
     }
 
+    /** Writes {@code target}; refused, before anything is written, when it is a folder, a FIFO or a device. */
     static void write(Path target, Content content) throws IOException {
+        FileGuard.checkOutput(target);
         Path absolute = target.toAbsolutePath();
         Path temporary = absolute.resolveSibling("." + absolute.getFileName() + ".scflux-"
                 + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong())

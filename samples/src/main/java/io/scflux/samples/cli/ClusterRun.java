@@ -24,6 +24,9 @@ interface ClusterRun extends AutoCloseable {
     /** Writes {@code data} to {@code target} from what the cluster's tasks wrote. */
     Mono<Void> write(AnnData data, Path target, WriteOptions options);
 
+    /** Rewrites {@code file}, which {@code data} may read, from what the cluster's tasks wrote. */
+    Mono<Void> writeInPlace(AnnData data, Path file, WriteOptions options);
+
     @Override
     void close();
 

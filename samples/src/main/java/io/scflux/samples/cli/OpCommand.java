@@ -89,7 +89,10 @@ abstract class OpCommand implements Callable<Integer> {
     /** The engines of {@code --engine}. */
     enum EngineChoice { LOCAL, SPARK }
 
-    /** How a result is written: {@link H5ad#write}, or from Spark's part files. */
+    /**
+     * How a result is written: {@link H5ad#write}, or from Spark's part files; {@code --in-place} by
+     * {@link H5ad#writeInPlace}, which alone may write over the file the result reads.
+     */
     @FunctionalInterface
     interface Writer {
         Mono<Void> write(AnnData data, Path target, WriteOptions options);
@@ -126,10 +129,11 @@ abstract class OpCommand implements Callable<Integer> {
             }
             try (ClusterRun spark = ClusterRun.spark(spec, master, sparkConf, Duration.ofSeconds(sparkTimeout))) {
                 spec.commandLine().getErr().println("scflux: passes over X on " + spark);
-                return run(global, spark.streaming(streaming), false, spark::write);
+                return run(global, spark.streaming(streaming), false,
+                        destination.inPlace ? spark::writeInPlace : spark::write);
             }
         }
-        return run(global, streaming, true, H5ad::write);
+        return run(global, streaming, true, destination.inPlace ? H5ad::writeInPlace : H5ad::write);
     }
 
     /**

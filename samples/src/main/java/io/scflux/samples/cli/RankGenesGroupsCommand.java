@@ -8,8 +8,6 @@ import io.scflux.ops.RankGenesGroups;
 import io.scflux.ops.RankGenesGroupsOptions;
 import io.scflux.ops.RankGenesGroupsOptions.CorrMethod;
 import io.scflux.ops.RankGenesGroupsOptions.Method;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -77,11 +75,11 @@ final class RankGenesGroupsCommand extends OpCommand {
             options = RankGenesGroupsOptions.of(groupby).withMethod(Method.of(method)).withGroups(groups)
                     .withReference(reference).withNGenes(nGenes).withPts(pts)
                     .withCorrMethod(CorrMethod.of(corrMethod)).withTieCorrect(tieCorrect).withLayer(layer);
-            if (csv != null && Files.exists(csv) && Files.isSameFile(csv, input)) {
-                throw new IllegalArgumentException("--csv " + csv + " is the input itself; write elsewhere");
-            }
-        } catch (IllegalArgumentException | IOException e) {
+        } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
+        }
+        if (csv != null) {
+            Scflux.target(spec, "--csv", csv, List.of(input));
         }
         if (!data.obs().has(groupby)) {
             throw new MissingColumnException(input + ": --groupby " + groupby + " is not an obs column (columns: "

@@ -12,6 +12,7 @@ import io.scflux.core.MemoryAccount;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.CellRangerOptions;
+import io.scflux.io.FileGuard;
 import io.scflux.io.H5ad;
 import io.scflux.samples.report.ErrorKind;
 import io.scflux.samples.report.ErrorMessage;
@@ -441,22 +442,11 @@ public final class Scflux implements Runnable {
     }
 
     /**
-     * {@code out}, the file a command is to write, checked: not a folder, and none of {@code inputs} under another
-     * spelling or through a symbolic or hard link (a usage error: {@code --in-place} is how an input is rewritten).
+     * {@code out}, the .h5ad or plot a command is to write ({@code -o}), checked as {@link #target} checks it; a
+     * name that looks like a table's is warned about.
      */
-    static Path output(CommandSpec spec, Path out, List<Path> inputs) throws IOException {
-        if (Files.isDirectory(out)) {
-            throw new FileSystemException(out.toString(), null, "is a directory");
-        }
-        if (Files.exists(out)) {
-            for (Path in : inputs) {
-                if (Files.exists(in) && Files.isSameFile(in, out)) {
-                    throw new ParameterException(spec.commandLine(), "-o " + out + " is the input " + in
-                            + " itself; write elsewhere" + (inputs.size() == 1 ? ", or use --in-place to rewrite it"
-                            : ""));
-                }
-            }
-        }
+    static Path output(CommandSpec spec, Path out, List<Path> inputs) {
+        target(spec, "-o", out, inputs);
         String name = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(Locale.ROOT);
         for (String table : new String[] {".csv", ".tsv", ".txt", ".xlsx"}) {
             if (name.endsWith(table)) {
@@ -465,6 +455,26 @@ public final class Scflux implements Runnable {
             }
         }
         return out;
+    }
+
+    /**
+     * {@code file}, which {@code option} names for a command to write, checked before any work: a regular file or a
+     * new name (not a folder, a FIFO or a device, which the rename ending a write would replace), and none of
+     * {@code inputs} under another spelling or through a symbolic or hard link. Each is a usage error that leaves
+     * the file as it is: {@code --in-place} is how an input is rewritten.
+     */
+    static Path target(CommandSpec spec, String option, Path file, List<Path> inputs) {
+        try {
+            FileGuard.checkOutput(file);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), option + " " + e.getMessage(), e);
+        }
+        FileGuard.readFrom(file, inputs).ifPresent(in -> {
+            throw new ParameterException(spec.commandLine(), option + " " + file + " is the input " + in
+                    + " itself; write elsewhere" + (inputs.size() == 1 && "-o".equals(option)
+                    ? ", or use --in-place to rewrite it" : ""));
+        });
+        return file;
     }
 
     /** The global options of the command that {@code spec} describes (any subcommand). */

@@ -7,10 +7,9 @@ import io.scflux.io.WriteOptions;
 import io.scflux.samples.synth.SynthSpec;
 import io.scflux.samples.synth.SyntheticCounts;
 import java.io.IOException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -77,9 +76,7 @@ final class SynthCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        if (Files.isDirectory(output)) {
-            throw new FileSystemException(output.toString(), null, "is a directory");
-        }
+        Scflux.output(spec, output, List.of());
         WriteOptions options = WriteOptions.DEFAULT.withCompression(compression).withPlan(global.planTarget())
                 .withExecution(global.execution());
         long started = System.nanoTime();

@@ -53,6 +53,11 @@ final class SparkRun implements ClusterRun {
         return SparkWriter.write(data, target, options, engine);
     }
 
+    @Override
+    public Mono<Void> writeInPlace(AnnData data, Path file, WriteOptions options) {
+        return SparkWriter.writeInPlace(data, file, options, engine);
+    }
+
     /** The engine and its master, e.g. {@code spark local[2]}. */
     @Override
     public String toString() {

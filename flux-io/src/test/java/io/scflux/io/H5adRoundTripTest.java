@@ -96,7 +96,7 @@ class H5adRoundTripTest {
         Path original = Fixtures.path("rich.anndata08.h5ad");
         Path file = dir.resolve("in-place.h5ad");
         Files.copy(original, file);
-        H5ad.write(H5ad.read(file), file, WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP)
+        H5ad.writeInPlace(H5ad.read(file), file, WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP)
                 .withPlan(PlanTarget.ofChunkNnz(500))).block();
         assertOnlyTheContainersConversions(PythonProbe.json(COMPARE, original, file));
         try (Stream<Path> s = Files.list(dir)) {

@@ -3,7 +3,6 @@ package io.scflux.samples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
@@ -73,8 +72,9 @@ class CancellationTest {
 
         SplittableRandom random = new SplittableRandom(7);
         int finished = 0;
-        // A cancel interrupts the read under way on its worker, which then fails with no subscriber left to tell:
-        // Reactor hands such errors to onErrorDropped. They are collected here and must all be the cancel's doing.
+        // A cancel interrupts the read under way on its worker (or closes the output under a write), which then fails
+        // with no subscriber left to tell: Reactor hands such errors to onErrorDropped. They are collected here and
+        // must all be the cancel's doing.
         ConcurrentLinkedQueue<Throwable> dropped = new ConcurrentLinkedQueue<>();
         Hooks.onErrorDropped(dropped::add);
         try {
@@ -90,16 +90,19 @@ class CancellationTest {
         } finally {
             Hooks.resetOnErrorDropped();
         }
-        // The input is valid (the warm-up runs read it whole), so an error reading it is the cancel's doing: its
-        // interrupt closes the file's channel under the read (ClosedByInterruptException, or ClosedChannelException
-        // in a read after it, wrapped by jhdf as an unreadable group or attribute).
+        // The input is valid (the warm-up runs read it whole) and the output's writes succeed uncancelled, so an
+        // error on either file is the cancel's doing: its interrupt closes the input's channel under a read
+        // (ClosedByInterruptException, or ClosedChannelException in a read after it, wrapped by jhdf as an
+        // unreadable group or attribute), and its abort closes the output under a write still queued.
+        String output = dir.resolve("out.h5ad").getFileName().toString();
         for (Throwable e : dropped) {
-            assertTrue(e instanceof ScfluxFormatException && e.getMessage().contains(input.getFileName().toString()),
-                    "an error dropped after a cancel that is not the interrupted read of the input: " + e);
+            String message = String.valueOf(e.getMessage());
+            assertTrue(message.contains(input.getFileName().toString()) || message.startsWith(output + ": "),
+                    "an error dropped after a cancel that is not on the run's input or output: " + e);
         }
 
         System.out.println("cancellation: " + RUNS + " runs, " + finished + " finished before the cancel, "
-                + dropped.size() + " reads failed by the cancel's interrupt, "
+                + dropped.size() + " reads or writes failed by the cancel, "
                 + "open files " + fds + " -> " + openFiles() + ", heap " + heap / 1024 / 1024 + " -> "
                 + usedHeapAfterGc() / 1024 / 1024 + " MB");
         String inputPath = input.toRealPath().toString();

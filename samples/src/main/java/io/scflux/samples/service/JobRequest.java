@@ -19,14 +19,6 @@ import java.util.List;
  */
 record JobRequest(String input, Path file, DataFolder folder, List<String> stepNames, List<Step.Bound> steps) {
 
-    /**
-     * The most steps a job may have: ten times the longest pipeline of the catalog's steps (filter_cells, filter_genes,
-     * qc, normalize, log1p, hvg, pca, rank_genes_groups, pseudobulk: 9), so no real job meets it, while a job of
-     * many more is a mistake or an attack: each step is at least one pass over X. 100 steps with their own params
-     * take about 6 KB of JSON, far under --max-body, so the cap, not the body's size, is what bounds a job.
-     */
-    static final int MAX_STEPS = 100;
-
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Parses {@code body}, or throws the {@link InvalidField} naming the first field at fault. */
@@ -47,9 +39,6 @@ record JobRequest(String input, Path file, DataFolder folder, List<String> stepN
         JsonNode steps = root.get("steps");
         if (steps == null || !steps.isArray() || steps.isEmpty()) {
             throw new InvalidField("steps", "steps must be a non-empty array of step names");
-        }
-        if (steps.size() > MAX_STEPS) {
-            throw new InvalidField("steps", "a job has at most " + MAX_STEPS + " steps, got " + steps.size());
         }
         Params params = new Params(root.get("params"));
         List<String> names = new ArrayList<>();

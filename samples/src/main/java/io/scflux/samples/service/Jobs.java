@@ -8,7 +8,6 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.UnaryOperator;
 import reactor.core.Disposable;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
@@ -29,15 +28,13 @@ final class Jobs implements Disposable {
     private final int keepJobs;
     /** The ids of the jobs that ended, oldest first. */
     private final Deque<String> ended = new ArrayDeque<>();
-    private final UnaryOperator<String> redaction;
 
     Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics,
-         Results results, UnaryOperator<String> redaction) {
+         Results results) {
         if (keepJobs < 1) {
             throw new IllegalArgumentException("keepJobs must be at least 1, got " + keepJobs);
         }
         this.keepJobs = keepJobs;
-        this.redaction = redaction;
         this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics, results), maxJobs)
                 .subscribe();
     }
@@ -48,7 +45,7 @@ final class Jobs implements Disposable {
      */
     Job submit(JobRequest request) {
         String id = Secrets.id();
-        Job job = new Job(id, request, redaction, () -> retire(id));
+        Job job = new Job(id, request, () -> retire(id));
         byId.put(job.id(), job);
         synchronized (order) {
             order.addLast(id);

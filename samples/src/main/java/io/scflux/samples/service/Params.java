@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * The {@code params} object of a job request, read by the steps that use them; a value of the wrong type or range, or
@@ -76,29 +75,20 @@ final class Params {
         return v.doubleValue();
     }
 
-    /** An integer, or null when absent; its range is for the options record it goes to ({@link #checked}). */
-    Integer integer(String name) {
+    /** An integer of at least {@code min}, or null when absent. */
+    Integer integer(String name, int min) {
         JsonNode v = value(name);
         if (v == null) {
             return null;
         }
-        if (!v.canConvertToInt() || !v.isIntegralNumber()) {
-            throw new InvalidField(fieldOf(name), name + " must be an integer, got " + v);
+        if (!v.canConvertToInt() || !v.isIntegralNumber() || v.intValue() < min) {
+            throw new InvalidField(fieldOf(name), name + " must be an integer of at least " + min + ", got " + v);
         }
         return v.intValue();
     }
 
-    /** An integer of at least {@code min}, or null when absent (for a value no options record checks). */
-    Integer integer(String name, int min) {
-        Integer n = integer(name);
-        if (n != null && n < min) {
-            throw new InvalidField(fieldOf(name), name + " must be an integer of at least " + min + ", got " + n);
-        }
-        return n;
-    }
-
-    /** A JSON array of integers (empty: none), or null when absent. */
-    List<Integer> integers(String name) {
+    /** A JSON array of integers of at least {@code min} (empty: none), or null when absent. */
+    List<Integer> integers(String name, int min) {
         JsonNode v = value(name);
         if (v == null) {
             return null;
@@ -106,7 +96,7 @@ final class Params {
         List<Integer> out = new ArrayList<>();
         if (v.isArray()) {
             for (JsonNode e : v) {
-                if (!e.canConvertToInt() || !e.isIntegralNumber()) {
+                if (!e.canConvertToInt() || !e.isIntegralNumber() || e.intValue() < min) {
                     out = null;
                     break;
                 }
@@ -114,22 +104,22 @@ final class Params {
             }
         }
         if (!v.isArray() || out == null) {
-            throw new InvalidField(fieldOf(name), name + " must be an array of integers, got " + v);
+            throw new InvalidField(fieldOf(name), name + " must be an array of integers of at least " + min + ", got "
+                    + v);
         }
         return out;
     }
 
-    /**
-     * What {@code make} makes of the value of {@code name}: an options record, or one of its enums, which checks the
-     * value as it does for the command line; its IllegalArgumentException becomes the {@link InvalidField} naming
-     * where {@code name} was given.
-     */
-    <T> T checked(String name, Supplier<T> make) {
-        try {
-            return make.get();
-        } catch (IllegalArgumentException e) {
-            throw new InvalidField(fieldOf(name), e.getMessage());
+    /** A positive finite number, or null when absent. */
+    Double positive(String name) {
+        JsonNode v = value(name);
+        if (v == null) {
+            return null;
         }
+        if (!v.isNumber() || !(v.doubleValue() > 0) || Double.isInfinite(v.doubleValue())) {
+            throw new InvalidField(fieldOf(name), name + " must be a positive number, got " + v);
+        }
+        return v.doubleValue();
     }
 
     /** A string, or null when absent. */

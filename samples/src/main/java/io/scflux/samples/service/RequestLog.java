@@ -1,9 +1,5 @@
 package io.scflux.samples.service;
 
-import io.netty.handler.codec.http.QueryStringDecoder;
-import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
-import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,11 +9,9 @@ import reactor.netty.http.server.HttpServerResponse;
 
 /**
  * The service's log of requests: one line at info per request once it is answered (a stream once it ends or its
- * client leaves): method, path, status, milliseconds, {@code GET /jobs/5f0c2a9e.../events 200 1840 ms}; a request
- * Netty could not read (its line or headers too long, or not HTTP) as {@code - (unread) 431 0 ms}. Nothing that grants
- * access is written: no query, header or body; the path as sent, through the {@link Redaction} (a token in it, in any
- * spelling, is hidden); and a job id only by its first 8 hex digits, which tell jobs apart without naming their routes
- * and output ({@link Secrets}).
+ * client leaves): method, path, status, milliseconds, {@code GET /jobs/5f0c2a9e.../events 200 1840 ms}. Nothing that
+ * grants access is written: no query (it may carry the token), header or body, and a job id only by its first 8 hex
+ * digits, which tell jobs apart without naming their routes and output ({@link Secrets}).
  */
 final class RequestLog {
 
@@ -26,46 +20,22 @@ final class RequestLog {
     /** A job id (32 hex digits), alone or in a file name; its first 8 digits are group 1. */
     private static final Pattern JOB_ID = Pattern.compile("(?<![0-9a-f])([0-9a-f]{8})[0-9a-f]{24}(?![0-9a-f])");
 
-    private final UnaryOperator<String> redaction;
-    private final BooleanSupplier enabled;
-    private final Consumer<String> lines;
-
-    /** A log to slf4j's {@code RequestLog} at info, each path through {@code redaction}. */
-    RequestLog(UnaryOperator<String> redaction) {
-        this(redaction, LOG::isInfoEnabled, LOG::info);
-    }
-
-    /** A log of lines to {@code lines} (a test's capture), each path through {@code redaction}. */
-    RequestLog(UnaryOperator<String> redaction, Consumer<String> lines) {
-        this(redaction, () -> true, lines);
-    }
-
-    private RequestLog(UnaryOperator<String> redaction, BooleanSupplier enabled, Consumer<String> lines) {
-        this.redaction = redaction;
-        this.enabled = enabled;
-        this.lines = lines;
+    private RequestLog() {
     }
 
     /** {@code answer}, the handling of {@code request}, logged when it ends. */
-    Mono<Void> around(HttpServerRequest request, HttpServerResponse response, Mono<Void> answer) {
+    static Mono<Void> around(HttpServerRequest request, HttpServerResponse response, Mono<Void> answer) {
         long started = System.nanoTime();
         return answer.doFinally(signal -> {
-            if (enabled.getAsBoolean()) {
-                lines.accept(request.method() + " " + path(new QueryStringDecoder(request.uri()).rawPath()) + " "
-                        + response.status().code() + " " + (System.nanoTime() - started) / 1_000_000 + " ms");
+            if (LOG.isInfoEnabled()) {
+                LOG.info("{} {} {} {} ms", request.method(), path(request.fullPath()), response.status().code(),
+                        (System.nanoTime() - started) / 1_000_000);
             }
         });
     }
 
-    /** Logs a request Netty could not read, answered {@code status}. */
-    void unread(int status) {
-        if (enabled.getAsBoolean()) {
-            lines.accept("- (unread) " + status + " 0 ms");
-        }
-    }
-
-    /** {@code path} (without its query) as logged: redacted, each job id cut to its first 8 digits. */
-    private String path(String path) {
-        return JOB_ID.matcher(redaction.apply(path)).replaceAll("$1...");
+    /** {@code path} (without its query) as logged: each job id cut to its first 8 digits. */
+    static String path(String path) {
+        return JOB_ID.matcher(path).replaceAll("$1...");
     }
 }

@@ -24,16 +24,12 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Consumer;
-import java.util.function.Function;
-import java.util.function.UnaryOperator;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
-import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -55,22 +51,19 @@ public final class Service implements Disposable {
 
     private final DataFolder folder;
     private final ServiceOptions options;
-    private final Redaction redaction;
     private final ServiceMetrics metrics;
     private final Cache<Path, Mono<AnnData>> outputs = Caffeine.newBuilder().maximumSize(OUTPUTS_KEPT).build();
     private final Jobs jobs;
     private final DisposableServer server;
 
     private Service(DataFolder folder, ServiceOptions options, Scheduler work, Streaming streaming,
-                    BlockCache cache, Function<UnaryOperator<String>, RequestLog> log) {
+                    BlockCache cache) {
         this.folder = folder;
         this.options = options;
-        this.redaction = new Redaction(folder, options.token());
         this.metrics = new ServiceMetrics(cache);
         this.jobs = new Jobs(options.maxJobs(), options.keepJobs(), work, streaming, cache, metrics,
-                new Results(options.maxResultsBytes()), redaction);
+                new Results(options.maxResultsBytes()));
         Access access = new Access(options.token());
-        RequestLog requests = log.apply(redaction);
         Router router = new Router()
                 .get("/", this::index)
                 .post("/jobs", this::submit)
@@ -84,10 +77,7 @@ public final class Service implements Disposable {
                 .get("/datasets/{name}/obs", this::obs)
                 .get("/metrics", this::metrics);
         this.server = HttpServer.create().host(options.host()).port(options.port())
-                .doOnChannelInit((observer, channel, address) -> channel.pipeline().addAfter(NettyPipeline.HttpCodec,
-                        HeadGuard.NAME, new HeadGuard(options.idleTimeout(), redaction, requests)))
-                .readTimeout(options.idleTimeout())
-                .handle((request, response) -> requests.around(request, response, Mono.defer(() -> {
+                .handle((request, response) -> RequestLog.around(request, response, Mono.defer(() -> {
                     access.check(request, response);
                     return Mono.from(router.dispatch(request, response));
                 }).onErrorResume(e -> fail(request, response, e))))
@@ -100,14 +90,7 @@ public final class Service implements Disposable {
      * resolves the folder's real path and binds the port).
      */
     public static Service start(Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache) {
-        return new Service(new DataFolder(data), options, work, streaming, cache, RequestLog::new);
-    }
-
-    /** {@link #start}, with the request log's lines sent to {@code requestLog} (a test's capture) instead. */
-    static Service start(Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache,
-                         Consumer<String> requestLog) {
-        return new Service(new DataFolder(data), options, work, streaming, cache,
-                redaction -> new RequestLog(redaction, requestLog));
+        return new Service(new DataFolder(data), options, work, streaming, cache);
     }
 
     /** The port the service listens on. */
@@ -320,7 +303,7 @@ public final class Service implements Disposable {
                 || JsonBody.declaredLength(request) > options.maxBodyBytes()) {
             response.keepAlive(false);
         }
-        return problem.send(response, redaction);
+        return problem.send(response, folder::scrub);
     }
 
     private static Problem problem(Throwable e) {

@@ -1,29 +1,19 @@
 package io.scflux.samples.service;
 
-import java.time.Duration;
-
 /**
  * How a service runs: the address it listens on ({@code port} 0: any free one), the jobs that run at once and the
  * ended ones it remembers, the token every request must carry ({@link Access}; null: 256 random bits), the largest
- * request body it reads ({@link JsonBody}), the most its results may take in the data folder ({@link Results}; 0:
- * no limit) and how long a connection may wait for a request's head, or between two reads of its body, before it is
- * closed ({@link HeadGuard}).
+ * request body it reads ({@link JsonBody}) and the most its results may take in the data folder ({@link Results}; 0:
+ * no limit).
  */
 public record ServiceOptions(String host, int port, int maxJobs, int keepJobs, String token, long maxBodyBytes,
-                      long maxResultsBytes, Duration idleTimeout) {
+                      long maxResultsBytes) {
 
     /** The largest request body read unless told: 1 MiB, far more than a job request of many steps takes. */
     static final long MAX_BODY_BYTES = 1 << 20;
 
     /** The most the results may take unless told: 10 GiB. */
     static final long MAX_RESULTS_BYTES = 10L << 30;
-
-    /**
-     * How long a connection waits for a request's head unless told: 30 s, far longer than a head takes to arrive on
-     * any network, and short enough that a client must open more than 30 connections a second, every second, to hold
-     * the 1,024 descriptors of a default {@code ulimit -n}.
-     */
-    static final Duration IDLE_TIMEOUT = Duration.ofSeconds(30);
 
     public ServiceOptions {
         if (maxJobs < 1) {
@@ -40,15 +30,6 @@ public record ServiceOptions(String host, int port, int maxJobs, int keepJobs, S
             throw new IllegalArgumentException("--max-results-mb must be 0 (no limit) or more, got "
                     + (maxResultsBytes >> 20));
         }
-        if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
-            throw new IllegalArgumentException("the idle timeout must be positive, got " + idleTimeout);
-        }
-    }
-
-    /** These options with connections closed after {@link #IDLE_TIMEOUT} without a request. */
-    public ServiceOptions(String host, int port, int maxJobs, int keepJobs, String token, long maxBodyBytes,
-                          long maxResultsBytes) {
-        this(host, port, maxJobs, keepJobs, token, maxBodyBytes, maxResultsBytes, IDLE_TIMEOUT);
     }
 
     /** Loopback, any free port, 2 jobs at once, 1000 remembered, a random token, bodies of 1 MiB, 10 GiB of results. */
@@ -57,18 +38,14 @@ public record ServiceOptions(String host, int port, int maxJobs, int keepJobs, S
     }
 
     ServiceOptions withMaxJobs(int n) {
-        return new ServiceOptions(host, port, n, keepJobs, token, maxBodyBytes, maxResultsBytes, idleTimeout);
+        return new ServiceOptions(host, port, n, keepJobs, token, maxBodyBytes, maxResultsBytes);
     }
 
     ServiceOptions withKeepJobs(int n) {
-        return new ServiceOptions(host, port, maxJobs, n, token, maxBodyBytes, maxResultsBytes, idleTimeout);
+        return new ServiceOptions(host, port, maxJobs, n, token, maxBodyBytes, maxResultsBytes);
     }
 
     ServiceOptions withMaxResultsBytes(long n) {
-        return new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBodyBytes, n, idleTimeout);
-    }
-
-    ServiceOptions withIdleTimeout(Duration timeout) {
-        return new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBodyBytes, maxResultsBytes, timeout);
+        return new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBodyBytes, n);
     }
 }

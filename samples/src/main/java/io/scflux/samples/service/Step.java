@@ -16,13 +16,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import reactor.core.publisher.Mono;
 
 /**
  * A step a service job may name, bound to its {@link Params} into the {@link Pp} call the matching CLI command makes:
- * the params check a value's JSON type, the option records its range ({@link Params#checked}), so the service and the
- * CLI accept the same values.
+ * the option records check the values, so the service and the CLI accept the same ones.
  */
 enum Step {
     FILTER_CELLS {
@@ -45,18 +45,15 @@ enum Step {
         @Override
         Bound bind(Params params) {
             QcMetricsOptions options = QcMetricsOptions.defaults();
-            List<Integer> ranks = params.integers("percent_top");   // scanpy's default: 50, 100, 200, 500
-            QcMetricsOptions chosen = ranks == null ? options : params.checked("percent_top",
-                    () -> options.withPercentTop(ranks.toArray(Integer[]::new)));
+            List<Integer> ranks = params.integers("percent_top", 1);   // scanpy's default: 50, 100, 200, 500
+            QcMetricsOptions chosen = ranks == null ? options : options.withPercentTop(ranks.toArray(Integer[]::new));
             return (data, streaming) -> Pp.calculateQcMetrics(data, chosen, streaming);
         }
     },
     NORMALIZE {
         @Override
         Bound bind(Params params) {
-            Double sum = params.number("target_sum");
-            NormalizeTotalOptions options = params.checked("target_sum",
-                    () -> NormalizeTotalOptions.defaults().withTargetSum(sum));
+            NormalizeTotalOptions options = NormalizeTotalOptions.defaults().withTargetSum(params.positive("target_sum"));
             return (data, streaming) -> Pp.normalizeTotal(data, options, streaming);
         }
     },
@@ -72,22 +69,21 @@ enum Step {
             HighlyVariableGenesOptions options = HighlyVariableGenesOptions.defaults();
             String flavor = params.text("flavor");
             if (flavor != null) {
-                options = options.withFlavor(params.checked("flavor",
-                        () -> HighlyVariableGenesOptions.Flavor.of(flavor)));
+                options = options.withFlavor(option("flavor", () -> HighlyVariableGenesOptions.Flavor.of(flavor)));
             }
-            Integer n = params.integer("n_top_genes");
-            HighlyVariableGenesOptions flavored = options;
-            HighlyVariableGenesOptions chosen = n == null ? options
-                    : params.checked("n_top_genes", () -> flavored.withNTopGenes(n));
+            Integer n = params.integer("n_top_genes", 1);
+            if (n != null) {
+                options = options.withNTopGenes(n);
+            }
+            HighlyVariableGenesOptions chosen = options;
             return (data, streaming) -> Pp.highlyVariableGenes(data, chosen, streaming);
         }
     },
     PCA {
         @Override
         Bound bind(Params params) {
-            Integer n = params.integer("n_comps");
-            PcaOptions options = n == null ? PcaOptions.defaults()
-                    : params.checked("n_comps", () -> PcaOptions.defaults().withNComps(n));
+            Integer n = params.integer("n_comps", 1);
+            PcaOptions options = n == null ? PcaOptions.defaults() : PcaOptions.defaults().withNComps(n);
             return sized((data, streaming) -> Pp.pca(data, options, streaming),
                     (size, input) -> size.withPca(n));
         }
@@ -97,10 +93,10 @@ enum Step {
         Bound bind(Params params) {
             String sample = params.requiredText("sample_col", "pseudobulk");
             String groups = params.requiredText("groups_col", "pseudobulk");
-            PseudobulkOptions options = params.checked("groups_col", () -> PseudobulkOptions.of(sample, groups));
+            PseudobulkOptions options = option("groups_col", () -> PseudobulkOptions.of(sample, groups));
             String mode = params.text("mode");
-            PseudobulkOptions chosen = mode == null ? options : options.withMode(params.checked("mode",
-                    () -> PseudobulkOptions.Mode.valueOf(mode.toUpperCase(Locale.ROOT))));
+            PseudobulkOptions chosen = mode == null ? options
+                    : options.withMode(option("mode", () -> PseudobulkOptions.Mode.valueOf(mode.toUpperCase(Locale.ROOT))));
             return sized((data, streaming) -> Pp.pseudobulk(data, chosen, streaming),
                     (size, input) -> size.asPseudobulk(input, sample, groups));
         }
@@ -112,16 +108,17 @@ enum Step {
             RankGenesGroupsOptions options = RankGenesGroupsOptions.of(groupby);
             String method = params.text("method");
             if (method != null) {
-                options = options.withMethod(params.checked("method", () -> RankGenesGroupsOptions.Method.of(method)));
+                options = options.withMethod(option("method", () -> RankGenesGroupsOptions.Method.of(method)));
             }
             String reference = params.text("reference");
             if (reference != null) {
                 options = options.withReference(reference);
             }
-            Integer n = params.integer("n_genes");
-            RankGenesGroupsOptions referenced = options;
-            RankGenesGroupsOptions chosen = n == null ? options
-                    : params.checked("n_genes", () -> referenced.withNGenes(n));
+            Integer n = params.integer("n_genes", 1);
+            if (n != null) {
+                options = options.withNGenes(n);
+            }
+            RankGenesGroupsOptions chosen = options;
             return sized((data, streaming) -> RankGenesGroups.rankGenesGroups(data, chosen, streaming),
                     (size, input) -> size.withRankGenesGroups(input, groupby, n));
         }
@@ -186,4 +183,13 @@ enum Step {
                 return grow.apply(size, input);
             }
         };
-    }}
+    }
+
+    private static <T> T option(String name, Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new InvalidField("params." + name, e.getMessage());
+        }
+    }
+}

@@ -287,7 +287,7 @@ public final class Scflux implements Runnable {
                     + (threads * perThread >> 20) + " MiB of blocks in flight (" + (perThread >> 20) + " MiB each at "
                     + "--chunk-nnz " + chunkNnz + "), more than a " + (Runtime.getRuntime().maxMemory() >> 20)
                     + " MiB heap allows (" + fit + " threads): lower --threads or --chunk-nnz, or give a larger heap ("
-                    + largerHeap(threads * perThread * 4) + ")");
+                    + ErrorMessage.largerHeap(threads * perThread * 4) + ")");
         }
         return Execution.threads(threads);
     }
@@ -300,11 +300,6 @@ public final class Scflux implements Runnable {
             }
         }
         return false;
-    }
-
-    /** {@code SCFLUX_JAVA_OPTS=-Xmx<N>g}, a heap of at least {@code bytes}, in whole GiB. */
-    static String largerHeap(long bytes) {
-        return "SCFLUX_JAVA_OPTS=-Xmx" + Math.max(1, (bytes + (1L << 30) - 1) >> 30) + "g";
     }
 
     /**
@@ -378,7 +373,7 @@ public final class Scflux implements Runnable {
                 throw new ParameterException(spec.commandLine(), "--cache-mb " + mb + " is more than a "
                         + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap allows (its memory budget, " + budget
                         + " MiB, holds the cache and the blocks in flight): lower --cache-mb, or give a larger heap ("
-                        + largerHeap((mb << 20) * 4) + ")");
+                        + ErrorMessage.largerHeap((mb << 20) * 4) + ")");
             }
             cache = BlockCache.ofMegabytes(mb);
         }

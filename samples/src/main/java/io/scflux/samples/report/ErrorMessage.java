@@ -62,8 +62,18 @@ public final class ErrorMessage {
             return "out of memory (" + what + "): lower --threads, or raise the process limit (ulimit -u)";
         }
         return "out of memory (" + what + ") in a heap of " + mb + " MB, which holds obs and var, the block cache "
-                + "of --cache-mb and the blocks in flight of --threads and --chunk-nnz: give a larger heap "
-                + "(SCFLUX_JAVA_OPTS=-Xmx" + Math.max(1, 2 * mb / 1024) + "g) or lower --cache-mb and --threads";
+                + "of --cache-mb and the blocks in flight of --threads and --chunk-nnz: give a larger heap ("
+                + largerHeap(2 * Runtime.getRuntime().maxMemory()) + ") or lower --cache-mb and --threads";
+    }
+
+    /**
+     * The setting that gives scflux's JVM a heap of at least {@code bytes}.
+     *
+     * @param bytes the heap wanted
+     * @return {@code SCFLUX_JAVA_OPTS=-Xmx<N>g}, in whole GiB, at least 1
+     */
+    public static String largerHeap(long bytes) {
+        return "SCFLUX_JAVA_OPTS=-Xmx" + Math.max(1, (bytes + (1L << 30) - 1) >> 30) + "g";
     }
 
     private static String message(Throwable e) {

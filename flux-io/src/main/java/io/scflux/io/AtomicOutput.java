@@ -57,9 +57,6 @@ final class AtomicOutput {
         if (!Files.isDirectory(target.getParent())) {
             throw NativeHdf5.ioFailure(target + ": the folder does not exist");
         }
-        if (Files.isDirectory(target)) {
-            throw NativeHdf5.ioFailure(target + ": is a folder, not a file to write");
-        }
         removeStale(target.getParent());
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
         file = TemporaryFiles.create(temporary,

@@ -94,6 +94,24 @@ public final class FileGuard {
     }
 
     /**
+     * Why {@code file} cannot be read as an input: it does not exist, is a folder, or is not a regular file (a FIFO,
+     * a device or a socket, which would block or never end); null when it is a regular file.
+     *
+     * @param file a file to read
+     * @return the error that says why not, naming the file, or null
+     */
+    public static IOException notAnInput(Path file) {
+        if (Files.isRegularFile(file)) {
+            return null;
+        }
+        if (!Files.exists(file)) {
+            return new NoSuchFileException(file.toString());
+        }
+        return new FileSystemException(file.toString(), null, Files.isDirectory(file) ? "is a directory"
+                : "is not a regular file (a FIFO, a device or a socket): scflux reads .h5ad and .h5 files");
+    }
+
+    /**
      * Refuses to write {@code target} when it is one of {@code reads} under any spelling: the same path, a symbolic
      * or hard link to it, the same inode. Files that do not exist are not compared (nothing of them can be lost).
      *
@@ -283,8 +301,14 @@ public final class FileGuard {
         }
     }
 
-    /** {@link #checkOutput} and {@link #checkNotRead} for writing {@code reads}' data to {@code target}. */
-    static void checkTarget(Path target, Collection<Path> reads) {
+    /**
+     * {@link #checkOutput} and {@link #checkNotRead}: what every write of a container checks before it starts.
+     *
+     * @param target the file to be written
+     * @param reads the files the data being written are read from ({@code AnnData.files()})
+     * @throws IllegalArgumentException when {@code target} is not a file to write, or is one of {@code reads}
+     */
+    public static void checkTarget(Path target, Collection<Path> reads) {
         checkOutput(target);
         checkNotRead(target, reads);
     }

@@ -7,10 +7,8 @@ import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.Raw;
+import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.BiConsumer;
@@ -114,10 +112,9 @@ final class H5adReader {
 
     /** Opens {@code file}, telling a file that is not HDF5, or is cut short, from one that is. */
     private static HdfFile open(Path file) {
-        if (!Files.isRegularFile(file)) {
-            throw new UncheckedIOException(!Files.exists(file) ? new NoSuchFileException(file.toString())
-                    : new FileSystemException(file.toString(), null, Files.isDirectory(file) ? "is a directory"
-                    : "is not a regular file (a FIFO, a device or a socket): scflux reads .h5ad and .h5 files"));
+        IOException notAnInput = FileGuard.notAnInput(file);
+        if (notAnInput != null) {
+            throw new UncheckedIOException(notAnInput);
         }
         HdfFile hdf;
         try {

@@ -49,10 +49,8 @@ public final class SparkWriter {
      * @return a cold Mono that writes on subscription
      */
     public static Mono<Void> write(AnnData data, Path target, WriteOptions options, SparkEngine engine) {
-        return Mono.fromRunnable(() -> {
-            FileGuard.checkOutput(target);
-            FileGuard.checkNotRead(target, data.files());
-        }).then(write(data, target, options, engine, H5ad::write));
+        return Mono.fromRunnable(() -> FileGuard.checkTarget(target, data.files()))
+                .then(write(data, target, options, engine, H5ad::write));
     }
 
     /**

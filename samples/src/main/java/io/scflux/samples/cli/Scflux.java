@@ -20,9 +20,7 @@ import io.scflux.samples.report.Progress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -420,15 +418,9 @@ public final class Scflux implements Runnable {
 
     /** {@code file} if it is a readable regular file, else the I/O error that says why not. */
     static Path readable(Path file) throws IOException {
-        if (!Files.exists(file)) {
-            throw new NoSuchFileException(file.toString());
-        }
-        if (Files.isDirectory(file)) {
-            throw new FileSystemException(file.toString(), null, "is a directory");
-        }
-        if (!Files.isRegularFile(file)) {
-            throw new FileSystemException(file.toString(), null, "is not a regular file (a FIFO, a device or a "
-                    + "socket): scflux reads .h5ad and .h5 files");
+        IOException notAnInput = FileGuard.notAnInput(file);
+        if (notAnInput != null) {
+            throw notAnInput;
         }
         if (!Files.isReadable(file)) {
             throw new AccessDeniedException(file.toString());

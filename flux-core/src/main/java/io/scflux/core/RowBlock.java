@@ -12,6 +12,11 @@ import java.util.Objects;
  * <p>The arrays are exposed without copying so that hot loops run on primitives. A block is immutable by contract:
  * a stage that changes values returns a new block ({@link #withValues}) and never writes into the arrays it received.
  *
+ * <p>Values are float32, what the steps compute in. Where the file stores values float32 would change (int32 past
+ * 2^24, float64), a block read from it also carries them as stored ({@link #exact()}): operations that move values
+ * without computing new ones (relocating, stacking, a filter's gather) keep them, so that a write of unchanged values
+ * stores the file's own; {@link #withValues} drops them.
+ *
  * <p>A block knows nothing of where arithmetic runs: a block whose arrays a device holds is a subclass owned by the
  * backend package ({@code ResidentBlock}), which carries the shape alone here and has no heap arrays until its backend
  * downloads it.
@@ -26,13 +31,17 @@ public class RowBlock {
     private final int[] indices;
     private final float[] values;
     private final int nnz;
+    /** The stored values where float32 changes some of them, else null ({@link ExactValues}). */
+    private final ExactValues exact;
 
-    private RowBlock(int blockIndex, long rowStart, int nCols, int[] indptr, int[] indices, float[] values) {
-        this(blockIndex, rowStart, indptr.length - 1, nCols, indptr[indptr.length - 1], indptr, indices, values);
+    private RowBlock(int blockIndex, long rowStart, int nCols, int[] indptr, int[] indices, float[] values,
+                     ExactValues exact) {
+        this(blockIndex, rowStart, indptr.length - 1, nCols, indptr[indptr.length - 1], indptr, indices, values,
+                exact);
     }
 
     private RowBlock(int blockIndex, long rowStart, int nRows, int nCols, int nnz, int[] indptr, int[] indices,
-                     float[] values) {
+                     float[] values, ExactValues exact) {
         this.blockIndex = blockIndex;
         this.rowStart = rowStart;
         this.nRows = nRows;
@@ -41,6 +50,7 @@ public class RowBlock {
         this.indptr = indptr;
         this.indices = indices;
         this.values = values;
+        this.exact = exact;
     }
 
     /**
@@ -48,7 +58,7 @@ public class RowBlock {
      * overrides {@link #relocate}, {@link #sizeInBytes}, {@code equals} and {@code hashCode} for its arrays.
      */
     protected RowBlock(int blockIndex, long rowStart, int nRows, int nCols, int nnz) {
-        this(blockIndex, rowStart, nRows, nCols, nnz, null, null, null);
+        this(blockIndex, rowStart, nRows, nCols, nnz, null, null, null, null);
         if (blockIndex < 0 || rowStart < 0 || nRows < 0 || nCols < 0 || nnz < 0) {
             throw new IllegalArgumentException("negative blockIndex, rowStart, nRows, nCols or nnz: " + blockIndex
                     + ", " + rowStart + ", " + nRows + ", " + nCols + ", " + nnz);
@@ -75,14 +85,21 @@ public class RowBlock {
             throw new IllegalArgumentException("block indptr ends at " + nnz + " but indices has " + indices.length
                     + " and values " + values.length + " entries");
         }
-        return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, values);
+        return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, values, null);
     }
 
     /**
      * The rows of {@code blocks} (heap blocks of {@code nCols} columns), in order, as one block numbered
      * {@code blockIndex} from row {@code rowStart}: their arrays copied once into arrays of the total's size.
+     *
+     * @param blocks the blocks, in row order
+     * @param blockIndex the joined block's index
+     * @param rowStart the joined block's first row
+     * @param nCols the blocks' columns
+     * @param dtype the stored type of the joined values, which holds each block's: their exact values' type
+     * @return the joined block
      */
-    public static RowBlock stack(List<RowBlock> blocks, int blockIndex, long rowStart, int nCols) {
+    public static RowBlock stack(List<RowBlock> blocks, int blockIndex, long rowStart, int nCols, DType dtype) {
         int rows = 0;
         long nnz = 0;
         for (RowBlock b : blocks) {
@@ -104,25 +121,53 @@ public class RowBlock {
             row += b.nRows();
             at += b.nnz();
         }
-        return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, values);
+        ExactValues exact = ExactValues.mayLose(dtype) ? ExactValues.join(blocks, dtype) : null;
+        return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, values, exact);
     }
 
     /** An empty block of {@code nRows} rows. */
     public static RowBlock empty(int blockIndex, long rowStart, int nRows, int nCols) {
-        return new RowBlock(blockIndex, rowStart, nCols, new int[nRows + 1], new int[0], new float[0]);
+        return new RowBlock(blockIndex, rowStart, nCols, new int[nRows + 1], new int[0], new float[0], null);
     }
 
-    /** The same rows and sparsity pattern with other values (shares indptr and indices). */
+    /**
+     * The same rows and sparsity pattern with other values (shares indptr and indices): new values, computed, so
+     * without the stored ones ({@link #exact()}).
+     */
     public final RowBlock withValues(float[] newValues) {
         if (newValues.length != values().length) {
             throw new IllegalArgumentException("expected " + values.length + " values, got " + newValues.length);
         }
-        return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, newValues);
+        return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, newValues, null);
+    }
+
+    /**
+     * The same block holding {@code stored}, the values as stored where its float values are not exactly them.
+     *
+     * @param stored one stored value per entry, or null when the float values are exact
+     * @return the block with them
+     */
+    public final RowBlock withExact(ExactValues stored) {
+        onHeap();
+        if (stored != null && stored.length() != nnz) {
+            throw new IllegalArgumentException("expected " + nnz + " stored values, got " + stored.length());
+        }
+        return new RowBlock(blockIndex, rowStart, nRows, nCols, nnz, indptr, indices, values, stored);
     }
 
     /** The same content under another block index and first row (used when sources are concatenated or subset). */
     public RowBlock relocate(int newBlockIndex, long newRowStart) {
-        return new RowBlock(newBlockIndex, newRowStart, nRows, nCols, nnz, indptr, indices, values);
+        return new RowBlock(newBlockIndex, newRowStart, nRows, nCols, nnz, indptr, indices, values, exact);
+    }
+
+    /**
+     * The values as the file stores them, where float32 would change some of them: null when {@link #values()}
+     * holds them exactly (nearly always), and after any step that computes values.
+     *
+     * @return the stored values, or null
+     */
+    public final ExactValues exact() {
+        return exact;
     }
 
     public final int blockIndex() {
@@ -175,7 +220,7 @@ public class RowBlock {
 
     /** Bytes held by the three arrays, on the heap or on its backend (what a cache weighs and an allocator accounts). */
     public long sizeInBytes() {
-        return 4L * (indptr.length + indices.length + values.length);
+        return 4L * (indptr.length + indices.length + values.length) + (exact == null ? 0 : exact.sizeInBytes());
     }
 
     /** Same rows, columns and entries (block index and position included). For tests and caches, not hot paths. */
@@ -190,7 +235,7 @@ public class RowBlock {
         RowBlock b = (RowBlock) o;
         return blockIndex == b.blockIndex && rowStart == b.rowStart && nCols == b.nCols && nRows == b.nRows
                 && nnz == b.nnz && Arrays.equals(indptr, b.indptr) && Arrays.equals(indices, b.indices)
-                && Arrays.equals(values, b.values);
+                && Arrays.equals(values, b.values) && Objects.equals(exact, b.exact);
     }
 
     @Override
@@ -198,7 +243,7 @@ public class RowBlock {
         int h = Objects.hash(blockIndex, rowStart, nCols, nRows, nnz);
         h = 31 * h + Arrays.hashCode(indptr);
         h = 31 * h + Arrays.hashCode(indices);
-        return 31 * h + Arrays.hashCode(values);
+        return 31 * (31 * h + Arrays.hashCode(values)) + Objects.hashCode(exact);
     }
 
     @Override

@@ -20,11 +20,11 @@ class RowBlockTest {
         for (int i = 0; i + 1 < cuts.length; i++) {
             parts.add(m.open().read(i, cuts[i], cuts[i + 1]));
         }
-        assertEquals(whole, RowBlock.stack(parts, 0, 0, 30), "rows, columns and values");
-        RowBlock numbered = RowBlock.stack(parts.subList(3, 5), 7, 11, 30);
+        assertEquals(whole, RowBlock.stack(parts, 0, 0, 30, DType.FLOAT32), "rows, columns and values");
+        RowBlock numbered = RowBlock.stack(parts.subList(3, 5), 7, 11, 30, DType.FLOAT32);
         assertEquals(7, numbered.blockIndex());
         assertEquals(11, numbered.rowStart());
         assertEquals(m.open().read(7, 11, 57).nnz(), numbered.nnz());
-        assertEquals(RowBlock.empty(2, 4, 0, 30), RowBlock.stack(List.of(), 2, 4, 30));
+        assertEquals(RowBlock.empty(2, 4, 0, 30), RowBlock.stack(List.of(), 2, 4, 30, DType.FLOAT32));
     }
 }

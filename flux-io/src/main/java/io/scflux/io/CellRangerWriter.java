@@ -90,7 +90,8 @@ final class CellRangerWriter extends MatrixWriter {
     void append(RowBlock block) {
         float[] v = block.values();
         for (int k = 0; k < block.nnz(); k++) {
-            if (!(v[k] >= 0 && v[k] <= Integer.MAX_VALUE && v[k] == Math.rint(v[k]))) {
+            // past int32's range, or a fraction float32 hides, appendValues refuses as it refuses any such value
+            if (!(v[k] >= 0 && v[k] == Math.rint(v[k]))) {
                 int row = 0;
                 while (block.indptr()[row + 1] <= k) {
                     row++;
@@ -100,7 +101,7 @@ final class CellRangerWriter extends MatrixWriter {
                         + block.indices()[k]);
             }
         }
-        data.append(v, DType.FLOAT32, 0, block.nnz());
+        appendValues(data, DType.INT32, block);
         indices.append(block.indices(), DType.INT32, 0, block.nnz());
         indptr.appendOffsets(block.indptr(), 1, block.nRows(), nnz);
         nnz += block.nnz();

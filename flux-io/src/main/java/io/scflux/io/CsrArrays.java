@@ -3,6 +3,7 @@ package io.scflux.io;
 import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
@@ -163,16 +164,20 @@ final class CsrArrays {
         int[] local = new int[rows + 1];
         int[] idx = new int[n];
         float[] val = new float[n];
-        decode(s, from, rows, p, local, idx, val);
-        return RowBlock.of(blockIndex, from, nCols, local, idx, val);
+        ExactValues[] stored = new ExactValues[1];
+        decode(s, from, rows, p, local, idx, val, stored);
+        return RowBlock.of(blockIndex, from, nCols, local, idx, val).withExact(stored[0]);
     }
 
-    /** As {@link #read}, decoded into {@code into}'s arrays: nothing is allocated for a block that fits them. */
+    /**
+     * As {@link #read}, decoded into {@code into}'s arrays: nothing is allocated for a block that fits them. The
+     * values are the floats alone (a buffer is read for arithmetic, never written).
+     */
     void readInto(Storage s, int blockIndex, long from, long to, BlockBuffer into) {
         int rows = rows(from, to);
         long[] p = pointers(s, from, rows, into.longsFor(rows + 1));
         int n = entries(p, rows, from, to);
-        decode(s, from, rows, p, into.indptrFor(rows), into.indicesFor(n), into.valuesFor(n));
+        decode(s, from, rows, p, into.indptrFor(rows), into.indicesFor(n), into.valuesFor(n), null);
         into.hold(blockIndex, from, rows, nCols);
     }
 
@@ -200,9 +205,11 @@ final class CsrArrays {
 
     /**
      * The local row pointers, column indices (checked against the shape) and values of {@code rows} rows from
-     * {@code from} whose pointers are {@code p}, into the first entries of the arrays given.
+     * {@code from} whose pointers are {@code p}, into the first entries of the arrays given; into {@code stored[0]}
+     * (unless null) the values as stored where float32 changes some ({@link Decode#exact}).
      */
-    private void decode(Storage s, long from, int rows, long[] p, int[] local, int[] idx, float[] val) {
+    private void decode(Storage s, long from, int rows, long[] p, int[] local, int[] idx, float[] val,
+                        ExactValues[] stored) {
         long start = p[0];
         int n = (int) (p[rows] - start);
         for (int i = 0; i <= rows; i++) {
@@ -224,7 +231,12 @@ final class CsrArrays {
                 requireDistinct(idx, local[r], local[r + 1], from + r, start);
             }
         }
-        data.read(s, start, n, b -> Decode.floats(b, data.dtype(), val, 0, n));
+        data.read(s, start, n, b -> {
+            Decode.floats(b, data.dtype(), val, 0, n);
+            if (stored != null) {
+                stored[0] = Decode.exact(b, data.dtype(), val, 0, n);
+            }
+        });
         s.stats().addBlock();
     }
 

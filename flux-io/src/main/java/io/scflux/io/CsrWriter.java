@@ -40,7 +40,7 @@ final class CsrWriter extends MatrixWriter {
             ElementWriter.encode(group, "csr_matrix", "0.1.0");
             group.attr("shape", DenseArray.of(new long[] {rows, cols}));
             long chunk = Math.max(1, Math.min(MAX_CHUNK, plan.totalNnz()));
-            data = group.extendable("data", matrix.source().dtype(), chunk);
+            data = group.extendable("data", valueType, chunk);
             indices = group.extendable("indices", indexType, chunk);
             indptr = group.extendable("indptr", indexType, Math.min(MAX_CHUNK, rows + 1));
             indptr.appendOffsets(new int[1], 0, 1, 0);
@@ -57,7 +57,7 @@ final class CsrWriter extends MatrixWriter {
             throw new IllegalStateException(path + ": block " + block.blockIndex() + " takes the entries to " + end
                     + ", past the " + plan.totalNnz() + " its source planned and the int32 indices chosen for them");
         }
-        data.append(block.values(), DType.FLOAT32, 0, block.nnz());
+        appendValues(data, valueType, block);
         indices.append(block.indices(), DType.INT32, 0, block.nnz());
         indptr.appendOffsets(block.indptr(), 1, block.nRows(), nnz);
         nnz = end;

@@ -1,6 +1,7 @@
 package io.scflux.io;
 
 import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import java.nio.ByteBuffer;
 
 /**
@@ -70,6 +71,72 @@ final class Decode {
                 }
             }
             default -> throw new IllegalArgumentException("no numeric value in " + t);
+        }
+    }
+
+    /**
+     * The {@code n} elements of type {@code t} in {@code src} (at its position) as stored, when some of them is not
+     * {@code decoded[off..]}, their float values ({@link #floats}); else null. The values are compared first, and
+     * copied only when one differs: a file of counts below 2^24 costs one comparison per value.
+     */
+    static ExactValues exact(ByteBuffer src, DType t, float[] decoded, int off, int n) {
+        if (!ExactValues.mayLose(t) || !loses(src, t, decoded, off, n)) {
+            return null;
+        }
+        Object v = ExactValues.newArray(t, n);
+        stored(src, t, v, 0, n);
+        return ExactValues.of(t, v);
+    }
+
+    /**
+     * {@code n} elements of type {@code t} (one {@link ExactValues#mayLose} accepts) from {@code src} as stored, into
+     * {@code dst[off..]}, an array of {@link ExactValues#arrayType}'s kind.
+     */
+    static void stored(ByteBuffer src, DType t, Object dst, int off, int n) {
+        switch (t) {
+            case INT32 -> src.asIntBuffer().get((int[]) dst, off, n);
+            case FLOAT64 -> src.asDoubleBuffer().get((double[]) dst, off, n);
+            case UINT32 -> longs(src, t, (long[]) dst, off, n);
+            case INT64, UINT64 -> src.asLongBuffer().get((long[]) dst, off, n);
+            default -> throw new IllegalArgumentException("float32 holds every " + t + " value");
+        }
+    }
+
+    /** Whether some element of {@code src} differs from its float value in {@code decoded[off..]}. */
+    static boolean loses(ByteBuffer src, DType t, float[] decoded, int off, int n) {
+        switch (t) {
+            case FLOAT64 -> {
+                var b = src.asDoubleBuffer();
+                for (int i = 0; i < n; i++) {
+                    double v = b.get(i);
+                    if (decoded[off + i] != v && v == v) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            case INT32, UINT32 -> {
+                var b = src.asIntBuffer();
+                long mask = t == DType.INT32 ? -1L : 0xffffffffL;
+                for (int i = 0; i < n; i++) {
+                    long v = t == DType.INT32 ? b.get(i) : b.get(i) & mask;
+                    if ((long) decoded[off + i] != v) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            default -> {
+                var b = src.asLongBuffer();
+                for (int i = 0; i < n; i++) {
+                    long v = b.get(i);
+                    // a uint64 past Long.MAX_VALUE is negative here, and no float cast gives it back
+                    if (v < 0 && t == DType.UINT64 || (long) decoded[off + i] != v) {
+                        return true;
+                    }
+                }
+                return false;
+            }
         }
     }
 

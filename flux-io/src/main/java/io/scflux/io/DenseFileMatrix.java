@@ -1,6 +1,8 @@
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
+import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
@@ -69,17 +71,37 @@ final class DenseFileMatrix extends FileMatrixBase {
             throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + cells
                     + " dense entries, more than one block may (" + PlanTarget.MAX_CHUNK_NNZ + ")");
         }
-        float[] dense = new float[MemoryAccount.host().requireArray(cells, Float.BYTES, array.where() + ": rows " + from + ".." + to)];
+        DType t = array.dtype();
+        boolean mayLose = ExactValues.mayLose(t);
+        int perCell = Float.BYTES + (mayLose ? ExactValues.arrayType(t).size() : 0);
+        float[] dense = new float[MemoryAccount.host().requireArray(cells, perCell, array.where() + ": rows " + from
+                + ".." + to)];
+        // the values as stored too, where float32 may change some: kept if it did
+        Object stored = mayLose ? ExactValues.newArray(t, dense.length) : null;
+        boolean[] lost = new boolean[1];
+        Piece piece = (b, at, n) -> {
+            Decode.floats(b, t, dense, at, n);
+            if (stored != null) {
+                Decode.stored(b, t, stored, at, n);
+                lost[0] = lost[0] || Decode.loses(b, t, dense, at, n);
+            }
+        };
         if (array.isChunked()) {
-            readChunks(s, from, to, dense);
+            readChunks(s, from, to, piece);
         } else {
-            array.read(s, from * cols, (int) cells, b -> Decode.floats(b, array.dtype(), dense, 0, (int) cells));
+            array.read(s, from * cols, (int) cells, b -> piece.decode(b, 0, (int) cells));
         }
         s.stats().addBlock();
-        return sparsify(blockIndex, from, rows, cols, dense);
+        return sparsify(blockIndex, from, rows, cols, dense, lost[0] ? ExactValues.of(t, stored) : null);
     }
 
-    private void readChunks(Storage s, long from, long to, float[] dense) {
+    /** Decodes {@code n} elements of {@code b} (at its position) into entry {@code at} of a block's dense rows. */
+    @FunctionalInterface
+    private interface Piece {
+        void decode(ByteBuffer b, int at, int n);
+    }
+
+    private void readChunks(Storage s, long from, long to, Piece piece) {
         int[] cd = array.chunkDims();
         long[] grid = array.chunkGrid();
         int cols = nCols();
@@ -95,32 +117,45 @@ final class DenseFileMatrix extends FileMatrixBase {
                 for (long r = r0; r < r1; r++) {
                     int within = (int) (r - chunkRow0) * cd[1];
                     ByteBuffer row = chunk.duplicate().order(chunk.order()).position(within * es);
-                    Decode.floats(row, array.dtype(), dense, (int) (r - from) * cols + col0, width);
+                    piece.decode(row, (int) (r - from) * cols + col0, width);
                 }
             }
         }
     }
 
-    private static RowBlock sparsify(int blockIndex, long from, int rows, int cols, float[] dense) {
+    /**
+     * The block of the dense rows {@code dense}, without its zeros; {@code stored} (null unless float32 changed some
+     * value) the values as stored, whose entries are kept where they are not zero, though their float may be.
+     */
+    private static RowBlock sparsify(int blockIndex, long from, int rows, int cols, float[] dense,
+                                     ExactValues stored) {
         int[] indptr = new int[rows + 1];
         int nnz = 0;
         for (int k = 0; k < dense.length; k++) {
-            nnz += dense[k] != 0 ? 1 : 0;
+            nnz += nonZero(dense, stored, k) ? 1 : 0;
         }
         int[] idx = new int[nnz];
         float[] val = new float[nnz];
+        int[] positions = stored == null ? null : new int[nnz];
         int at = 0;
         for (int r = 0; r < rows; r++) {
             int base = r * cols;
             for (int c = 0; c < cols; c++) {
-                float v = dense[base + c];
-                if (v != 0) {
+                if (nonZero(dense, stored, base + c)) {
+                    if (positions != null) {
+                        positions[at] = base + c;
+                    }
                     idx[at] = c;
-                    val[at++] = v;
+                    val[at++] = dense[base + c];
                 }
             }
             indptr[r + 1] = at;
         }
-        return RowBlock.of(blockIndex, from, cols, indptr, idx, val);
+        RowBlock block = RowBlock.of(blockIndex, from, cols, indptr, idx, val);
+        return stored == null ? block : block.withExact(stored.gather(positions, nnz, 0));
+    }
+
+    private static boolean nonZero(float[] dense, ExactValues stored, int k) {
+        return stored == null ? dense[k] != 0 : !stored.isZero(k);
     }
 }

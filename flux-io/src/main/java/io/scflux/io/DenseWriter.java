@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import io.scflux.core.RowBlock;
 import java.util.Arrays;
 
@@ -19,7 +20,7 @@ final class DenseWriter extends MatrixWriter {
         super(matrix, plan);
         long chunkRows = Math.max(1, Math.min(rows, MAX_CHUNK / Math.max(1, cols)));
         try (NativeHdf5.Group parent = file.openGroup(matrix.parent())) {
-            array = parent.extendable(matrix.name(), matrix.source().dtype(), new long[] {cols}, chunkRows);
+            array = parent.extendable(matrix.name(), valueType, new long[] {cols}, chunkRows);
         }
         try {
             ElementWriter.encode(array, "array", "0.2.0");
@@ -46,7 +47,21 @@ final class DenseWriter extends MatrixWriter {
                 buffer[base + indices[k]] = values[k];
             }
         }
-        array.append(buffer, DType.FLOAT32, 0, block.nRows());
+        requireHeld(valueType, block);
+        ExactValues stored = block.exact();
+        if (stored == null) {
+            array.append(buffer, DType.FLOAT32, 0, block.nRows());
+            return;
+        }
+        // values moved unchanged from the input: their stored values, at the same cells
+        int[] entry = new int[n];
+        Arrays.fill(entry, -1);
+        for (int r = 0; r < block.nRows(); r++) {
+            for (int k = indptr[r]; k < indptr[r + 1]; k++) {
+                entry[r * cols + indices[k]] = k;
+            }
+        }
+        array.append(stored.gather(entry, n, 0).array(), ExactValues.arrayType(stored.dtype()), 0, block.nRows());
     }
 
     @Override

@@ -4,6 +4,7 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Cleanup;
 import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import io.scflux.core.StagedSource;
@@ -37,6 +38,8 @@ abstract class MatrixWriter {
     final BlockPlan plan;
     final long rows;
     final int cols;
+    /** The source's dtype: what the matrix is stored as, unless a writer stores a type of its own. */
+    final DType valueType;
     private long rowsWritten;
 
     MatrixWriter(ElementWriter.Matrix matrix, BlockPlan plan) {
@@ -45,7 +48,7 @@ abstract class MatrixWriter {
         this.plan = plan;
         this.rows = source.nRows();
         this.cols = source.nCols();
-        DType valueType = source.dtype();
+        this.valueType = source.dtype();
         if (valueType == DType.STRING || valueType == DType.BOOL) {
             // bool X (anndata writes it for a presence matrix) reads as 0 and 1, but is not written back as bool
             throw new IllegalArgumentException(source.describe() + ": " + path + " holds " + valueType.numpyName()
@@ -133,6 +136,42 @@ abstract class MatrixWriter {
 
     /** Writes the rows of {@code block}, the next ones in order. */
     abstract void append(RowBlock block);
+
+    /**
+     * Appends the values of {@code block} to {@code data}, a dataset of {@code type}: as stored where the block
+     * carries them ({@link RowBlock#exact()}: a value moved from the input, unchanged), else its floats; refused as
+     * {@link #requireHeld} says.
+     */
+    final void appendValues(NativeHdf5.Dataset data, DType type, RowBlock block) {
+        requireHeld(type, block);
+        ExactValues stored = block.exact();
+        if (stored != null) {
+            data.append(stored.array(), ExactValues.arrayType(stored.dtype()), 0, block.nnz());
+        } else {
+            data.append(block.values(), DType.FLOAT32, 0, block.nnz());
+        }
+    }
+
+    /**
+     * Fails, naming the entry, unless an integer {@code type} holds every value of {@code block} (no fraction, none
+     * out of its range): numpy would wrap such a value, and the file would then hold another number.
+     */
+    final void requireHeld(DType type, RowBlock block) {
+        if (!type.isInteger()) {
+            return;
+        }
+        int bad = ValueRange.firstNotHeld(type, block.values(), block.exact(), block.nnz());
+        if (bad >= 0) {
+            int row = 0;
+            while (block.indptr()[row + 1] <= bad) {
+                row++;
+            }
+            throw new IllegalArgumentException(path + ": the value " + ValueRange.describe(block.values(),
+                    block.exact(), bad) + " at row " + (block.rowStart() + row) + ", column " + block.indices()[bad]
+                    + " cannot be stored as " + type.numpyName() + ", the matrix's dtype (it would become another "
+                    + "number): give the matrix a wider or floating dtype first");
+        }
+    }
 
     /** What {@link #finish} and {@link #closeAfter} close, in that order (entries may be null). */
     abstract NativeHdf5.Node[] nodes();

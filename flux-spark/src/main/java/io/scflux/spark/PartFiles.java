@@ -2,6 +2,8 @@ package io.scflux.spark;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
+import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import java.io.IOException;
@@ -16,12 +18,13 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * The part files a Spark task writes: the blocks of one run of a matrix's plan, one after the other, each a header
- * (block index, first row, rows, columns, entries) and its indptr, indices and values in native order. A task writes
+ * (block index, first row, rows, columns, entries, the stored values' dtype or -1) and its indptr, indices and values
+ * in native order, then the values as stored where the block carries them ({@link ExactValues}). A task writes
  * its part under an attempt's name and renames it into place, so a retried or duplicated task leaves one whole part.
  */
 final class PartFiles {
 
-    private static final int HEADER = 4 + 8 + 4 + 4 + 4;
+    private static final int HEADER = 4 + 8 + 4 + 4 + 4 + 4;
 
     private PartFiles() {
     }
@@ -63,17 +66,32 @@ final class PartFiles {
 
     private static ByteBuffer encode(RowBlock block) {
         int nnz = block.nnz();
-        int bytes = Math.toIntExact(HEADER + 4L * (block.nRows() + 1) + 8L * nnz);
+        ExactValues stored = block.exact();
+        int storedType = stored == null ? -1 : stored.dtype().ordinal();
+        int bytes = Math.toIntExact(HEADER + 4L * (block.nRows() + 1) + 8L * nnz + storedBytes(storedType, nnz));
         ByteBuffer buf = ByteBuffer.allocate(bytes).order(ByteOrder.nativeOrder());
         buf.putInt(block.blockIndex()).putLong(block.rowStart()).putInt(block.nRows()).putInt(block.nCols())
-                .putInt(nnz);
+                .putInt(nnz).putInt(storedType);
         buf.asIntBuffer().put(block.indptr());
         buf.position(buf.position() + 4 * (block.nRows() + 1));
         buf.asIntBuffer().put(block.indices());
         buf.position(buf.position() + 4 * nnz);
         buf.asFloatBuffer().put(block.values());
         buf.position(buf.position() + 4 * nnz);
+        if (stored != null) {
+            switch (ExactValues.arrayType(stored.dtype())) {
+                case INT32 -> buf.asIntBuffer().put((int[]) stored.array());
+                case FLOAT64 -> buf.asDoubleBuffer().put((double[]) stored.array());
+                default -> buf.asLongBuffer().put((long[]) stored.array());
+            }
+            buf.position(buf.limit());
+        }
         return buf.flip();
+    }
+
+    /** Bytes of {@code nnz} stored values of the dtype numbered {@code dtype}, or 0 for -1 (none). */
+    private static long storedBytes(int dtype, int nnz) {
+        return dtype < 0 ? 0 : (long) nnz * ExactValues.arrayType(DType.values()[dtype]).size();
     }
 
     /** The block at {@code offset} of an open part, which must be block {@code blockIndex}. */
@@ -85,11 +103,13 @@ final class PartFiles {
             int nRows = head.getInt();
             int nCols = head.getInt();
             int nnz = head.getInt();
+            int storedType = head.getInt();
             if (index != blockIndex) {
                 throw new IllegalStateException(part + ": block " + index + " at offset " + offset + ", expected "
                         + blockIndex);
             }
-            ByteBuffer body = fill(in, offset + HEADER, 4L * (nRows + 1) + 8L * nnz, part);
+            ByteBuffer body = fill(in, offset + HEADER, 4L * (nRows + 1) + 8L * nnz + storedBytes(storedType, nnz),
+                    part);
             int[] indptr = new int[nRows + 1];
             int[] indices = new int[nnz];
             float[] values = new float[nnz];
@@ -98,7 +118,19 @@ final class PartFiles {
             body.asIntBuffer().get(indices);
             body.position(body.position() + 4 * nnz);
             body.asFloatBuffer().get(values);
-            return RowBlock.of(index, rowStart, nCols, indptr, indices, values);
+            RowBlock block = RowBlock.of(index, rowStart, nCols, indptr, indices, values);
+            if (storedType < 0) {
+                return block;
+            }
+            body.position(body.position() + 4 * nnz);
+            DType dtype = DType.values()[storedType];
+            Object stored = ExactValues.newArray(dtype, nnz);
+            switch (ExactValues.arrayType(dtype)) {
+                case INT32 -> body.asIntBuffer().get((int[]) stored);
+                case FLOAT64 -> body.asDoubleBuffer().get((double[]) stored);
+                default -> body.asLongBuffer().get((long[]) stored);
+            }
+            return block.withExact(ExactValues.of(dtype, stored));
         } catch (IOException e) {
             throw new UncheckedIOException("reading part " + part, e);
         }

@@ -284,7 +284,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private RowBlock join(List<RowBlock> resident, int blockIndex, long rowStart) {
         Backend on = backends[0];
         List<RowBlock> parts = resident.stream().map(on::download).toList();
-        return on.upload(RowBlock.stack(parts, blockIndex, rowStart, nCols));
+        return on.upload(RowBlock.stack(parts, blockIndex, rowStart, nCols, dtype));
     }
 
     /**

@@ -2,6 +2,7 @@ package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.backend.RowSorter;
@@ -168,6 +169,17 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
             runs.add(b);
             i += run;
         }
+        if (runs.stream().allMatch(b -> b.exact() == null)) {
+            return gather(runs, n, nnz, blockIndex, from);
+        }
+        // values stored as float32 would not hold them: the runs as one block, whose stored values follow its entries
+        long total = nnz;
+        RowBlock joined = RowBlock.stack(runs, 0, 0, base.nCols(), base.dtype());
+        return ExactValues.moved(joined, 0f, (b, fill) -> gather(List.of(b), n, total, blockIndex, from));
+    }
+
+    /** The subset's rows {@code [from, from + n)}, {@code nnz} entries, gathered from {@code runs} of base rows. */
+    private RowBlock gather(List<RowBlock> runs, int n, long nnz, int blockIndex, long from) {
         int[] indptr = new int[n + 1];
         int[] idx = new int[Math.toIntExact(nnz)];
         float[] val = new float[idx.length];

@@ -1,5 +1,6 @@
 package io.scflux.core.backend;
 
+import io.scflux.core.ExactValues;
 import io.scflux.core.RowBlock;
 import java.util.Arrays;
 
@@ -102,6 +103,10 @@ public final class ColumnMap implements java.io.Serializable {
      * {@code fill} at the missing columns unless it is zero (as the same block and position).
      */
     public RowBlock reindex(RowBlock b, float fill) {
+        return ExactValues.moved(b, fill, this::remap);
+    }
+
+    private RowBlock remap(RowBlock b, float fill) {
         int rows = b.nRows();
         int filled = fill != 0 ? missing.length : 0;
         int nnz = kept(b.indices(), 0, b.nnz()) + rows * filled;

@@ -39,8 +39,15 @@ public final class PackedBlock {
         this.plain = plain;
     }
 
-    /** Packs {@code block} when it holds counts in column order; otherwise keeps it as it is. */
+    /**
+     * Packs {@code block} when it holds counts in column order (and no stored values float32 changes); otherwise keeps
+     * it as it is.
+     */
     public static PackedBlock pack(RowBlock block) {
+        if (block.exact() != null) {
+            // stored values float32 does not hold: counts past 2^24 or fractions, kept as they came
+            return new PackedBlock(block.nRows(), block.nCols(), block.nnz(), null, null, 0, 0, 0, 0, block);
+        }
         int rows = block.nRows();
         int n = block.nnz();
         int[] ip = block.indptr();
@@ -130,7 +137,7 @@ public final class PackedBlock {
     public RowBlock unpack(int blockIndex, long rowStart) {
         if (plain != null) {
             return RowBlock.of(blockIndex, rowStart, nCols, plain.indptr().clone(), plain.indices().clone(),
-                    plain.values().clone());
+                    plain.values().clone()).withExact(plain.exact());
         }
         int[] indptr = new int[nRows + 1];
         int[] indices = new int[nnz];

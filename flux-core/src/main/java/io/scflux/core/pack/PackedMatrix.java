@@ -4,6 +4,7 @@ import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
@@ -153,6 +154,16 @@ public final class PackedMatrix implements BlockSource {
 
     /** Rows {@code [from, to)} cut out of consecutive blocks that cover them. */
     private RowBlock concat(int blockIndex, long from, long to, List<RowBlock> parts) {
+        if (parts.stream().allMatch(p -> p.exact() == null)) {
+            return cut(blockIndex, from, to, parts);
+        }
+        // stored values float32 does not hold: the parts as one block, whose stored values follow the cut
+        RowBlock joined = RowBlock.stack(parts, 0, parts.get(0).rowStart(), nCols, dtype());
+        return ExactValues.moved(joined, 0f, (b, fill) -> cut(blockIndex, from, to, List.of(b)));
+    }
+
+    /** Rows {@code [from, to)} of {@code parts}, consecutive blocks that cover them, copied into one block. */
+    private RowBlock cut(int blockIndex, long from, long to, List<RowBlock> parts) {
         int rows = (int) (to - from);
         int[] indptr = new int[rows + 1];
         int[] idx = new int[16];

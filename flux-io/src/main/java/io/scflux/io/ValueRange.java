@@ -1,0 +1,132 @@
+package io.scflux.io;
+
+import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
+
+/**
+ * Which values an integer dtype holds: whole numbers within its range. A writer asks before handing values to the
+ * HDF5 library, whose conversion (as numpy's cast) would wrap or saturate the others without a word.
+ */
+final class ValueRange {
+
+    private static final double TWO_63 = 0x1p63;
+    private static final double TWO_64 = 0x1p64;
+
+    private ValueRange() {
+    }
+
+    /**
+     * The first of the {@code n} entries that {@code type} (an integer type) cannot hold, or -1: {@code stored} where
+     * not null, else {@code floats}.
+     */
+    static int firstNotHeld(DType type, float[] floats, ExactValues stored, int n) {
+        if (stored == null) {
+            if (type == DType.INT32) {
+                // the common case, in two comparisons and a cast: NaN fails the first, a fraction the cast
+                for (int k = 0; k < n; k++) {
+                    float v = floats[k];
+                    if (!(v >= -0x1p31f && v < 0x1p31f) || (int) v != v) {
+                        return k;
+                    }
+                }
+                return -1;
+            }
+            for (int k = 0; k < n; k++) {
+                if (!holds(type, floats[k])) {
+                    return k;
+                }
+            }
+            return -1;
+        }
+        Object a = stored.array();
+        switch (ExactValues.arrayType(stored.dtype())) {
+            case FLOAT64 -> {
+                double[] v = (double[]) a;
+                for (int k = 0; k < n; k++) {
+                    if (!holds(type, v[k])) {
+                        return k;
+                    }
+                }
+            }
+            case INT32 -> {
+                int[] v = (int[]) a;
+                for (int k = 0; k < n; k++) {
+                    if (!holds(type, v[k], false)) {
+                        return k;
+                    }
+                }
+            }
+            default -> {
+                long[] v = (long[]) a;
+                boolean unsigned = stored.dtype() == DType.UINT64;
+                for (int k = 0; k < n; k++) {
+                    if (!holds(type, v[k], unsigned)) {
+                        return k;
+                    }
+                }
+            }
+        }
+        return -1;
+    }
+
+    /** Whether {@code type} holds {@code v}: a whole number within its range (never NaN or an infinity). */
+    static boolean holds(DType type, double v) {
+        if (v != Math.rint(v)) {
+            return false;
+        }
+        return switch (type) {
+            case INT64 -> v >= -TWO_63 && v < TWO_63;
+            case UINT64 -> v >= 0 && v < TWO_64;
+            default -> v >= min(type) && v <= max(type);
+        };
+    }
+
+    /** Whether {@code type} holds {@code v}, read as unsigned 64-bit when {@code unsigned}. */
+    static boolean holds(DType type, long v, boolean unsigned) {
+        if (unsigned && v < 0) {
+            return type == DType.UINT64;
+        }
+        return switch (type) {
+            case INT64 -> true;
+            case UINT64 -> v >= 0;
+            default -> v >= (long) min(type) && v <= (long) max(type);
+        };
+    }
+
+    private static double min(DType type) {
+        return switch (type) {
+            case INT8 -> Byte.MIN_VALUE;
+            case INT16 -> Short.MIN_VALUE;
+            case INT32 -> Integer.MIN_VALUE;
+            case BOOL, UINT8, UINT16, UINT32 -> 0;
+            default -> throw new IllegalArgumentException("not a narrow integer type: " + type);
+        };
+    }
+
+    private static double max(DType type) {
+        return switch (type) {
+            case INT8 -> Byte.MAX_VALUE;
+            case INT16 -> Short.MAX_VALUE;
+            case INT32 -> Integer.MAX_VALUE;
+            case BOOL -> 1;
+            case UINT8 -> 0xff;
+            case UINT16 -> 0xffff;
+            case UINT32 -> 0xffffffffL;
+            default -> throw new IllegalArgumentException("not a narrow integer type: " + type);
+        };
+    }
+
+    /** Entry {@code k}'s value as the message shows it: as stored where it is. */
+    static String describe(float[] floats, ExactValues stored, int k) {
+        if (stored == null) {
+            return Float.toString(floats[k]);
+        }
+        Object a = stored.array();
+        return switch (ExactValues.arrayType(stored.dtype())) {
+            case FLOAT64 -> Double.toString(((double[]) a)[k]);
+            case INT32 -> Integer.toString(((int[]) a)[k]);
+            case UINT64 -> Long.toUnsignedString(((long[]) a)[k]);
+            default -> Long.toString(((long[]) a)[k]);
+        };
+    }
+}

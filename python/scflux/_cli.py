@@ -11,8 +11,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
+import threading
+import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -162,27 +165,55 @@ def forward_warnings(lines: Sequence[str], *, drop=None) -> list[str]:
     return rest
 
 
-def error_from(returncode: int, stderr: str, command: Sequence[str] = ()) -> ScfluxError:
-    """The exception for a failed command, from its exit status and stderr.
+#: What java prints, on stdout or stderr, around the reason it could not start the JVM (``-Xmx1k``: "Too small
+#: maximum heap"): said by the one line :func:`error_from` makes of that reason.
+JVM_START_LINES = ("Error occurred during initialization of VM", "Error: Could not create the Java Virtual Machine.",
+                   "Error: A fatal exception has occurred. Program will exit.")
+
+
+def _jvm_start_failure(stdout: str, stderr: str) -> str | None:
+    """The reason java gave for not starting the JVM, or ``None`` when it started (it said none of
+    :data:`JVM_START_LINES`)."""
+    lines = [line.strip() for line in (stderr + "\n" + stdout).splitlines() if line.strip()]
+    if not any(line in JVM_START_LINES for line in lines):
+        return None
+    reasons = [line for line in lines if line not in JVM_START_LINES]
+    return "; ".join(reasons) if reasons else "no reason given"
+
+
+def error_from(returncode: int, stderr: str, command: Sequence[str] = (), stdout: str = "") -> ScfluxError:
+    """The exception for a failed command, from its exit status, stderr and stdout.
 
     With a ``scflux: error-kind:`` line the kind decides; without one (a jar older than the error kinds) an exit
-    status of 2 (usage) is a ``ValueError`` and anything else a ``RuntimeError``.
+    status of 2 (usage) is a ``ValueError`` and anything else a ``RuntimeError``. A JVM that did not start (java's
+    own message, on stdout for a bad heap size) is a ``ValueError`` naming the JVM options and java's reason; a
+    command killed by a signal says which.
     """
     lines = [line.rstrip() for line in stderr.splitlines()]
     message = next((line[len(ERROR_PREFIX):] for line in lines if line.startswith(ERROR_PREFIX)), None)
     kind = next((line[len(KIND_PREFIX):].strip() for line in lines if line.startswith(KIND_PREFIX)), None)
+    cls = None
+    if message is None:
+        reason = _jvm_start_failure(stdout, stderr)
+        if reason is not None:
+            options = settings.jvm_options()
+            message = (f"java could not start scflux with the JVM options {' '.join(options) or '(none)'} "
+                       f"(scflux.settings.java_opts or SCFLUX_JAVA_OPTS): {reason}")
+            cls = ScfluxValueError
+    if message is None and returncode < 0:
+        try:
+            name = signal.Signals(-returncode).name
+        except ValueError:
+            name = f"signal {-returncode}"
+        message = f"scflux was killed by {name} before it finished (out of memory on the machine, or another process)"
     if message is None:
         # picocli's usage errors (older jars) print the problem as the first line, before "Usage:"
         message = next((line for line in lines if line and not line.startswith("scflux: ")
                         and not line.startswith("Usage:")), None)
     if message is None:
         message = f"scflux exited with status {returncode} without an error line"
-    if kind in ERROR_KINDS:
-        cls = ERROR_KINDS[kind]
-    elif returncode == USAGE_EXIT_STATUS:
-        cls = ScfluxValueError
-    else:
-        cls = ScfluxInternalError
+    if cls is None:
+        cls = ERROR_KINDS.get(kind) or (ScfluxValueError if returncode == USAGE_EXIT_STATUS else ScfluxInternalError)
     error = cls(message)
     error.kind = kind
     error.returncode = returncode
@@ -218,6 +249,11 @@ def command_line(args: Sequence[str], global_options: Sequence[str] = ()) -> lis
             *settings.global_options(), *global_options, *args]
 
 
+#: How long a command asked to stop (Ctrl-C, Jupyter's "interrupt kernel") has to run its shutdown hooks, which
+#: remove what it was writing, before it is killed.
+STOP_SECONDS = 30.0
+
+
 def run(args: Sequence[str], *, global_options: Sequence[str] = (), drop_warning=None,
         echo: bool | None = None) -> Completed:
     """Runs one scflux command and waits for it.
@@ -226,14 +262,68 @@ def run(args: Sequence[str], *, global_options: Sequence[str] = (), drop_warning
     raised as ``UserWarning`` (``drop_warning(message)`` true drops one); a non-zero exit raises the
     :class:`ScfluxError` subclass of its error kind. Its other output lines are echoed on ``sys.stderr`` when
     ``echo`` is true (``None``: when ``scflux.settings.verbosity >= 2``).
+
+    The command dies with this process: its stdin is a pipe that only this process holds, and the command line
+    stops (removing what it was writing) when the pipe ends, as it does when this process exits or is killed, by
+    SIGKILL too. A ``KeyboardInterrupt`` (or any exception) while it runs stops it with SIGTERM, waits for it to
+    remove its unfinished files, and is then raised.
     """
     argv = command_line(args, global_options)
-    env = dict(os.environ, SCFLUX_ERROR_KIND="1")
-    proc = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env)
-    notes = forward_warnings(proc.stderr.splitlines(), drop=drop_warning)
-    if proc.returncode != 0:
-        raise error_from(proc.returncode, proc.stderr, argv[argv.index("-jar") + 2:])
+    env = dict(os.environ, SCFLUX_ERROR_KIND="1", SCFLUX_CALLER_PIPE="1")
+    returncode, stdout, stderr = _wait(argv, env)
+    notes = forward_warnings(stderr.splitlines(), drop=drop_warning)
+    if returncode != 0:
+        raise error_from(returncode, stderr, argv[argv.index("-jar") + 2:], stdout)
     if (settings.verbosity >= 2) if echo is None else echo:
-        for line in proc.stdout.splitlines() + notes:
+        for line in stdout.splitlines() + notes:
             print(line, file=sys.stderr)
-    return Completed(proc.stdout, notes)
+    return Completed(stdout, notes)
+
+
+def _wait(argv: list[str], env: dict[str, str]) -> tuple[int, str, str]:
+    """Runs ``argv`` with stdin a pipe held by this process alone, its stdout and stderr read on threads, and
+    returns its exit status, stdout and stderr; stopped (:func:`_stop`) when waiting is interrupted."""
+    proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=env)
+    outputs = {}
+
+    def drain(name, stream):
+        with stream:
+            outputs[name] = stream.read()
+
+    readers = [threading.Thread(target=drain, args=(name, stream), daemon=True)
+               for name, stream in (("stdout", proc.stdout), ("stderr", proc.stderr))]
+    for reader in readers:
+        reader.start()
+    try:
+        returncode = proc.wait()
+    except BaseException:
+        _stop(proc)
+        raise
+    finally:
+        proc.stdin.close()
+    for reader in readers:
+        reader.join()
+    return returncode, outputs.get("stdout", ""), outputs.get("stderr", "")
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    """Stops a command that is no longer waited for: the pipe closed and SIGTERM, on which it cancels its pass and
+    its shutdown hooks remove its unfinished output and spills; SIGKILL only if it has not exited within
+    :data:`STOP_SECONDS`. Further interrupts while it stops do not cut the wait short."""
+    deadline = time.monotonic() + STOP_SECONDS
+    for attempt in (proc.stdin.close, proc.terminate):
+        try:
+            attempt()
+        except OSError:
+            pass
+    while True:
+        try:
+            proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+            return
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            return
+        except KeyboardInterrupt:
+            continue

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+import secrets
 import tempfile
 import warnings
 from dataclasses import dataclass
@@ -105,13 +106,39 @@ def require_column(src: Source, axis: str, name: str, parameter: str) -> None:
                        f"{', '.join(have) if have else 'none'})")
 
 
+#: The longest file name, in bytes, that Linux's and macOS's file systems take.
+MAX_NAME_BYTES = 255
+
+
+def temporary_name(target_name: str, pid: int, random: int) -> str:
+    """The temporary name of a file written for ``target_name`` by the process ``pid``: scflux's one rule, which
+    Java's ``io.scflux.core.TemporaryName`` spells too, ``.<target_name>.scflux-<pid>-<hex of random>.tmp``, with
+    ``target_name`` cut (between characters) to the prefix that keeps the name within :data:`MAX_NAME_BYTES` bytes.
+
+    Named so, a temporary file that a killed Python call leaves is removed by the next write of the command line in
+    its folder, as the command line's own are (the owner's pid is no longer alive)."""
+    mark = f".scflux-{pid}-{random & 0xFFFF_FFFF_FFFF_FFFF:x}.tmp"
+    room = MAX_NAME_BYTES - 1 - len(mark)
+    kept, used = [], 0
+    for ch in target_name:
+        size = len(os.fsencode(ch))
+        if used + size > room:
+            break
+        kept.append(ch)
+        used += size
+    return "." + "".join(kept) + mark
+
+
 def temporary_path(near: Path) -> Path:
-    """A new empty ``.h5ad`` beside ``near`` (hidden), or in the system's temporary folder when that folder is
-    not writable; the caller deletes it."""
+    """A new name for a temporary output beside ``near`` (hidden), or in the system's temporary folder when that
+    folder is not writable, by :func:`temporary_name`'s rule with this process's pid. Nothing is created: the
+    command line writes the file (under a temporary name of its own, renamed onto this one when complete), and the
+    caller deletes it."""
     folder = near.parent if os.access(near.parent, os.W_OK) else Path(tempfile.gettempdir())
-    fd, name = tempfile.mkstemp(prefix=f".{near.stem}.scflux-", suffix=".h5ad", dir=folder)
-    os.close(fd)
-    return Path(name)
+    while True:
+        path = folder / temporary_name(near.name, os.getpid(), secrets.randbits(64))
+        if not os.path.lexists(path):
+            return path
 
 
 def read_frame(path: Path, axis: str, names: list[str] | None = None) -> pd.DataFrame:

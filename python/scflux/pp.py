@@ -28,7 +28,7 @@ import numpy as np
 
 from ._files import Source, read_adata, read_frame, read_x, require_column, source
 from ._params import boolean, count, fmt, number, require, text, unsupported
-from ._run import execute
+from ._run import execute, refuse_input_as_out
 
 __all__ = ["calculate_qc_metrics", "normalize_total", "log1p", "highly_variable_genes", "pca", "scale",
            "filter_cells", "filter_genes", "pseudobulk"]
@@ -367,9 +367,11 @@ def _filter(what: str, data, criteria: dict, *, inplace, copy, out):
             numbers = numbers.astype(np.int64)
         return (numbers >= value if name.startswith("min") else numbers <= value), numbers
 
+    if out is not None:
+        refuse_input_as_out(out, [src])  # inplace=False leaves the input unchanged, as every returning call does
     # the per-cell (per-gene) numbers of every cell (gene): qc's annotations, without the top-n columns
     result = execute("qc", src, _percent_top_option([]), returns=subset, annotations_only=True)
-    if out is not None:  # out= gets the filtered file (after the numbers: out may name the input itself)
+    if out is not None:  # out= gets the filtered file
         execute(command, src, options, out=out)
     return result
 

@@ -30,6 +30,36 @@ def test_without_a_kind_line_the_exit_status_decides(status, builtin):
     assert isinstance(error, builtin) and str(error) == "Unknown option: '--bogus'"
 
 
+def test_a_jvm_that_did_not_start_is_one_error_with_javas_reason(monkeypatch):
+    monkeypatch.setattr(scflux.settings, "java_opts", "-Xmx1k")
+    error = _cli.error_from(1, "", ["log1p", "in.h5ad"],
+                            stdout="Error occurred during initialization of VM\nToo small maximum heap\n")
+    assert isinstance(error, ValueError) and isinstance(error, scflux.ScfluxError)
+    assert str(error) == ("java could not start scflux with the JVM options -Xmx1k (scflux.settings.java_opts or "
+                          "SCFLUX_JAVA_OPTS): Too small maximum heap")
+
+
+def test_an_unknown_jvm_option_is_named_with_javas_reason(monkeypatch):
+    monkeypatch.setattr(scflux.settings, "java_opts", ["-Xfoo"])
+    error = _cli.error_from(1, "Unrecognized option: -Xfoo\nError: Could not create the Java Virtual Machine.\n"
+                               "Error: A fatal exception has occurred. Program will exit.\n")
+    assert str(error).endswith("with the JVM options -Xfoo (scflux.settings.java_opts or SCFLUX_JAVA_OPTS): "
+                               "Unrecognized option: -Xfoo")
+
+
+def test_a_command_killed_by_a_signal_says_which():
+    error = _cli.error_from(-9, "")
+    assert isinstance(error, RuntimeError) and "killed by SIGKILL" in str(error)
+
+
+def test_a_too_small_heap_in_the_settings_is_one_clear_error(jar, monkeypatch, tmp_path):
+    monkeypatch.setattr(scflux.settings, "java_opts", "-Xmx1k")
+    with pytest.raises(ValueError, match=r"^java could not start scflux with the JVM options -Xmx1k .*: "
+                                         r"Too small maximum heap$"):
+        scflux.pp.log1p(COUNTS, out=tmp_path / "out.h5ad")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_warning_lines_become_user_warnings_pointing_at_the_caller():
     with pytest.warns(UserWarning, match="Some cells have zero counts") as record:
         rest = _cli.forward_warnings(["scflux: warning: Some cells have zero counts", "wrote out.h5ad"])

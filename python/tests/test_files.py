@@ -2,13 +2,17 @@
 behind, ``out=`` leaving the input byte-identical, a backed AnnData that shows the rewritten file, and what is
 refused before Java starts."""
 
+import os
+import re
 import shutil
+import subprocess
 
 import anndata
 import numpy as np
 import pytest
 
 import scflux
+from scflux._files import temporary_name, temporary_path
 from conftest import COUNTS, counts_matrix, leftovers, sha256
 
 
@@ -120,3 +124,87 @@ def test_columns_of_an_anndata_0_6_file_are_checked_too():
     legacy = COUNTS.parent / "legacy-06.h5ad"  # obs is a compound dataset with the field louvain
     with pytest.raises(KeyError, match="louvain"):
         scflux.pp.pseudobulk(legacy, "louvain", "donor")
+
+
+# --------------------------------------------------------------------------- temporary names, one rule with Java's
+
+def test_a_temporary_name_is_the_command_lines_rule():
+    """``.<target>.scflux-<pid>-<hex>.tmp``, as Java's TemporaryName spells it (its test has the same cases)."""
+    assert temporary_name("out.h5ad", 42, 255) == ".out.h5ad.scflux-42-ff.tmp"
+    assert temporary_name("out.h5ad", 42, -1) == ".out.h5ad.scflux-42-ffffffffffffffff.tmp"
+
+
+def test_a_long_target_name_is_cut_to_fit_255_bytes():
+    mark = ".scflux-4194304-ffffffffffffffff.tmp"  # 36 bytes
+    assert temporary_name("a" * 246 + ".h5ad", 4_194_304, -1) == "." + "a" * (255 - 1 - 36) + mark
+    # two bytes a character: 255 - 1 - 17 = 237 bytes of room hold 118 whole characters
+    assert temporary_name("\u00e9" * 125, 7, 0xABC) == "." + "\u00e9" * 118 + ".scflux-7-abc.tmp"
+
+
+def test_a_temporary_path_is_a_new_name_beside_the_input_owned_by_this_process(work):
+    path = temporary_path(work)
+    assert path.parent == work.parent and not path.exists(), "the command line creates it"
+    assert re.fullmatch(rf"\.work\.h5ad\.scflux-{os.getpid()}-[0-9a-f]{{1,16}}\.tmp", path.name)
+    assert temporary_path(work) != path
+
+
+def _dead_pid() -> int:
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    return gone.pid
+
+
+def test_the_next_write_in_the_folder_removes_what_a_killed_python_call_left(jar, work, tmp_path):
+    stale = tmp_path / temporary_name(work.name, _dead_pid(), 0x1F2E)
+    stale.write_bytes(b"the result a killed call was reading")
+    live = tmp_path / temporary_name(work.name, os.getpid(), 0x3C4D)
+    live.write_bytes(b"a live call's")
+    scflux.pp.log1p(work, out=tmp_path / "out.h5ad")
+    assert not stale.exists(), "a dead Python call's temporary file is removed by the command line's next write"
+    assert live.exists(), "a live one's is kept"
+    live.unlink()
+    assert leftovers(tmp_path) == []
+
+
+def test_a_250_byte_name_is_written_and_read_back_through_a_temporary_file(jar, tmp_path):
+    """The command line's own temporary name, and the Python call's for a result it returns, both fit in 255
+    bytes: a 250-byte input returns its copy, and a 250-byte out= is written."""
+    long_input = tmp_path / ("i" * 245 + ".h5ad")
+    shutil.copyfile(COUNTS, long_input)
+    result = scflux.pp.log1p(long_input, copy=True)
+    assert result.shape == (3000, 2000) and "log1p" in result.uns
+    long_out = tmp_path / ("o" * 245 + ".h5ad")
+    scflux.pp.log1p(long_input, out=long_out)
+    assert long_out.exists()
+    assert leftovers(tmp_path) == []
+
+
+# ------------------------------------------------------------------------- out= naming the input of a returning call
+
+RETURNING = {
+    "log1p(copy=True)": lambda p, out: scflux.pp.log1p(p, copy=True, out=out),
+    "normalize_total(copy=True)": lambda p, out: scflux.pp.normalize_total(p, copy=True, out=out),
+    "normalize_total(inplace=False)": lambda p, out: scflux.pp.normalize_total(p, inplace=False, out=out),
+    "calculate_qc_metrics(inplace=False)": lambda p, out: scflux.pp.calculate_qc_metrics(p, out=out),
+    "filter_cells(inplace=False)": lambda p, out: scflux.pp.filter_cells(p, min_genes=1, inplace=False, out=out),
+    "filter_genes(copy=True)": lambda p, out: scflux.pp.filter_genes(p, min_cells=1, copy=True, out=out),
+    "pca(copy=True)": lambda p, out: scflux.pp.pca(p, copy=True, out=out),
+    "scale(copy=True)": lambda p, out: scflux.pp.scale(p, copy=True, out=out),
+    "pseudobulk": lambda p, out: scflux.pp.pseudobulk(p, "sample", "cell_type", out=out),
+}
+
+
+@pytest.mark.parametrize("spelling", ["same", "symlink", "hardlink"])
+@pytest.mark.parametrize("name", RETURNING)
+def test_out_naming_the_input_of_a_call_that_returns_its_result_is_refused(work, tmp_path, name, spelling):
+    out = {"same": lambda: work, "symlink": lambda: _link(tmp_path / "link.h5ad", work, os.symlink),
+           "hardlink": lambda: _link(tmp_path / "hard.h5ad", work, os.link)}[spelling]()
+    before = sha256(work)
+    with pytest.raises(ValueError, match="is the input .*work.h5ad, which this call leaves unchanged"):
+        RETURNING[name](work, out)
+    assert sha256(work) == before
+
+
+def _link(link, target, make):
+    make(target, link)
+    return link

@@ -249,4 +249,12 @@ class H5adWriterAtomicityTest {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void aTargetNameOf250BytesIsWrittenThoughItsTemporaryNameWouldBeLonger() throws IOException {
+        String name = "n".repeat(245) + ".h5ad"; // 250 bytes, valid; with the mark unshortened it would be 290
+        H5ad.write(AnnData.of(hundredRows()), dir.resolve(name)).block();
+        assertEquals(List.of(name), files());
+        assertEquals(100, H5ad.read(dir.resolve(name)).nObs());
+    }
 }

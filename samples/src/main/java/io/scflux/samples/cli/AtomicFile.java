@@ -1,18 +1,21 @@
 package io.scflux.samples.cli;
 
+import io.scflux.core.TemporaryFiles;
+import io.scflux.core.TemporaryName;
 import io.scflux.io.FileGuard;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A small output (a plot, a table) written under a temporary name beside it and renamed when complete, the name as
- * the .h5ad writer names its own ({@code .<target>.scflux-<pid>-<hex>.tmp}, so a crash's leftover is removed the same
- * way), created as any new file is (the umask's permissions, not {@code createTempFile}'s owner-only 0600).
+ * A small output (a plot, a table) written under a temporary name beside it and renamed when complete, the name by
+ * {@link TemporaryName}'s rule as the .h5ad writer names its own (so a crash's leftover is removed the same way, and
+ * this write removes those of killed runs first; the shutdown hook of {@link TemporaryFiles} removes it on a SIGTERM),
+ * created as any new file is (the umask's permissions, not {@code createTempFile}'s owner-only 0600).
  */
 final class AtomicFile {
 
@@ -29,17 +32,31 @@ final class AtomicFile {
     static void write(Path target, Content content) throws IOException {
         FileGuard.checkOutput(target);
         Path absolute = target.toAbsolutePath();
-        Path temporary = absolute.resolveSibling("." + absolute.getFileName() + ".scflux-"
-                + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".tmp");
+        Path temporary = TemporaryName.beside(absolute);
+        TemporaryName.removeStale(absolute.getParent());
         try {
-            try (OutputStream out = Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW,
-                    StandardOpenOption.WRITE)) {
+            try (OutputStream out = create(temporary)) {
                 content.writeTo(out);
             }
             Files.move(temporary, absolute, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(temporary);
+            TemporaryFiles.remove(temporary);
+        }
+    }
+
+    /** Creates {@code temporary}, recorded with {@link TemporaryFiles} so that a SIGTERM meanwhile removes it. */
+    private static OutputStream create(Path temporary) throws IOException {
+        try {
+            return TemporaryFiles.create(temporary, () -> {
+                try {
+                    return Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
         }
     }
 }

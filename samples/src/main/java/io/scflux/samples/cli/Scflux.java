@@ -143,6 +143,7 @@ public final class Scflux implements Runnable {
         // forever: report it and stop instead.
         Schedulers.onHandleError(Scflux.class.getName(), (thread, error) -> fatal(error));
         Thread.setDefaultUncaughtExceptionHandler((thread, error) -> fatal(error));
+        CallerWatch.startIfAsked(Scflux::callerGone);
         System.exit(cl.execute(args));
     }
 
@@ -157,6 +158,24 @@ public final class Scflux implements Runnable {
         System.err.println("scflux: error: " + (error instanceof OutOfMemoryError m ? ErrorMessage.outOfMemory(m)
                 : ErrorMessage.of(error)));
         System.err.flush();
+        exitAfterHooks();
+    }
+
+    /**
+     * Stops the run whose caller is gone ({@link CallerWatch}): one line (for a caller that closed the pipe and
+     * still reads), then the exit of {@link #fatal}, whose hooks remove the unfinished files.
+     */
+    static void callerGone() {
+        if (!FATAL.compareAndSet(false, true)) {
+            return;
+        }
+        System.err.println("scflux: error: stopped: the caller closed stdin (it exited, was killed or cancelled)");
+        System.err.flush();
+        exitAfterHooks();
+    }
+
+    /** Exits with status 1, the shutdown hooks given at most {@link #HOOKS_MS} ms, then halts. */
+    private static void exitAfterHooks() {
         try {
             // exit on a thread of its own: a hook waiting for a lock the failed thread holds must not keep the JVM up
             Thread exit = new Thread(() -> System.exit(1), "scflux-fatal-exit");

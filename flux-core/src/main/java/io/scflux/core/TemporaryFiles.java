@@ -1,13 +1,22 @@
 package io.scflux.core;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,11 +28,15 @@ import org.slf4j.LoggerFactory;
  * <p>The hook only unlinks: the HDF5 library may still be writing the file on its thread, which Linux allows, and the
  * library is never called from the hook (its one thread may be busy, and it is not thread-safe). A file is recorded
  * and created under one lock that the hook takes too, so the hook never runs between the two; once it has run, no
- * file is created. A SIGKILL runs no hook: outputs' temporary files are deleted at the next write in their folder.
+ * file is created. A SIGKILL runs no hook: every temporary file is named with its owner's pid
+ * ({@link #temporaryName}), and {@link #removeStale} deletes those of dead processes, at the next write in an output's
+ * folder and whenever the cache folder is opened ({@link #openScratchDir()}).
  */
 public final class TemporaryFiles {
 
     private static final Logger LOG = LoggerFactory.getLogger(TemporaryFiles.class);
+    /** A name made by {@link #temporaryName}: the owner's pid is group 1. */
+    private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.scflux-(\\d{1,18})-[0-9a-f]+\\.tmp");
     private static final Set<Path> WRITING = ConcurrentHashMap.newKeySet();
     private static boolean exiting;
 
@@ -40,15 +53,112 @@ public final class TemporaryFiles {
 
     /**
      * Where scflux keeps what it writes besides its outputs (CSC files' row-major copies, operators' spills):
-     * {@code -Dscflux.cache.dir}, {@code $SCFLUX_CACHE_DIR} or {@code <tmpdir>/scflux-cache}.
+     * {@code -Dscflux.cache.dir}, {@code $SCFLUX_CACHE_DIR}, else {@code scflux-cache-<uid>} in {@code $TMPDIR}
+     * (else in {@code java.io.tmpdir}), one folder per user. The folder is neither created nor checked: see
+     * {@link #openScratchDir()}.
+     *
+     * @return the cache folder's path
      */
     public static Path scratchDir() {
         String dir = System.getProperty("scflux.cache.dir");
         if (dir == null || dir.isEmpty()) {
             dir = System.getenv("SCFLUX_CACHE_DIR");
         }
-        return dir == null || dir.isEmpty() ? Paths.get(System.getProperty("java.io.tmpdir"), "scflux-cache")
-                : Paths.get(dir);
+        return dir == null || dir.isEmpty() ? CacheFolder.defaultPath() : Paths.get(dir);
+    }
+
+    /**
+     * The {@link #scratchDir()}, ready to write in: created owner-only (mode 0700) when missing, refused when another
+     * user owns it or group or others may write it (the folder a symlink names included), and rid of the temporary
+     * files that killed runs left there ({@link #removeStale}).
+     *
+     * @return the cache folder
+     * @throws UncheckedIOException one line naming the folder when it cannot be created or is refused
+     */
+    public static Path openScratchDir() {
+        Path dir = scratchDir();
+        try {
+            CacheFolder.open(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+        removeStale(dir);
+        return dir;
+    }
+
+    /**
+     * Refuses the {@link #scratchDir()}, when it exists, as {@link #openScratchDir()} would; creates nothing.
+     *
+     * @throws UncheckedIOException one line naming the folder and what is wrong with it
+     */
+    public static void checkScratchDir() {
+        Path dir = scratchDir();
+        if (Files.exists(dir) || Files.isSymbolicLink(dir)) {
+            try {
+                CacheFolder.check(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }
+    }
+
+    /**
+     * The name of a new temporary file for {@code base}: {@code .<base>.scflux-<pid>-<random hex>.tmp}, the one rule
+     * by which every temporary scflux writes is named (outputs beside their target, copies and spills in the cache
+     * folder), so that {@link #removeStale} recognises the leftovers of a killed run and whose they were.
+     *
+     * @param base what the file becomes or holds, e.g. {@code out.h5ad} or {@code wilcoxon}
+     * @return the file name
+     */
+    public static String temporaryName(String base) {
+        return "." + base + ".scflux-" + ProcessHandle.current().pid() + "-"
+                + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".tmp";
+    }
+
+    /**
+     * The pid of the process that named {@code name} by {@link #temporaryName}, or -1 when it is not such a name.
+     *
+     * @param name a file name
+     * @return the owner's pid, or -1
+     */
+    public static long ownerOf(String name) {
+        Matcher m = TEMPORARY.matcher(name);
+        if (!m.matches()) {
+            return -1;
+        }
+        try {
+            return Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Deletes the temporary files that killed runs left in {@code folder}: those named by {@link #temporaryName}
+     * whose process is no longer alive on this machine. A live process's file is never touched; a folder that cannot
+     * be listed is left alone (the write itself reports real problems).
+     *
+     * @param folder the folder to clean
+     * @return the files removed
+     */
+    public static List<Path> removeStale(Path folder) {
+        List<Path> removed = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, ".*.scflux-*.tmp")) {
+            for (Path f : files) {
+                long pid = ownerOf(f.getFileName().toString());
+                if (pid >= 0 && !alive(pid) && Files.deleteIfExists(f)) {
+                    LOG.info("removed {}, the unfinished file of a run that was killed", f);
+                    removed.add(f);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // a folder we cannot list, or a file removed meanwhile: leave the rest
+        }
+        return removed;
+    }
+
+    private static boolean alive(long pid) {
+        return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
     }
 
     /**
@@ -64,14 +174,24 @@ public final class TemporaryFiles {
     }
 
     /**
-     * A new empty file in {@code dir}, named as {@link Files#createTempFile(Path, String, String)} names it, recorded
-     * as {@link #create} records one: the transposed store's parts, operators' spills.
+     * A new empty file in {@code dir} named by {@link #temporaryName}{@code (base)}, readable and writable by its
+     * owner only, recorded as {@link #create} records one: the transposed store's parts, operators' spills.
+     *
+     * @param dir the folder, which exists
+     * @param base what the file holds, e.g. {@code wilcoxon}
+     * @return the file
+     * @throws IOException when it cannot be created
      */
-    public static synchronized Path newFile(Path dir, String prefix, String suffix) throws IOException {
+    public static synchronized Path newFile(Path dir, String base) throws IOException {
         if (exiting) {
             throw new CancellationException("not writing in " + dir + ": the JVM is exiting");
         }
-        Path file = Files.createTempFile(dir, prefix, suffix);
+        Path file = dir.resolve(temporaryName(base));
+        if (Files.getFileStore(dir).supportsFileAttributeView(PosixFileAttributeView.class)) {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } else {
+            Files.createFile(file);
+        }
         WRITING.add(file);
         return file;
     }

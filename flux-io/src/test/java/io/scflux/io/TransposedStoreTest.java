@@ -90,7 +90,7 @@ class TransposedStoreTest {
         }
         assertTrue(TransposedStore.buckets(rowptr, 40_000).length > 20, "many buckets were used");
         try (var left = Files.list(work)) {
-            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith(".tmp-"))
+            assertEquals(List.of(), left.filter(p -> TemporaryFiles.ownerOf(p.getFileName().toString()) >= 0)
                     .collect(Collectors.toList()), "spill and partial files are gone");
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -102,7 +102,7 @@ class TransposedStoreTest {
     /** The part and spill files are recorded for the shutdown hook while they exist: a signal removes them too. */
     @Test
     void partAndSpillFilesAreRecordedWhileTheyExist() throws IOException {
-        Path part = TemporaryFiles.newFile(work, ".tmp-x", ".part");
+        Path part = TemporaryFiles.newFile(work, "x");
         assertTrue(Files.exists(part));
         assertTrue(TemporaryFiles.writing().contains(part));
         Files.delete(part);

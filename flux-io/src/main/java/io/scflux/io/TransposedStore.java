@@ -51,7 +51,11 @@ final class TransposedStore {
     private static final int HEADER = 64;
     private static final int PIECE = 1 << 20;
 
-    /** Elements per checksummed chunk of each array: 64 Ki (256 KiB of indices or values, 512 KiB of indptr). */
+    /**
+     * Elements per checksummed chunk of each array: 16 Ki (64 KiB of indices or values, 128 KiB of indptr). A read
+     * checks the whole chunks it spans in place; the two at its ends are read whole apart (and kept for the next
+     * read), which smaller chunks make cheaper.
+     */
     static final int CHUNK = 1 << 14;
 
     /** Entries held in memory per bucket: 16 Mi (128 MiB of indices and values). */

@@ -203,6 +203,45 @@ class ScfluxCommandTest {
         }
     }
 
+    /**
+     * {@code cache clear} also removes what killed runs left in the cache folder (named with their pid), keeping a
+     * live run's; a cache folder others may write is refused in one line, by {@code cache} as by every run.
+     */
+    @Test
+    void cacheClearRemovesTheLeftoversOfKilledRunsAndRefusesAFolderOthersMayWrite() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("cache-left"));
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Process done = new ProcessBuilder("true").start();
+        done.waitFor();
+        Path killed = Files.writeString(dir.resolve(".wilcoxon.scflux-" + done.pid() + "-9a.tmp"), "600 MB, once");
+        Path running = Files.writeString(dir.resolve(".spill.scflux-" + ProcessHandle.current().pid() + "-1.tmp"),
+                "being written");
+        String before = System.getProperty("scflux.cache.dir");
+        System.setProperty("scflux.cache.dir", dir.toString());
+        try {
+            Cli clear = Cli.run("cache", "clear");
+            assertEquals(0, clear.exitCode(), clear.err());
+            assertEquals("removed 0 copies of CSC matrices (0 bytes) from " + dir + ", and 1 unfinished file of "
+                    + "killed runs", clear.out().trim());
+            assertFalse(Files.exists(killed));
+            assertTrue(Files.exists(running), "a live run's spill stays");
+
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+            Cli refused = Cli.run("cache", "clear");
+            assertEquals(1, refused.exitCode(), refused.err());
+            assertEquals("scflux: error: " + dir + ": the cache folder may be written by others (mode rwxrwxrwx): "
+                    + "scflux reads back what it keeps there as your data; chmod go-w it, or set SCFLUX_CACHE_DIR to "
+                    + "a folder only you can write", refused.err().trim());
+            assertTrue(Files.exists(running), "nothing removed from a refused folder");
+        } finally {
+            if (before == null) {
+                System.clearProperty("scflux.cache.dir");
+            } else {
+                System.setProperty("scflux.cache.dir", before);
+            }
+        }
+    }
+
     /** A column the command line names and the data lack is the same usage error in every command. */
     @Test
     void aMissingObsColumnIsExitTwoInEveryCommand() {

@@ -4,32 +4,21 @@ import io.scflux.core.TemporaryFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The HDF5 file behind one write: created under a temporary name beside the target
- * ({@code .<target>.scflux-<pid>-<random>.tmp}, recognisable when a crash leaves one behind) and renamed onto the
- * target only by {@link #commit}; {@link #abort} deletes it, and so does {@link TemporaryFiles}' shutdown hook should
- * the JVM exit first. The target is never opened, so it may be an input that is still being read until the commit.
+ * ({@link TemporaryFiles#temporaryName}: {@code .<target>.scflux-<pid>-<hex>.tmp}, which the next write in the folder
+ * removes should a crash leave it behind) and renamed onto the target only by {@link #commit}; {@link #abort} deletes
+ * it, and so does {@link TemporaryFiles}' shutdown hook should the JVM exit first. The target is never opened, so it may be an input that is still being read until the commit.
  */
 final class AtomicOutput {
-
-    private static final Logger LOG = LoggerFactory.getLogger(AtomicOutput.class);
-
-    /** A temporary file's name: the owner's pid is group 1. */
-    private static final Pattern TEMPORARY = Pattern.compile("\\..+\\.scflux-(\\d{1,18})-[0-9a-f]+\\.tmp");
 
     private final Path target;
     private final Path temporary;
@@ -39,9 +28,8 @@ final class AtomicOutput {
 
     AtomicOutput(Path target) {
         this.target = target.toAbsolutePath();
-        this.temporary = this.target.resolveSibling("." + this.target.getFileName() + ".scflux-"
-                + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".tmp");
+        this.temporary = this.target.resolveSibling(
+                TemporaryFiles.temporaryName(this.target.getFileName().toString()));
     }
 
     /** Creates the temporary file; refused once {@link #abort} ran (a cancel that overtook the open). */
@@ -66,21 +54,11 @@ final class AtomicOutput {
     }
 
     /**
-     * Deletes the temporary files that killed writers left in {@code folder}: those named as {@link AtomicOutput}
-     * names them whose process is no longer alive on this machine. A live process's file is never touched.
+     * Deletes the temporary files that killed writers left in {@code folder}: {@link TemporaryFiles#removeStale}, the
+     * rule every temporary of scflux is named and cleaned by. A live process's file is never touched.
      */
     static void removeStale(Path folder) {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, ".*.scflux-*.tmp")) {
-            for (Path f : files) {
-                Matcher m = TEMPORARY.matcher(f.getFileName().toString());
-                if (m.matches() && ProcessHandle.of(Long.parseLong(m.group(1))).map(p -> !p.isAlive()).orElse(true)
-                        && Files.deleteIfExists(f)) {
-                    LOG.info("removed {}, the unfinished output of a run that was killed", f);
-                }
-            }
-        } catch (IOException | NumberFormatException e) {
-            // a folder we cannot list or a name we cannot parse: leave it; the write itself reports real problems
-        }
+        TemporaryFiles.removeStale(folder);
     }
 
     NativeHdf5 file() {

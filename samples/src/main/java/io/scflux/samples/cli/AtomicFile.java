@@ -1,5 +1,6 @@
 package io.scflux.samples.cli;
 
+import io.scflux.core.TemporaryFiles;
 import io.scflux.io.FileGuard;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -7,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A small output (a plot, a table) written under a temporary name beside it and renamed when complete, the name as
@@ -29,9 +29,7 @@ final class AtomicFile {
     static void write(Path target, Content content) throws IOException {
         FileGuard.checkOutput(target);
         Path absolute = target.toAbsolutePath();
-        Path temporary = absolute.resolveSibling("." + absolute.getFileName() + ".scflux-"
-                + ProcessHandle.current().pid() + "-" + Long.toHexString(ThreadLocalRandom.current().nextLong())
-                + ".tmp");
+        Path temporary = absolute.resolveSibling(TemporaryFiles.temporaryName(absolute.getFileName().toString()));
         try {
             try (OutputStream out = Files.newOutputStream(temporary, StandardOpenOption.CREATE_NEW,
                     StandardOpenOption.WRITE)) {

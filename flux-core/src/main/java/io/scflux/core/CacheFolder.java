@@ -3,6 +3,7 @@ package io.scflux.core;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFileAttributeView;
@@ -14,7 +15,8 @@ import java.util.Set;
 /**
  * The folder of what scflux writes and reads back besides its outputs (CSC inputs' row-major copies, spills): where it
  * is, created owner-only, and refused, as ssh refuses a {@code ~/.ssh} that others could write, when another user
- * owns it or group or others may write it (itself, or the folder a symlink names). Others who can write the folder
+ * owns it or group or others may write it (itself, or the folder a symlink names; a symlink another user made is
+ * refused too). Others who can write the folder
  * can replace a copy scflux then reads as the input; a folder shared by every user (one fixed {@code /tmp} path made
  * 0755 by whoever ran first) fails every other user's CSC input with "permission denied".
  */
@@ -50,8 +52,16 @@ final class CacheFolder {
         return safe.isEmpty() ? "user" : safe;
     }
 
-    /** This process's uid, or -1 on a system without one (or a runtime without {@code jdk.security.auth}). */
+    /**
+     * This process's uid: the owner of {@code /proc/self} on Linux (the uid its files are created with), else what
+     * {@code jdk.security.auth} says (a runtime may lack the module), else -1 (a system without uids).
+     */
     static long uid() {
+        try {
+            return ((Number) Files.getAttribute(Paths.get("/proc/self"), "unix:uid")).longValue();
+        } catch (IOException | RuntimeException e) {
+            // not Linux, or no /proc
+        }
         try {
             return new com.sun.security.auth.module.UnixSystem().getUid();
         } catch (LinkageError | RuntimeException e) {
@@ -105,9 +115,17 @@ final class CacheFolder {
         PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class);
         String named = Files.isSymbolicLink(dir) ? dir + " (a symlink to " + dir.toRealPath() + ")" : dir.toString();
         long uid = uid();
-        Object owner = Files.getAttribute(dir, "unix:uid");
-        boolean mine = uid >= 0 && owner instanceof Integer o ? o == uid
+        Object owner = uid >= 0 ? Files.getAttribute(dir, "unix:uid") : a.owner().getName();
+        boolean mine = owner instanceof Integer o ? o == uid
                 : a.owner().getName().equals(System.getProperty("user.name"));
+        if (mine && Files.isSymbolicLink(dir) && uid >= 0) {
+            // a link another user made (in /tmp, say) decides where this user's copies go: refused as well
+            Object linkOwner = Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
+            if (!(linkOwner instanceof Integer o && o == uid)) {
+                throw new IOException(dir + ": the cache folder is a symlink that uid " + linkOwner + " made, not this "
+                        + "user (uid " + uid + "); remove it, or set SCFLUX_CACHE_DIR to a folder of yours");
+            }
+        }
         if (!mine) {
             throw new IOException(named + ": the cache folder belongs to " + a.owner().getName() + " (uid " + owner
                     + "), not to this user (" + System.getProperty("user.name") + ", uid " + uid + "): scflux reads"

@@ -151,5 +151,12 @@ class CacheFolderTest {
         Path link = Files.createSymbolicLink(tmp.resolve("to-theirs"), dir);
         assertTrue(refusal(link).startsWith(link + " (a symlink to " + dir.toRealPath() + "): the cache folder "
                 + "belongs to "), refusal(link));
+        // a link of theirs to a folder of this user's: where the copies go is theirs to decide, refused too
+        Path mine = Files.createDirectory(tmp.resolve("mine"));
+        Files.setPosixFilePermissions(mine, PosixFilePermissions.fromString("rwx------"));
+        Path planted = Files.createSymbolicLink(tmp.resolve("planted"), mine);
+        Files.setAttribute(planted, "unix:uid", 4242, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        assertEquals(planted + ": the cache folder is a symlink that uid 4242 made, not this user (uid 0); remove "
+                + "it, or set SCFLUX_CACHE_DIR to a folder of yours", refusal(planted));
     }
 }

@@ -57,6 +57,41 @@ class TemporaryFilesTest {
         }
     }
 
+    /** Creates a temporary in the cache folder {@code args[0]}, prints it, and waits to be killed. */
+    static final class Probe {
+        public static void main(String[] args) throws Exception {
+            Path f = TemporaryFiles.newFile(Path.of(args[0]), "wilcoxon");
+            Files.writeString(f, "half a spill");
+            System.out.println(f);
+            System.out.flush();
+            Thread.sleep(60_000);
+        }
+    }
+
+    /** A JVM killed with SIGKILL (no shutdown hook runs) while it holds a spill: the next opening removes it. */
+    @Test
+    void aSpillOfAJvmKilledWithSigkillIsRemovedByTheNextOpening() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), Probe.class.getName(), cache.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        try {
+            String line = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+                    java.nio.charset.StandardCharsets.UTF_8)).readLine();
+            assertTrue(line != null && Files.exists(Path.of(line)), "the probe wrote its spill: " + line);
+            assertEquals(p.pid(), TemporaryFiles.ownerOf(Path.of(line).getFileName().toString()));
+            TemporaryFiles.removeStale(cache);
+            assertTrue(Files.exists(Path.of(line)), "kept while its JVM runs");
+            p.destroyForcibly();
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS));
+            assertEquals(137, p.exitValue(), "killed by SIGKILL");
+            assertTrue(Files.exists(Path.of(line)), "a SIGKILL leaves it");
+            Logs.during(TemporaryFiles::openScratchDir);
+            assertEquals(List.of(), names(), "the next opening of the folder removed it");
+        } finally {
+            p.destroyForcibly();
+        }
+    }
+
     @Test
     void temporariesAreNamedWithTheirOwnersPid() throws IOException {
         Path f = TemporaryFiles.newFile(cache, "wilcoxon");

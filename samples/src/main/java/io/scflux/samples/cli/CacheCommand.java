@@ -4,7 +4,9 @@ import io.scflux.core.TemporaryFiles;
 import io.scflux.io.H5ad;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -60,7 +62,8 @@ final class CacheCommand implements Callable<Integer> {
                 for (Path p : stores) {
                     Files.deleteIfExists(p);
                 }
-                int left = Files.isDirectory(dir) ? TemporaryFiles.removeStale(dir).size() : 0;
+                int left = Files.isDirectory(dir) ? TemporaryFiles.removeStale(dir).size() + removeEarlierParts(dir)
+                        : 0;
                 out.printf("removed %d cop%s of CSC matrices (%,d bytes) from %s%s%n", stores.size(),
                         stores.size() == 1 ? "y" : "ies", bytes, dir, left == 0 ? ""
                                 : String.format(", and %d unfinished file%s of killed runs", left,
@@ -71,5 +74,21 @@ final class CacheCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    /**
+     * Removes the unfinished copies and spills that scflux named {@code .tmp-*.part} before their names held their
+     * owner's pid (a {@code kill -9} left them for good); asked for by the user, as the copies are.
+     */
+    private static int removeEarlierParts(Path dir) throws IOException {
+        int removed = 0;
+        try (DirectoryStream<Path> parts = Files.newDirectoryStream(dir, ".tmp-*.part")) {
+            for (Path p : parts) {
+                if (Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) && Files.deleteIfExists(p)) {
+                    removed++;
+                }
+            }
+        }
+        return removed;
     }
 }

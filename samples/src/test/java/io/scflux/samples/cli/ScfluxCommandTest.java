@@ -216,14 +216,17 @@ class ScfluxCommandTest {
         Path killed = Files.writeString(dir.resolve(".wilcoxon.scflux-" + done.pid() + "-9a.tmp"), "600 MB, once");
         Path running = Files.writeString(dir.resolve(".spill.scflux-" + ProcessHandle.current().pid() + "-1.tmp"),
                 "being written");
+        // as scflux named them before the names held a pid
+        Path earlier = Files.writeString(dir.resolve(".tmp-wilcoxon-4821.part"), "600 MB, long ago");
         String before = System.getProperty("scflux.cache.dir");
         System.setProperty("scflux.cache.dir", dir.toString());
         try {
             Cli clear = Cli.run("cache", "clear");
             assertEquals(0, clear.exitCode(), clear.err());
-            assertEquals("removed 0 copies of CSC matrices (0 bytes) from " + dir + ", and 1 unfinished file of "
+            assertEquals("removed 0 copies of CSC matrices (0 bytes) from " + dir + ", and 2 unfinished files of "
                     + "killed runs", clear.out().trim());
             assertFalse(Files.exists(killed));
+            assertFalse(Files.exists(earlier));
             assertTrue(Files.exists(running), "a live run's spill stays");
 
             Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));

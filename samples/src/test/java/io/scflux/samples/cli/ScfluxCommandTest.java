@@ -204,6 +204,55 @@ class ScfluxCommandTest {
     }
 
     /**
+     * A CSC input's row-major copy changed in the cache folder (1,000 bytes of its values, as the hostile test did)
+     * is refused in one line naming the copy, the chunk and the input, exit 1, then built again by the next run.
+     */
+    @Test
+    void aTamperedCopyOfACscInputIsRefusedThenRebuilt() throws IOException {
+        Path dir = tmp.resolve("cache-tampered");
+        String before = System.getProperty("scflux.cache.dir");
+        System.setProperty("scflux.cache.dir", dir.toString());
+        try {
+            String out = tmp.resolve("qc-csc.h5ad").toString();
+            Cli first = Cli.run("qc", CSC, "-o", out);
+            assertEquals(0, first.exitCode(), first.err());
+            Path copy;
+            try (var files = Files.list(dir)) {
+                copy = files.filter(p -> p.getFileName().toString().endsWith(".csr")).findFirst().orElseThrow();
+            }
+            long size = Files.size(copy);
+            java.util.Random random = new java.util.Random(32);
+            try (var ch = java.nio.channels.FileChannel.open(copy, java.nio.file.StandardOpenOption.READ,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                for (int i = 0; i < 1000; i++) {
+                    // within the values: the second half of the copy, before its checksums
+                    long at = size / 2 + 4096 + random.nextInt((int) (size / 2 - 16384));
+                    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+                    ch.read(b, at);
+                    b.put(0, (byte) (b.get(0) ^ 0x40)).clear();
+                    ch.write(b, at);
+                }
+            }
+            Cli tampered = Cli.run("qc", CSC, "-o", out);
+            assertEquals(1, tampered.exitCode(), tampered.err());
+            assertEquals(1, tampered.err().lines().count(), tampered.err());
+            assertTrue(tampered.err().matches("scflux: error: " + Pattern.quote(copy.toString()) + ": data: chunk \\d+ "
+                    + "\\(bytes \\d+\\.\\.\\d+\\) does not match its CRC32C checksum: this row-major copy of "
+                    + Pattern.quote(CSC) + ":/X changed after scflux wrote it; it was removed, and the next read of "
+                    + "the input builds it again\\s*"), tampered.err());
+            Cli again = Cli.run("qc", CSC, "-o", out);
+            assertEquals(0, again.exitCode(), again.err());
+            assertTrue(Files.exists(copy), "built again");
+        } finally {
+            if (before == null) {
+                System.clearProperty("scflux.cache.dir");
+            } else {
+                System.setProperty("scflux.cache.dir", before);
+            }
+        }
+    }
+
+    /**
      * {@code cache clear} also removes what killed runs left in the cache folder (named with their pid), keeping a
      * live run's; a cache folder others may write is refused in one line, by {@code cache} as by every run.
      */

@@ -1,6 +1,7 @@
 package io.scflux.core;
 
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -78,22 +79,34 @@ final class CacheFolder {
      */
     static Path open(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
-            Path parent = dir.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
             try {
-                if (posix(dir.toAbsolutePath().getParent())) {
+                Path parent = dir.toAbsolutePath().getParent();
+                if (parent != null) {
+                    Files.createDirectories(parent);
+                }
+                if (posix(parent)) {
                     Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
                 } else {
                     Files.createDirectory(dir);
                 }
             } catch (FileAlreadyExistsException e) {
+                if (!dir.toString().equals(e.getFile()) && !dir.toAbsolutePath().toString().equals(e.getFile())) {
+                    throw cannotCreate(dir, e.getFile() + " is not a folder", e);
+                }
                 // another process made it meanwhile (or it is a file, or a dangling link): the check says which
+            } catch (AccessDeniedException e) {
+                throw cannotCreate(dir, "permission denied in " + Paths.get(e.getFile()).getParent(), e);
+            } catch (IOException e) {
+                throw cannotCreate(dir, e.getMessage(), e);
             }
         }
         check(dir);
         return dir;
+    }
+
+    private static IOException cannotCreate(Path dir, String why, IOException cause) {
+        return new IOException(dir + ": cannot create the cache folder (" + why + "); set SCFLUX_CACHE_DIR to a folder "
+                + "you can write", cause);
     }
 
     /**

@@ -104,6 +104,16 @@ class CacheFolderTest {
     }
 
     @Test
+    void aFolderThatCannotBeCreatedIsOneLineNamingWhy() throws IOException {
+        Path file = Files.writeString(tmp.resolve("a-file"), "not a folder");
+        Path dir = file.resolve("cache");
+        assertEquals(dir + ": cannot create the cache folder (" + file + " is not a folder); set SCFLUX_CACHE_DIR to a "
+                + "folder you can write", refusal(dir));
+        assertEquals(file + ": the cache folder is not a folder; remove it or set SCFLUX_CACHE_DIR to another folder",
+                refusal(file));
+    }
+
+    @Test
     void aFolderGroupOrOthersMayWriteIsRefused() throws IOException {
         Path dir = Files.createDirectory(tmp.resolve("shared"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwx---"));

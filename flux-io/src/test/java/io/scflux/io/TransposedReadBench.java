@@ -46,5 +46,10 @@ final class TransposedReadBench {
         System.out.printf(Locale.ROOT, "copy %d bytes, %d blocks, %d passes: median %.2f ms, best %.2f ms (%.0f MB/s)"
                 + " [%s]%n", bytes, plan.size(), passes, sorted[passes / 2] / 1e6, sorted[0] / 1e6,
                 bytes / (sorted[passes / 2] / 1e9) / 1e6, sum > 0 ? "ok" : "empty");
+        try (var all = Files.walk(work)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 }

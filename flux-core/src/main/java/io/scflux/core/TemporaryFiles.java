@@ -1,9 +1,13 @@
 package io.scflux.core;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * <p>The hook only unlinks: the HDF5 library may still be writing the file on its thread, which Linux allows, and the
  * library is never called from the hook (its one thread may be busy, and it is not thread-safe). A file is recorded
  * and created under one lock that the hook takes too, so the hook never runs between the two; once it has run, no
- * file is created. A SIGKILL runs no hook: outputs' temporary files are deleted at the next write in their folder.
+ * file is created. A SIGKILL runs no hook: every temporary file is named with its owner's pid
+ * ({@link TemporaryName}), and {@link TemporaryName#removeStale} deletes those of dead processes, at the next write in an output's
+ * folder and whenever the cache folder is opened ({@link #openScratchDir()}).
  */
 public final class TemporaryFiles {
 
@@ -40,15 +46,53 @@ public final class TemporaryFiles {
 
     /**
      * Where scflux keeps what it writes besides its outputs (CSC files' row-major copies, operators' spills):
-     * {@code -Dscflux.cache.dir}, {@code $SCFLUX_CACHE_DIR} or {@code <tmpdir>/scflux-cache}.
+     * {@code -Dscflux.cache.dir}, {@code $SCFLUX_CACHE_DIR}, else {@code scflux-cache-<uid>} in {@code $TMPDIR}
+     * (else in {@code java.io.tmpdir}), one folder per user. The folder is neither created nor checked: see
+     * {@link #openScratchDir()}.
+     *
+     * @return the cache folder's path
      */
     public static Path scratchDir() {
         String dir = System.getProperty("scflux.cache.dir");
         if (dir == null || dir.isEmpty()) {
             dir = System.getenv("SCFLUX_CACHE_DIR");
         }
-        return dir == null || dir.isEmpty() ? Paths.get(System.getProperty("java.io.tmpdir"), "scflux-cache")
-                : Paths.get(dir);
+        return dir == null || dir.isEmpty() ? CacheFolder.defaultPath() : Paths.get(dir);
+    }
+
+    /**
+     * The {@link #scratchDir()}, ready to write in: created owner-only (mode 0700) when missing, refused when another
+     * user owns it or group or others may write it (the folder a symlink names included), and rid of the temporary
+     * files that killed runs left there ({@link TemporaryName#removeStale}).
+     *
+     * @return the cache folder
+     * @throws UncheckedIOException one line naming the folder when it cannot be created or is refused
+     */
+    public static Path openScratchDir() {
+        Path dir = scratchDir();
+        try {
+            CacheFolder.open(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+        TemporaryName.removeStale(dir);
+        return dir;
+    }
+
+    /**
+     * Refuses the {@link #scratchDir()}, when it exists, as {@link #openScratchDir()} would; creates nothing.
+     *
+     * @throws UncheckedIOException one line naming the folder and what is wrong with it
+     */
+    public static void checkScratchDir() {
+        Path dir = scratchDir();
+        if (Files.exists(dir) || Files.isSymbolicLink(dir)) {
+            try {
+                CacheFolder.check(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e.getMessage(), e);
+            }
+        }
     }
 
     /**
@@ -64,14 +108,24 @@ public final class TemporaryFiles {
     }
 
     /**
-     * A new empty file in {@code dir}, named as {@link Files#createTempFile(Path, String, String)} names it, recorded
-     * as {@link #create} records one: the transposed store's parts, operators' spills.
+     * A new empty file in {@code dir} named by {@link TemporaryName}'s rule for {@code base}, readable and writable by its
+     * owner only, recorded as {@link #create} records one: the transposed store's parts, operators' spills.
+     *
+     * @param dir the folder, which exists
+     * @param base what the file holds, e.g. {@code wilcoxon}
+     * @return the file
+     * @throws IOException when it cannot be created
      */
-    public static synchronized Path newFile(Path dir, String prefix, String suffix) throws IOException {
+    public static synchronized Path newFile(Path dir, String base) throws IOException {
         if (exiting) {
             throw new CancellationException("not writing in " + dir + ": the JVM is exiting");
         }
-        Path file = Files.createTempFile(dir, prefix, suffix);
+        Path file = TemporaryName.beside(dir.resolve(base));
+        if (Files.getFileStore(dir).supportsFileAttributeView(PosixFileAttributeView.class)) {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } else {
+            Files.createFile(file);
+        }
         WRITING.add(file);
         return file;
     }

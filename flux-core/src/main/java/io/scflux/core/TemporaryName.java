@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
@@ -100,19 +102,23 @@ public final class TemporaryName {
      * the rule whose owner is no longer alive on this machine. A live process's file is never touched; a folder that
      * cannot be listed is left as it is (the write itself reports real problems).
      *
-     * @param folder the folder of a write about to start
+     * @param folder the folder of a write about to start, or the cache folder
+     * @return the files removed
      */
-    public static void removeStale(Path folder) {
+    public static List<Path> removeStale(Path folder) {
+        List<Path> removed = new ArrayList<>();
         try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, ".*.scflux-*.tmp")) {
             for (Path f : files) {
                 OptionalLong owner = owner(f.getFileName().toString());
                 if (owner.isPresent() && ProcessHandle.of(owner.getAsLong()).map(p -> !p.isAlive()).orElse(true)
                         && Files.deleteIfExists(f)) {
-                    LOG.info("removed {}, the unfinished output of a run that was killed", f);
+                    LOG.info("removed {}, the unfinished file of a run that was killed", f);
+                    removed.add(f);
                 }
             }
         } catch (IOException | RuntimeException e) {
             // a folder we cannot list or read: leave it
         }
+        return removed;
     }
 }

@@ -81,7 +81,7 @@ class TemporaryNameTest {
         Path unrelated = Files.writeString(dir.resolve(".in.h5ad.scflux-" + dead + ".tmp"), "not by the rule");
         List<String> logged = Logs.during(() -> TemporaryName.removeStale(dir));
         assertEquals(List.of("[main] INFO " + TemporaryName.class.getName() + " - removed " + stale
-                + ", the unfinished output of a run that was killed"), logged);
+                + ", the unfinished file of a run that was killed"), logged);
         assertFalse(Files.exists(stale));
         assertTrue(Files.exists(live));
         assertTrue(Files.exists(unrelated));

@@ -60,8 +60,12 @@ public final class H5ad {
 
     /**
      * The folder of the row-major copies scflux makes of CSC matrices to read them by rows: {@code -Dscflux.cache.dir},
-     * else {@code $SCFLUX_CACHE_DIR}, else {@code scflux-cache} in the system's temporary folder. A copy is replaced
-     * when its source changes; {@link #transposedStores} lists them for a user to remove.
+     * else {@code $SCFLUX_CACHE_DIR}, else {@code scflux-cache-<uid>} in {@code $TMPDIR} (else in
+     * {@code java.io.tmpdir}), created owner-only and refused when others may write it
+     * ({@link io.scflux.core.TemporaryFiles#openScratchDir()}). A copy is replaced when its source changes and checked
+     * against its checksums as it is read; {@link #transposedStores} lists them for a user to remove.
+     *
+     * @return the folder, which may not exist yet
      */
     public static Path transposedCacheDir() {
         return TransposedStore.cacheDir();

@@ -70,10 +70,20 @@ final class StoredArray {
     private final ChunkCodec codec;
     /** True when chunks must be decoded by jhdf (a filter scflux does not decode, or no chunk table). */
     private final boolean jhdfChunks;
+    /** The checksums of the chunks of an array of scflux's own copies, checked as they are read; else null. */
+    private final CopySums sums;
 
     private StoredArray(String file, String path, DType dtype, int elementSize, ByteOrder order, long[] dims,
                         Layout layout, long address, byte[] compact, int[] chunkDims, long[] chunkAddress,
                         int[] chunkStored, int[] chunkMask, int[] filterIds, boolean jhdfChunks) {
+        this(file, path, dtype, elementSize, order, dims, layout, address, compact, chunkDims, chunkAddress,
+                chunkStored, chunkMask, filterIds, jhdfChunks, null);
+    }
+
+    private StoredArray(String file, String path, DType dtype, int elementSize, ByteOrder order, long[] dims,
+                        Layout layout, long address, byte[] compact, int[] chunkDims, long[] chunkAddress,
+                        int[] chunkStored, int[] chunkMask, int[] filterIds, boolean jhdfChunks, CopySums sums) {
+        this.sums = sums;
         this.file = file;
         this.path = path;
         this.dtype = dtype;
@@ -113,6 +123,29 @@ final class StoredArray {
     static StoredArray raw(String file, String path, DType dtype, long length, long address) {
         return new StoredArray(file, path, dtype, dtype.size(), ByteOrder.LITTLE_ENDIAN, new long[] {length},
                 Layout.CONTIGUOUS, address, null, null, null, null, null, new int[0], false);
+    }
+
+    /**
+     * A plain little-endian array at {@code address} of scflux's own copies, stored in chunks of {@code chunk}
+     * elements one after the other (the last one shorter) whose checksums {@code sums} holds: each chunk is checked
+     * as it is read, once per reader while it is kept decoded.
+     */
+    static StoredArray summed(String file, String path, DType dtype, long length, long address, int chunk,
+                              CopySums sums) {
+        long grid = (length + chunk - 1) / chunk;
+        if (grid != sums.chunks()) {
+            throw new ScfluxFormatException(file, path, length + " elements make " + grid + " chunks of " + chunk
+                    + ", but " + sums.chunks() + " checksums are stored");
+        }
+        int size = dtype.size();
+        long[] addr = new long[(int) grid];
+        int[] stored = new int[(int) grid];
+        for (int c = 0; c < grid; c++) {
+            addr[c] = address + (long) c * chunk * size;
+            stored[c] = (int) (Math.min(chunk, length - (long) c * chunk) * size);
+        }
+        return new StoredArray(file, path, dtype, size, ByteOrder.LITTLE_ENDIAN, new long[] {length},
+                Layout.CHUNKED, 0, null, new int[] {chunk}, addr, stored, new int[(int) grid], new int[0], false, sums);
     }
 
     /** Describes {@code ds}, which must hold numbers or bools; {@code fileSize} bounds every address. */
@@ -395,10 +428,27 @@ final class StoredArray {
             long b = Math.min(end, chunkStart + cd);
             int len = (int) (b - a) * elementSize;
             int at = (int) (a - from) * elementSize;
-            if (!jhdfChunks && codec.isEmpty() && chunkAddress[(int) c] != UNDEFINED) {
+            if (!jhdfChunks && codec.isEmpty() && sums == null && chunkAddress[(int) c] != UNDEFINED) {
                 ByteBuffer slice = dst.duplicate().position(at).limit(at + len);
                 s.read(chunkAddress[(int) c] + (a - chunkStart) * elementSize, slice, path);
                 s.stats().addChunk();
+            } else if (sums != null && a == chunkStart && len == chunkStored[(int) c]) {
+                // whole checksummed chunks, contiguous: read at once in place and checked there, neither copied nor
+                // kept (only the chunks at the ends of a range go through the decoded chunks that readers share)
+                long last = c;
+                while (last + 1 < chunkGrid[0] && (last + 2) * cd <= end) {
+                    last++;
+                }
+                int whole = (int) ((Math.min(end, (last + 1) * cd) - a) * elementSize);
+                ByteBuffer slice = dst.duplicate().position(at).limit(at + whole);
+                s.read(chunkAddress[(int) c], slice, path);
+                for (long k = c; k <= last; k++) {
+                    int off = at + (int) ((k - c) * cd * elementSize);
+                    sums.verify(this, k, chunkAddress[(int) k],
+                            dst.duplicate().position(off).limit(off + chunkStored[(int) k]));
+                    s.stats().addChunk();
+                }
+                c = last;
             } else {
                 ByteBuffer chunk = chunk(s, c, c + 1 < chunkGrid[0] ? c + 1 : -1);
                 dst.put(at, chunk, (int) (a - chunkStart) * elementSize, len);
@@ -500,6 +550,12 @@ final class StoredArray {
             s.stats().addBytes(bytes);
         } else if (chunkAddress[(int) linear] == UNDEFINED) {
             out = ByteBuffer.allocate(bytes).order(order);
+        } else if (sums != null) {
+            // the chunk's bytes, the last one's short of a full chunk, checked before anything reads them
+            out = ByteBuffer.allocate(bytes).order(order);
+            ByteBuffer stored = out.duplicate().limit(chunkStored[(int) linear]);
+            s.read(chunkAddress[(int) linear], stored, path);
+            sums.verify(this, linear, chunkAddress[(int) linear], stored.flip());
         } else {
             ByteBuffer stored = ByteBuffer.allocate(chunkStored[(int) linear]);
             s.read(chunkAddress[(int) linear], stored, path);

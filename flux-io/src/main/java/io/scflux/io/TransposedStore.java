@@ -25,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.zip.CRC32C;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,16 +37,26 @@ import org.slf4j.LoggerFactory;
  * entry into a bucket of rows that fits in memory (spilled to disk when there is more than one), and lays each
  * bucket out in row order. Columns are visited in order, so entries stay sorted by column within every row.
  *
- * <p>The store is one little-endian file: a 64-byte header, int64 indptr, int32 indices, float32 values.
+ * <p>The store is one little-endian file: a 64-byte header, int64 indptr, int32 indices, float32 values, then the
+ * CRC32C of each array's chunks of {@link #CHUNK} elements and, last, one CRC32C of the header and those sums. The sums
+ * are taken from the bytes in memory as they are written; a store whose header or sums do not match is built again,
+ * and every chunk is checked as it is read ({@link CopySums}): the cache folder is a file system others may reach (a
+ * disk, a backup restored, a user with the folder's rights), and a changed copy must never be read as the input.
+ * The spill files of a build carry checksums too ({@link BucketSpill}).
  */
 final class TransposedStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransposedStore.class);
-    private static final byte[] MAGIC = "SCFLUXT1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "SCFLUXT2".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = 64;
     private static final int PIECE = 1 << 20;
-    private static final int SPILL_BUFFER = 1 << 18;
-    private static final int SPILL_RECORD = 12;
+
+    /**
+     * Elements per checksummed chunk of each array: 16 Ki (64 KiB of indices or values, 128 KiB of indptr). A read
+     * checks the whole chunks it spans in place; the two at its ends are read whole apart (and kept for the next
+     * read), which smaller chunks make cheaper.
+     */
+    static final int CHUNK = 1 << 14;
 
     /** Entries held in memory per bucket: 16 Mi (128 MiB of indices and values). */
     static final long DEFAULT_BUCKET_ENTRIES = 1L << 24;
@@ -53,7 +64,7 @@ final class TransposedStore {
     private TransposedStore() {
     }
 
-    /** Where stores live: {@link TemporaryFiles#scratchDir()}. */
+    /** Where stores live: {@link TemporaryFiles#scratchDir()} (neither created nor checked). */
     static Path cacheDir() {
         return TemporaryFiles.scratchDir();
     }
@@ -104,13 +115,15 @@ final class TransposedStore {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
-        Path dir = cacheDir();
+        Path dir = TemporaryFiles.openScratchDir();
         String base = "transposed-" + hash(file.toAbsolutePath().normalize() + "\0" + element);
         Path target = dir.resolve(base + "-" + hash(stamp.size() + ":" + stamp.modifiedMillis()) + ".csr");
+        String source = file + ":" + element;
+        int[][] sums;
         try {
-            Files.createDirectories(dir);
             removeOlderVersions(dir, base, target);
-            if (matches(target, rows, cols, nnz)) {
+            sums = matches(target, rows, cols, nnz);
+            if (sums != null) {
                 LOG.debug("{}:{} is stored by columns; reusing its row-major copy {}", file, element, target);
                 // the least recently used stores are the ones a bound removes: the access time says when, as the
                 // modification time may not change (readers of the store check it has not)
@@ -121,7 +134,7 @@ final class TransposedStore {
                 LOG.info("{}:{} is stored by columns (CSC): writing its row-major copy ({} x {}, {} entries, {}) to {}",
                         file, element, rows, cols, nnz, megabytes(size(rows, nnz)), target);
                 long started = System.nanoTime();
-                build(file, stamp, csc, stats, bucketEntries, target);
+                sums = build(file, source, stamp, csc, stats, bucketEntries, target);
                 LOG.debug("wrote {} in {} s", target, String.format(Locale.ROOT, "%.1f",
                         (System.nanoTime() - started) / 1e9));
             }
@@ -134,9 +147,13 @@ final class TransposedStore {
         long valBase = align(idxBase + 4 * nnz);
         FileStamp storeStamp = FileStamp.of(target);
         try (Storage s = Storage.open(target, storeStamp, new ReadStats())) {
-            CsrArrays arrays = CsrArrays.of(StoredArray.raw(name, "indptr", DType.INT64, rows + 1, HEADER),
-                    StoredArray.raw(name, "indices", DType.INT32, nnz, idxBase),
-                    StoredArray.raw(name, "data", DType.FLOAT32, nnz, valBase), rows, cols, s);
+            CsrArrays arrays = CsrArrays.of(
+                    StoredArray.summed(name, "indptr", DType.INT64, rows + 1, HEADER, CHUNK,
+                            new CopySums(target, source, sums[0])),
+                    StoredArray.summed(name, "indices", DType.INT32, nnz, idxBase, CHUNK,
+                            new CopySums(target, source, sums[1])),
+                    StoredArray.summed(name, "data", DType.FLOAT32, nnz, valBase, CHUNK,
+                            new CopySums(target, source, sums[2])), rows, cols, s);
             return new SparseFileMatrix.CsrStore(target, storeStamp, arrays);
         }
     }
@@ -147,7 +164,16 @@ final class TransposedStore {
 
     /** The bytes of the store of a matrix of {@code rows} rows and {@code nnz} entries. */
     static long size(long rows, long nnz) {
-        return align(align(HEADER + 8 * (rows + 1)) + 4 * nnz) + 4 * nnz;
+        return sumsBase(rows, nnz) + 4L * (chunks(rows + 1) + 2 * chunks(nnz) + 1);
+    }
+
+    /** Where the checksums begin: after the values. */
+    private static long sumsBase(long rows, long nnz) {
+        return align(align(align(HEADER + 8 * (rows + 1)) + 4 * nnz) + 4 * nnz);
+    }
+
+    private static long chunks(long elements) {
+        return (elements + CHUNK - 1) / CHUNK;
     }
 
     /**
@@ -193,24 +219,53 @@ final class TransposedStore {
         return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
     }
 
-    private static boolean matches(Path store, long rows, int cols, long nnz) throws IOException {
+    /**
+     * The checksums of {@code store}'s chunks (indptr's, indices', values'), or null when it is missing, of another
+     * matrix or another format, or its header and checksums do not match their own checksum: it is then built again.
+     */
+    private static int[][] matches(Path store, long rows, int cols, long nnz) throws IOException {
         if (!Files.isRegularFile(store)) {
-            return false;
+            return null;
         }
-        if (Files.size(store) != size(rows, nnz)) {
-            return false;
+        long size = size(rows, nnz);
+        if (Files.size(store) != size) {
+            return null;
         }
+        long at = sumsBase(rows, nnz);
         try (FileChannel ch = FileChannel.open(store, StandardOpenOption.READ)) {
-            ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-            while (h.hasRemaining() && ch.read(h, h.position()) > 0) {
-                // keep reading the header
-            }
-            h.flip();
+            ByteBuffer h = readFully(ch, 0, HEADER);
             byte[] magic = new byte[MAGIC.length];
             h.get(magic);
-            return java.util.Arrays.equals(magic, MAGIC) && h.getLong() == rows && h.getInt() == cols
-                    && h.getLong() == nnz;
+            if (!java.util.Arrays.equals(magic, MAGIC) || h.getLong() != rows || h.getInt() != cols
+                    || h.getLong() != nnz || h.getInt() != CHUNK) {
+                return null;
+            }
+            ByteBuffer table = readFully(ch, at, Math.toIntExact(size - at));
+            CRC32C crc = new CRC32C();
+            crc.update(h.clear());
+            crc.update(table.duplicate().limit(table.limit() - 4));
+            if ((int) crc.getValue() != table.getInt(table.limit() - 4)) {
+                LOG.info("{}: its checksums do not match (the copy changed after it was written): building it again",
+                        store);
+                return null;
+            }
+            int[][] sums = {new int[(int) chunks(rows + 1)], new int[(int) chunks(nnz)], new int[(int) chunks(nnz)]};
+            for (int[] a : sums) {
+                table.asIntBuffer().get(a);
+                table.position(table.position() + 4 * a.length);
+            }
+            return sums;
         }
+    }
+
+    private static ByteBuffer readFully(FileChannel ch, long at, int bytes) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(bytes).order(ByteOrder.LITTLE_ENDIAN);
+        while (b.hasRemaining()) {
+            if (ch.read(b, at + b.position()) < 0) {
+                throw new IOException(bytes + " bytes at offset " + at + " are past the end");
+            }
+        }
+        return b.flip();
     }
 
     private static void removeOlderVersions(Path dir, String base, Path keep) throws IOException {
@@ -223,29 +278,34 @@ final class TransposedStore {
         }
     }
 
-    private static void build(Path file, FileStamp stamp, CsrArrays csc, ReadStats stats, long bucketEntries,
-                              Path target) throws IOException {
+    /**
+     * Builds the store {@code target} of {@code file}'s CSC arrays {@code csc} ({@code source}: the file and element,
+     * for messages) and returns its checksums (indptr's, indices', values').
+     */
+    private static int[][] build(Path file, String source, FileStamp stamp, CsrArrays csc, ReadStats stats,
+                                 long bucketEntries, Path target) throws IOException {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
-        Path temp = TemporaryFiles.newFile(target.getParent(), ".tmp-" + target.getFileName(), ".part");
+        Path temp = TemporaryFiles.newFile(target.getParent(), target.getFileName().toString());
+        int[][] sums;
         try (Storage s = Storage.open(file, stamp, stats);
              FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
             long[] rowptr = rowPointers(s, csc, rows);
             long idxBase = align(HEADER + 8 * (rows + 1));
             long valBase = align(idxBase + 4 * nnz);
-            writeHeader(out, rows, cols, nnz, rowptr);
+            Sums written = new Sums();
+            ByteBuffer header = writeHeader(out, rows, cols, nnz, rowptr, written.indptr);
             long[] buckets = buckets(rowptr, bucketEntries);
             int k = buckets.length - 1;
             if (k == 1) {
-                scatterInMemory(s, csc, rowptr, out, idxBase, valBase);
+                scatterInMemory(s, csc, rowptr, out, idxBase, valBase, written);
             } else {
-                scatterThroughSpills(s, csc, rowptr, buckets, out, idxBase, valBase, target.getParent());
+                scatterThroughSpills(s, csc, rowptr, buckets, out, idxBase, valBase, target.getParent(), written,
+                        source);
             }
-            long end = valBase + 4 * nnz;
-            if (out.size() < end) {
-                out.write(ByteBuffer.allocate(1), end - 1);
-            }
+            sums = new int[][] {written.indptr.sums(), written.indices.sums(), written.values.sums()};
+            writeSums(out, header, sums, sumsBase(rows, nnz));
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             TemporaryFiles.remove(temp);
@@ -259,6 +319,33 @@ final class TransposedStore {
         } finally {
             TemporaryFiles.remove(temp);
         }
+        return sums;
+    }
+
+    /** The checksums of the three arrays, taken as they are written. */
+    private static final class Sums {
+        final CopySums.Writer indptr = new CopySums.Writer(8L * CHUNK);
+        final CopySums.Writer indices = new CopySums.Writer(4L * CHUNK);
+        final CopySums.Writer values = new CopySums.Writer(4L * CHUNK);
+    }
+
+    /** Writes the chunks' checksums at {@code at}, then the checksum of {@code header} and them. */
+    private static void writeSums(FileChannel out, ByteBuffer header, int[][] sums, long at) throws IOException {
+        int n = 1;
+        for (int[] a : sums) {
+            n += a.length;
+        }
+        ByteBuffer table = ByteBuffer.allocate(4 * n).order(ByteOrder.LITTLE_ENDIAN);
+        for (int[] a : sums) {
+            for (int v : a) {
+                table.putInt(v);
+            }
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(header.duplicate().clear());
+        crc.update(table.duplicate().flip());
+        table.putInt((int) crc.getValue()).flip();
+        writeFully(out, table, at);
     }
 
     /** Pass 1: each row's entry count from the CSC indices (which are checked against the row count). */
@@ -288,19 +375,22 @@ final class TransposedStore {
         return rowptr;
     }
 
-    private static void writeHeader(FileChannel out, long rows, int cols, long nnz, long[] rowptr)
-            throws IOException {
+    /** Writes the header and the row pointers (their checksums into {@code sums}); returns the header. */
+    private static ByteBuffer writeHeader(FileChannel out, long rows, int cols, long nnz, long[] rowptr,
+                                          CopySums.Writer sums) throws IOException {
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(MAGIC).putLong(rows).putInt(cols).putLong(nnz).clear();
-        writeFully(out, h, 0);
+        h.put(MAGIC).putLong(rows).putInt(cols).putLong(nnz).putInt(CHUNK).clear();
+        writeFully(out, h.duplicate(), 0);
         ByteBuffer b = ByteBuffer.allocate(8 * PIECE).order(ByteOrder.LITTLE_ENDIAN);
         for (int r = 0; r < rowptr.length; r += PIECE) {
             int n = Math.min(PIECE, rowptr.length - r);
             b.clear();
             b.asLongBuffer().put(rowptr, r, n);
             b.limit(8 * n);
+            sums.update(b);
             writeFully(out, b, HEADER + 8L * r);
         }
+        return h;
     }
 
     /** Row ranges (as boundaries) each holding at most {@code bucketEntries} entries, unless one row holds more. */
@@ -344,7 +434,7 @@ final class TransposedStore {
     }
 
     private static void scatterInMemory(Storage s, CsrArrays csc, long[] rowptr, FileChannel out, long idxBase,
-                                        long valBase) throws IOException {
+                                        long valBase, Sums sums) throws IOException {
         int nnz = Math.toIntExact(csc.nnz());
         int[] cols = new int[nnz];
         float[] vals = new float[nnz];
@@ -357,48 +447,32 @@ final class TransposedStore {
             cols[at] = col;
             vals[at] = value;
         });
-        writeArrays(out, cols, vals, nnz, idxBase, valBase);
+        writeArrays(out, cols, vals, nnz, idxBase, valBase, sums);
     }
 
+    /**
+     * Scatters the entries into a spill per bucket ({@link BucketSpill}, checked as it is read back; {@code source},
+     * the input, is named when it does not hold what was written), then lays each bucket out in row order.
+     */
     private static void scatterThroughSpills(Storage s, CsrArrays csc, long[] rowptr, long[] buckets,
-                                             FileChannel out, long idxBase, long valBase, Path dir)
-            throws IOException {
+                                             FileChannel out, long idxBase, long valBase, Path dir, Sums sums,
+                                             String source) throws IOException {
         int k = buckets.length - 1;
-        Path[] spillPaths = new Path[k];
-        FileChannel[] spills = new FileChannel[k];
-        ByteBuffer[] pending = new ByteBuffer[k];
+        BucketSpill[] spills = new BucketSpill[k];
         try {
             for (int b = 0; b < k; b++) {
-                spillPaths[b] = TemporaryFiles.newFile(dir, ".tmp-spill-", ".part");
-                spills[b] = FileChannel.open(spillPaths[b], StandardOpenOption.WRITE, StandardOpenOption.READ);
-                pending[b] = ByteBuffer.allocate(SPILL_BUFFER - SPILL_BUFFER % SPILL_RECORD)
-                        .order(ByteOrder.LITTLE_ENDIAN);
+                spills[b] = BucketSpill.open(dir, source);
             }
-            forEachEntry(s, csc, (row, col, value) -> {
-                int b = bucketOf(buckets, row);
-                ByteBuffer buf = pending[b];
-                if (!buf.hasRemaining()) {
-                    buf.flip();
-                    append(spills[b], buf);
-                    buf.clear();
-                }
-                buf.putInt(row).putInt(col).putFloat(value);
-            });
+            forEachEntry(s, csc, (row, col, value) -> spills[bucketOf(buckets, row)].add(row, col, value));
             for (int b = 0; b < k; b++) {
-                pending[b].flip();
-                append(spills[b], pending[b]);
-                layOutBucket(spills[b], rowptr, (int) buckets[b], (int) buckets[b + 1], out, idxBase, valBase);
+                layOutBucket(spills[b], rowptr, (int) buckets[b], (int) buckets[b + 1], out, idxBase, valBase, sums);
                 spills[b].close();
-                Files.deleteIfExists(spillPaths[b]);
+                spills[b] = null;
             }
         } finally {
-            for (int b = 0; b < k; b++) {
-                if (spills[b] != null) {
-                    spills[b].close();
-                }
-                if (spillPaths[b] != null) {
-                    Files.deleteIfExists(spillPaths[b]);
-                    TemporaryFiles.remove(spillPaths[b]);
+            for (BucketSpill spill : spills) {
+                if (spill != null) {
+                    spill.close();
                 }
             }
         }
@@ -409,14 +483,8 @@ final class TransposedStore {
         return i >= 0 ? i : -i - 2;
     }
 
-    private static void append(FileChannel ch, ByteBuffer b) throws IOException {
-        while (b.hasRemaining()) {
-            ch.write(b);
-        }
-    }
-
-    private static void layOutBucket(FileChannel spill, long[] rowptr, int rowFrom, int rowTo, FileChannel out,
-                                     long idxBase, long valBase) throws IOException {
+    private static void layOutBucket(BucketSpill spill, long[] rowptr, int rowFrom, int rowTo, FileChannel out,
+                                     long idxBase, long valBase, Sums sums) throws IOException {
         long base = rowptr[rowFrom];
         int n = Math.toIntExact(rowptr[rowTo] - base);
         int[] cols = new int[n];
@@ -425,42 +493,32 @@ final class TransposedStore {
         for (int r = rowFrom; r < rowTo; r++) {
             cursor[r - rowFrom] = (int) (rowptr[r] - base);
         }
-        ByteBuffer buf = ByteBuffer.allocate(SPILL_BUFFER - SPILL_BUFFER % SPILL_RECORD)
-                .order(ByteOrder.LITTLE_ENDIAN);
-        long pos = 0;
-        long size = spill.size();
-        while (pos < size) {
-            buf.clear();
-            buf.limit((int) Math.min(buf.capacity(), size - pos));
-            while (buf.hasRemaining()) {
-                int got = spill.read(buf, pos + buf.position());
-                if (got < 0) {
-                    throw new IOException("spill file ended early");
-                }
-            }
-            buf.flip();
-            pos += buf.remaining();
-            while (buf.remaining() >= SPILL_RECORD) {
-                int at = cursor[buf.getInt() - rowFrom]++;
-                cols[at] = buf.getInt();
-                vals[at] = buf.getFloat();
-            }
-        }
-        writeArrays(out, cols, vals, n, idxBase + 4 * base, valBase + 4 * base);
+        spill.readBack((row, col, value) -> {
+            int at = cursor[row - rowFrom]++;
+            cols[at] = col;
+            vals[at] = value;
+        });
+        writeArrays(out, cols, vals, n, idxBase + 4 * base, valBase + 4 * base, sums);
     }
 
-    private static void writeArrays(FileChannel out, int[] cols, float[] vals, int n, long idxAt, long valAt)
-            throws IOException {
+    /**
+     * Writes {@code n} indices and values at {@code idxAt} and {@code valAt}, their checksums into {@code sums}: the
+     * arrays are written front to back, a bucket after the one before.
+     */
+    private static void writeArrays(FileChannel out, int[] cols, float[] vals, int n, long idxAt, long valAt,
+                                    Sums sums) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(4 * PIECE).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < n; i += PIECE) {
             int m = Math.min(PIECE, n - i);
             b.clear();
             b.asIntBuffer().put(cols, i, m);
             b.limit(4 * m);
+            sums.indices.update(b);
             writeFully(out, b, idxAt + 4L * i);
             b.clear();
             b.asFloatBuffer().put(vals, i, m);
             b.limit(4 * m);
+            sums.values.update(b);
             writeFully(out, b, valAt + 4L * i);
         }
     }

@@ -8,6 +8,7 @@ import io.jhdf.HdfFile;
 import io.jhdf.api.Group;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.TemporaryFiles;
+import io.scflux.core.TemporaryName;
 import io.scflux.core.anndata.CsrMatrix;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -90,7 +91,7 @@ class TransposedStoreTest {
         }
         assertTrue(TransposedStore.buckets(rowptr, 40_000).length > 20, "many buckets were used");
         try (var left = Files.list(work)) {
-            assertEquals(List.of(), left.filter(p -> p.getFileName().toString().startsWith(".tmp-"))
+            assertEquals(List.of(), left.filter(p -> TemporaryName.owner(p.getFileName().toString()).orElse(-1) >= 0)
                     .collect(Collectors.toList()), "spill and partial files are gone");
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -102,7 +103,7 @@ class TransposedStoreTest {
     /** The part and spill files are recorded for the shutdown hook while they exist: a signal removes them too. */
     @Test
     void partAndSpillFilesAreRecordedWhileTheyExist() throws IOException {
-        Path part = TemporaryFiles.newFile(work, ".tmp-x", ".part");
+        Path part = TemporaryFiles.newFile(work, "x");
         assertTrue(Files.exists(part));
         assertTrue(TemporaryFiles.writing().contains(part));
         Files.delete(part);

@@ -1,6 +1,8 @@
 package io.scflux.ops;
 
+import io.scflux.core.BlockSums;
 import io.scflux.core.MemoryAccount;
+import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.TemporaryFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,7 +18,12 @@ import java.util.Arrays;
  * The Wilcoxon test's gathered values on disk, a region per range of genes, so that one pass over X serves every
  * range: each record a long (a value, its cell's label and its gene within the range), 8 bytes. Regions are sized from
  * the genes' counts, written through a small buffer per range and read back range by range; the file is a
- * {@link TemporaryFiles temporary file} in the scratch directory, deleted on close or at exit.
+ * {@link TemporaryFiles temporary file} in the scratch directory, deleted on close or at exit (or, after a SIGKILL,
+ * by the next run that opens the folder: its name holds this process's pid).
+ *
+ * <p>Each range's region is written in blocks of {@link #BUFFERED} records (its last one shorter) whose CRC32C
+ * checksums are kept in memory ({@link BlockSums}) and checked as the blocks are read back: values changed on disk
+ * meanwhile are refused, never ranked.
  */
 final class RangeSpill implements AutoCloseable {
 
@@ -40,6 +47,9 @@ final class RangeSpill implements AutoCloseable {
     private final ByteBuffer[] buffers;
     private final MemoryAccount account;
     private final long accounted;
+    /** Per range, the checksums of the blocks written, and whether its last (short) block was written. */
+    private final BlockSums[] sums;
+    private final boolean[] ended;
 
     private RangeSpill(Path file, FileChannel channel, long[] totals, MemoryAccount account, long accounted) {
         this.file = file;
@@ -52,11 +62,16 @@ final class RangeSpill implements AutoCloseable {
         this.buffers = new ByteBuffer[totals.length];
         this.account = account;
         this.accounted = accounted;
+        this.sums = new BlockSums[totals.length];
+        for (int r = 0; r < totals.length; r++) {
+            sums[r] = new BlockSums();
+        }
+        this.ended = new boolean[totals.length];
     }
 
     /**
-     * A spill for ranges of {@code totals[r]} records in {@code dir}; refused with the room it needs when the file
-     * system has less.
+     * A spill for ranges of {@code totals[r]} records in {@code dir}, which exists
+     * ({@link TemporaryFiles#openScratchDir()}); refused with the room it needs when the file system has less.
      */
     static RangeSpill open(Path dir, long[] totals) {
         long records = 0;
@@ -68,13 +83,12 @@ final class RangeSpill implements AutoCloseable {
         long buffered = (long) totals.length * BUFFERED * RECORD + (long) CHUNK * RECORD * 2;
         account.reserve(buffered);
         try {
-            Files.createDirectories(dir);
             long usable = Files.getFileStore(dir).getUsableSpace();
             if (usable < bytes) {
                 throw new IOException(dir + " has " + (usable >> 20) + " MiB free; the wilcoxon ranks spill "
                         + (bytes >> 20) + " MiB of gathered values there (set SCFLUX_CACHE_DIR to a larger disk)");
             }
-            Path file = TemporaryFiles.newFile(dir, ".tmp-wilcoxon-", ".part");
+            Path file = TemporaryFiles.newFile(dir, "wilcoxon");
             try {
                 FileChannel channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
                 return new RangeSpill(file, channel, totals, account, buffered);
@@ -120,6 +134,16 @@ final class RangeSpill implements AutoCloseable {
         ByteBuffer b = buffers[range];
         b.flip();
         long records = b.remaining() / RECORD;
+        if (records == 0) {
+            return;
+        }
+        if (ended[range]) {
+            throw new IllegalStateException("range " + range + " of " + file + " was appended to after its last "
+                    + "block was written");
+        }
+        // every block but a range's last holds BUFFERED records, where reads look for it
+        ended[range] = records < BUFFERED;
+        sums[range].add(b);
         if (cursor[range] + records > start[range + 1]) {
             throw new IllegalStateException("genes of range " + range + " hold more non-zero values than the first pass"
                     + " over X counted: X changed between passes");
@@ -136,10 +160,18 @@ final class RangeSpill implements AutoCloseable {
         b.clear();
     }
 
-    /** Reads range {@code range}'s records back into {@code sink}, a chunk at a time. */
+    /**
+     * Reads range {@code range}'s records back into {@code sink}, a chunk at a time, each of its blocks checked
+     * against the checksum taken when it was written.
+     */
     void read(int range, Sink sink) {
         ByteBuffer b = ByteBuffer.allocate(CHUNK * RECORD).order(ByteOrder.LITTLE_ENDIAN);
         long[] records = new long[CHUNK];
+        long blocks = (cursor[range] - start[range] + BUFFERED - 1) / BUFFERED;
+        if (blocks != sums[range].size()) {
+            throw new IllegalStateException(file + ": range " + range + " spans " + blocks + " blocks but "
+                    + sums[range].size() + " were written");
+        }
         try {
             for (long at = start[range]; at < cursor[range]; ) {
                 int n = (int) Math.min(CHUNK, cursor[range] - at);
@@ -153,12 +185,31 @@ final class RangeSpill implements AutoCloseable {
                     position += read;
                 }
                 b.flip();
+                verify(range, at, b);
                 b.asLongBuffer().get(records, 0, n);
                 sink.accept(records, n);
                 at += n;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Refuses the records read back from record {@code at} of range {@code range} into {@code b} (a whole number of
+     * blocks, or the range's end) unless each block holds what was written.
+     */
+    private void verify(int range, long at, ByteBuffer b) {
+        for (int off = 0; off < b.limit(); off += BUFFERED * RECORD) {
+            ByteBuffer block = b.duplicate().position(off).limit(Math.min(b.limit(), off + BUFFERED * RECORD));
+            int index = (int) ((at - start[range]) / BUFFERED) + off / (BUFFERED * RECORD);
+            if (!sums[range].matches(index, block)) {
+                long from = (start[range] + (long) index * BUFFERED) * RECORD;
+                throw new ScfluxFormatException(file.toString(), "range " + range + ", block " + index + " (bytes "
+                        + from + ".." + (from + block.remaining()) + ")", "does not match its CRC32C checksum: this "
+                        + "spill of X's values for the wilcoxon ranks changed after scflux wrote it; nothing of it "
+                        + "was ranked");
+            }
         }
     }
 

@@ -127,7 +127,7 @@ final class RankSums {
             RankSums r = new RankSums(groups, sums, tieCorrect, Math.max(1, rangeBytes / Long.BYTES));
             Mono<Void> ranked = r.ranges.size() <= passes
                     ? Flux.range(0, r.ranges.size()).concatMap(i -> r.pass(x, i, streaming), 1).then()
-                    : Mono.using(() -> RangeSpill.open(TemporaryFiles.scratchDir(), r.rangeTotals()),
+                    : Mono.using(() -> RangeSpill.open(TemporaryFiles.openScratchDir(), r.rangeTotals()),
                             spill -> r.scatter(x, spill, streaming).then(Flux.range(0, r.ranges.size())
                                     .concatMap(i -> r.fromSpill(spill, i, streaming), 1).then()),
                             RangeSpill::close);

@@ -425,11 +425,11 @@ class RankGenesGroupsTest {
                 }
             }
             assertEquals(List.of(), TemporaryFiles.writing().stream()
-                    .filter(f -> f.getFileName().toString().startsWith(".tmp-wilcoxon-")).toList(), "spills forgotten");
+                    .filter(f -> f.getFileName().toString().startsWith(".wilcoxon.scflux-")).toList(), "spills forgotten");
             Path scratch = TemporaryFiles.scratchDir();
             if (Files.isDirectory(scratch)) {
                 try (Stream<Path> files = Files.list(scratch)) {
-                    assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith(".tmp-wilcoxon-"))
+                    assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith(".wilcoxon.scflux-"))
                             .toList(), "spills deleted");
                 }
             }

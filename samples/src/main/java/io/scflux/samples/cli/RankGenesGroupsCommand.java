@@ -33,7 +33,8 @@ final class RankGenesGroupsCommand extends OpCommand {
 
     @Option(names = "--method", paramLabel = "t-test|t-test_overestim_var|wilcoxon", defaultValue = "t-test",
             description = "The test (default: ${DEFAULT-VALUE}). wilcoxon reads X once more, its non-zero values "
-                    + "going to the scratch folder (SCFLUX_CACHE_DIR) 8 bytes each when they exceed 128 MiB.")
+                    + "going to the cache folder (SCFLUX_CACHE_DIR, else $TMPDIR/scflux-cache-<uid>) 8 bytes each "
+                    + "when they exceed 128 MiB.")
     String method;
 
     @Option(names = "--groups", split = ",", paramLabel = "A,B",

@@ -45,7 +45,7 @@ class FatalErrorTest {
     static final class Probe {
         public static void main(String[] args) throws Exception {
             Path dir = Path.of(args[0]);
-            Path unfinished = TemporaryFiles.newFile(dir, ".tmp-probe-", ".part");
+            Path unfinished = TemporaryFiles.newFile(dir, "probe");
             Files.writeString(unfinished, "half a file");
             Files.writeString(dir.resolve("created"), unfinished.toString());
             Thread worker = new Thread(() -> Scflux.fatal(new OutOfMemoryError("probe")), "worker");

@@ -203,6 +203,97 @@ class ScfluxCommandTest {
         }
     }
 
+    /**
+     * A CSC input's row-major copy changed in the cache folder (1,000 bytes of its values, as the hostile test did)
+     * is refused in one line naming the copy, the chunk and the input, exit 1, then built again by the next run.
+     */
+    @Test
+    void aTamperedCopyOfACscInputIsRefusedThenRebuilt() throws IOException {
+        Path dir = tmp.resolve("cache-tampered");
+        String before = System.getProperty("scflux.cache.dir");
+        System.setProperty("scflux.cache.dir", dir.toString());
+        try {
+            String out = tmp.resolve("qc-csc.h5ad").toString();
+            Cli first = Cli.run("qc", CSC, "-o", out);
+            assertEquals(0, first.exitCode(), first.err());
+            Path copy;
+            try (var files = Files.list(dir)) {
+                copy = files.filter(p -> p.getFileName().toString().endsWith(".csr")).findFirst().orElseThrow();
+            }
+            long size = Files.size(copy);
+            java.util.Random random = new java.util.Random(32);
+            try (var ch = java.nio.channels.FileChannel.open(copy, java.nio.file.StandardOpenOption.READ,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                for (int i = 0; i < 1000; i++) {
+                    // within the values: the second half of the copy, before its checksums
+                    long at = size / 2 + 4096 + random.nextInt((int) (size / 2 - 16384));
+                    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1);
+                    ch.read(b, at);
+                    b.put(0, (byte) (b.get(0) ^ 0x40)).clear();
+                    ch.write(b, at);
+                }
+            }
+            Cli tampered = Cli.run("qc", CSC, "-o", out);
+            assertEquals(1, tampered.exitCode(), tampered.err());
+            assertEquals(1, tampered.err().lines().count(), tampered.err());
+            assertTrue(tampered.err().matches("scflux: error: " + Pattern.quote(copy.toString()) + ": data: chunk \\d+ "
+                    + "\\(bytes \\d+\\.\\.\\d+\\) does not match its CRC32C checksum: this row-major copy of "
+                    + Pattern.quote(CSC) + ":/X changed after scflux wrote it; it was removed, and the next read of "
+                    + "the input builds it again\\s*"), tampered.err());
+            Cli again = Cli.run("qc", CSC, "-o", out);
+            assertEquals(0, again.exitCode(), again.err());
+            assertTrue(Files.exists(copy), "built again");
+        } finally {
+            if (before == null) {
+                System.clearProperty("scflux.cache.dir");
+            } else {
+                System.setProperty("scflux.cache.dir", before);
+            }
+        }
+    }
+
+    /**
+     * {@code cache clear} also removes what killed runs left in the cache folder (named with their pid), keeping a
+     * live run's; a cache folder others may write is refused in one line, by {@code cache} as by every run.
+     */
+    @Test
+    void cacheClearRemovesTheLeftoversOfKilledRunsAndRefusesAFolderOthersMayWrite() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("cache-left"));
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        Process done = new ProcessBuilder("true").start();
+        done.waitFor();
+        Path killed = Files.writeString(dir.resolve(".wilcoxon.scflux-" + done.pid() + "-9a.tmp"), "600 MB, once");
+        Path running = Files.writeString(dir.resolve(".spill.scflux-" + ProcessHandle.current().pid() + "-1.tmp"),
+                "being written");
+        // as scflux named them before the names held a pid
+        Path earlier = Files.writeString(dir.resolve(".tmp-wilcoxon-4821.part"), "600 MB, long ago");
+        String before = System.getProperty("scflux.cache.dir");
+        System.setProperty("scflux.cache.dir", dir.toString());
+        try {
+            Cli clear = Cli.run("cache", "clear");
+            assertEquals(0, clear.exitCode(), clear.err());
+            assertEquals("removed 0 copies of CSC matrices (0 bytes) from " + dir + ", and 2 unfinished files of "
+                    + "killed runs", clear.out().trim());
+            assertFalse(Files.exists(killed));
+            assertFalse(Files.exists(earlier));
+            assertTrue(Files.exists(running), "a live run's spill stays");
+
+            Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+            Cli refused = Cli.run("cache", "clear");
+            assertEquals(1, refused.exitCode(), refused.err());
+            assertEquals("scflux: error: " + dir + ": the cache folder may be written by others (mode rwxrwxrwx): "
+                    + "scflux reads back what it keeps there as your data; chmod go-w it, or set SCFLUX_CACHE_DIR to "
+                    + "a folder only you can write", refused.err().trim());
+            assertTrue(Files.exists(running), "nothing removed from a refused folder");
+        } finally {
+            if (before == null) {
+                System.clearProperty("scflux.cache.dir");
+            } else {
+                System.setProperty("scflux.cache.dir", before);
+            }
+        }
+    }
+
     /** A column the command line names and the data lack is the same usage error in every command. */
     @Test
     void aMissingObsColumnIsExitTwoInEveryCommand() {

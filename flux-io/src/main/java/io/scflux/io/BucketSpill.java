@@ -12,34 +12,39 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
- * One bucket's entries (row, column, value) on their way to the row-major copy of a CSC input
+ * One bucket's entries (row, column, value as the copy stores it: 4 or 8 bytes) on their way to the row-major copy of a CSC input
  * ({@link TransposedStore}), appended through a buffer to a {@link TemporaryFiles temporary file} of the cache folder
  * and read back once in the order written. Each block the file is written in carries a CRC32C checksum kept in memory
  * ({@link BlockSums}) and checked as it is read back: entries changed on disk meanwhile are refused, never copied.
  */
 final class BucketSpill implements AutoCloseable {
 
-    /** Bytes of a record: int row, int column, float value. */
-    static final int RECORD = 12;
-    /** Bytes of a block: a whole number of records, about 256 KiB. */
-    static final int BLOCK = (1 << 18) - (1 << 18) % RECORD;
-
-    /** Takes the records read back. */
+    /** Takes the records read back: each value as the bits it was added as. */
     interface Sink {
-        void accept(int row, int col, float value);
+        void accept(int row, int col, long value);
     }
 
     private final Path file;
     private final String source;
     private final FileChannel channel;
-    private final ByteBuffer pending = ByteBuffer.allocate(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
+    /** Bytes of a value: 4 (the low 32 bits of what is added) or 8. */
+    private final int width;
+    /** Bytes of a record: int row, int column, the value. */
+    private final int record;
+    /** Bytes of a block: a whole number of records, about 256 KiB. */
+    private final int block;
+    private final ByteBuffer pending;
     private final BlockSums sums = new BlockSums();
     private long written;
 
-    private BucketSpill(Path file, String source, FileChannel channel) {
+    private BucketSpill(Path file, String source, FileChannel channel, int width) {
         this.file = file;
         this.source = source;
         this.channel = channel;
+        this.width = width;
+        this.record = 8 + width;
+        this.block = (1 << 18) - (1 << 18) % record;
+        this.pending = ByteBuffer.allocate(block).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     /**
@@ -47,14 +52,15 @@ final class BucketSpill implements AutoCloseable {
      *
      * @param dir the cache folder
      * @param source the input whose entries it holds ({@code file:element}), for messages
+     * @param width the bytes of a value, 4 or 8
      * @return the spill, to close
      * @throws IOException when the file cannot be created
      */
-    static BucketSpill open(Path dir, String source) throws IOException {
+    static BucketSpill open(Path dir, String source, int width) throws IOException {
         Path file = TemporaryFiles.newFile(dir, "spill");
         try {
             return new BucketSpill(file, source, FileChannel.open(file, StandardOpenOption.WRITE,
-                    StandardOpenOption.READ));
+                    StandardOpenOption.READ), width);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             TemporaryFiles.remove(file);
@@ -62,17 +68,27 @@ final class BucketSpill implements AutoCloseable {
         }
     }
 
+    /** Bytes of a block the file is written and checked in. */
+    int blockBytes() {
+        return block;
+    }
+
     /** The spill's file. */
     Path file() {
         return file;
     }
 
-    /** Appends one entry. */
-    void add(int row, int col, float value) throws IOException {
+    /** Appends one entry: its value's low 32 bits when values take 4 bytes. */
+    void add(int row, int col, long value) throws IOException {
         if (!pending.hasRemaining()) {
             writePending();
         }
-        pending.putInt(row).putInt(col).putFloat(value);
+        pending.putInt(row).putInt(col);
+        if (width == 4) {
+            pending.putInt((int) value);
+        } else {
+            pending.putLong(value);
+        }
     }
 
     private void writePending() throws IOException {
@@ -96,26 +112,26 @@ final class BucketSpill implements AutoCloseable {
      */
     void readBack(Sink sink) throws IOException {
         writePending();
-        ByteBuffer buf = ByteBuffer.allocate(BLOCK).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer buf = ByteBuffer.allocate(block).order(ByteOrder.LITTLE_ENDIAN);
         long size = channel.size();
         if (size != written) {
             throw changed("/", "holds " + size + " bytes, " + written + " were written");
         }
-        int block = 0;
-        for (long pos = 0; pos < size; pos += buf.limit(), block++) {
-            buf.clear().limit((int) Math.min(BLOCK, size - pos));
+        int index = 0;
+        for (long pos = 0; pos < size; pos += buf.limit(), index++) {
+            buf.clear().limit((int) Math.min(block, size - pos));
             while (buf.hasRemaining()) {
                 if (channel.read(buf, pos + buf.position()) < 0) {
                     throw changed("/", "ends at byte " + (pos + buf.position()) + ", " + written + " were written");
                 }
             }
             buf.flip();
-            if (!sums.matches(block, buf)) {
-                throw changed("block " + block + " (bytes " + pos + ".." + (pos + buf.limit()) + ")",
+            if (!sums.matches(index, buf)) {
+                throw changed("block " + index + " (bytes " + pos + ".." + (pos + buf.limit()) + ")",
                         "does not match its CRC32C checksum");
             }
-            while (buf.remaining() >= RECORD) {
-                sink.accept(buf.getInt(), buf.getInt(), buf.getFloat());
+            while (buf.remaining() >= record) {
+                sink.accept(buf.getInt(), buf.getInt(), width == 4 ? buf.getInt() : buf.getLong());
             }
         }
     }

@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
+import io.scflux.core.ExactValues;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.TemporaryFiles;
@@ -37,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * entry into a bucket of rows that fits in memory (spilled to disk when there is more than one), and lays each
  * bucket out in row order. Columns are visited in order, so entries stay sorted by column within every row.
  *
- * <p>The store is one little-endian file: a 64-byte header, int64 indptr, int32 indices, float32 values, then the
+ * <p>The store is one little-endian file: a 64-byte header, int64 indptr, int32 indices, the values (float32, or the
+ * input's own type where float32 would change some of its values: {@link #valueType}), then the
  * CRC32C of each array's chunks of {@link #CHUNK} elements and, last, one CRC32C of the header and those sums. The sums
  * are taken from the bytes in memory as they are written; a store whose header or sums do not match is built again,
  * and every chunk is checked as it is read ({@link CopySums}): the cache folder is a file system others may reach (a
@@ -47,7 +49,7 @@ import org.slf4j.LoggerFactory;
 final class TransposedStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransposedStore.class);
-    private static final byte[] MAGIC = "SCFLUXT2".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] MAGIC = "SCFLUXT3".getBytes(StandardCharsets.US_ASCII);
     private static final int HEADER = 64;
     private static final int PIECE = 1 << 20;
 
@@ -58,10 +60,19 @@ final class TransposedStore {
      */
     static final int CHUNK = 1 << 14;
 
-    /** Entries held in memory per bucket: 16 Mi (128 MiB of indices and values). */
+    /** Entries held in memory per bucket: 16 Mi (128 MiB of indices and 4-byte values, 192 MiB with 8-byte ones). */
     static final long DEFAULT_BUCKET_ENTRIES = 1L << 24;
 
     private TransposedStore() {
+    }
+
+    /**
+     * The type the copy stores the values of an input of {@code input} in: the input's own where float32 would change
+     * some value ({@link ExactValues#mayLose}), so that a write of the matrix read through its copy keeps them; else
+     * float32, which holds every value of the smaller types.
+     */
+    static DType valueType(DType input) {
+        return ExactValues.mayLose(input) ? input : DType.FLOAT32;
     }
 
     /** Where stores live: {@link TemporaryFiles#scratchDir()} (neither created nor checked). */
@@ -115,6 +126,8 @@ final class TransposedStore {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
+        DType values = valueType(csc.data().dtype());
+        int width = values.size();
         Path dir = TemporaryFiles.openScratchDir();
         String base = "transposed-" + hash(file.toAbsolutePath().normalize() + "\0" + element);
         Path target = dir.resolve(base + "-" + hash(stamp.size() + ":" + stamp.modifiedMillis()) + ".csr");
@@ -122,7 +135,7 @@ final class TransposedStore {
         int[][] sums;
         try {
             removeOlderVersions(dir, base, target);
-            sums = matches(target, rows, cols, nnz);
+            sums = matches(target, rows, cols, nnz, values);
             if (sums != null) {
                 LOG.debug("{}:{} is stored by columns; reusing its row-major copy {}", file, element, target);
                 // the least recently used stores are the ones a bound removes: the access time says when, as the
@@ -130,11 +143,11 @@ final class TransposedStore {
                 Files.getFileAttributeView(target, BasicFileAttributeView.class).setTimes(null,
                         FileTime.fromMillis(System.currentTimeMillis()), null);
             } else {
-                makeRoom(dir, size(rows, nnz), maxBytes(), file + ":" + element);
+                makeRoom(dir, size(rows, nnz, width), maxBytes(), file + ":" + element);
                 LOG.info("{}:{} is stored by columns (CSC): writing its row-major copy ({} x {}, {} entries, {}) to {}",
-                        file, element, rows, cols, nnz, megabytes(size(rows, nnz)), target);
+                        file, element, rows, cols, nnz, megabytes(size(rows, nnz, width)), target);
                 long started = System.nanoTime();
-                sums = build(file, source, stamp, csc, stats, bucketEntries, target);
+                sums = build(file, source, stamp, csc, stats, bucketEntries, target, values);
                 LOG.debug("wrote {} in {} s", target, String.format(Locale.ROOT, "%.1f",
                         (System.nanoTime() - started) / 1e9));
             }
@@ -152,7 +165,7 @@ final class TransposedStore {
                             new CopySums(target, source, sums[0])),
                     StoredArray.summed(name, "indices", DType.INT32, nnz, idxBase, CHUNK,
                             new CopySums(target, source, sums[1])),
-                    StoredArray.summed(name, "data", DType.FLOAT32, nnz, valBase, CHUNK,
+                    StoredArray.summed(name, "data", values, nnz, valBase, CHUNK,
                             new CopySums(target, source, sums[2])), rows, cols, s);
             return new SparseFileMatrix.CsrStore(target, storeStamp, arrays);
         }
@@ -162,14 +175,14 @@ final class TransposedStore {
         return (offset + 63) & ~63L;
     }
 
-    /** The bytes of the store of a matrix of {@code rows} rows and {@code nnz} entries. */
-    static long size(long rows, long nnz) {
-        return sumsBase(rows, nnz) + 4L * (chunks(rows + 1) + 2 * chunks(nnz) + 1);
+    /** The bytes of the store of a matrix of {@code rows} rows and {@code nnz} entries of {@code width} bytes. */
+    static long size(long rows, long nnz, int width) {
+        return sumsBase(rows, nnz, width) + 4L * (chunks(rows + 1) + 2 * chunks(nnz) + 1);
     }
 
     /** Where the checksums begin: after the values. */
-    private static long sumsBase(long rows, long nnz) {
-        return align(align(align(HEADER + 8 * (rows + 1)) + 4 * nnz) + 4 * nnz);
+    private static long sumsBase(long rows, long nnz, int width) {
+        return align(align(align(HEADER + 8 * (rows + 1)) + 4 * nnz) + (long) width * nnz);
     }
 
     private static long chunks(long elements) {
@@ -223,21 +236,21 @@ final class TransposedStore {
      * The checksums of {@code store}'s chunks (indptr's, indices', values'), or null when it is missing, of another
      * matrix or another format, or its header and checksums do not match their own checksum: it is then built again.
      */
-    private static int[][] matches(Path store, long rows, int cols, long nnz) throws IOException {
+    private static int[][] matches(Path store, long rows, int cols, long nnz, DType values) throws IOException {
         if (!Files.isRegularFile(store)) {
             return null;
         }
-        long size = size(rows, nnz);
+        long size = size(rows, nnz, values.size());
         if (Files.size(store) != size) {
             return null;
         }
-        long at = sumsBase(rows, nnz);
+        long at = sumsBase(rows, nnz, values.size());
         try (FileChannel ch = FileChannel.open(store, StandardOpenOption.READ)) {
             ByteBuffer h = readFully(ch, 0, HEADER);
             byte[] magic = new byte[MAGIC.length];
             h.get(magic);
             if (!java.util.Arrays.equals(magic, MAGIC) || h.getLong() != rows || h.getInt() != cols
-                    || h.getLong() != nnz || h.getInt() != CHUNK) {
+                    || h.getLong() != nnz || h.getInt() != CHUNK || h.getInt() != values.ordinal()) {
                 return null;
             }
             ByteBuffer table = readFully(ch, at, Math.toIntExact(size - at));
@@ -283,7 +296,7 @@ final class TransposedStore {
      * for messages) and returns its checksums (indptr's, indices', values').
      */
     private static int[][] build(Path file, String source, FileStamp stamp, CsrArrays csc, ReadStats stats,
-                                 long bucketEntries, Path target) throws IOException {
+                                 long bucketEntries, Path target, DType values) throws IOException {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
@@ -294,18 +307,18 @@ final class TransposedStore {
             long[] rowptr = rowPointers(s, csc, rows);
             long idxBase = align(HEADER + 8 * (rows + 1));
             long valBase = align(idxBase + 4 * nnz);
-            Sums written = new Sums();
-            ByteBuffer header = writeHeader(out, rows, cols, nnz, rowptr, written.indptr);
+            Sums written = new Sums(values.size());
+            ByteBuffer header = writeHeader(out, rows, cols, nnz, values, rowptr, written.indptr);
             long[] buckets = buckets(rowptr, bucketEntries);
             int k = buckets.length - 1;
             if (k == 1) {
-                scatterInMemory(s, csc, rowptr, out, idxBase, valBase, written);
+                scatterInMemory(s, csc, values, rowptr, out, idxBase, valBase, written);
             } else {
-                scatterThroughSpills(s, csc, rowptr, buckets, out, idxBase, valBase, target.getParent(), written,
-                        source);
+                scatterThroughSpills(s, csc, values, rowptr, buckets, out, idxBase, valBase, target.getParent(),
+                        written, source);
             }
             sums = new int[][] {written.indptr.sums(), written.indices.sums(), written.values.sums()};
-            writeSums(out, header, sums, sumsBase(rows, nnz));
+            writeSums(out, header, sums, sumsBase(rows, nnz, values.size()));
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(temp);
             TemporaryFiles.remove(temp);
@@ -326,7 +339,11 @@ final class TransposedStore {
     private static final class Sums {
         final CopySums.Writer indptr = new CopySums.Writer(8L * CHUNK);
         final CopySums.Writer indices = new CopySums.Writer(4L * CHUNK);
-        final CopySums.Writer values = new CopySums.Writer(4L * CHUNK);
+        final CopySums.Writer values;
+
+        Sums(int valueWidth) {
+            values = new CopySums.Writer((long) valueWidth * CHUNK);
+        }
     }
 
     /** Writes the chunks' checksums at {@code at}, then the checksum of {@code header} and them. */
@@ -376,10 +393,10 @@ final class TransposedStore {
     }
 
     /** Writes the header and the row pointers (their checksums into {@code sums}); returns the header. */
-    private static ByteBuffer writeHeader(FileChannel out, long rows, int cols, long nnz, long[] rowptr,
-                                          CopySums.Writer sums) throws IOException {
+    private static ByteBuffer writeHeader(FileChannel out, long rows, int cols, long nnz, DType values,
+                                          long[] rowptr, CopySums.Writer sums) throws IOException {
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(MAGIC).putLong(rows).putInt(cols).putLong(nnz).putInt(CHUNK).clear();
+        h.put(MAGIC).putLong(rows).putInt(cols).putLong(nnz).putInt(CHUNK).putInt(values.ordinal()).clear();
         writeFully(out, h.duplicate(), 0);
         ByteBuffer b = ByteBuffer.allocate(8 * PIECE).order(ByteOrder.LITTLE_ENDIAN);
         for (int r = 0; r < rowptr.length; r += PIECE) {
@@ -412,18 +429,22 @@ final class TransposedStore {
         return java.util.Arrays.copyOf(bounds, n + 1);
     }
 
-    /** Streams the CSC columns in blocks; column order is what keeps rows sorted by column. */
+    /**
+     * Takes the CSC entries, each value as the bits of the copy's value type ({@link #valueType}; a 4-byte type's in
+     * the low 32).
+     */
     private interface EntrySink {
-        void accept(int row, int col, float value) throws IOException;
+        void accept(int row, int col, long value) throws IOException;
     }
 
-    private static void forEachEntry(Storage s, CsrArrays csc, EntrySink sink) throws IOException {
+    /** Streams the CSC columns in blocks; column order is what keeps rows sorted by column. */
+    private static void forEachEntry(Storage s, CsrArrays csc, DType values, EntrySink sink) throws IOException {
         BlockPlan plan = csc.plan(s, PlanTarget.DEFAULT);
         for (int b = 0; b < plan.size(); b++) {
             RowBlock cb = csc.read(s, b, plan.rowStart(b), plan.rowEnd(b));
             int[] ip = cb.indptr();
             int[] ri = cb.indices();
-            float[] v = cb.values();
+            long[] v = bits(cb, values);
             for (int c = 0; c < cb.nRows(); c++) {
                 int col = (int) (cb.rowStart() + c);
                 for (int k = ip[c]; k < ip[c + 1]; k++) {
@@ -433,19 +454,67 @@ final class TransposedStore {
         }
     }
 
-    private static void scatterInMemory(Storage s, CsrArrays csc, long[] rowptr, FileChannel out, long idxBase,
-                                        long valBase, Sums sums) throws IOException {
+    /** The values of {@code b} as the copy stores them: the bits of {@code type}, from its stored values where it has them. */
+    private static long[] bits(RowBlock b, DType type) {
+        float[] f = b.values();
+        long[] out = new long[b.nnz()];
+        ExactValues stored = b.exact();
+        for (int k = 0; k < out.length; k++) {
+            out[k] = switch (type) {
+                case FLOAT32 -> Float.floatToRawIntBits(f[k]);
+                case FLOAT64 -> Double.doubleToRawLongBits(stored != null ? ((double[]) stored.array())[k] : f[k]);
+                case INT32 -> stored != null ? ((int[]) stored.array())[k] : (long) f[k];
+                default -> stored != null ? ((long[]) stored.array())[k] : (long) f[k];
+            };
+        }
+        return out;
+    }
+
+    /** A bucket's values as the copy stores them: a 4-byte type's in an int[], an 8-byte type's in a long[]. */
+    private static final class Values {
+        private final int[] narrow;
+        private final long[] wide;
+
+        Values(int n, DType type) {
+            narrow = type.size() == 4 ? new int[n] : null;
+            wide = narrow == null ? new long[n] : null;
+        }
+
+        void set(int at, long bits) {
+            if (narrow != null) {
+                narrow[at] = (int) bits;
+            } else {
+                wide[at] = bits;
+            }
+        }
+
+        int width() {
+            return narrow != null ? 4 : 8;
+        }
+
+        /** Values {@code [from, from + n)} into {@code b} (at its position). */
+        void put(ByteBuffer b, int from, int n) {
+            if (narrow != null) {
+                b.asIntBuffer().put(narrow, from, n);
+            } else {
+                b.asLongBuffer().put(wide, from, n);
+            }
+        }
+    }
+
+    private static void scatterInMemory(Storage s, CsrArrays csc, DType values, long[] rowptr, FileChannel out,
+                                        long idxBase, long valBase, Sums sums) throws IOException {
         int nnz = Math.toIntExact(csc.nnz());
         int[] cols = new int[nnz];
-        float[] vals = new float[nnz];
+        Values vals = new Values(nnz, values);
         int[] cursor = new int[rowptr.length - 1];
         for (int r = 0; r < cursor.length; r++) {
             cursor[r] = (int) rowptr[r];
         }
-        forEachEntry(s, csc, (row, col, value) -> {
+        forEachEntry(s, csc, values, (row, col, value) -> {
             int at = cursor[row]++;
             cols[at] = col;
-            vals[at] = value;
+            vals.set(at, value);
         });
         writeArrays(out, cols, vals, nnz, idxBase, valBase, sums);
     }
@@ -454,18 +523,19 @@ final class TransposedStore {
      * Scatters the entries into a spill per bucket ({@link BucketSpill}, checked as it is read back; {@code source},
      * the input, is named when it does not hold what was written), then lays each bucket out in row order.
      */
-    private static void scatterThroughSpills(Storage s, CsrArrays csc, long[] rowptr, long[] buckets,
+    private static void scatterThroughSpills(Storage s, CsrArrays csc, DType values, long[] rowptr, long[] buckets,
                                              FileChannel out, long idxBase, long valBase, Path dir, Sums sums,
                                              String source) throws IOException {
         int k = buckets.length - 1;
         BucketSpill[] spills = new BucketSpill[k];
         try {
             for (int b = 0; b < k; b++) {
-                spills[b] = BucketSpill.open(dir, source);
+                spills[b] = BucketSpill.open(dir, source, values.size());
             }
-            forEachEntry(s, csc, (row, col, value) -> spills[bucketOf(buckets, row)].add(row, col, value));
+            forEachEntry(s, csc, values, (row, col, value) -> spills[bucketOf(buckets, row)].add(row, col, value));
             for (int b = 0; b < k; b++) {
-                layOutBucket(spills[b], rowptr, (int) buckets[b], (int) buckets[b + 1], out, idxBase, valBase, sums);
+                layOutBucket(spills[b], values, rowptr, (int) buckets[b], (int) buckets[b + 1], out, idxBase, valBase,
+                        sums);
                 spills[b].close();
                 spills[b] = null;
             }
@@ -483,12 +553,12 @@ final class TransposedStore {
         return i >= 0 ? i : -i - 2;
     }
 
-    private static void layOutBucket(BucketSpill spill, long[] rowptr, int rowFrom, int rowTo, FileChannel out,
-                                     long idxBase, long valBase, Sums sums) throws IOException {
+    private static void layOutBucket(BucketSpill spill, DType values, long[] rowptr, int rowFrom, int rowTo,
+                                     FileChannel out, long idxBase, long valBase, Sums sums) throws IOException {
         long base = rowptr[rowFrom];
         int n = Math.toIntExact(rowptr[rowTo] - base);
         int[] cols = new int[n];
-        float[] vals = new float[n];
+        Values vals = new Values(n, values);
         int[] cursor = new int[rowTo - rowFrom];
         for (int r = rowFrom; r < rowTo; r++) {
             cursor[r - rowFrom] = (int) (rowptr[r] - base);
@@ -496,18 +566,19 @@ final class TransposedStore {
         spill.readBack((row, col, value) -> {
             int at = cursor[row - rowFrom]++;
             cols[at] = col;
-            vals[at] = value;
+            vals.set(at, value);
         });
-        writeArrays(out, cols, vals, n, idxBase + 4 * base, valBase + 4 * base, sums);
+        writeArrays(out, cols, vals, n, idxBase + 4 * base, valBase + (long) vals.width() * base, sums);
     }
 
     /**
      * Writes {@code n} indices and values at {@code idxAt} and {@code valAt}, their checksums into {@code sums}: the
      * arrays are written front to back, a bucket after the one before.
      */
-    private static void writeArrays(FileChannel out, int[] cols, float[] vals, int n, long idxAt, long valAt,
+    private static void writeArrays(FileChannel out, int[] cols, Values vals, int n, long idxAt, long valAt,
                                     Sums sums) throws IOException {
-        ByteBuffer b = ByteBuffer.allocate(4 * PIECE).order(ByteOrder.LITTLE_ENDIAN);
+        int width = vals.width();
+        ByteBuffer b = ByteBuffer.allocate(width * PIECE).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < n; i += PIECE) {
             int m = Math.min(PIECE, n - i);
             b.clear();
@@ -516,10 +587,10 @@ final class TransposedStore {
             sums.indices.update(b);
             writeFully(out, b, idxAt + 4L * i);
             b.clear();
-            b.asFloatBuffer().put(vals, i, m);
-            b.limit(4 * m);
+            vals.put(b, i, m);
+            b.limit(width * m);
             sums.values.update(b);
-            writeFully(out, b, valAt + 4L * i);
+            writeFully(out, b, valAt + (long) width * i);
         }
     }
 

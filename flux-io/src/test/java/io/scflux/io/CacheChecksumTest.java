@@ -186,19 +186,20 @@ class CacheChecksumTest {
     /** A spill of a build changed on disk before it is read back is refused, naming file, block and input. */
     @Test
     void aTamperedSpillIsRefused() throws IOException {
-        try (BucketSpill spill = BucketSpill.open(work, "in.h5ad:/X")) {
-            int n = 3 * BucketSpill.BLOCK / BucketSpill.RECORD + 5;
+        try (BucketSpill spill = BucketSpill.open(work, "in.h5ad:/X", 4)) {
+            int block = spill.blockBytes();
+            int n = 3 * block / 12 + 5;
             for (int i = 0; i < n; i++) {
-                spill.add(i, i % 7, i * 0.5f);
+                spill.add(i, i % 7, Float.floatToRawIntBits(i * 0.5f));
             }
             // written but the last block, which is still buffered; read back in full
             List<Integer> rows = new ArrayList<>();
             spill.readBack((row, col, value) -> rows.add(row));
             assertEquals(n, rows.size());
-            flip(spill.file(), BucketSpill.BLOCK, 2L * BucketSpill.BLOCK, 1, 11);
+            flip(spill.file(), block, 2L * block, 1, 11);
             ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
                     () -> spill.readBack((row, col, value) -> { }));
-            assertEquals(spill.file() + ": block 1 (bytes " + BucketSpill.BLOCK + ".." + 2 * BucketSpill.BLOCK
+            assertEquals(spill.file() + ": block 1 (bytes " + block + ".." + 2 * block
                     + "): does not match its CRC32C checksum: this spill of in.h5ad:/X's row-major copy changed "
                     + "after scflux wrote it; nothing of it was kept", e.getMessage());
         }
@@ -207,9 +208,9 @@ class CacheChecksumTest {
     /** A spill cut short is refused before any of it is used. */
     @Test
     void aTruncatedSpillIsRefused() throws IOException {
-        try (BucketSpill spill = BucketSpill.open(work, "in.h5ad:/X")) {
+        try (BucketSpill spill = BucketSpill.open(work, "in.h5ad:/X", 4)) {
             for (int i = 0; i < 1000; i++) {
-                spill.add(i, 0, 1f);
+                spill.add(i, 0, Float.floatToRawIntBits(1f));
             }
             spill.readBack((row, col, value) -> { });
             try (FileChannel ch = FileChannel.open(spill.file(), StandardOpenOption.WRITE)) {

@@ -113,21 +113,11 @@ class ExactValuesTest {
         a.putLayer("counts", x);
         H5ad.write(a, file).block();
         int n = entries().size();
-        if (stored.doubles != null) {
-            double[] d = new double[n];
-            for (int k = 0; k < n; k++) {
-                d[k] = stored.doubles[k % stored.doubles.length];
-            }
-            for (String data : DATA) {
-                StoredData.replace(file, data, stored.numpy, null, d);
-            }
-        } else {
-            long[] l = new long[n];
-            for (int k = 0; k < n; k++) {
-                l[k] = stored.longs[k % stored.longs.length];
-            }
-            for (String data : DATA) {
-                StoredData.replace(file, data, stored.numpy, l, null);
+        for (String data : DATA) {
+            if (stored.doubles != null) {
+                StoredData.replace(file, data, stored.numpy, null, cycle(stored.doubles, n));
+            } else {
+                StoredData.replace(file, data, stored.numpy, cycle(stored.longs, n), null);
             }
         }
         return file;
@@ -212,5 +202,70 @@ class ExactValuesTest {
         assertTrue(e.getMessage().contains(": the value 9007199254740993 at row 0, column 0 cannot be stored as int32"),
                 e.getMessage());
         assertFalse(Files.exists(out), "nothing written");
+    }
+
+    static Stream<Arguments> cscCases() {
+        return Arrays.stream(Stored.values()).flatMap(s -> Stream.of(Command.CONVERT, Command.QC)
+                .map(c -> Arguments.of(s, c)));
+    }
+
+    /**
+     * A CSC input (read through its row-major copy in the cache folder) keeps its values too: the copy stores them in
+     * the input's own dtype where float32 would change them. The expected order is the transposition's, worked out
+     * here from the input's own indptr and indices.
+     */
+    @ParameterizedTest(name = "{1} on CSC {0}")
+    @MethodSource("cscCases")
+    void aCscInputKeepsItsDtypeAndValues(Stored stored, Command command) throws Exception {
+        Path in = tmp.resolve("csc.h5ad");
+        Files.copy(Cli.FIXTURES.resolve("synth-3k.csc-gzip.h5ad"), in);
+        long[] indptr = StoredData.longs(in, "/X/indptr");
+        long[] rows = StoredData.longs(in, "/X/indices");
+        int n = rows.length;
+        if (stored.doubles != null) {
+            StoredData.replace(in, "/X/data", stored.numpy, null, cycle(stored.doubles, n));
+        } else {
+            StoredData.replace(in, "/X/data", stored.numpy, cycle(stored.longs, n), null);
+        }
+        // the CSR order of the entries: by row, then by column
+        List<long[]> order = new ArrayList<>();
+        for (int c = 0; c + 1 < indptr.length; c++) {
+            for (long k = indptr[c]; k < indptr[c + 1]; k++) {
+                order.add(new long[] {rows[(int) k], c, k});
+            }
+        }
+        order.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0]) : Long.compare(a[1], b[1]));
+        Path out = tmp.resolve("out.h5ad");
+        List<String> args = new ArrayList<>(List.of("--threads", "2", command.args.get(0), in.toString()));
+        args.addAll(command.args.subList(1, command.args.size()));
+        args.addAll(List.of("-o", out.toString()));
+        Cli c = Cli.run(args.toArray(String[]::new));
+        assertEquals(0, c.exitCode(), command + ": " + c.err());
+        assertEquals(stored.numpy, StoredData.dtype(out, "/X/data"), "X keeps its dtype");
+        if (stored.doubles != null) {
+            double[] expected = order.stream().mapToDouble(e -> stored.doubles[(int) (e[2] % stored.doubles.length)])
+                    .toArray();
+            assertArrayEquals(expected, StoredData.doubles(out, "/X/data"), "float64 values, bit for bit");
+        } else {
+            long[] expected = order.stream().mapToLong(e -> stored.longs[(int) (e[2] % stored.longs.length)])
+                    .toArray();
+            assertArrayEquals(expected, StoredData.longs(out, "/X/data"), stored.numpy + " values");
+        }
+    }
+
+    private static double[] cycle(double[] values, int n) {
+        double[] out = new double[n];
+        for (int k = 0; k < n; k++) {
+            out[k] = values[k % values.length];
+        }
+        return out;
+    }
+
+    private static long[] cycle(long[] values, int n) {
+        long[] out = new long[n];
+        for (int k = 0; k < n; k++) {
+            out[k] = values[k % values.length];
+        }
+        return out;
     }
 }

@@ -5,7 +5,6 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
-import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
@@ -20,8 +19,11 @@ import io.scflux.core.anndata.RecordArray;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.zip.Deflater;
 
 /**
@@ -63,14 +65,14 @@ final class OutputSize {
     /** What deflate leaves of the references, which differ little from one string to the next. */
     static final double REFERENCE_RATIO = 0.3;
     /**
-     * The room the global heap leaves unused, per byte of the file's strings, at most
-     * {@link #MAX_HEAP_SLACK}: the library grows a collection as the strings come and may leave the tail of the last
-     * growth empty (measured: up to 45 % for a thousand strings, under 0.2 % past 50,000).
+     * The room the global heap leaves unused, per byte of the file's strings, at most {@link #MAX_HEAP_SLACK}: the
+     * library grows its collections as the strings come and may leave the tail of the last growth empty (measured
+     * with one dataset of strings: from none to 45 % for a thousand strings, under 0.2 % past 50,000).
      */
     static final double HEAP_SLACK = 0.3;
+    static final long MAX_HEAP_SLACK = 20 << 10;
     /** What the first strings of a file take more: the heap's first collection, allocated whole. */
     static final long FIRST_COLLECTION = 2048;
-    static final long MAX_HEAP_SLACK = 20 << 10;
     /** Columns taken to stand for those a frame gets once X is read. */
     static final int DEFERRED_COLUMNS = 16;
     /** What the estimate adds to the sum of its parts. */
@@ -135,7 +137,7 @@ final class OutputSize {
         if (data.x() != null) {
             matrix(data.x(), options);
         }
-        for (Map<String, ?> dict : java.util.List.of(data.obsm(), data.varm(), data.obsp(), data.varp(),
+        for (Map<String, ?> dict : List.of(data.obsm(), data.varm(), data.obsp(), data.varp(),
                 data.layers(), data.uns())) {
             dict(dict, options);
         }
@@ -247,7 +249,7 @@ final class OutputSize {
     }
 
     /**
-     * A contiguous dataset of {@code n} elements taking {@code raw} bytes; chunked and deflated when the file
+     * A contiguous dataset of {@code n} elements taking {@code rawBytes}; chunked and deflated when the file
      * compresses (not when empty), at the ratio of its first values ({@code values}; null: not sampled, counted
      * whole).
      */
@@ -337,7 +339,7 @@ final class OutputSize {
     /** The blocks of {@code plan} sampled: the first, the middle and the last. */
     private static int[] sampledBlocks(BlockPlan plan) {
         int n = plan.size();
-        return n <= SAMPLE_BLOCKS ? java.util.stream.IntStream.range(0, n).toArray() : new int[] {0, n / 2, n - 1};
+        return n <= SAMPLE_BLOCKS ? IntStream.range(0, n).toArray() : new int[] {0, n / 2, n - 1};
     }
 
     /** Deflate's ratios on the sampled blocks' values, indices and row pointers, as the file stores them. */
@@ -386,7 +388,7 @@ final class OutputSize {
             float[] row = new float[cols];
             all = buffer(rows * cols, valueType.size());
             for (int r = 0; r < rows; r++) {
-                java.util.Arrays.fill(row, 0f);
+                Arrays.fill(row, 0f);
                 for (int k = block.indptr()[r]; k < block.indptr()[r + 1]; k++) {
                     row[block.indices()[k]] = block.values()[k];
                 }
@@ -445,7 +447,7 @@ final class OutputSize {
         }
 
         void add(ByteBuffer filled) {
-            byte[] bytes = java.util.Arrays.copyOf(filled.array(), filled.position());
+            byte[] bytes = Arrays.copyOf(filled.array(), filled.position());
             if (bytes.length == 0) {
                 return;
             }

@@ -404,7 +404,7 @@ final class OutputSize {
 
     /** The first values of {@code a} as the file stores them. */
     private static ByteBuffer sample(DenseArray a) {
-        int n = (int) Math.min(a.size(), SAMPLE_VALUES);
+        int n = Math.min(a.size(), SAMPLE_VALUES);
         ByteBuffer b = buffer(n, a.dtype().size());
         for (int i = 0; i < n; i++) {
             put(b, a.dtype(), a.getDouble(i));

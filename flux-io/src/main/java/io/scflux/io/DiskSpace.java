@@ -19,8 +19,9 @@ import java.util.function.LongSupplier;
  * process then crashes at exit). So a write stops while there is still room for what it has committed to: the bytes
  * it is about to hand over, what the open datasets hold unwritten ({@link #track}), and a margin for the metadata
  * written at close. The margin is proportional to the estimate (bounded by {@link #MIN_MARGIN} and
- * {@link #METADATA_MARGIN}) and never more than the estimate leaves beyond what is committed, so a file that passed
- * the first check, on a disk nobody else fills, passes every later one.
+ * {@link #METADATA_MARGIN}) and never more than the estimate leaves beyond what is committed (but
+ * {@link #LEAST_MARGIN}), so a file that passed the first check, on a disk nobody else fills, passes every later one
+ * unless it lies within 16 KB of the free space.
  */
 final class DiskSpace {
 
@@ -28,6 +29,11 @@ final class DiskSpace {
     static final long METADATA_MARGIN = 8L << 20;
     /** The least room kept for it. */
     static final long MIN_MARGIN = 256L << 10;
+    /**
+     * The room kept whatever the estimate leaves: should it be short of the truth, the object headers the library
+     * flushes at close still fit.
+     */
+    static final long LEAST_MARGIN = 16L << 10;
     /** The margin per byte of the estimate. */
     static final double MARGIN_PER_BYTE = 1.0 / 32;
 
@@ -138,7 +144,7 @@ final class DiskSpace {
         long size = size();
         long margin = margin();
         if (estimate.known()) {
-            margin = Math.max(0, Math.min(margin, estimate.bytes() - size - committed));
+            margin = Math.max(LEAST_MARGIN, Math.min(margin, estimate.bytes() - size - committed));
         }
         long needed = committed + margin;
         long free = usable.getAsLong();

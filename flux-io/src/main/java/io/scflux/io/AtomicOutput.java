@@ -22,6 +22,8 @@ import java.util.function.Function;
 final class AtomicOutput {
 
     private final Path target;
+    /** The target's folder as the caller named it, for messages. */
+    private final String folder;
     private final Path temporary;
     private NativeHdf5 file;
     private volatile WriteBehind writeBehind;
@@ -29,16 +31,20 @@ final class AtomicOutput {
 
     AtomicOutput(Path target) {
         this.target = target.toAbsolutePath();
+        this.folder = target.getParent() == null ? "." : target.getParent().toString();
         this.temporary = TemporaryName.beside(this.target);
     }
 
     /** Creates the temporary file; refused once {@link #abort} ran (a cancel that overtook the open). */
     NativeHdf5 open(WriteOptions options) {
-        return open(options, DiskSpace::of);
+        return open(options, DiskSpace::of, OutputSize.Estimate.UNKNOWN);
     }
 
-    /** As {@link #open(WriteOptions)}, the room for the temporary file measured by {@code space}. */
-    NativeHdf5 open(WriteOptions options, Function<Path, DiskSpace> space) {
+    /**
+     * As {@link #open(WriteOptions)}, the room for the temporary file measured by {@code space} and checked against
+     * {@code size}, the estimate of the file, before it is created (see {@link DiskSpace#reserve}).
+     */
+    NativeHdf5 open(WriteOptions options, Function<Path, DiskSpace> space, OutputSize.Estimate size) {
         if (aborted) {
             throw new CancellationException("write of " + target + " cancelled before its file was created");
         }
@@ -47,8 +53,10 @@ final class AtomicOutput {
         }
         TemporaryName.removeStale(target.getParent());
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
-        file = TemporaryFiles.create(temporary,
-                () -> NativeHdf5.create(temporary, target.getFileName().toString(), gzip, space.apply(temporary)));
+        String name = target.getFileName().toString();
+        DiskSpace room = space.apply(temporary);
+        room.reserve(size, name, folder);
+        file = TemporaryFiles.create(temporary, () -> NativeHdf5.create(temporary, name, gzip, room));
         writeBehind = WriteBehind.start(temporary);
         return file;
     }

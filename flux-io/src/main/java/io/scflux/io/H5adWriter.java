@@ -8,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -51,7 +52,8 @@ final class H5adWriter {
     private static Mono<Void> write(AnnData data, Path target, boolean inPlace, WriteOptions options, long indexLimit,
                                     Function<Path, DiskSpace> space) {
         Objects.requireNonNull(data, "data");
-        return atomically(data, target, inPlace, options, space, List.of(file -> new ElementWriter(file).anndata(data),
+        return atomically(data, target, inPlace, options, space, () -> OutputSize.of(data, options),
+                List.of(file -> new ElementWriter(file).anndata(data),
                 file -> {
                     new ElementWriter(file).anndataFrames(data);
                     return List.of();
@@ -68,17 +70,19 @@ final class H5adWriter {
     static Mono<Void> atomically(AnnData data, Path target, WriteOptions options,
                                  Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
                                  BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
-        return atomically(data, target, false, options, DiskSpace::of, List.of(annotations), matrices);
+        return atomically(data, target, false, options, DiskSpace::of, () -> OutputSize.Estimate.UNKNOWN,
+                List.of(annotations), matrices);
     }
 
     /**
      * Writes {@code target} in {@code parts}, each writing its elements on the HDF5 thread and listing the matrices
      * streamed before the next part. {@code inPlace}: {@code target} may be a file {@code data} reads; the new file
      * takes its permissions, owner and group, and is renamed onto it only while no other process holds it open for
-     * writing.
+     * writing. {@code size} estimates the file, off the HDF5 thread (it may read plans and sample blocks), checked
+     * against the free space before the file is created.
      */
     private static Mono<Void> atomically(AnnData data, Path target, boolean inPlace, WriteOptions options,
-                                         Function<Path, DiskSpace> space,
+                                         Function<Path, DiskSpace> space, Supplier<OutputSize.Estimate> size,
                                          List<Function<NativeHdf5, List<ElementWriter.Matrix>>> parts,
                                          BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
         Objects.requireNonNull(target, "target");
@@ -88,8 +92,10 @@ final class H5adWriter {
                 FileGuard.checkTarget(target, data.files());
             }
             AtomicOutput out = new AtomicOutput(target);
-            return Mono.fromCallable(() -> open(out, options, space, inPlace ? target : null))
-                    .subscribeOn(NativeHdf5.THREAD)
+            return Mono.fromCallable(size::get)
+                    .subscribeOn(options.execution().scheduler())
+                    .publishOn(NativeHdf5.THREAD)
+                    .map(estimate -> open(out, options, space, estimate, inPlace ? target : null))
                     .flatMapMany(file -> Flux.fromIterable(parts)
                             .concatMap(part -> Mono.fromCallable(() -> part.apply(file))
                                     .subscribeOn(NativeHdf5.THREAD)
@@ -111,8 +117,8 @@ final class H5adWriter {
 
     /** {@code out} opened; its file given the permissions, owner and group of {@code keep} unless that is null. */
     private static NativeHdf5 open(AtomicOutput out, WriteOptions options, Function<Path, DiskSpace> space,
-                                   Path keep) {
-        NativeHdf5 file = out.open(options, space);
+                                   OutputSize.Estimate size, Path keep) {
+        NativeHdf5 file = out.open(options, space, size);
         if (keep != null) {
             FileGuard.keepAttributes(keep, out.temporary());
         }

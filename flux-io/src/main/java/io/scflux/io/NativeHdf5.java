@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.function.IntToDoubleFunction;
+import java.util.function.LongSupplier;
 import java.util.function.LongToIntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -147,6 +148,11 @@ final class NativeHdf5 implements AutoCloseable {
             long id = check(H5Fcreate(path, H5F_ACC_EXCL, H5P_DEFAULT, fapl.id), name, "/", "H5Fcreate " + file);
             return new NativeHdf5(name, id, gzipLevel, space);
         }
+    }
+
+    /** What {@code bytes} handed to the library take in the file: as many, or fewer once deflated. */
+    private long stored(long bytes) {
+        return gzipLevel < 0 ? bytes : (long) Math.ceil(bytes * space.ratio());
     }
 
     /** The root group. */
@@ -656,7 +662,7 @@ final class NativeHdf5 implements AutoCloseable {
             }
             long rowsPerChunk = Math.max(1, Math.min(shape.length == 0 ? 1 : shape[0],
                     CHUNK_ELEMENTS / Math.max(1, rowElements)));
-            space.require(elements * H5Tget_size(fileTypeId), NativeHdf5.this.name + ": " + p);
+            space.require(stored(elements * H5Tget_size(fileTypeId)), NativeHdf5.this.name + ": " + p);
             Dataset ds;
             try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p)) {
                 if (gzipLevel >= 0 && shape.length > 0 && elements > 0) {
@@ -702,11 +708,14 @@ final class NativeHdf5 implements AutoCloseable {
                 }
                 long cache = 4 * chunkElements * fileType.size();
                 check(H5Pset_chunk_cache(dapl.id, 101, cache, 1.0), p, "H5Pset_chunk_cache");
-                space.cache(cache);
                 Dataset ds = create(id, name, p, fileType, shapeOfRows(0, rowShape), true, dcpl.id, dapl.id);
                 if (rowShape.length == 0 && gzipLevel < 0 && WholeChunks.canHold(fileType)) {
                     ds.chunks = new WholeChunks(fileType, chunkElements);
+                } else {
+                    ds.cacheBytes = cache;
                 }
+                ds.tracked = ds::unwritten;
+                space.track(ds.tracked);
                 return ds;
             }
         }
@@ -769,6 +778,10 @@ final class NativeHdf5 implements AutoCloseable {
          */
         private WholeChunks chunks;
         private long chunksWritten;
+        /** The chunk cache of an extendable dataset written through {@code H5Dwrite}, which it may hold unwritten. */
+        private long cacheBytes;
+        /** What {@link DiskSpace} counts of this dataset while it is open; null for a fixed dataset. */
+        private LongSupplier tracked;
 
         private Dataset(long id, String path, DType type, long[] rowShape) {
             super(id, path);
@@ -821,9 +834,22 @@ final class NativeHdf5 implements AutoCloseable {
             append(count, typeId(DType.INT64), (offset, n) -> stageOffsets(local, from + (int) offset, n, add));
         }
 
+        /**
+         * The bytes the file will take for what this dataset holds unwritten: the chunk being gathered (written
+         * whole), or what the chunk cache may hold of the rows appended, as they will be stored.
+         */
+        long unwritten() {
+            if (chunks != null) {
+                return chunks.filled() > 0 ? chunks.bytes() : 0;
+            }
+            return stored(Math.min(cacheBytes, length * rowElements * type.size()));
+        }
+
         /** Appends {@code count} elements to the chunk being gathered, writing each chunk once it is whole. */
         private void appendWhole(int count, WholeChunks.Filler fill) {
-            space.require((long) count * type.size(), NativeHdf5.this.name + ": " + path);
+            long filled = chunks.filled();
+            long whole = (filled + count + chunks.elements() - 1) / chunks.elements() - (filled > 0 ? 1 : 0);
+            space.require(whole * chunks.bytes(), NativeHdf5.this.name + ": " + path); // the one gathered: unwritten()
             for (int done = 0; done < count; ) {
                 int n = (int) Math.min(count - done, chunks.room());
                 fill.fill(chunks.filled(), done, n);
@@ -860,6 +886,9 @@ final class NativeHdf5 implements AutoCloseable {
                 if (c != null) {
                     c.free();
                 }
+                if (tracked != null) {
+                    space.release(tracked);
+                }
                 super.close();
             }
         }
@@ -869,7 +898,7 @@ final class NativeHdf5 implements AutoCloseable {
             if (rows == 0) {
                 return;
             }
-            space.require(rows * rowElements * type.size(), NativeHdf5.this.name + ": " + path);
+            space.require(stored(rows * rowElements * type.size()), NativeHdf5.this.name + ": " + path);
             long[] extent = shapeOfRows(length + rows, rowShape);
             check(H5Dset_extent(id, extent), path, "H5Dset_extent");
             long rowsPerSlice = Math.max(1, SLICE_ELEMENTS / Math.max(1, rowElements));

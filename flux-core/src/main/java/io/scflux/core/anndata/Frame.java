@@ -120,6 +120,26 @@ public final class Frame {
         return this;
     }
 
+    /**
+     * Whether {@link #defer} left this frame a pass that may still put columns (shown at the next look). Asking
+     * runs nothing.
+     *
+     * @return true once {@link #defer} was called on this frame
+     */
+    public boolean isDeferred() {
+        return pending != null;
+    }
+
+    /**
+     * The columns put so far, without running what {@link #defer} left: for an estimate of the frame's size, which
+     * must not start the pass that fills the rest.
+     *
+     * @return a copy of the columns, in order
+     */
+    public Map<String, Column> columnsSoFar() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(columns));
+    }
+
     /** Has what {@link #defer} left run (outside any lock of this frame: one action may complete two frames). */
     private void settle() {
         Runnable p = pending;

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.scflux.core.anndata.AnnData;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,7 +73,7 @@ record JobRequest(String input, Path file, DataFolder folder, List<String> stepN
      * Touches the file system.
      */
     long estimate(AnnData input) throws IOException {
-        OutputEstimate size = OutputEstimate.of(input, Files.size(file));
+        OutputEstimate size = OutputEstimate.of(input);
         for (Step.Bound step : steps) {
             size = step.grow(size, input);
         }

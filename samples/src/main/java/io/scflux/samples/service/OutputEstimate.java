@@ -4,33 +4,24 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.PackedStrings;
 import io.scflux.core.anndata.Column;
-import io.scflux.io.FileMatrix;
-import io.scflux.io.MatrixInfo;
-import java.util.ArrayList;
+import io.scflux.io.H5ad;
+import io.scflux.io.WriteOptions;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
-import java.util.stream.Stream;
+import java.util.function.BiConsumer;
 
 /**
  * The most bytes a job's output may take, estimated before the job runs from its input and its steps, so that a job
- * whose output cannot fit under {@code --max-results-mb} fails at once rather than after its work. The output is
- * written uncompressed, whatever the input's compression, so the input file's size is no bound: a Cell Ranger
- * {@code .h5} or a gzip'd {@code .h5ad} grows. The estimate counts
- * <ul>
- * <li>each matrix of the input (X, layers, raw's X, and the sparse ones among obsm, varm, obsp, varp) as the writer
- * writes it: for a sparse one, its stored entries at 8 bytes a value (float64, the widest a step makes) and 4 an index
- * (8 past 2^31), plus its row pointers; for a dense one, rows x columns x 8;</li>
- * <li>everything else (obs, var, the dense obsm, uns...) as the input file holds it: the file's size less what its
- * uncompressed matrices take there;</li>
- * <li>what each step adds: qc, hvg and the filters at most 8 float64 columns on obs and 8 on var (the filters are
- * counted at the input's size: they only take away), normalize and log1p the same; pca its scores and loadings,
- * (n_obs + n_vars) x n_comps x 8; pseudobulk replaces every matrix by its dense X and psbulk_props of samples x
- * groups rows, each rows x n_vars x 8; rank_genes_groups per group and ranked gene its name and six float64 fields.</li>
- * </ul>
- * It is an upper bound, unless the input holds its dense obsm or its uns compressed (they are counted as stored).
+ * whose output cannot fit under {@code --max-results-mb} fails at once rather than after its work. It starts from the
+ * one estimate of an output's size every write checks against the free space ({@link H5ad#outputBytes}): the input
+ * as the writer would write it unchanged, split into its matrices and the rest (the estimate of the input without
+ * them); then counts what each step adds:
+ * qc, hvg and the filters at most 8 float64 columns on obs and 8 on var (the filters are counted at the input's size:
+ * they only take away), normalize and log1p the same; pca its scores and loadings, (n_obs + n_vars) x n_comps x 8;
+ * pseudobulk replaces every matrix by its dense X and psbulk_props of samples x groups rows, each rows x n_vars x 8;
+ * rank_genes_groups per group and ranked gene its name and six float64 fields.
+ * It is an upper bound, unless a step turns values narrower than float32 (int8 or int16 counts) into float32.
  *
  * @param matrices    bytes of the matrices as written
  * @param annotations bytes of everything else
@@ -45,17 +36,11 @@ record OutputEstimate(long matrices, long annotations, long nObs, long nVars) {
     /** pca's components unless told: scanpy's 50 (fewer for a small matrix). */
     static final int DEFAULT_N_COMPS = 50;
 
-    private static final long INT32_LIMIT = Integer.MAX_VALUE;
-
-    /** The input {@code data} read from a file of {@code fileBytes}, as the writer would write it unchanged. */
-    static OutputEstimate of(AnnData data, long fileBytes) {
-        long written = 0;
-        long stored = 0;
-        for (BlockSource m : matrices(data)) {
-            written += written(m);
-            stored += m instanceof FileMatrix f && "none".equals(f.info().compression()) ? stored(f.info()) : 0;
-        }
-        return new OutputEstimate(written, Math.max(0, fileBytes - stored), data.nObs(), data.nVars());
+    /** The input {@code data} as the writer would write it unchanged (uncompressed, as the service writes). */
+    static OutputEstimate of(AnnData data) {
+        long all = H5ad.outputBytes(data, WriteOptions.DEFAULT);
+        long annotations = H5ad.outputBytes(withoutMatrices(data), WriteOptions.DEFAULT);
+        return new OutputEstimate(Math.max(0, all - annotations), annotations, data.nObs(), data.nVars());
     }
 
     /** The estimate in bytes. */
@@ -115,35 +100,23 @@ record OutputEstimate(long matrices, long annotations, long nObs, long nVars) {
         return values.size();
     }
 
-    private static List<BlockSource> matrices(AnnData data) {
-        List<BlockSource> found = new ArrayList<>();
-        Stream.of(data.x(), data.raw() == null ? null : data.raw().x()).filter(Objects::nonNull).forEach(found::add);
-        found.addAll(data.layers().values());
-        for (Map<String, Object> group : List.of(data.obsm(), data.varm(), data.obsp(), data.varp())) {
-            group.values().stream().filter(v -> v instanceof BlockSource).map(v -> (BlockSource) v)
-                    .forEach(found::add);
-        }
-        return found;
+    /** {@code data} without X, layers, raw and the matrices among obsm, varm, obsp and varp: what else is written. */
+    private static AnnData withoutMatrices(AnnData data) {
+        AnnData out = new AnnData(null, data.obs(), data.var());
+        notMatrices(data.obsm(), out::putObsm);
+        notMatrices(data.varm(), out::putVarm);
+        notMatrices(data.obsp(), out::putObsp);
+        notMatrices(data.varp(), out::putVarp);
+        out.uns().putAll(data.uns());
+        return out;
     }
 
-    /** {@code m} as the writer writes it: float64 values at most, int32 indices unless past 2^31. */
-    private static long written(BlockSource m) {
-        long rows = m.nRows();
-        long cols = m.nCols();
-        if (!(m instanceof FileMatrix f) || f.info().indicesDtype() == null) {
-            return rows * cols * 8;
-        }
-        long nnz = f.info().nnz();
-        long index = Math.max(Math.max(rows, cols), nnz) > INT32_LIMIT ? 8 : 4;
-        return nnz * (8 + index) + (rows + 1) * index;
-    }
-
-    /** What the matrix {@code info} takes in its file, uncompressed. */
-    private static long stored(MatrixInfo info) {
-        if (info.indicesDtype() == null) {
-            return info.nnz() * info.dtype().size();
-        }
-        long pointers = info.encoding().equals("csc_matrix") ? info.nCols() + 1 : info.nRows() + 1;
-        return info.nnz() * (info.dtype().size() + info.indicesDtype().size()) + pointers * info.indptrDtype().size();
+    /** Puts the entries of {@code from} that are not matrices with {@code put}. */
+    private static void notMatrices(Map<String, Object> from, BiConsumer<String, Object> put) {
+        from.forEach((k, v) -> {
+            if (!(v instanceof BlockSource)) {
+                put.accept(k, v);
+            }
+        });
     }
 }

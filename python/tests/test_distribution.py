@@ -30,7 +30,7 @@ def test_the_tarball_holds_the_launcher_the_jar_the_package_and_the_licence():
     with tarfile.open(tarball) as t:
         members = {m.name: m for m in t.getmembers()}
     for name in ("bin/scflux", "lib/scflux.jar", "python/scflux/pp.py", "python/scflux/_cli.py", "README.md",
-                 "LICENSE", "CHANGELOG.md"):
+                 "docs/command-line.md", "docs/java.md", "LICENSE", "CHANGELOG.md"):
         assert f"{base}/{name}" in members, name
     assert members[f"{base}/bin/scflux"].mode & 0o111 == 0o111, "the launcher is executable"
     assert not any("__pycache__" in n or "/tests/" in n for n in members)

@@ -5,7 +5,7 @@ package io.scflux.core.pack;
  * the fewest whole bytes (0, 1, 2 or 4) that hold its largest value, little-endian. Bit-packing to the exact width
  * (as BPCells does) stores counts about 1.4 times smaller, but a byte-wide group widens to ints or floats in a loop
  * the JIT vectorizes, which makes unpacking faster than reading the block again from the page cache (measured with
- * {@code scflux bench pack}; the README gives both).
+ * {@code scflux bench pack}; docs/benchmarks.md gives the latest figures).
  */
 final class BytePacking {
 

@@ -18,10 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.opentest4j.AssertionFailedError;
 import reactor.test.StepVerifier;
 
-/** The test kit users get (flux-core's test-jar): the README's example runs, and each assertion can fail. */
+/** The test kit users get (flux-core's test-jar): the example of docs/java.md runs, and each assertion can fail. */
 class TestKitTest {
 
-    private static final Path README = Path.of("../README.md");
+    private static final Path JAVA_PAGE = Path.of("../docs/java.md");
     private static final Path SELF = Path.of("src/test/java/io/scflux/core/test/TestKitTest.java");
 
     // README test kit begins
@@ -88,6 +88,6 @@ class TestKitTest {
 
     @Test
     void theReadmeShowsThisCode() throws IOException {
-        ReadmeSnippet.assertShown(README, "```java\n// test kit\n", SELF, "README test kit");
+        ReadmeSnippet.assertShown(JAVA_PAGE, "```java\n// test kit\n", SELF, "README test kit");
     }
 }

@@ -133,8 +133,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
                     "the request's headers are over the " + HttpDecoderSpec.DEFAULT_MAX_HEADER_SIZE + " bytes this "
                     + "service reads", null);
         }
+        String why = cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
         return new Problem(HttpResponseStatus.BAD_REQUEST, "Bad request", "the request's line or headers are not "
-                + "HTTP/1.1: " + cause.getMessage(), null);
+                + "HTTP/1.1" + why, null);
     }
 
     /** Waits for the next head: the deadline armed, the connection one that may be closed for a new one. */

@@ -24,6 +24,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
@@ -167,6 +170,40 @@ class HostileClientsTest {
             long began = System.nanoTime();
             assertTrue(c.closedByServer());
             assertTrue((System.nanoTime() - began) / 1_000_000 >= IDLE.toMillis() - 100);
+        }
+    }
+
+    /**
+     * A request under way is not cut by the idle timeout: a job's events, followed for three timeouts while the job
+     * waits for its scheduler's one thread, stay open; the connection closes once the stream has ended (the job
+     * cancelled) and it has waited a timeout for the next request.
+     */
+    @Test
+    void aStreamLongerThanTheTimeoutIsNotCut() throws Exception {
+        CountDownLatch hold = new CountDownLatch(1);
+        ExecutorService held = Executors.newSingleThreadExecutor();
+        held.submit(() -> {
+            hold.await();
+            return null;
+        });
+        try {
+            service = Service.start(data, ServiceOptions.defaults().withIdleTimeout(IDLE).withMaxJobs(1),
+                    Schedulers.fromExecutorService(held), Streaming.DEFAULT, BlockCache.ofMegabytes(16), logged::add);
+            RawConnection.Answer accepted = post("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}");
+            assertEquals(202, accepted.status(), accepted.body());
+            String id = JSON.readTree(accepted.body()).get("id").asText();
+            try (RawConnection events = new RawConnection(service.port(), IDLE.multipliedBy(3))) {
+                assertEquals(200, events.send(head("GET", "/jobs/" + id + "/events", auth())).read().status());
+                assertFalse(events.closedByServer(), "the stream was cut");
+                service.job(id).cancel();
+                hold.countDown(); // the job goes on to see its cancel, and its stream ends
+                long began = System.nanoTime();
+                assertTrue(events.closedByServer(), "the connection idle after the stream's end");
+                assertTrue((System.nanoTime() - began) / 1_000_000 >= IDLE.toMillis() - 100);
+            }
+        } finally {
+            hold.countDown();
+            held.shutdown();
         }
     }
 

@@ -40,10 +40,10 @@ final class DataFolder {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.prefixes = spellings(path).stream().map(Map.Entry::getKey).toList();
+        this.prefixes = spellings(path);
         this.outside = Stream.of(Map.entry(TemporaryFiles.scratchDir(), "<cache>"),
                         Map.entry(Path.of(System.getProperty("java.io.tmpdir")), "<tmp>"))
-                .flatMap(e -> spellings(e.getKey()).stream().map(p -> Map.entry(p.getKey(), e.getValue())))
+                .flatMap(e -> spellings(e.getKey()).stream().map(p -> Map.entry(p, e.getValue())))
                 .sorted(Comparator.comparingInt((Map.Entry<Pattern, String> e) -> e.getKey().pattern().length())
                         .reversed())
                 .toList();
@@ -54,7 +54,7 @@ final class DataFolder {
      * {@link Printable#escape} writes it in a message, the longer first; each matches a whole path, group 1 being
      * the {@code /} after it or nothing. Touches the file system.
      */
-    private static List<Map.Entry<Pattern, String>> spellings(Path folder) {
+    private static List<Pattern> spellings(Path folder) {
         Path given = folder.toAbsolutePath().normalize();
         Path resolved;
         try {
@@ -65,7 +65,7 @@ final class DataFolder {
         return Stream.of(given, resolved).filter(p -> p.getNameCount() > 0).map(Path::toString)
                 .flatMap(p -> Stream.of(p, Printable.escape(p))).distinct()
                 .sorted(Comparator.comparingInt(String::length).reversed())
-                .map(p -> Map.entry(Pattern.compile(Pattern.quote(p) + "(/|(?![\\w.-]))"), p)).toList();
+                .map(p -> Pattern.compile(Pattern.quote(p) + "(/|(?![\\w.-]))")).toList();
     }
 
     /** The folder, absolute, as given (links not resolved): where the service writes its outputs. */
@@ -143,8 +143,9 @@ final class DataFolder {
         for (Pattern prefix : prefixes) {
             out = prefix.matcher(out).replaceAll(m -> m.group(1).isEmpty() ? "." : "");
         }
-        for (Map.Entry<Pattern, String> folder : outside) {
-            out = folder.getKey().matcher(out).replaceAll(m -> Matcher.quoteReplacement(folder.getValue() + m.group(1)));
+        for (Map.Entry<Pattern, String> named : outside) {
+            String name = named.getValue();
+            out = named.getKey().matcher(out).replaceAll(m -> Matcher.quoteReplacement(name + m.group(1)));
         }
         return out;
     }

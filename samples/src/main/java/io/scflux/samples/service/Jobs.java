@@ -16,8 +16,9 @@ import reactor.core.scheduler.Scheduler;
 /**
  * The service's jobs by id: at most {@code maxJobs} run at once, the others wait in submission order; all their file
  * work runs on the {@code work} scheduler, their reads of X share {@code cache}, their outputs are kept under the
- * limit of {@code results}; a failed job's error is told through {@code redaction}. Only the last {@code keepJobs} jobs that ended are kept: older ones are forgotten (their
- * outputs stay in the data folder, under that limit still), so memory stays bounded.
+ * limit of {@code results}, a failed job's error is told through {@code redaction}. Only the last {@code keepJobs}
+ * jobs that ended are kept: older ones are forgotten (their outputs stay in the data folder, under that limit still),
+ * so memory stays bounded.
  */
 final class Jobs implements Disposable {
 

@@ -43,9 +43,9 @@ import reactor.netty.http.server.HttpServerResponse;
  * results page and its meters at {@code /metrics}. Every request passes {@link Access} (origin, then token) before its
  * route and is logged once answered ({@link RequestLog}); every error is a {@link Problem}, Netty's own included, and
  * what leaves the service (problems, job events, the log) goes through one {@link Redaction}. Each connection has a
- * {@link ConnectionGuard}: idle ones are closed and their number bounded. Handlers never block: jobs
- * run on the {@code work} scheduler, other file work and drawing on Reactor's bounded elastic one, so pages of
- * finished jobs do not wait for running ones.
+ * {@link ConnectionGuard}: idle ones are closed and their number bounded. Handlers never block: jobs run on the
+ * {@code work} scheduler, other file work and drawing on Reactor's bounded elastic one, so pages of finished jobs do
+ * not wait for running ones.
  */
 public final class Service implements Disposable {
 

@@ -430,8 +430,8 @@ class HostileClientsTest {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         try (RawConnection c = new RawConnection(service.port(), PATIENCE)) {
             return c.send("POST /jobs HTTP/1.1\r\nHost: 127.0.0.1:" + service.port() + "\r\n" + auth()
-                    + "Content-Type: application/json\r\nContent-Length: " + bytes.length + "\r\nConnection: close\r\n\r\n"
-                    + new String(bytes, StandardCharsets.ISO_8859_1)).read();
+                    + "Content-Type: application/json\r\nContent-Length: " + bytes.length
+                    + "\r\nConnection: close\r\n\r\n" + new String(bytes, StandardCharsets.ISO_8859_1)).read();
         }
     }
 

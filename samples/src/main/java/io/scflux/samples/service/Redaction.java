@@ -53,11 +53,15 @@ final class Redaction implements UnaryOperator<String> {
         return Printable.escape(hide(decoded(path)));
     }
 
-    /** {@code text} as it is when it holds the token in no spelling, else decoded with every token hidden. */
+    /**
+     * {@code text} as it is when it holds the token in no spelling, else decoded with every token hidden; decoded too
+     * when it is encoded more times over than {@link #DECODINGS}, as what it hides cannot be told.
+     */
     private String hideToken(String text) {
-        String plain = decoded(text);
+        String undone = undone(text);
+        String plain = withoutEscapes(undone);
         String hidden = hide(plain);
-        return hidden.equals(plain) ? text : hidden;
+        return hidden.equals(plain) && plain.equals(undone) ? text : hidden;
     }
 
     /** {@code text} without the token, a token parameter's value or a bearer's credentials. */
@@ -69,14 +73,27 @@ final class Redaction implements UnaryOperator<String> {
 
     /**
      * {@code text} percent-decoded until no escape is left, at most {@link #DECODINGS} times; past that every escape
-     * left is dropped, so that what is written has no token hidden under yet another layer.
+     * left is dropped ({@link #withoutEscapes}), so that what is written has no token hidden under yet another layer.
      */
     private static String decoded(String text) {
+        return withoutEscapes(undone(text));
+    }
+
+    /** {@code text} percent-decoded until no escape is left, at most {@link #DECODINGS} times. */
+    private static String undone(String text) {
         String out = text;
         for (int i = 0; i < DECODINGS && ESCAPE.matcher(out).find(); i++) {
             out = decodeOnce(out);
         }
-        return ESCAPE.matcher(out).replaceAll("%");
+        return out;
+    }
+
+    /**
+     * {@code text} with each {@code %XX} left by {@link #undone} written U+FFFD: a bare {@code %} would make a new
+     * escape of what follows ({@code %2541} would become {@code %41}).
+     */
+    private static String withoutEscapes(String text) {
+        return ESCAPE.matcher(text).replaceAll("\uFFFD");
     }
 
     /** {@code text} with each {@code %XX} as its byte, the bytes read as UTF-8 (a malformed sequence as U+FFFD). */

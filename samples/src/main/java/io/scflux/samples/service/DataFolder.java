@@ -1,5 +1,7 @@
 package io.scflux.samples.service;
 
+import io.scflux.core.Printable;
+import io.scflux.core.TemporaryFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -7,6 +9,8 @@ import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -15,7 +19,9 @@ import java.util.stream.Stream;
  * {@code .h5ad} (or Cell Ranger {@code .h5}) named directly in the folder whose real path, links resolved, lies in the
  * folder's real path: a link that leads out of the folder is refused like {@code ../x.h5ad}, where following it would
  * let a client read any file the server can. And what the service tells clients names files relative to the folder:
- * the engine's messages name them by absolute path, which would show where the server keeps its data.
+ * the engine's messages name them by absolute path, which would show where the server keeps its data; the two other
+ * folders a job may name (scflux's cache folder, where a CSC input's row-major copy and spills go, and the system's
+ * temporary folder) are named {@code <cache>} and {@code <tmp>}.
  */
 final class DataFolder {
 
@@ -23,6 +29,8 @@ final class DataFolder {
     private final Path real;
     /** The folder as given and as its real path, the longer first, each matched as a whole path. */
     private final List<Pattern> prefixes;
+    /** The cache and temporary folders, as given and real, the longer first, each with what it is written as. */
+    private final List<Map.Entry<Pattern, String>> outside;
 
     /** The folder {@code folder}, which must exist; resolving its real path touches the file system. */
     DataFolder(Path folder) {
@@ -32,7 +40,30 @@ final class DataFolder {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        this.prefixes = Stream.of(path, real).filter(p -> p.getNameCount() > 0).map(Path::toString).distinct()
+        this.prefixes = spellings(path);
+        this.outside = Stream.of(Map.entry(TemporaryFiles.scratchDir(), "<cache>"),
+                        Map.entry(Path.of(System.getProperty("java.io.tmpdir")), "<tmp>"))
+                .flatMap(e -> spellings(e.getKey()).stream().map(p -> Map.entry(p, e.getValue())))
+                .sorted(Comparator.comparingInt((Map.Entry<Pattern, String> e) -> e.getKey().pattern().length())
+                        .reversed())
+                .toList();
+    }
+
+    /**
+     * The patterns of {@code folder}, absolute, as given and as its real path where it exists, each as it is and as
+     * {@link Printable#escape} writes it in a message, the longer first; each matches a whole path, group 1 being
+     * the {@code /} after it or nothing. Touches the file system.
+     */
+    private static List<Pattern> spellings(Path folder) {
+        Path given = folder.toAbsolutePath().normalize();
+        Path resolved;
+        try {
+            resolved = given.toRealPath();
+        } catch (IOException e) {
+            resolved = given;
+        }
+        return Stream.of(given, resolved).filter(p -> p.getNameCount() > 0).map(Path::toString)
+                .flatMap(p -> Stream.of(p, Printable.escape(p))).distinct()
                 .sorted(Comparator.comparingInt(String::length).reversed())
                 .map(p -> Pattern.compile(Pattern.quote(p) + "(/|(?![\\w.-]))")).toList();
     }
@@ -101,7 +132,8 @@ final class DataFolder {
 
     /**
      * {@code message} with the folder's absolute path taken out of the paths it names ({@code /srv/data/x.h5ad}
-     * becomes {@code x.h5ad}, the folder itself {@code .}), as given and as its real path.
+     * becomes {@code x.h5ad}, the folder itself {@code .}), as given and as its real path; then the cache folder's
+     * and the temporary folder's written {@code <cache>} and {@code <tmp>} ({@code <cache>/.tmp-transposed-1.part}).
      */
     String scrub(String message) {
         if (message == null) {
@@ -110,6 +142,10 @@ final class DataFolder {
         String out = message;
         for (Pattern prefix : prefixes) {
             out = prefix.matcher(out).replaceAll(m -> m.group(1).isEmpty() ? "." : "");
+        }
+        for (Map.Entry<Pattern, String> named : outside) {
+            String name = named.getValue();
+            out = named.getKey().matcher(out).replaceAll(m -> Matcher.quoteReplacement(name + m.group(1)));
         }
         return out;
     }

@@ -24,6 +24,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -39,6 +41,7 @@ final class Job {
     private final String id;
     private final JobRequest request;
     private final Path output;
+    private final UnaryOperator<String> redaction;
     private final Runnable onEnd;
     private final Sinks.Many<JobEvent> events = Sinks.many().replay().all();
     private final AtomicBoolean started = new AtomicBoolean();
@@ -47,10 +50,14 @@ final class Job {
     private final Stages stages = new Stages();
     private volatile Results.Result written;
 
-    /** A queued job; {@code onEnd} runs once when it ends, before its last event is sent. */
-    Job(String id, JobRequest request, Runnable onEnd) {
+    /**
+     * A queued job whose error, if it fails, is told through {@code redaction} (paths relative to the data folder, no
+     * token); {@code onEnd} runs once when it ends, before its last event is sent.
+     */
+    Job(String id, JobRequest request, UnaryOperator<String> redaction, Runnable onEnd) {
         this.id = id;
         this.request = request;
+        this.redaction = redaction;
         this.onEnd = onEnd;
         this.output = request.output(id);
         emit(JobEvent.queued());
@@ -189,7 +196,7 @@ final class Job {
                             "/jobs/" + id + "/page"))))
                     .onErrorResume(e -> {
                         finish.accept(cancelRequested ? JobEvent.cancelled()
-                                : JobEvent.failed(request.folder().scrub(ErrorMessage.of(e))));
+                                : JobEvent.failed(redaction.apply(ErrorMessage.of(e))));
                         return Mono.empty();
                     });
         }).then();
@@ -209,16 +216,26 @@ final class Job {
         if (x != null) {
             data.setX(cancellable(Progress.to(this::progress).track(cache.cached(x)), metrics));
         }
-        Mono<AnnData> chain = Mono.just(data);
-        for (int i = 0; i < request.steps().size(); i++) {
-            String name = request.stepNames().get(i);
-            Step.Bound step = request.steps().get(i);
-            chain = chain.flatMap(d -> {
-                stageStarts(name);
-                return step.apply(d, streaming);
-            });
-        }
-        return chain;
+        return applyAll(data, request.steps(), streaming, i -> stageStarts(request.stepNames().get(i)));
+    }
+
+    /**
+     * {@code steps} applied to {@code data} one after the other, {@code onStep} told the index of each as it starts.
+     * The steps are drained by {@code concatMap}, which subscribes to a step's Mono once the one before has given its
+     * result, in a loop: the stack is as deep for a thousand steps as for one. A {@code flatMap} nested per step
+     * subscribes and signals through a frame per step instead, and 5,000 steps overflowed the stack.
+     */
+    static Mono<AnnData> applyAll(AnnData data, List<Step.Bound> steps, Streaming streaming, IntConsumer onStep) {
+        return Mono.defer(() -> {
+            AtomicReference<AnnData> current = new AtomicReference<>(data);
+            return Flux.range(0, steps.size())
+                    .concatMap(i -> {
+                        onStep.accept(i);
+                        return steps.get(i).apply(current.get(), streaming);
+                    })
+                    .doOnNext(current::set)
+                    .then(Mono.fromSupplier(current::get));
+        });
     }
 
     /**

@@ -18,6 +18,14 @@ import java.util.List;
  */
 record JobRequest(String input, Path file, DataFolder folder, List<String> stepNames, List<Step.Bound> steps) {
 
+    /**
+     * The most steps a job may have: ten times the longest pipeline of the catalog's nine steps, so no real job meets
+     * it, while each step is at least a view over X that every read goes through, and often a pass over X: a job of
+     * thousands is a mistake or an attack (5,000 overflowed the stack of the thread that ran them). 100 steps with
+     * their own params take a few KB of JSON, far under --max-body, so the cap, not the body's size, bounds a job.
+     */
+    static final int MAX_STEPS = 100;
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** Parses {@code body}, or throws the {@link InvalidField} naming the first field at fault. */
@@ -38,6 +46,9 @@ record JobRequest(String input, Path file, DataFolder folder, List<String> stepN
         JsonNode steps = root.get("steps");
         if (steps == null || !steps.isArray() || steps.isEmpty()) {
             throw new InvalidField("steps", "steps must be a non-empty array of step names");
+        }
+        if (steps.size() > MAX_STEPS) {
+            throw new InvalidField("steps", "a job has at most " + MAX_STEPS + " steps, got " + steps.size());
         }
         Params params = new Params(root.get("params"));
         List<String> names = new ArrayList<>();

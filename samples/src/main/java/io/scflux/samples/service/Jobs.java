@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import reactor.core.Disposable;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
@@ -15,8 +16,9 @@ import reactor.core.scheduler.Scheduler;
 /**
  * The service's jobs by id: at most {@code maxJobs} run at once, the others wait in submission order; all their file
  * work runs on the {@code work} scheduler, their reads of X share {@code cache}, their outputs are kept under the
- * limit of {@code results}. Only the last {@code keepJobs} jobs that ended are kept: older ones are forgotten (their
- * outputs stay in the data folder, under that limit still), so memory stays bounded.
+ * limit of {@code results}, a failed job's error is told through {@code redaction}. Only the last {@code keepJobs}
+ * jobs that ended are kept: older ones are forgotten (their outputs stay in the data folder, under that limit still),
+ * so memory stays bounded.
  */
 final class Jobs implements Disposable {
 
@@ -28,13 +30,15 @@ final class Jobs implements Disposable {
     private final int keepJobs;
     /** The ids of the jobs that ended, oldest first. */
     private final Deque<String> ended = new ArrayDeque<>();
+    private final UnaryOperator<String> redaction;
 
     Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics,
-         Results results) {
+         Results results, UnaryOperator<String> redaction) {
         if (keepJobs < 1) {
             throw new IllegalArgumentException("keepJobs must be at least 1, got " + keepJobs);
         }
         this.keepJobs = keepJobs;
+        this.redaction = redaction;
         this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics, results), maxJobs)
                 .subscribe();
     }
@@ -45,7 +49,7 @@ final class Jobs implements Disposable {
      */
     Job submit(JobRequest request) {
         String id = Secrets.id();
-        Job job = new Job(id, request, () -> retire(id));
+        Job job = new Job(id, request, redaction, () -> retire(id));
         byId.put(job.id(), job);
         synchronized (order) {
             order.addLast(id);

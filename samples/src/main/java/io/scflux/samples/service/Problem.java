@@ -49,15 +49,20 @@ final class Problem extends RuntimeException {
         return title;
     }
 
-    /** Sends the document; its detail goes through {@code scrub} (which takes server paths out). */
-    Mono<Void> send(HttpServerResponse response, UnaryOperator<String> scrub) {
+    /** Sends the document; its detail goes through {@code redaction} (which takes server paths and the token out). */
+    Mono<Void> send(HttpServerResponse response, UnaryOperator<String> redaction) {
+        response.status(status).header(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
+        headers.forEach(response::header);
+        return response.sendString(Mono.just(json(redaction))).then();
+    }
+
+    /** The document, its detail through {@code redaction}. */
+    String json(UnaryOperator<String> redaction) {
         ObjectNode body = JSON.createObjectNode().put("type", "about:blank").put("title", title)
-                .put("status", status.code()).put("detail", scrub.apply(getMessage()));
+                .put("status", status.code()).put("detail", redaction.apply(getMessage()));
         if (field != null) {
             body.put("field", field);
         }
-        response.status(status).header(HttpHeaderNames.CONTENT_TYPE, CONTENT_TYPE);
-        headers.forEach(response::header);
-        return response.sendString(Mono.just(body.toString())).then();
+        return body.toString();
     }
 }

@@ -24,12 +24,15 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.netty.DisposableServer;
+import reactor.netty.NettyPipeline;
 import reactor.netty.http.server.HttpServer;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -38,9 +41,11 @@ import reactor.netty.http.server.HttpServerResponse;
  * {@code scflux serve}: an HTTP service on Reactor Netty that runs jobs of operators on the {@code .h5ad} files of a
  * data folder, streams their progress as Server-Sent Events and obs as NDJSON, shows a finished job's plots on a
  * results page and its meters at {@code /metrics}. Every request passes {@link Access} (origin, then token) before its
- * route and is logged once answered ({@link RequestLog}); every error is a {@link Problem}. Handlers never block: jobs
- * run on the {@code work} scheduler, other file work and drawing on Reactor's bounded elastic one, so pages of
- * finished jobs do not wait for running ones.
+ * route and is logged once answered ({@link RequestLog}); every error is a {@link Problem}, Netty's own included, and
+ * what leaves the service (problems, job events, the log) goes through one {@link Redaction}. Each connection has a
+ * {@link ConnectionGuard}: idle ones are closed and their number bounded. Handlers never block: jobs run on the
+ * {@code work} scheduler, other file work and drawing on Reactor's bounded elastic one, so pages of finished jobs do
+ * not wait for running ones.
  */
 public final class Service implements Disposable {
 
@@ -51,19 +56,24 @@ public final class Service implements Disposable {
 
     private final DataFolder folder;
     private final ServiceOptions options;
+    private final Redaction redaction;
     private final ServiceMetrics metrics;
     private final Cache<Path, Mono<AnnData>> outputs = Caffeine.newBuilder().maximumSize(OUTPUTS_KEPT).build();
     private final Jobs jobs;
+    private final Connections connections;
     private final DisposableServer server;
 
     private Service(DataFolder folder, ServiceOptions options, Scheduler work, Streaming streaming,
-                    BlockCache cache) {
+                    BlockCache cache, Function<Redaction, RequestLog> log) {
         this.folder = folder;
         this.options = options;
+        this.redaction = new Redaction(folder, options.token());
         this.metrics = new ServiceMetrics(cache);
         this.jobs = new Jobs(options.maxJobs(), options.keepJobs(), work, streaming, cache, metrics,
-                new Results(options.maxResultsBytes()));
+                new Results(options.maxResultsBytes()), redaction);
         Access access = new Access(options.token());
+        RequestLog requests = log.apply(redaction);
+        this.connections = new Connections(options.maxConnections());
         Router router = new Router()
                 .get("/", this::index)
                 .post("/jobs", this::submit)
@@ -76,11 +86,19 @@ public final class Service implements Disposable {
                 .delete("/jobs/{id}", this::cancel)
                 .get("/datasets/{name}/obs", this::obs)
                 .get("/metrics", this::metrics);
+        // Each request is handled on the parallel scheduler, not inline on its event loop: Reactor Netty 1.3.7 stops
+        // reading a keep-alive connection when a request that came before the last one's operations ended is answered
+        // synchronously (reactor/reactor-netty#4361), and a 401 is: every other request of a browser's connection
+        // after an anonymous one waited for ever (17 to 21 of 40 connections alternating with and without the token).
         this.server = HttpServer.create().host(options.host()).port(options.port())
-                .handle((request, response) -> RequestLog.around(request, response, Mono.defer(() -> {
+                .doOnChannelInit((observer, channel, address) -> channel.pipeline().addAfter(NettyPipeline.HttpCodec,
+                        ConnectionGuard.NAME, new ConnectionGuard(options.idleTimeout(), connections, redaction,
+                                requests)))
+                .readTimeout(options.idleTimeout())
+                .handle((request, response) -> requests.around(request, response, Mono.defer(() -> {
                     access.check(request, response);
                     return Mono.from(router.dispatch(request, response));
-                }).onErrorResume(e -> fail(request, response, e))))
+                }).onErrorResume(e -> fail(request, response, e)).subscribeOn(Schedulers.parallel())))
                 .bindNow();
     }
 
@@ -90,7 +108,14 @@ public final class Service implements Disposable {
      * resolves the folder's real path and binds the port).
      */
     public static Service start(Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache) {
-        return new Service(new DataFolder(data), options, work, streaming, cache);
+        return new Service(new DataFolder(data), options, work, streaming, cache, RequestLog::new);
+    }
+
+    /** {@link #start}, the request log's lines sent to {@code requestLog} (a test's capture) instead of slf4j. */
+    static Service start(Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache,
+                         Consumer<String> requestLog) {
+        return new Service(new DataFolder(data), options, work, streaming, cache,
+                redaction -> new RequestLog(redaction, requestLog));
     }
 
     /** The port the service listens on. */
@@ -105,6 +130,11 @@ public final class Service implements Disposable {
     public String url() {
         String host = options.host().contains(":") ? "[" + options.host() + "]" : options.host();
         return "http://" + host + ":" + port() + "/?" + Access.QUERY + "=" + options.token();
+    }
+
+    /** The connections open now. */
+    int connections() {
+        return connections.count();
     }
 
     /** The token every request must carry. */
@@ -303,7 +333,7 @@ public final class Service implements Disposable {
                 || JsonBody.declaredLength(request) > options.maxBodyBytes()) {
             response.keepAlive(false);
         }
-        return problem.send(response, folder::scrub);
+        return problem.send(response, redaction);
     }
 
     private static Problem problem(Throwable e) {

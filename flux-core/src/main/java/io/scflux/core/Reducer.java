@@ -141,26 +141,41 @@ public interface Reducer<A> extends java.io.Serializable {
 
     /**
      * Folds {@code blocks} (all the blocks of a plan, in block order) in the order above, up to
-     * {@code execution.threads()} segments at once. A segment's blocks queue for its worker as they arrive, so at
-     * most that many segments of blocks are held beyond the source's own.
+     * {@code execution.threads()} segments at once. A segment's blocks are gathered as they arrive and folded on a
+     * worker once the segment is whole, so at most one more segment of blocks than that is held beyond the source's
+     * own.
      */
     default Mono<A> reduce(Flux<RowBlock> blocks, Execution execution) {
-        // a failed read reaches both its segment and the sequence of segments: the sequence reports it, once
-        Flux<Flux<RowBlock>> segments = blocks.window(segmentBlocks()).map(Flux::onErrorComplete);
+        // segments as lists, not windows: Reactor's exact window asserts (an AssertionError under -ea, else a
+        // NullPointerException on the worker) when an onNext that raced a cancel reaches it at a window's boundary,
+        // which Reactive Streams allows (rule 2.8); a buffer drops it
+        Flux<List<RowBlock>> segments = blocks.buffer(segmentBlocks());
         Flux<A> partials = execution.threads() == 1
-                ? segments.concatMap(segment -> segment.reduceWith(this::identity, this::foldInto)
-                        .map(this::segmentDone), 1)
-                : segments.flatMapSequential(segment -> segment.publishOn(execution.scheduler(), SEGMENT_BLOCKS)
-                                .reduceWith(this::identity, this::foldInto).map(this::segmentDone),
-                        execution.threads(), 1);
+                ? segments.concatMap(segment -> Mono.fromCallable(() -> foldAll(segment)), 1)
+                : segments.flatMapSequential(segment -> Mono.fromCallable(() -> foldAll(segment))
+                                .subscribeOn(execution.scheduler()), execution.threads(), 1);
         return inOrder(partials);
+    }
+
+    /** The partial of one segment's blocks, folded in order. */
+    private A foldAll(List<RowBlock> segment) {
+        A partial = identity();
+        for (RowBlock b : segment) {
+            partial = foldInto(partial, b);
+        }
+        return segmentDone(partial);
     }
 
     /** The segments' partials, in order, merged into runs and the runs into the result. */
     private Mono<A> inOrder(Flux<A> partials) {
-        // a failure reaches both its run and the sequence of runs: the sequence reports it, once
-        return partials.window(RUN_SEGMENTS).map(Flux::onErrorComplete)
-                .concatMap(run -> run.reduceWith(this::identity, this::merge), 1)
+        return partials.buffer(RUN_SEGMENTS)
+                .map(run -> {
+                    A merged = identity();
+                    for (A p : run) {
+                        merged = merge(merged, p);
+                    }
+                    return merged;
+                })
                 .reduceWith(this::identity, this::merge);
     }
 }

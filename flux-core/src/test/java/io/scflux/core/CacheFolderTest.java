@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.scflux.core.test.CacheDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -28,20 +29,17 @@ class CacheFolderTest {
     @TempDir
     Path tmp;
 
-    private String before;
+    /** Puts the setting back after each test, which points it where it needs. */
+    private CacheDir cacheDir;
 
     @BeforeEach
     void save() {
-        before = System.getProperty("scflux.cache.dir");
+        cacheDir = CacheDir.at(tmp.resolve("cache"));
     }
 
     @AfterEach
     void restore() {
-        if (before == null) {
-            System.clearProperty("scflux.cache.dir");
-        } else {
-            System.setProperty("scflux.cache.dir", before);
-        }
+        cacheDir.close();
     }
 
     /** This user's uid, as {@code id -u} prints it: independent of the JVM's view. */

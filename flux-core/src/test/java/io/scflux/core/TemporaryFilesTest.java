@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.test.Logs;
+import io.scflux.core.test.CacheDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,21 +26,16 @@ class TemporaryFilesTest {
     @TempDir
     Path cache;
 
-    private String before;
+    private CacheDir cacheDir;
 
     @BeforeEach
     void isolate() {
-        before = System.getProperty("scflux.cache.dir");
-        System.setProperty("scflux.cache.dir", cache.toString());
+        cacheDir = CacheDir.at(cache);
     }
 
     @AfterEach
     void restore() {
-        if (before == null) {
-            System.clearProperty("scflux.cache.dir");
-        } else {
-            System.setProperty("scflux.cache.dir", before);
-        }
+        cacheDir.close();
     }
 
     /** The pid of a process that has exited. */

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.test.CacheDir;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -38,21 +39,16 @@ class CacheChecksumTest {
     @TempDir
     Path work;
 
-    private String before;
+    private CacheDir cacheDir;
 
     @BeforeEach
     void isolate() {
-        before = System.getProperty("scflux.cache.dir");
-        System.setProperty("scflux.cache.dir", cache.toString());
+        cacheDir = CacheDir.at(cache);
     }
 
     @AfterEach
     void restore() {
-        if (before == null) {
-            System.clearProperty("scflux.cache.dir");
-        } else {
-            System.setProperty("scflux.cache.dir", before);
-        }
+        cacheDir.close();
     }
 
     /** The matrix as anndata stored it by rows: the same data, independent of the copy. */

@@ -11,6 +11,7 @@ import io.scflux.core.PlanTarget;
 import io.scflux.samples.report.Progress;
 import io.scflux.samples.synth.SynthSpec;
 import io.scflux.samples.synth.SyntheticCounts;
+import io.scflux.core.test.CacheDir;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -176,9 +177,7 @@ class ScfluxCommandTest {
     @Test
     void cacheListsAndClearsTheCopiesOfCscMatrices() throws IOException {
         Path dir = tmp.resolve("cache");
-        String before = System.getProperty("scflux.cache.dir");
-        System.setProperty("scflux.cache.dir", dir.toString());
-        try {
+        try (CacheDir ignored = CacheDir.at(dir)) {
             assertEquals(0, Cli.run("info", "--json", CSC).exitCode());
             Cli list = Cli.run("cache");
             assertEquals(0, list.exitCode(), list.err());
@@ -194,12 +193,6 @@ class ScfluxCommandTest {
             Cli bad = Cli.run("cache", "flush");
             assertEquals(2, bad.exitCode());
             assertTrue(bad.err().startsWith("scflux: error: cache takes list or clear, got 'flush'"), bad.err());
-        } finally {
-            if (before == null) {
-                System.clearProperty("scflux.cache.dir");
-            } else {
-                System.setProperty("scflux.cache.dir", before);
-            }
         }
     }
 
@@ -210,9 +203,7 @@ class ScfluxCommandTest {
     @Test
     void aTamperedCopyOfACscInputIsRefusedThenRebuilt() throws IOException {
         Path dir = tmp.resolve("cache-tampered");
-        String before = System.getProperty("scflux.cache.dir");
-        System.setProperty("scflux.cache.dir", dir.toString());
-        try {
+        try (CacheDir ignored = CacheDir.at(dir)) {
             String out = tmp.resolve("qc-csc.h5ad").toString();
             Cli first = Cli.run("qc", CSC, "-o", out);
             assertEquals(0, first.exitCode(), first.err());
@@ -243,12 +234,6 @@ class ScfluxCommandTest {
             Cli again = Cli.run("qc", CSC, "-o", out);
             assertEquals(0, again.exitCode(), again.err());
             assertTrue(Files.exists(copy), "built again");
-        } finally {
-            if (before == null) {
-                System.clearProperty("scflux.cache.dir");
-            } else {
-                System.setProperty("scflux.cache.dir", before);
-            }
         }
     }
 
@@ -267,9 +252,7 @@ class ScfluxCommandTest {
                 "being written");
         // as scflux named them before the names held a pid
         Path earlier = Files.writeString(dir.resolve(".tmp-wilcoxon-4821.part"), "600 MB, long ago");
-        String before = System.getProperty("scflux.cache.dir");
-        System.setProperty("scflux.cache.dir", dir.toString());
-        try {
+        try (CacheDir ignored = CacheDir.at(dir)) {
             Cli clear = Cli.run("cache", "clear");
             assertEquals(0, clear.exitCode(), clear.err());
             assertEquals("removed 0 copies of CSC matrices (0 bytes) from " + dir + ", and 2 unfinished files of "
@@ -285,12 +268,6 @@ class ScfluxCommandTest {
                     + "scflux reads back what it keeps there as your data; chmod go-w it, or set SCFLUX_CACHE_DIR to "
                     + "a folder only you can write", refused.err().trim());
             assertTrue(Files.exists(running), "nothing removed from a refused folder");
-        } finally {
-            if (before == null) {
-                System.clearProperty("scflux.cache.dir");
-            } else {
-                System.setProperty("scflux.cache.dir", before);
-            }
         }
     }
 

@@ -1,6 +1,5 @@
 package io.scflux.samples.service;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;
@@ -69,16 +68,7 @@ final class RawConnection implements AutoCloseable {
     }
 
     private String line() throws IOException {
-        ByteArrayOutputStream line = new ByteArrayOutputStream();
-        for (int c = in.read(); c != '\n'; c = in.read()) {
-            if (c < 0) {
-                throw new IOException("the connection closed in the response's head: " + line);
-            }
-            if (c != '\r') {
-                line.write(c);
-            }
-        }
-        return line.toString(StandardCharsets.ISO_8859_1);
+        return RawPost.line(in);
     }
 
     @Override

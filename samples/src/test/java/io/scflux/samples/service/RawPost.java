@@ -92,7 +92,8 @@ final class RawPost {
                 sent.get());
     }
 
-    private static String line(InputStream in) throws IOException {
+    /** One line of a response's head, without its CR LF; an IOException when the connection closes first. */
+    static String line(InputStream in) throws IOException {
         ByteArrayOutputStream line = new ByteArrayOutputStream();
         for (int c = in.read(); c != '\n'; c = in.read()) {
             if (c < 0) {
@@ -102,6 +103,6 @@ final class RawPost {
                 line.write(c);
             }
         }
-        return line.toString(StandardCharsets.US_ASCII);
+        return line.toString(StandardCharsets.ISO_8859_1);
     }
 }

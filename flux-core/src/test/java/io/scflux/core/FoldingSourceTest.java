@@ -3,14 +3,17 @@ package io.scflux.core;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CountingSource;
+import io.scflux.core.test.Logs;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.Threads;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Supplier;
@@ -42,6 +45,14 @@ class FoldingSourceTest {
             }
         }
         return total;
+    }
+
+    /** Runs {@code action}, which asks for the result before the reads covered the plan: the fold says so, once. */
+    private static void fallsBack(Runnable action) {
+        List<String> logged = Logs.during(action);
+        assertEquals(1, logged.size(), logged.toString());
+        assertTrue(logged.get(0).contains("was asked for its result before the reads covered it: folding it in a "
+                + "pass of its own"), logged.get(0));
     }
 
     private static Supplier<float[]> noFallback() {
@@ -84,7 +95,7 @@ class FoldingSourceTest {
     @Test
     void theResultBeforeAnyReadComesFromTheFallbackOnceAndTheReadsThenOnlyRead() {
         Ride r = Ride.on(BlockSize.TINY);
-        assertEquals(100f, r.source().result()[0]);
+        fallsBack(() -> assertEquals(100f, r.source().result()[0]));
         r.source().blocks(r.plan(), Threads.TWO.execution()).blockLast(WAIT);
         assertEquals(100f, r.source().result()[0]);
         assertEquals(1, r.fallbacks().get());
@@ -95,9 +106,9 @@ class FoldingSourceTest {
     void readingRowsOutsideThePlanRunsTheFallbackBeforeTheBlockIsHandedOn() {
         Ride r = Ride.on(BlockSize.TINY);
         BlockPlan other = MATRIX.plan(BlockSize.ONE_ROW.target());
-        StepVerifier.create(r.source().blocks(other, Threads.ONE.execution()).take(1))
+        fallsBack(() -> StepVerifier.create(r.source().blocks(other, Threads.ONE.execution()).take(1))
                 .assertNext(b -> assertEquals(1, r.fallbacks().get(), "the fallback ran before the first block"))
-                .verifyComplete();
+                .verifyComplete());
         r.source().blocks(r.plan(), Threads.TWO.execution()).blockLast(WAIT);
         assertEquals(100f, r.source().result()[0]);
         assertEquals(1, r.fallbacks().get());
@@ -129,7 +140,7 @@ class FoldingSourceTest {
         StepVerifier.create(source.blocks(plan, Threads.TWO.execution()), 0)
                 .thenRequest(3).expectNextCount(3).thenCancel().verify(WAIT);
         float segmented = SUM.reduce(counts, plan, Execution.sequential()).block(WAIT)[0];
-        assertEquals(Float.floatToIntBits(segmented), Float.floatToIntBits(source.result()[0]));
+        fallsBack(() -> assertEquals(Float.floatToIntBits(segmented), Float.floatToIntBits(source.result()[0])));
     }
 
     @Test
@@ -143,8 +154,8 @@ class FoldingSourceTest {
             }
             return new float[] {7};
         });
-        assertThrows(IllegalStateException.class, source::result);
-        assertEquals(7f, source.result()[0]);
+        fallsBack(() -> assertThrows(IllegalStateException.class, source::result));
+        fallsBack(() -> assertEquals(7f, source.result()[0]));
     }
 
     @Test

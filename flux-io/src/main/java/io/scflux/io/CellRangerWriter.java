@@ -54,7 +54,8 @@ final class CellRangerWriter extends MatrixWriter {
         return H5adWriter.atomically(counts, target, options, file -> {
             annotate(file, counts);
             return List.of(matrix);
-        }, (file, m) -> MatrixWriter.write(m, options, (element, plan) -> new CellRangerWriter(file, element, plan)));
+        }, (file, m) -> MatrixWriter.write(m, b -> requireCounts(b, m.path()), options,
+                (element, plan) -> new CellRangerWriter(file, element, plan)));
     }
 
     private static void annotate(NativeHdf5 file, AnnData counts) {
@@ -86,11 +87,14 @@ final class CellRangerWriter extends MatrixWriter {
         return PackedStrings.of(out);
     }
 
-    @Override
-    void append(RowBlock block) {
+    /**
+     * {@code block}, once it is checked to hold Cell Ranger's counts (whole non-negative numbers that int32 holds);
+     * run on the worker that read the block.
+     */
+    private static RowBlock requireCounts(RowBlock block, String path) {
         float[] v = block.values();
         for (int k = 0; k < block.nnz(); k++) {
-            // past int32's range, or a fraction float32 hides, appendValues refuses as it refuses any such value
+            // past int32's range, or a fraction float32 hides: ValueRange refuses it next
             if (!(v[k] >= 0 && v[k] == Math.rint(v[k]))) {
                 int row = 0;
                 while (block.indptr()[row + 1] <= k) {
@@ -101,7 +105,12 @@ final class CellRangerWriter extends MatrixWriter {
                         + block.indices()[k]);
             }
         }
-        appendValues(data, DType.INT32, block);
+        return ValueRange.requireHeld(DType.INT32, block, path);
+    }
+
+    @Override
+    void append(RowBlock block) {
+        appendValues(data, block);
         indices.append(block.indices(), DType.INT32, 0, block.nnz());
         indptr.appendOffsets(block.indptr(), 1, block.nRows(), nnz);
         nnz += block.nnz();

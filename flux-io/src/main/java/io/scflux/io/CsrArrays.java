@@ -232,8 +232,7 @@ final class CsrArrays {
             }
         }
         data.read(s, start, n, b -> {
-            Decode.floats(b, data.dtype(), val, 0, n);
-            if (stored != null) {
+            if (Decode.floats(b, data.dtype(), val, 0, n) && stored != null) {
                 stored[0] = Decode.exact(b, data.dtype(), val, 0, n);
             }
         });

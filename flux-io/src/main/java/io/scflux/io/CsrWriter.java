@@ -57,7 +57,7 @@ final class CsrWriter extends MatrixWriter {
             throw new IllegalStateException(path + ": block " + block.blockIndex() + " takes the entries to " + end
                     + ", past the " + plan.totalNnz() + " its source planned and the int32 indices chosen for them");
         }
-        appendValues(data, valueType, block);
+        appendValues(data, block);
         indices.append(block.indices(), DType.INT32, 0, block.nnz());
         indptr.appendOffsets(block.indptr(), 1, block.nRows(), nnz);
         nnz = end;

@@ -13,15 +13,25 @@ final class Decode {
     private Decode() {
     }
 
-    /** {@code n} elements of type {@code t} from {@code src} (at its position) as floats into {@code dst[off..]}. */
-    static void floats(ByteBuffer src, DType t, float[] dst, int off, int n) {
+    /**
+     * {@code n} elements of type {@code t} from {@code src} (at its position) as floats into {@code dst[off..]}.
+     * Returns whether float32 may have changed one of them (a value past 2^24, a float64 that is not a float): the
+     * test rides the conversion, one OR per value, and only a block it flags is compared value by value
+     * ({@link #exact}).
+     */
+    static boolean floats(ByteBuffer src, DType t, float[] dst, int off, int n) {
         switch (t) {
             case FLOAT32 -> src.asFloatBuffer().get(dst, off, n);
             case FLOAT64 -> {
                 var b = src.asDoubleBuffer();
+                boolean changed = false;
                 for (int i = 0; i < n; i++) {
-                    dst[off + i] = (float) b.get(i);
+                    double v = b.get(i);
+                    float f = (float) v;
+                    dst[off + i] = f;
+                    changed |= f != v;
                 }
+                return changed;
             }
             case INT8 -> {
                 for (int i = 0; i < n; i++) {
@@ -47,37 +57,53 @@ final class Decode {
             }
             case INT32 -> {
                 var b = src.asIntBuffer();
+                int outside = 0;
                 for (int i = 0; i < n; i++) {
-                    dst[off + i] = b.get(i);
+                    int v = b.get(i);
+                    dst[off + i] = v;
+                    outside |= (v + (1 << 24)) & ~((1 << 25) - 1);     // not in [-2^24, 2^24)
                 }
+                return outside != 0;
             }
             case UINT32 -> {
                 var b = src.asIntBuffer();
+                int outside = 0;
                 for (int i = 0; i < n; i++) {
-                    dst[off + i] = b.get(i) & 0xffffffffL;
+                    int v = b.get(i);
+                    dst[off + i] = v & 0xffffffffL;
+                    outside |= v & ~((1 << 24) - 1);                    // 2^24 or more
                 }
+                return outside != 0;
             }
             case INT64 -> {
                 var b = src.asLongBuffer();
+                long outside = 0;
                 for (int i = 0; i < n; i++) {
-                    dst[off + i] = b.get(i);
+                    long v = b.get(i);
+                    dst[off + i] = v;
+                    outside |= (v + (1L << 24)) & ~((1L << 25) - 1);
                 }
+                return outside != 0;
             }
             case UINT64 -> {
                 var b = src.asLongBuffer();
+                long outside = 0;
                 for (int i = 0; i < n; i++) {
                     long v = b.get(i);
                     dst[off + i] = v >= 0 ? v : (float) ((v >>> 1) * 2.0);
+                    outside |= v & ~((1L << 24) - 1);                   // 2^24 or more, or past Long.MAX_VALUE
                 }
+                return outside != 0;
             }
             default -> throw new IllegalArgumentException("no numeric value in " + t);
         }
+        return false;
     }
 
     /**
      * The {@code n} elements of type {@code t} in {@code src} (at its position) as stored, when some of them is not
      * {@code decoded[off..]}, their float values ({@link #floats}); else null. The values are compared first, and
-     * copied only when one differs: a file of counts below 2^24 costs one comparison per value.
+     * copied only when one differs; a caller asks only where {@link #floats} flagged the block.
      */
     static ExactValues exact(ByteBuffer src, DType t, float[] decoded, int off, int n) {
         if (!ExactValues.mayLose(t) || !loses(src, t, decoded, off, n)) {

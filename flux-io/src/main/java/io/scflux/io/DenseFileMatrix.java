@@ -80,10 +80,10 @@ final class DenseFileMatrix extends FileMatrixBase {
         Object stored = mayLose ? ExactValues.newArray(t, dense.length) : null;
         boolean[] lost = new boolean[1];
         Piece piece = (b, at, n) -> {
-            Decode.floats(b, t, dense, at, n);
+            boolean flagged = Decode.floats(b, t, dense, at, n);
             if (stored != null) {
                 Decode.stored(b, t, stored, at, n);
-                lost[0] = lost[0] || Decode.loses(b, t, dense, at, n);
+                lost[0] = lost[0] || flagged && Decode.loses(b, t, dense, at, n);
             }
         };
         if (array.isChunked()) {

@@ -47,7 +47,6 @@ final class DenseWriter extends MatrixWriter {
                 buffer[base + indices[k]] = values[k];
             }
         }
-        requireHeld(valueType, block);
         ExactValues stored = block.exact();
         if (stored == null) {
             array.append(buffer, DType.FLOAT32, 0, block.nRows());

@@ -15,6 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import reactor.core.publisher.Mono;
 
 /**
@@ -64,16 +65,21 @@ abstract class MatrixWriter {
      * are read. {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
      */
     static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
-        return write(matrix, options, (m, plan) -> isDense(m.source()) ? new DenseWriter(file, m, plan)
-                : new CsrWriter(file, m, plan, indexLimit));
+        DType storedAs = matrix.source().dtype();
+        return write(matrix, b -> ValueRange.requireHeld(storedAs, b, matrix.path()), options,
+                (m, plan) -> isDense(m.source()) ? new DenseWriter(file, m, plan)
+                        : new CsrWriter(file, m, plan, indexLimit));
     }
 
     /**
-     * As above, with the writers {@code make} creates for the plan (on the HDF5 thread): one for {@code matrix} and
-     * one per companion, all written in one pass: each block read is handed to the matrix's writer and, through each
-     * companion's stage (applied on the worker that read it), to that companion's writer.
+     * As above, with the writers {@code make} creates for the plan (on the HDF5 thread): one for {@code matrix}, whose
+     * blocks {@code check} returns once it checked that the writer may store them, and one per companion, all written
+     * in one pass: each block read is handed to the matrix's writer and, through each companion's stage (applied on
+     * the worker that read it), to that companion's writer. The checks ({@code check}; for a companion, that its type holds each value,
+     * {@link ValueRange#requireHeld}) run on the worker too, off the HDF5 thread, which every block passes one at a
+     * time.
      */
-    static Mono<Void> write(ElementWriter.Matrix matrix, WriteOptions options,
+    static Mono<Void> write(ElementWriter.Matrix matrix, UnaryOperator<RowBlock> check, WriteOptions options,
                             BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make) {
         BlockSource source = Resident.on(HostBackend.INSTANCE, matrix.source());
         List<ElementWriter.Matrix> all = new ArrayList<>(List.of(matrix));
@@ -81,9 +87,11 @@ abstract class MatrixWriter {
         List<Stage> stages = matrix.companions().stream().map(c -> ((StagedSource) c.source()).stage()).toList();
         Function<RowBlock, RowBlock[]> made = block -> {
             RowBlock[] out = new RowBlock[all.size()];
-            out[0] = block;
+            out[0] = check.apply(block);
             for (int c = 0; c < stages.size(); c++) {
-                out[c + 1] = stages.get(c).apply(block);
+                ElementWriter.Matrix companion = all.get(c + 1);
+                out[c + 1] = ValueRange.requireHeld(companion.source().dtype(), stages.get(c).apply(block),
+                        companion.path());
             }
             return out;
         };
@@ -138,38 +146,16 @@ abstract class MatrixWriter {
     abstract void append(RowBlock block);
 
     /**
-     * Appends the values of {@code block} to {@code data}, a dataset of {@code type}: as stored where the block
-     * carries them ({@link RowBlock#exact()}: a value moved from the input, unchanged), else its floats; refused as
-     * {@link #requireHeld} says.
+     * Appends the values of {@code block} to {@code data}: as stored where the block carries them
+     * ({@link RowBlock#exact()}: a value moved from the input, unchanged), else its floats. That the dataset's type
+     * holds them was checked as the block was read ({@link ValueRange#requireHeld}).
      */
-    final void appendValues(NativeHdf5.Dataset data, DType type, RowBlock block) {
-        requireHeld(type, block);
+    final void appendValues(NativeHdf5.Dataset data, RowBlock block) {
         ExactValues stored = block.exact();
         if (stored != null) {
             data.append(stored.array(), ExactValues.arrayType(stored.dtype()), 0, block.nnz());
         } else {
             data.append(block.values(), DType.FLOAT32, 0, block.nnz());
-        }
-    }
-
-    /**
-     * Fails, naming the entry, unless an integer {@code type} holds every value of {@code block} (no fraction, none
-     * out of its range): numpy would wrap such a value, and the file would then hold another number.
-     */
-    final void requireHeld(DType type, RowBlock block) {
-        if (!type.isInteger()) {
-            return;
-        }
-        int bad = ValueRange.firstNotHeld(type, block.values(), block.exact(), block.nnz());
-        if (bad >= 0) {
-            int row = 0;
-            while (block.indptr()[row + 1] <= bad) {
-                row++;
-            }
-            throw new IllegalArgumentException(path + ": the value " + ValueRange.describe(block.values(),
-                    block.exact(), bad) + " at row " + (block.rowStart() + row) + ", column " + block.indices()[bad]
-                    + " cannot be stored as " + type.numpyName() + ", the matrix's dtype (it would become another "
-                    + "number): give the matrix a wider or floating dtype first");
         }
     }
 

@@ -454,7 +454,7 @@ final class TransposedStore {
         }
     }
 
-    /** The values of {@code b} as the copy stores them: the bits of {@code type}, from its stored values where it has them. */
+    /** The values of {@code b} as the copy stores them: the bits of {@code type}, from its stored values if any. */
     private static long[] bits(RowBlock b, DType type) {
         float[] f = b.values();
         long[] out = new long[b.nnz()];

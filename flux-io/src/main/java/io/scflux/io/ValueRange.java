@@ -2,6 +2,7 @@ package io.scflux.io;
 
 import io.scflux.core.DType;
 import io.scflux.core.ExactValues;
+import io.scflux.core.RowBlock;
 
 /**
  * Which values an integer dtype holds: whole numbers within its range. A writer asks before handing values to the
@@ -16,19 +17,40 @@ final class ValueRange {
     }
 
     /**
+     * {@code block}, once it is checked that an integer {@code type} holds every value of it (no fraction, none out
+     * of its range); else fails naming the entry: numpy would wrap such a value, and the file would then hold another
+     * number. A floating {@code type} holds them all.
+     *
+     * @param type the type the values are stored as
+     * @param block the block to be written
+     * @param path the element, for the message
+     * @return {@code block}
+     */
+    static RowBlock requireHeld(DType type, RowBlock block, String path) {
+        if (!type.isInteger()) {
+            return block;
+        }
+        int bad = firstNotHeld(type, block.values(), block.exact(), block.nnz());
+        if (bad >= 0) {
+            int row = 0;
+            while (block.indptr()[row + 1] <= bad) {
+                row++;
+            }
+            throw new IllegalArgumentException(path + ": the value " + describe(block.values(), block.exact(), bad)
+                    + " at row " + (block.rowStart() + row) + ", column " + block.indices()[bad]
+                    + " cannot be stored as " + type.numpyName() + ", the matrix's dtype (it would become another "
+                    + "number): give the matrix a wider or floating dtype first");
+        }
+        return block;
+    }
+
+    /**
      * The first of the {@code n} entries that {@code type} (an integer type) cannot hold, or -1: {@code stored} where
      * not null, else {@code floats}.
      */
     static int firstNotHeld(DType type, float[] floats, ExactValues stored, int n) {
         if (stored == null) {
-            if (type == DType.INT32) {
-                // the common case, in two comparisons and a cast: NaN fails the first, a fraction the cast
-                for (int k = 0; k < n; k++) {
-                    float v = floats[k];
-                    if (!(v >= -0x1p31f && v < 0x1p31f) || (int) v != v) {
-                        return k;
-                    }
-                }
+            if (type == DType.INT32 && heldAsInt32(floats, n)) {
                 return -1;
             }
             for (int k = 0; k < n; k++) {
@@ -67,6 +89,22 @@ final class ValueRange {
             }
         }
         return -1;
+    }
+
+    /**
+     * Whether int32 holds each of {@code floats[0, n)}: the common case (counts read as floats, written back as int32)
+     * in one pass without a branch, on the writer's own thread, so that it costs about a cast per value. A value is
+     * held when its cast gives it back and is not the cast's ceiling (2^31 and more saturate to Integer.MAX_VALUE,
+     * which no float equals); a fraction, NaN or a value below -2^31 does not give itself back.
+     */
+    private static boolean heldAsInt32(float[] floats, int n) {
+        boolean bad = false;
+        for (int k = 0; k < n; k++) {
+            float v = floats[k];
+            int i = (int) v;
+            bad |= i != v | i == Integer.MAX_VALUE;
+        }
+        return !bad;
     }
 
     /** Whether {@code type} holds {@code v}: a whole number within its range (never NaN or an infinity). */

@@ -9,12 +9,14 @@ import java.lang.reflect.Array;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Each stored layout through the block source scenarios. The expected matrix is decoded by jhdf's own whole-dataset
  * reader ({@code getData}), a path independent of scflux's block reader.
  */
+@Tag("slow")
 class FileMatrixContractTest {
 
     @TempDir

@@ -23,6 +23,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -31,6 +32,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@link HighlyVariableGenes} against scanpy 1.11.5 on synth-3k (the reference's exact calls), across threads and
  * block plans, and on small data against direct calculations.
  */
+@Tag("slow")
 class HighlyVariableGenesTest {
 
     private static final HighlyVariableGenesOptions TOP_500 = HighlyVariableGenesOptions.defaults().withNTopGenes(500);

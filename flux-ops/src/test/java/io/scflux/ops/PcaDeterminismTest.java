@@ -9,6 +9,7 @@ import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Threads;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * Both solvers give the same bits with 1, 2 and 8 threads (partials merged in block order, rows projected into their
  * own slices), and results within rounding of each other under different block plans.
  */
+@Tag("slow")
 class PcaDeterminismTest {
 
     private static final int K = 20;

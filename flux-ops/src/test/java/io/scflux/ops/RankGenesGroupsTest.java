@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.commons.math3.distribution.NormalDistribution;
 import org.apache.commons.math3.distribution.TDistribution;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -45,6 +46,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * two-pass variances, textbook Benjamini-Hochberg), its p-values against scipy's, its output as scanpy lays it out,
  * its errors and warning; and on synth-3k, the same bits whatever the threads, the block plan and the gene ranges.
  */
+@Tag("slow")
 class RankGenesGroupsTest {
 
     /**

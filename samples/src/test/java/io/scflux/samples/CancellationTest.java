@@ -23,6 +23,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.Disposable;
@@ -34,6 +35,7 @@ import reactor.core.publisher.Mono;
  * cancelled at random moments: afterwards no file handle is open, no thread is alive outside the schedulers' pools,
  * the heap has not grown, and no output or temporary file exists.
  */
+@Tag("cancellation")
 class CancellationTest {
 
     static final int RUNS = 100;

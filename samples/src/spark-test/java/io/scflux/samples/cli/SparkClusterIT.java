@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * engine's bytes in every dataset, also when the executor is killed mid-run; a cluster that cannot run the work (an
  * executor that dies at launch, more memory asked than the worker has) ends in one clear line within the bound.
  */
+@Tag("cluster")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SparkClusterIT {
 

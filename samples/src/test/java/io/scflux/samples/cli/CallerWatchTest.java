@@ -12,6 +12,7 @@ import java.security.MessageDigest;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * ends, as it does when the caller is killed: the in-place rewrite under way is abandoned, its temporary file removed
  * and the input left byte-identical. Without the variable, stdin's end changes nothing.
  */
+@Tag("slow")
 class CallerWatchTest {
 
     @TempDir

@@ -19,6 +19,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the earlier complete file, or the new complete file — never a partial one; the input is never changed; and the next
  * run in the folder removes the temporary files the killed runs left.
  */
+@Tag("crash")
 class CrashSafetyTest {
 
     static final int TRIALS = 20;

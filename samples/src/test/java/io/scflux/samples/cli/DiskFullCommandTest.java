@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with exit 1 and one line saying what it needs and what is free in the folder as it was given, before anything is
  * written: no temporary file and no JVM crash report (the JVM once died in the HDF5 library's {@code H5D_close}).
  */
+@Tag("slow")
 class DiskFullCommandTest {
 
     private static final String IN = TestFixtures.path("synth-3k.int64.h5ad").toString();

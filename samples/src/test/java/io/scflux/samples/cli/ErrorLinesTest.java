@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,6 +36,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * step that cannot run on the data (too few genes vary, no cells), a heap too small for the work, each get a sentence
  * that says which file and why. The hostile files are made here, by seeded code.
  */
+@Tag("slow")
 class ErrorLinesTest {
 
     @TempDir

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * come back bit for bit in X and in a layer, read through the HDF5 library itself. Before, each write rounded X to float32 and stored that
  * in X's dtype: 2147483647 became -2147483648, 0.1 became 0.10000000149011612.
  */
+@Tag("slow")
 class ExactValuesTest {
 
     /** A stored dtype and values float32 does not hold, cycled over X's entries. */

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code main}): nothing by default, what a run does with {@code -v} (a CSC input's row-major copy, the device),
  * details with {@code -vv}, only errors with {@code -q}; {@code serve} one line per request by default.
  */
+@Tag("slow")
 class LoggingTest {
 
     private static final Path CSC = Cli.FIXTURES.resolve("synth-3k.csc-gzip.h5ad");

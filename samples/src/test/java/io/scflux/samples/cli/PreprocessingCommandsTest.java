@@ -19,10 +19,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code qc}, {@code normalize}, {@code log1p} and {@code preprocess} on synth-3k, checked against scanpy's output. */
+@Tag("slow")
 class PreprocessingCommandsTest {
 
     /** The oracle's input (synth-3k) with int64 indices. */

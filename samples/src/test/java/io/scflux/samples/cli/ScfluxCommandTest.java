@@ -26,10 +26,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
+@Tag("slow")
 class ScfluxCommandTest {
 
     /** Written by anndata (3000 x 2000, CSC, gzip); obs batch is categorical there. */

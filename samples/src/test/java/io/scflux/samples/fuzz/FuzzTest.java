@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * end in a result or a clear {@code ScfluxFormatException} within the limit — never another exception, an
  * {@code OutOfMemoryError} or a hang. {@code scflux fuzz} runs more ({@code FuzzCommandTest}).
  */
+@Tag("fuzz")
 class FuzzTest {
 
     static final long SEED = 20261129L;

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import reactor.core.publisher.Mono;
@@ -36,6 +37,7 @@ import reactor.netty.http.client.HttpClient;
  * plot image must have loaded with a width ({@code data-natural-width}, written by the script from the image's
  * {@code naturalWidth}), the PCA coloured by the first categorical obs column, and the status line left hidden. Skips, saying why, where no Chromium is installed ({@code .ci/run} installs Debian's).
  */
+@Tag("browser")
 class ResultsPageBrowserTest {
 
     static final Duration PATIENCE = Duration.ofSeconds(60);

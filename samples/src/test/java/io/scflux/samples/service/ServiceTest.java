@@ -48,6 +48,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,6 +70,7 @@ import reactor.test.StepVerifier;
  * blocking call on an event-loop thread fails the request and the test. Expected values come from the fixture's
  * {@code synth-3k-b.expected.tsv} (anndata's reading of it): 1000 cells, the first barcodes and sample codes.
  */
+@Tag("slow")
 class ServiceTest {
 
     static final Duration PATIENCE = Duration.ofSeconds(30);

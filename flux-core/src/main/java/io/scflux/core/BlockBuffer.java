@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.Arrays;
@@ -15,11 +19,13 @@ public final class BlockBuffer {
 
     /** The pool that lent this buffer and takes it back, or null for a buffer of one's own. */
     private final BlockBuffers pool;
+
     private int[] indptr;
     private int[] indices;
     private float[] values;
     /** A reader's room for its own numbers while it decodes (a file's int64 row pointers). */
     private long[] longs = new long[0];
+
     private int blockIndex = -1;
     private long rowStart;
     private int nRows;
@@ -79,8 +85,8 @@ public final class BlockBuffer {
      * the caps of the pool's account (the host's, the memory budget, without a pool) and accounted in it.
      */
     private int grown(int have, long need, int elementBytes, String what) {
-        int n = (pool != null ? pool.account() : MemoryAccount.host()).requireArray(need, elementBytes,
-                "a block buffer's " + what);
+        int n = (pool != null ? pool.account() : MemoryAccount.host())
+                .requireArray(need, elementBytes, "a block buffer's " + what);
         if (pool != null) {
             pool.grew((long) (n - have) * elementBytes);
         }
@@ -126,8 +132,13 @@ public final class BlockBuffer {
 
     /** The block held, as a {@link RowBlock} of its own arrays (copied: the buffer may be read into again). */
     public RowBlock copy() {
-        return RowBlock.of(blockIndex, rowStart, nCols, Arrays.copyOf(indptr, nRows + 1),
-                Arrays.copyOf(indices, nnz), Arrays.copyOf(values, nnz));
+        return RowBlock.of(
+                blockIndex,
+                rowStart,
+                nCols,
+                Arrays.copyOf(indptr, nRows + 1),
+                Arrays.copyOf(indices, nnz),
+                Arrays.copyOf(values, nnz));
     }
 
     /**

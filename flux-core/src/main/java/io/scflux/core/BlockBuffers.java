@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.ArrayDeque;
@@ -24,8 +28,8 @@ final class BlockBuffers implements AutoCloseable {
 
     BlockBuffers(BlockPlan plan, MemoryAccount parent) {
         this.rows = plan.maxBlockRows();
-        this.entries = parent.requireArray(plan.maxBlockNnz(), Integer.BYTES + Float.BYTES,
-                "a buffer for the largest block of " + plan);
+        this.entries = parent.requireArray(
+                plan.maxBlockNnz(), Integer.BYTES + Float.BYTES, "a buffer for the largest block of " + plan);
         this.account = parent.child(ACCOUNT, Long.MAX_VALUE);
     }
 

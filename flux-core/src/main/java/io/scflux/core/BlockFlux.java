@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.function.Function;
@@ -15,8 +19,7 @@ import reactor.core.scheduler.Scheduler;
  */
 final class BlockFlux {
 
-    private BlockFlux() {
-    }
+    private BlockFlux() {}
 
     static Flux<RowBlock> of(BlockSource source, BlockPlan plan, Execution execution) {
         return mapped(source, plan, execution, Function.identity());
@@ -24,8 +27,12 @@ final class BlockFlux {
 
     /** The blocks of {@code plan}, each mapped by {@code then} where it was read. */
     static <T> Flux<T> mapped(BlockSource source, BlockPlan plan, Execution execution, Function<RowBlock, T> then) {
-        return withReader(source, plan, execution, reader -> inOrder(plan.size(), execution,
-                i -> then.apply(reader.read(i, plan.rowStart(i), plan.rowEnd(i)))));
+        return withReader(
+                source,
+                plan,
+                execution,
+                reader -> inOrder(
+                        plan.size(), execution, i -> then.apply(reader.read(i, plan.rowStart(i), plan.rowEnd(i)))));
     }
 
     /**
@@ -33,19 +40,23 @@ final class BlockFlux {
      * {@code account}), which the subscriber gives back once it has read each: in flight, at most {@code threads}
      * reads, the blocks they wait on to keep the order, and what the subscriber has requested and not released.
      */
-    static Flux<BlockBuffer> buffered(BlockSource source, BlockPlan plan, Execution execution,
-                                      MemoryAccount account) {
-        return Flux.using(() -> new BlockBuffers(plan, account),
-                pool -> withReader(source, plan, execution, reader -> inOrder(plan.size(), execution, i -> {
-                    BlockBuffer b = pool.take();
-                    try {
-                        reader.readInto(i, plan.rowStart(i), plan.rowEnd(i), b);
-                    } catch (RuntimeException | Error e) {
-                        b.release();
-                        throw e;
-                    }
-                    return b;
-                })),
+    static Flux<BlockBuffer> buffered(BlockSource source, BlockPlan plan, Execution execution, MemoryAccount account) {
+        return Flux.using(
+                () -> new BlockBuffers(plan, account),
+                pool -> withReader(
+                        source,
+                        plan,
+                        execution,
+                        reader -> inOrder(plan.size(), execution, i -> {
+                            BlockBuffer b = pool.take();
+                            try {
+                                reader.readInto(i, plan.rowStart(i), plan.rowEnd(i), b);
+                            } catch (RuntimeException | Error e) {
+                                b.release();
+                                throw e;
+                            }
+                            return b;
+                        })),
                 BlockBuffers::close);
     }
 
@@ -54,20 +65,21 @@ final class BlockFlux {
      * subscription on {@code execution}'s scheduler, as a {@link Pass} named in the subscriber's context, and closed
      * on complete, error or cancel, reads in flight then finishing first.
      */
-    static <T> Flux<T> withReader(BlockSource source, BlockPlan plan, Execution execution,
-                                  Function<GuardedReader, Flux<T>> reads) {
+    static <T> Flux<T> withReader(
+            BlockSource source, BlockPlan plan, Execution execution, Function<GuardedReader, Flux<T>> reads) {
         if (plan.totalRows() != source.nRows()) {
-            return Flux.error(new IllegalArgumentException("plan covers " + plan.totalRows() + " rows but "
-                    + source.describe() + " has " + source.nRows()));
+            return Flux.error(new IllegalArgumentException(
+                    "plan covers " + plan.totalRows() + " rows but " + source.describe() + " has " + source.nRows()));
         }
-        return Flux.deferContextual(context -> Flux.using(() -> new GuardedReader(Pass.open(source, plan, context)),
-                        reads, GuardedReader::close))
+        return Flux.deferContextual(context -> Flux.using(
+                        () -> new GuardedReader(Pass.open(source, plan, context)), reads, GuardedReader::close))
                 .subscribeOn(execution.scheduler(), true);
     }
 
     /** Blocks {@code 0..n-1} as {@code read} reads them: one after the other, or up to {@code threads} at once. */
     private static <T> Flux<T> inOrder(int n, Execution execution, IntFunction<T> read) {
-        return execution.threads() == 1 ? sequential(n, read)
+        return execution.threads() == 1
+                ? sequential(n, read)
                 : parallel(n, execution.threads(), execution.scheduler(), read);
     }
 
@@ -90,9 +102,12 @@ final class BlockFlux {
      */
     private static <T> Flux<T> parallel(int n, int threads, Scheduler scheduler, IntFunction<T> read) {
         return Flux.range(0, n)
-                .flatMapSequential(i -> Mono.fromCallable(() -> read.apply(i))
-                        .subscribeOn(scheduler)
-                        .materialize(), threads, 1)
+                .flatMapSequential(
+                        i -> Mono.fromCallable(() -> read.apply(i))
+                                .subscribeOn(scheduler)
+                                .materialize(),
+                        threads,
+                        1)
                 .handle((Signal<T> signal, SynchronousSink<T> sink) -> {
                     if (signal.isOnError()) {
                         sink.error(signal.getThrowable());

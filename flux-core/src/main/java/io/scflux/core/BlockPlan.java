@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.Arrays;
@@ -175,7 +179,9 @@ public final class BlockPlan implements java.io.Serializable {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof BlockPlan p && target.equals(p.target) && Arrays.equals(rowBounds, p.rowBounds)
+        return o instanceof BlockPlan p
+                && target.equals(p.target)
+                && Arrays.equals(rowBounds, p.rowBounds)
                 && Arrays.equals(nnzBounds, p.nnzBounds);
     }
 

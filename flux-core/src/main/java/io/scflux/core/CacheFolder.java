@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.io.IOException;
@@ -26,8 +30,7 @@ final class CacheFolder {
     /** The mode a cache folder is created with: {@code rwx------}. */
     static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rwx------");
 
-    private CacheFolder() {
-    }
+    private CacheFolder() {}
 
     /**
      * The default folder: {@code scflux-cache-<uid>} (or {@code -<user name>} where the uid is out of reach) in
@@ -90,12 +93,14 @@ final class CacheFolder {
                     Files.createDirectory(dir);
                 }
             } catch (FileAlreadyExistsException e) {
-                if (!dir.toString().equals(e.getFile()) && !dir.toAbsolutePath().toString().equals(e.getFile())) {
+                if (!dir.toString().equals(e.getFile())
+                        && !dir.toAbsolutePath().toString().equals(e.getFile())) {
                     throw cannotCreate(dir, e.getFile() + " is not a folder", e);
                 }
                 // another process made it meanwhile (or it is a file, or a dangling link): the check says which
             } catch (AccessDeniedException e) {
-                throw cannotCreate(dir, "permission denied in " + Paths.get(e.getFile()).getParent(), e);
+                throw cannotCreate(
+                        dir, "permission denied in " + Paths.get(e.getFile()).getParent(), e);
             } catch (IOException e) {
                 throw cannotCreate(dir, e.getMessage(), e);
             }
@@ -105,8 +110,10 @@ final class CacheFolder {
     }
 
     private static IOException cannotCreate(Path dir, String why, IOException cause) {
-        return new IOException(dir + ": cannot create the cache folder (" + why + "); set SCFLUX_CACHE_DIR to a folder "
-                + "you can write", cause);
+        return new IOException(
+                dir + ": cannot create the cache folder (" + why + "); set SCFLUX_CACHE_DIR to a folder "
+                        + "you can write",
+                cause);
     }
 
     /**
@@ -118,8 +125,9 @@ final class CacheFolder {
      */
     static void check(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + ": the cache folder is not a folder" + (Files.isSymbolicLink(dir)
-                    ? " (a symlink to " + Files.readSymbolicLink(dir) + ")" : "") + "; remove it or set "
+            throw new IOException(dir + ": the cache folder is not a folder"
+                    + (Files.isSymbolicLink(dir) ? " (a symlink to " + Files.readSymbolicLink(dir) + ")" : "")
+                    + "; remove it or set "
                     + "SCFLUX_CACHE_DIR to another folder");
         }
         if (!posix(dir)) {
@@ -128,9 +136,10 @@ final class CacheFolder {
         PosixFileAttributes a = Files.readAttributes(dir, PosixFileAttributes.class);
         String named = Files.isSymbolicLink(dir) ? dir + " (a symlink to " + dir.toRealPath() + ")" : dir.toString();
         long uid = uid();
-        Object owner = uid >= 0 ? Files.getAttribute(dir, "unix:uid") : a.owner().getName();
-        boolean mine = owner instanceof Integer o ? o == uid
-                : a.owner().getName().equals(System.getProperty("user.name"));
+        Object owner =
+                uid >= 0 ? Files.getAttribute(dir, "unix:uid") : a.owner().getName();
+        boolean mine =
+                owner instanceof Integer o ? o == uid : a.owner().getName().equals(System.getProperty("user.name"));
         if (mine && Files.isSymbolicLink(dir) && uid >= 0) {
             // a link another user made (in /tmp, say) decides where this user's copies go: refused as well
             Object linkOwner = Files.getAttribute(dir, "unix:uid", LinkOption.NOFOLLOW_LINKS);
@@ -140,7 +149,8 @@ final class CacheFolder {
             }
         }
         if (!mine) {
-            throw new IOException(named + ": the cache folder belongs to " + a.owner().getName() + " (uid " + owner
+            throw new IOException(named + ": the cache folder belongs to "
+                    + a.owner().getName() + " (uid " + owner
                     + "), not to this user (" + System.getProperty("user.name") + ", uid " + uid + "): scflux reads"
                     + " back what it keeps there as your data; set SCFLUX_CACHE_DIR to a folder of yours");
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.function.Consumer;
@@ -8,8 +12,7 @@ import java.util.function.Consumer;
  */
 public final class Cleanup {
 
-    private Cleanup() {
-    }
+    private Cleanup() {}
 
     /** Runs {@code action} on every item of {@code items} but nulls, even after one failed; throws the first failure. */
     public static <T> void all(Iterable<? extends T> items, Consumer<? super T> action) {

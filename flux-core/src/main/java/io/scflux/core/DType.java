@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 /**
@@ -5,9 +9,18 @@ package io.scflux.core;
  * and read back unsigned; strings are variable-length UTF-8.
  */
 public enum DType {
-    BOOL("bool", 1), INT8("int8", 1), INT16("int16", 2), INT32("int32", 4), INT64("int64", 8),
-    UINT8("uint8", 1), UINT16("uint16", 2), UINT32("uint32", 4), UINT64("uint64", 8),
-    FLOAT32("float32", 4), FLOAT64("float64", 8), STRING("str", 0);
+    BOOL("bool", 1),
+    INT8("int8", 1),
+    INT16("int16", 2),
+    INT32("int32", 4),
+    INT64("int64", 8),
+    UINT8("uint8", 1),
+    UINT16("uint16", 2),
+    UINT32("uint32", 4),
+    UINT64("uint64", 8),
+    FLOAT32("float32", 4),
+    FLOAT64("float64", 8),
+    STRING("str", 0);
 
     private final String numpyName;
     private final int size;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.List;
@@ -21,8 +25,8 @@ public interface Engine {
         @Override
         public <R> Mono<List<R>> run(List<? extends Task<R>> tasks, Execution execution) {
             return Flux.fromIterable(tasks)
-                    .flatMapSequential(t -> Mono.fromCallable(t::call).subscribeOn(execution.scheduler()),
-                            execution.threads(), 1)
+                    .flatMapSequential(
+                            t -> Mono.fromCallable(t::call).subscribeOn(execution.scheduler()), execution.threads(), 1)
                     .collectList();
         }
 

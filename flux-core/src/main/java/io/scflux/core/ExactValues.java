@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.Arrays;
@@ -173,7 +177,8 @@ public final class ExactValues {
         for (int k = 0; k < positions.length; k++) {
             positions[k] = Float.intBitsToFloat(k);
         }
-        float[] moved = move.apply(in.withValues(positions), Float.intBitsToFloat(FILLED)).values();
+        float[] moved = move.apply(in.withValues(positions), Float.intBitsToFloat(FILLED))
+                .values();
         int[] from = new int[moved.length];
         for (int k = 0; k < from.length; k++) {
             int p = Float.floatToRawIntBits(moved[k]);
@@ -319,11 +324,12 @@ public final class ExactValues {
 
     @Override
     public int hashCode() {
-        return 31 * dtype.hashCode() + switch (arrayType(dtype)) {
-            case INT32 -> Arrays.hashCode((int[]) array);
-            case FLOAT64 -> Arrays.hashCode((double[]) array);
-            default -> Arrays.hashCode((long[]) array);
-        };
+        return 31 * dtype.hashCode()
+                + switch (arrayType(dtype)) {
+                    case INT32 -> Arrays.hashCode((int[]) array);
+                    case FLOAT64 -> Arrays.hashCode((double[]) array);
+                    default -> Arrays.hashCode((long[]) array);
+                };
     }
 
     @Override

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.function.Consumer;
@@ -28,16 +32,18 @@ public final class FoldingSource<A> extends ForwardingSource {
      * {@code folded} sees each block once folded, before the read returns it; {@code fallback} makes the result
      * without this source, for when the reads do not.
      */
-    public FoldingSource(BlockSource source, BlockPlan plan, Reducer<A> reducer, Consumer<RowBlock> folded,
-                         Supplier<A> fallback) {
+    public FoldingSource(
+            BlockSource source, BlockPlan plan, Reducer<A> reducer, Consumer<RowBlock> folded, Supplier<A> fallback) {
         super(source);
         if (plan.totalRows() != source.nRows()) {
-            throw new IllegalArgumentException("plan covers " + plan.totalRows() + " rows but " + source.describe()
-                    + " has " + source.nRows());
+            throw new IllegalArgumentException(
+                    "plan covers " + plan.totalRows() + " rows but " + source.describe() + " has " + source.nRows());
         }
         this.ride = new Ride<>(plan, reducer, folded, () -> {
-            LOG.info("the fold over {} was asked for its result before the reads covered it: folding it in a pass "
-                    + "of its own", source.describe());
+            LOG.info(
+                    "the fold over {} was asked for its result before the reads covered it: folding it in a pass "
+                            + "of its own",
+                    source.describe());
             return fallback.get();
         });
     }
@@ -71,7 +77,11 @@ public final class FoldingSource<A> extends ForwardingSource {
     /** What the reads have folded so far, and the result once made. */
     private static final class Ride<A> {
         /** What a read does with its block: folds it, finds it folded already, or needs the result first. */
-        private enum Claim { FOLD, SKIP, SETTLE }
+        private enum Claim {
+            FOLD,
+            SKIP,
+            SETTLE
+        }
 
         private static final byte FOLDING = 1;
         private static final byte FOLDED = 2;
@@ -86,6 +96,7 @@ public final class FoldingSource<A> extends ForwardingSource {
         private final byte[] state;
         /** The first block not merged yet. */
         private int next;
+
         private A merged;
         private volatile boolean done;
 
@@ -109,12 +120,14 @@ public final class FoldingSource<A> extends ForwardingSource {
                 // rows the folds will not cover, or a block a first read is still folding (what it hands on after
                 // folding, {@code folded}, may not be there yet): whatever reads them needs the result first
                 case SETTLE -> result();
-                case SKIP -> { }
+                case SKIP -> {}
             }
         }
 
         private synchronized Claim claim(int blockIndex, long from, long to) {
-            boolean inPlan = blockIndex >= 0 && blockIndex < plan.size() && plan.rowStart(blockIndex) == from
+            boolean inPlan = blockIndex >= 0
+                    && blockIndex < plan.size()
+                    && plan.rowStart(blockIndex) == from
                     && plan.rowEnd(blockIndex) == to;
             if (!inPlan || state[blockIndex] == FOLDING) {
                 return done ? Claim.SKIP : Claim.SETTLE;

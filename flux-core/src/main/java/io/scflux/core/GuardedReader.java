@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.concurrent.CancellationException;
@@ -42,7 +46,7 @@ final class GuardedReader implements RowReader {
 
     /** Counts a read in, unless the reader is closed. */
     private void enter() {
-        for (;;) {
+        for (; ; ) {
             int s = state.get();
             if ((s & CLOSED) != 0) {
                 throw new CancellationException("reader closed");
@@ -67,7 +71,7 @@ final class GuardedReader implements RowReader {
 
     @Override
     public void close() {
-        for (;;) {
+        for (; ; ) {
             int s = state.get();
             if ((s & CLOSED) != 0) {
                 return;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.ArrayList;
@@ -64,7 +68,8 @@ public final class MemoryAccount implements AutoCloseable {
     public MemoryAccount child(String childName, long childCap) {
         synchronized (lock) {
             checkOpen();
-            MemoryAccount c = new MemoryAccount(name + "/" + childName, constant(name + "/" + childName, childCap), this);
+            MemoryAccount c =
+                    new MemoryAccount(name + "/" + childName, constant(name + "/" + childName, childCap), this);
             children.add(c);
             return c;
         }
@@ -152,7 +157,8 @@ public final class MemoryAccount implements AutoCloseable {
 
     /** The cap of {@code a} in words, with how to raise the process's. */
     private static String limit(MemoryAccount a) {
-        return a == HOST ? "the memory budget of " + mib(a.cap()) + " (java -Xmx or -Dscflux.memory.budget.mb)"
+        return a == HOST
+                ? "the memory budget of " + mib(a.cap()) + " (java -Xmx or -Dscflux.memory.budget.mb)"
                 : "the cap of account '" + a.name + "', " + mib(a.cap());
     }
 
@@ -160,8 +166,8 @@ public final class MemoryAccount implements AutoCloseable {
     public void release(long bytes) {
         synchronized (lock) {
             if (bytes < 0 || bytes > reserved) {
-                throw new IllegalStateException("account '" + name + "': releasing " + bytes + " bytes, but "
-                        + reserved + " are reserved");
+                throw new IllegalStateException(
+                        "account '" + name + "': releasing " + bytes + " bytes, but " + reserved + " are reserved");
             }
             for (MemoryAccount a = this; a != null; a = a.parent) {
                 a.reserved -= bytes;
@@ -235,8 +241,9 @@ public final class MemoryAccount implements AutoCloseable {
 
     /** {@code n} bytes in MiB, or in bytes below one MiB. */
     private static String mib(long n) {
-        return n == Long.MAX_VALUE ? "more than 8 EiB" : n < 1 << 20 ? n + " bytes"
-                : String.format(Locale.ROOT, "%.1f MiB", n / 1048576.0);
+        return n == Long.MAX_VALUE
+                ? "more than 8 EiB"
+                : n < 1 << 20 ? n + " bytes" : String.format(Locale.ROOT, "%.1f MiB", n / 1048576.0);
     }
 
     @Override

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 /**
@@ -8,8 +12,7 @@ package io.scflux.core;
  */
 public final class Printable {
 
-    private Printable() {
-    }
+    private Printable() {}
 
     /**
      * {@code text} with its control characters escaped: C0 ({@code \0} to {@code \x1f}), DEL, C1 ({@code \x80} to
@@ -50,7 +53,11 @@ public final class Printable {
     }
 
     private static boolean control(char c) {
-        return c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029'
-                || (c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069');
+        return c < 0x20
+                || (c >= 0x7f && c <= 0x9f)
+                || c == '\u2028'
+                || c == '\u2029'
+                || (c >= '\u202a' && c <= '\u202e')
+                || (c >= '\u2066' && c <= '\u2069');
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.ArrayList;
@@ -118,9 +122,16 @@ public interface Reducer<A> extends java.io.Serializable {
      */
     default Mono<A> reduce(BlockSource source, BlockPlan plan, Execution execution) {
         int segments = (plan.size() + segmentBlocks() - 1) / segmentBlocks();
-        return inOrder(BlockFlux.withReader(source, plan, execution, reader -> Flux.range(0, segments)
-                .flatMapSequential(s -> Mono.fromCallable(() -> foldSegmentUnlessClosed(reader, plan, s))
-                        .subscribeOn(execution.scheduler()), execution.threads(), 1)));
+        return inOrder(BlockFlux.withReader(
+                source,
+                plan,
+                execution,
+                reader -> Flux.range(0, segments)
+                        .flatMapSequential(
+                                s -> Mono.fromCallable(() -> foldSegmentUnlessClosed(reader, plan, s))
+                                        .subscribeOn(execution.scheduler()),
+                                execution.threads(),
+                                1)));
     }
 
     /**
@@ -152,8 +163,10 @@ public interface Reducer<A> extends java.io.Serializable {
         Flux<List<RowBlock>> segments = blocks.buffer(segmentBlocks());
         Flux<A> partials = execution.threads() == 1
                 ? segments.concatMap(segment -> Mono.fromCallable(() -> foldAll(segment)), 1)
-                : segments.flatMapSequential(segment -> Mono.fromCallable(() -> foldAll(segment))
-                                .subscribeOn(execution.scheduler()), execution.threads(), 1);
+                : segments.flatMapSequential(
+                        segment -> Mono.fromCallable(() -> foldAll(segment)).subscribeOn(execution.scheduler()),
+                        execution.threads(),
+                        1);
         return inOrder(partials);
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.util.Arrays;
@@ -34,14 +38,21 @@ public class RowBlock {
     /** The stored values where float32 changes some of them, else null ({@link ExactValues}). */
     private final ExactValues exact;
 
-    private RowBlock(int blockIndex, long rowStart, int nCols, int[] indptr, int[] indices, float[] values,
-                     ExactValues exact) {
-        this(blockIndex, rowStart, indptr.length - 1, nCols, indptr[indptr.length - 1], indptr, indices, values,
-                exact);
+    private RowBlock(
+            int blockIndex, long rowStart, int nCols, int[] indptr, int[] indices, float[] values, ExactValues exact) {
+        this(blockIndex, rowStart, indptr.length - 1, nCols, indptr[indptr.length - 1], indptr, indices, values, exact);
     }
 
-    private RowBlock(int blockIndex, long rowStart, int nRows, int nCols, int nnz, int[] indptr, int[] indices,
-                     float[] values, ExactValues exact) {
+    private RowBlock(
+            int blockIndex,
+            long rowStart,
+            int nRows,
+            int nCols,
+            int nnz,
+            int[] indptr,
+            int[] indices,
+            float[] values,
+            ExactValues exact) {
         this.blockIndex = blockIndex;
         this.rowStart = rowStart;
         this.nRows = nRows;
@@ -74,8 +85,8 @@ public class RowBlock {
         Objects.requireNonNull(indices, "indices");
         Objects.requireNonNull(values, "values");
         if (blockIndex < 0 || rowStart < 0 || nCols < 0) {
-            throw new IllegalArgumentException("negative blockIndex, rowStart or nCols: "
-                    + blockIndex + ", " + rowStart + ", " + nCols);
+            throw new IllegalArgumentException(
+                    "negative blockIndex, rowStart or nCols: " + blockIndex + ", " + rowStart + ", " + nCols);
         }
         if (indptr.length == 0 || indptr[0] != 0) {
             throw new IllegalArgumentException("block indptr must start at 0");
@@ -233,9 +244,15 @@ public class RowBlock {
             return false;
         }
         RowBlock b = (RowBlock) o;
-        return blockIndex == b.blockIndex && rowStart == b.rowStart && nCols == b.nCols && nRows == b.nRows
-                && nnz == b.nnz && Arrays.equals(indptr, b.indptr) && Arrays.equals(indices, b.indices)
-                && Arrays.equals(values, b.values) && Objects.equals(exact, b.exact);
+        return blockIndex == b.blockIndex
+                && rowStart == b.rowStart
+                && nCols == b.nCols
+                && nRows == b.nRows
+                && nnz == b.nnz
+                && Arrays.equals(indptr, b.indptr)
+                && Arrays.equals(indices, b.indices)
+                && Arrays.equals(values, b.values)
+                && Objects.equals(exact, b.exact);
     }
 
     @Override
@@ -248,7 +265,7 @@ public class RowBlock {
 
     @Override
     public String toString() {
-        return "RowBlock#" + blockIndex + "[rows " + rowStart + ".." + rowEnd() + ", " + nCols + " cols, nnz "
-                + nnz + "]";
+        return "RowBlock#" + blockIndex + "[rows " + rowStart + ".." + rowEnd() + ", " + nCols + " cols, nnz " + nnz
+                + "]";
     }
 }

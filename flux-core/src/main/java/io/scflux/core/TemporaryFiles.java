@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.io.IOException;
@@ -7,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,8 +44,7 @@ public final class TemporaryFiles {
         }
     }
 
-    private TemporaryFiles() {
-    }
+    private TemporaryFiles() {}
 
     /**
      * Where scflux keeps what it writes besides its outputs (CSC files' row-major copies, operators' spills):
@@ -148,7 +150,9 @@ public final class TemporaryFiles {
                     LOG.info("removed the unfinished {} at exit", f);
                 }
             } catch (IOException e) {
-                LOG.warn("could not remove the unfinished {} at exit ({}); the next write in its folder will", f,
+                LOG.warn(
+                        "could not remove the unfinished {} at exit ({}); the next write in its folder will",
+                        f,
                         e.getMessage());
             }
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import java.io.IOException;
@@ -37,8 +41,7 @@ public final class TemporaryName {
     /** A temporary file's name: the owner's pid is group 1. */
     private static final Pattern NAME = Pattern.compile("\\..+\\.scflux-(\\d{1,18})-[0-9a-f]{1,16}\\.tmp");
 
-    private TemporaryName() {
-    }
+    private TemporaryName() {}
 
     /**
      * A new temporary name beside {@code target}, owned by this process.
@@ -48,7 +51,9 @@ public final class TemporaryName {
      */
     public static Path beside(Path target) {
         Path absolute = target.toAbsolutePath();
-        return absolute.resolveSibling(of(absolute.getFileName().toString(), ProcessHandle.current().pid(),
+        return absolute.resolveSibling(of(
+                absolute.getFileName().toString(),
+                ProcessHandle.current().pid(),
                 ThreadLocalRandom.current().nextLong()));
     }
 
@@ -110,7 +115,10 @@ public final class TemporaryName {
         try (DirectoryStream<Path> files = Files.newDirectoryStream(folder, ".*.scflux-*.tmp")) {
             for (Path f : files) {
                 OptionalLong owner = owner(f.getFileName().toString());
-                if (owner.isPresent() && ProcessHandle.of(owner.getAsLong()).map(p -> !p.isAlive()).orElse(true)
+                if (owner.isPresent()
+                        && ProcessHandle.of(owner.getAsLong())
+                                .map(p -> !p.isAlive())
+                                .orElse(true)
                         && Files.deleteIfExists(f)) {
                     LOG.info("removed {}, the unfinished file of a run that was killed", f);
                     removed.add(f);

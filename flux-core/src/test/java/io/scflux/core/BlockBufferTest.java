@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,8 +17,8 @@ import org.junit.jupiter.api.Test;
  */
 class BlockBufferTest {
 
-    private static final RowBlock TWO_ROWS = RowBlock.of(3, 10, 5, new int[] {0, 2, 3}, new int[] {1, 4, 0},
-            new float[] {1.5f, -2, 7});
+    private static final RowBlock TWO_ROWS =
+            RowBlock.of(3, 10, 5, new int[] {0, 2, 3}, new int[] {1, 4, 0}, new float[] {1.5f, -2, 7});
     private static final RowBlock ONE_ROW = RowBlock.of(4, 12, 5, new int[] {0, 1}, new int[] {2}, new float[] {9});
 
     @Test
@@ -42,7 +46,8 @@ class BlockBufferTest {
         ip[2] = 4;
         b.indicesFor(4);
         IllegalArgumentException past = assertThrows(IllegalArgumentException.class, () -> b.hold(0, 0, 2, 5));
-        assertTrue(past.getMessage().contains("indptr ends at 4 but the buffer holds 4 indices and 0 values"),
+        assertTrue(
+                past.getMessage().contains("indptr ends at 4 but the buffer holds 4 indices and 0 values"),
                 past.getMessage());
         assertThrows(IllegalArgumentException.class, () -> b.hold(0, 0, 3, 5), "more rows than pointers");
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -49,7 +53,8 @@ class BlockPlanTest {
         assertThrows(IllegalArgumentException.class, () -> new PlanTarget(0, 1));
         assertThrows(IllegalArgumentException.class, () -> new PlanTarget(1, 0));
         assertThrows(IllegalArgumentException.class, () -> new PlanTarget(PlanTarget.MAX_CHUNK_NNZ + 1, 1));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> BlockPlan.builder(PlanTarget.DEFAULT).addRow(-1));
     }
 }

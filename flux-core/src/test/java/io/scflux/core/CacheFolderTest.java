@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -76,9 +80,14 @@ class CacheFolderTest {
     @Test
     void theDefaultIsAFolderOfTheUsersOwnInTmpdirCreatedOwnerOnly() throws Exception {
         Path tmpdir = Files.createDirectories(tmp.resolve("my tmp"));
-        ProcessBuilder pb = new ProcessBuilder(Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                Probe.class.getName()).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(
+                        Paths.get(System.getProperty("java.home"), "bin", "java")
+                                .toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        Probe.class.getName())
+                .redirectErrorStream(true);
         pb.environment().remove("SCFLUX_CACHE_DIR");
         pb.environment().put("TMPDIR", tmpdir.toString());
         Process p = pb.start();
@@ -105,9 +114,12 @@ class CacheFolderTest {
     void aFolderThatCannotBeCreatedIsOneLineNamingWhy() throws IOException {
         Path file = Files.writeString(tmp.resolve("a-file"), "not a folder");
         Path dir = file.resolve("cache");
-        assertEquals(dir + ": cannot create the cache folder (" + file + " is not a folder); set SCFLUX_CACHE_DIR to a "
-                + "folder you can write", refusal(dir));
-        assertEquals(file + ": the cache folder is not a folder; remove it or set SCFLUX_CACHE_DIR to another folder",
+        assertEquals(
+                dir + ": cannot create the cache folder (" + file + " is not a folder); set SCFLUX_CACHE_DIR to a "
+                        + "folder you can write",
+                refusal(dir));
+        assertEquals(
+                file + ": the cache folder is not a folder; remove it or set SCFLUX_CACHE_DIR to another folder",
                 refusal(file));
     }
 
@@ -115,8 +127,9 @@ class CacheFolderTest {
     void aFolderGroupOrOthersMayWriteIsRefused() throws IOException {
         Path dir = Files.createDirectory(tmp.resolve("shared"));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwx---"));
-        assertEquals(dir + ": the cache folder may be written by its group (mode rwxrwx---): scflux reads back what it "
-                + "keeps there as your data; chmod go-w it, or set SCFLUX_CACHE_DIR to a folder only you can write",
+        assertEquals(
+                dir + ": the cache folder may be written by its group (mode rwxrwx---): scflux reads back what it "
+                        + "keeps there as your data; chmod go-w it, or set SCFLUX_CACHE_DIR to a folder only you can write",
                 refusal(dir));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xrwx"));
         assertTrue(refusal(dir).startsWith(dir + ": the cache folder may be written by others (mode rwxr-xrwx)"));
@@ -130,23 +143,26 @@ class CacheFolderTest {
         Files.setPosixFilePermissions(open, PosixFilePermissions.fromString("rwxrwxrwx"));
         Path link = Files.createSymbolicLink(tmp.resolve("link"), open);
         String m = refusal(link);
-        assertTrue(m.startsWith(link + " (a symlink to " + open.toRealPath() + "): the cache folder may be written by "
-                + "others (mode rwxrwxrwx)"), m);
+        assertTrue(
+                m.startsWith(link + " (a symlink to " + open.toRealPath() + "): the cache folder may be written by "
+                        + "others (mode rwxrwxrwx)"),
+                m);
         Path mine = Files.createDirectory(tmp.resolve("mine"));
         Files.setPosixFilePermissions(mine, PosixFilePermissions.fromString("rwx------"));
         Path good = Files.createSymbolicLink(tmp.resolve("good"), mine);
         System.setProperty("scflux.cache.dir", good.toString());
         assertEquals(good, TemporaryFiles.openScratchDir());
         Path dangling = Files.createSymbolicLink(tmp.resolve("dangling"), tmp.resolve("nowhere"));
-        assertTrue(refusal(dangling).startsWith(dangling + ": the cache folder is not a folder (a symlink to "),
+        assertTrue(
+                refusal(dangling).startsWith(dangling + ": the cache folder is not a folder (a symlink to "),
                 refusal(dangling));
     }
 
     @Test
     void aFolderOfAnotherUserIsRefused() throws Exception {
         if (!root()) {
-            System.out.println("CacheFolderTest: skipped aFolderOfAnotherUserIsRefused: chown needs root, this is uid "
-                    + idU());
+            System.out.println(
+                    "CacheFolderTest: skipped aFolderOfAnotherUserIsRefused: chown needs root, this is uid " + idU());
             Assumptions.abort("chown needs root");
         }
         Path dir = Files.createDirectory(tmp.resolve("theirs"));
@@ -154,17 +170,25 @@ class CacheFolderTest {
         Files.setAttribute(dir, "unix:uid", 4242);
         String m = refusal(dir);
         assertTrue(m.startsWith(dir + ": the cache folder belongs to "), m);
-        assertTrue(m.contains("(uid 4242), not to this user (") && m.contains("uid 0)")
-                && m.endsWith("set SCFLUX_CACHE_DIR to a folder of yours"), m);
+        assertTrue(
+                m.contains("(uid 4242), not to this user (")
+                        && m.contains("uid 0)")
+                        && m.endsWith("set SCFLUX_CACHE_DIR to a folder of yours"),
+                m);
         Path link = Files.createSymbolicLink(tmp.resolve("to-theirs"), dir);
-        assertTrue(refusal(link).startsWith(link + " (a symlink to " + dir.toRealPath() + "): the cache folder "
-                + "belongs to "), refusal(link));
+        assertTrue(
+                refusal(link)
+                        .startsWith(
+                                link + " (a symlink to " + dir.toRealPath() + "): the cache folder " + "belongs to "),
+                refusal(link));
         // a link of theirs to a folder of this user's: where the copies go is theirs to decide, refused too
         Path mine = Files.createDirectory(tmp.resolve("mine"));
         Files.setPosixFilePermissions(mine, PosixFilePermissions.fromString("rwx------"));
         Path planted = Files.createSymbolicLink(tmp.resolve("planted"), mine);
         Files.setAttribute(planted, "unix:uid", 4242, java.nio.file.LinkOption.NOFOLLOW_LINKS);
-        assertEquals(planted + ": the cache folder is a symlink that uid 4242 made, not this user (uid 0); remove "
-                + "it, or set SCFLUX_CACHE_DIR to a folder of yours", refusal(planted));
+        assertEquals(
+                planted + ": the cache folder is a symlink that uid 4242 made, not this user (uid 0); remove "
+                        + "it, or set SCFLUX_CACHE_DIR to a folder of yours",
+                refusal(planted));
     }
 }

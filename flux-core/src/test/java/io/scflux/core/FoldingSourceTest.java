@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -51,8 +55,11 @@ class FoldingSourceTest {
     private static void fallsBack(Runnable action) {
         List<String> logged = Logs.during(action);
         assertEquals(1, logged.size(), logged.toString());
-        assertTrue(logged.get(0).contains("was asked for its result before the reads covered it: folding it in a "
-                + "pass of its own"), logged.get(0));
+        assertTrue(
+                logged.get(0)
+                        .contains("was asked for its result before the reads covered it: folding it in a "
+                                + "pass of its own"),
+                logged.get(0));
     }
 
     private static Supplier<float[]> noFallback() {
@@ -65,11 +72,14 @@ class FoldingSourceTest {
         CountingSource counts = CountingSource.of(MATRIX);
         BlockPlan plan = counts.plan(BlockSize.TINY.target());
         AtomicIntegerArray folded = new AtomicIntegerArray(plan.size());
-        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM,
-                b -> folded.incrementAndGet(b.blockIndex()), noFallback());
+        FoldingSource<float[]> source =
+                new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(b.blockIndex()), noFallback());
 
-        StepVerifier.create(source.blocks(plan, t.execution()).map(b -> (long) b.nnz()).reduce(0L, Long::sum))
-                .expectNext(MATRIX.nnz()).verifyComplete();
+        StepVerifier.create(source.blocks(plan, t.execution())
+                        .map(b -> (long) b.nnz())
+                        .reduce(0L, Long::sum))
+                .expectNext(MATRIX.nnz())
+                .verifyComplete();
 
         assertArrayEquals(new float[] {expected(plan)}, source.result());
         assertEquals(1, counts.opened.get());
@@ -80,15 +90,18 @@ class FoldingSourceTest {
     }
 
     /** A source over {@link #MATRIX} folding {@link #SUM} on {@code plan}, counting its fallbacks and handed blocks. */
-    private record Ride(BlockPlan plan, FoldingSource<float[]> source, AtomicInteger fallbacks,
-                        AtomicInteger folded) {
+    private record Ride(BlockPlan plan, FoldingSource<float[]> source, AtomicInteger fallbacks, AtomicInteger folded) {
         static Ride on(BlockSize size) {
             CountingSource counts = CountingSource.of(MATRIX);
             BlockPlan plan = counts.plan(size.target());
             AtomicInteger fallbacks = new AtomicInteger();
             AtomicInteger folded = new AtomicInteger();
-            return new Ride(plan, new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(),
-                    () -> new float[] {fallbacks.incrementAndGet() * 100f}), fallbacks, folded);
+            return new Ride(
+                    plan,
+                    new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(), () ->
+                            new float[] {fallbacks.incrementAndGet() * 100f}),
+                    fallbacks,
+                    folded);
         }
     }
 
@@ -106,7 +119,8 @@ class FoldingSourceTest {
     void readingRowsOutsideThePlanRunsTheFallbackBeforeTheBlockIsHandedOn() {
         Ride r = Ride.on(BlockSize.TINY);
         BlockPlan other = MATRIX.plan(BlockSize.ONE_ROW.target());
-        fallsBack(() -> StepVerifier.create(r.source().blocks(other, Threads.ONE.execution()).take(1))
+        fallsBack(() -> StepVerifier.create(
+                        r.source().blocks(other, Threads.ONE.execution()).take(1))
                 .assertNext(b -> assertEquals(1, r.fallbacks().get(), "the fallback ran before the first block"))
                 .verifyComplete());
         r.source().blocks(r.plan(), Threads.TWO.execution()).blockLast(WAIT);
@@ -119,8 +133,8 @@ class FoldingSourceTest {
         CountingSource counts = CountingSource.of(MATRIX);
         BlockPlan plan = counts.plan(BlockSize.TINY.target());
         AtomicInteger folded = new AtomicInteger();
-        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(),
-                noFallback());
+        FoldingSource<float[]> source =
+                new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(), noFallback());
         try (RowReader reader = source.open()) {
             for (int b : new int[] {2, 0, 2, 1, 0}) {
                 reader.read(b, plan.rowStart(b), plan.rowEnd(b));
@@ -135,10 +149,17 @@ class FoldingSourceTest {
     void aCancelledPassLeavesTheResultToTheFallback() {
         CountingSource counts = CountingSource.of(MATRIX);
         BlockPlan plan = counts.plan(BlockSize.TINY.target());
-        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> { },
+        FoldingSource<float[]> source = new FoldingSource<>(
+                counts,
+                plan,
+                SUM,
+                b -> {},
                 () -> SUM.reduce(counts, plan, Execution.sequential()).block(WAIT));
         StepVerifier.create(source.blocks(plan, Threads.TWO.execution()), 0)
-                .thenRequest(3).expectNextCount(3).thenCancel().verify(WAIT);
+                .thenRequest(3)
+                .expectNextCount(3)
+                .thenCancel()
+                .verify(WAIT);
         float segmented = SUM.reduce(counts, plan, Execution.sequential()).block(WAIT)[0];
         fallsBack(() -> assertEquals(Float.floatToIntBits(segmented), Float.floatToIntBits(source.result()[0])));
     }
@@ -148,7 +169,7 @@ class FoldingSourceTest {
         CountingSource counts = CountingSource.of(MATRIX);
         BlockPlan plan = counts.plan(BlockSize.TINY.target());
         AtomicInteger calls = new AtomicInteger();
-        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> { }, () -> {
+        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> {}, () -> {
             if (calls.incrementAndGet() == 1) {
                 throw new IllegalStateException("first try fails");
             }
@@ -161,15 +182,16 @@ class FoldingSourceTest {
     @Test
     void anEmptySourceHasTheIdentity() {
         CsrMatrix empty = CsrMatrix.builder(5).build();
-        FoldingSource<float[]> source = new FoldingSource<>(empty, empty.plan(), SUM, b -> { }, noFallback());
+        FoldingSource<float[]> source = new FoldingSource<>(empty, empty.plan(), SUM, b -> {}, noFallback());
         assertArrayEquals(new float[1], source.result());
     }
 
     @Test
     void aPlanOfAnotherSizeIsRefused() {
         CsrMatrix small = Matrices.random(3, 4, 0.5, 1);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> new FoldingSource<>(MATRIX, small.plan(), SUM, b -> { }, noFallback()));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> new FoldingSource<>(MATRIX, small.plan(), SUM, b -> {}, noFallback()));
         assertEquals(true, e.getMessage().contains("plan covers 3 rows"), e.getMessage());
     }
 }

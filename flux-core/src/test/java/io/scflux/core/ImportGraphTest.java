@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,8 +42,8 @@ class ImportGraphTest {
             "io.scflux.core.anndata", 2);
 
     private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
-    private static final Pattern IMPORT = Pattern.compile("^import\\s+(static\\s+)?([\\w.]+?)(\\.\\*)?\\s*;",
-            Pattern.MULTILINE);
+    private static final Pattern IMPORT =
+            Pattern.compile("^import\\s+(static\\s+)?([\\w.]+?)(\\.\\*)?\\s*;", Pattern.MULTILINE);
 
     @Test
     void theMainCodeHasNoCircleOfFiles() {
@@ -61,7 +65,8 @@ class ImportGraphTest {
             corePackages.add(fromPackage);
             for (String to : targets) {
                 String toPackage = g.packageOf.get(to);
-                if (toPackage.startsWith("io.scflux.core") && !toPackage.equals(fromPackage)
+                if (toPackage.startsWith("io.scflux.core")
+                        && !toPackage.equals(fromPackage)
                         && CORE_FLOORS.get(toPackage) >= CORE_FLOORS.get(fromPackage)) {
                     upward.add(from + " -> " + to);
                 }
@@ -100,9 +105,12 @@ class ImportGraphTest {
             Map<String, String> packageOf = new TreeMap<>();
             Map<String, String> text = new HashMap<>();
             try (Stream<Path> modules = Files.list(root)) {
-                for (Path main : modules.map(m -> m.resolve("src/main/java")).filter(Files::isDirectory).toList()) {
+                for (Path main : modules.map(m -> m.resolve("src/main/java"))
+                        .filter(Files::isDirectory)
+                        .toList()) {
                     try (Stream<Path> files = Files.walk(main)) {
-                        for (Path f : files.filter(p -> p.toString().endsWith(".java")).toList()) {
+                        for (Path f : files.filter(p -> p.toString().endsWith(".java"))
+                                .toList()) {
                             String s = Files.readString(f);
                             Matcher m = PACKAGE.matcher(s);
                             String pkg = m.find() ? m.group(1) : "";
@@ -122,11 +130,11 @@ class ImportGraphTest {
                 Matcher m = IMPORT.matcher(s);
                 while (m.find()) {
                     if (m.group(3) != null && m.group(1) == null) {
-                        continue;                   // a whole package: names no file
+                        continue; // a whole package: names no file
                     }
                     String target = m.group(2);
                     while (!packageOf.containsKey(target) && target.contains(".")) {
-                        target = target.substring(0, target.lastIndexOf('.'));   // a member or nested class
+                        target = target.substring(0, target.lastIndexOf('.')); // a member or nested class
                     }
                     if (packageOf.containsKey(target) && !target.equals(from)) {
                         to.add(target);
@@ -152,8 +160,13 @@ class ImportGraphTest {
             return found;
         }
 
-        private void connect(String v, Map<String, Integer> index, Map<String, Integer> low, Deque<String> stack,
-                             Set<String> onStack, List<List<String>> found) {
+        private void connect(
+                String v,
+                Map<String, Integer> index,
+                Map<String, Integer> low,
+                Deque<String> stack,
+                Set<String> onStack,
+                List<List<String>> found) {
             index.put(v, index.size());
             low.put(v, index.get(v));
             stack.push(v);

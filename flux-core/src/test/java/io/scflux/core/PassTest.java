@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,7 +27,8 @@ import org.junit.jupiter.api.Test;
 class PassTest {
 
     private static final CsrMatrix X = Matrices.random(300, 40, 0.3, 1);
-    private static final Streaming STREAMING = Streaming.DEFAULT.withTarget(BlockSize.TINY.target()).withThreads(4);
+    private static final Streaming STREAMING =
+            Streaming.DEFAULT.withTarget(BlockSize.TINY.target()).withThreads(4);
 
     /** X, noting each pass that opens it and watching its reads. */
     private static final class Watched extends ForwardingSource {
@@ -65,7 +70,11 @@ class PassTest {
     @Test
     void theStepNearestAPassNamesIt() {
         Watched x = new Watched();
-        STREAMING.reduce(x, ROWS).contextWrite(Pass.named("qc")).contextWrite(Pass.named("pipeline")).block();
+        STREAMING
+                .reduce(x, ROWS)
+                .contextWrite(Pass.named("qc"))
+                .contextWrite(Pass.named("pipeline"))
+                .block();
         STREAMING.blocks(x).contextWrite(Pass.named("write")).blockLast();
         STREAMING.buffers(x).doOnNext(BlockBuffer::release).blockLast();
         assertEquals(List.of("qc", "write", "null"), x.names, "the last pass is unnamed");
@@ -95,11 +104,19 @@ class PassTest {
     @Test
     void aSourceUnderAViewWatchesTheViewsPass() {
         Watched x = new Watched();
-        BlockSource firstHalf = AnnData.of(x).subset(Selection.range(0, 150), Selection.all()).x();
+        BlockSource firstHalf =
+                AnnData.of(x).subset(Selection.range(0, 150), Selection.all()).x();
         int blocks = firstHalf.plan(STREAMING.target()).size();
-        assertEquals(150, STREAMING.reduce(firstHalf, ROWS).contextWrite(Pass.named("hvg")).block()[0]);
+        assertEquals(
+                150,
+                STREAMING
+                        .reduce(firstHalf, ROWS)
+                        .contextWrite(Pass.named("hvg"))
+                        .block()[0]);
         assertEquals(List.of("hvg"), x.names);
         long[] last = x.reads.get(x.reads.size() - 1);
-        assertEquals(List.of((long) blocks, 150L, (long) blocks, 150L), Arrays.stream(last).boxed().toList());
+        assertEquals(
+                List.of((long) blocks, 150L, (long) blocks, 150L),
+                Arrays.stream(last).boxed().toList());
     }
 }

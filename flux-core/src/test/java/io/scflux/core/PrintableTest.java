@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -38,7 +42,8 @@ class PrintableTest {
 
     @Test
     void aFormatErrorQuotesTheFileEscaped() {
-        assertEquals("f.h5: genome\\x1b[0m: GRCh38\\n", new ScfluxFormatException("f.h5", "genome\u001b[0m",
-                "GRCh38\n").getMessage());
+        assertEquals(
+                "f.h5: genome\\x1b[0m: GRCh38\\n",
+                new ScfluxFormatException("f.h5", "genome\u001b[0m", "GRCh38\n").getMessage());
     }
 }

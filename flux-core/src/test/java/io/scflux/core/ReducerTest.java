@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -100,13 +104,17 @@ class ReducerTest {
     void sameBitsWithAnyThreadCount(BlockSize size) {
         CsrMatrix m = wideRange();
         BlockPlan plan = m.plan(size.target());
-        float reference = FLOAT_SUM.reduce(m.blocks(plan), Execution.sequential()).block()[0];
+        float reference =
+                FLOAT_SUM.reduce(m.blocks(plan), Execution.sequential()).block()[0];
         for (Threads t : Threads.values()) {
             for (int run = 0; run < 3; run++) {
-                float got = FLOAT_SUM.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];
+                float got = FLOAT_SUM.reduce(m.blocks(plan, t.execution()), t.execution())
+                        .block()[0];
                 assertEquals(Float.floatToRawIntBits(reference), Float.floatToRawIntBits(got), t + " run " + run);
                 float read = FLOAT_SUM.reduce(m, plan, t.execution()).block()[0];
-                assertEquals(Float.floatToRawIntBits(reference), Float.floatToRawIntBits(read),
+                assertEquals(
+                        Float.floatToRawIntBits(reference),
+                        Float.floatToRawIntBits(read),
                         t + " run " + run + ", segments read by their workers");
             }
         }
@@ -149,14 +157,20 @@ class ReducerTest {
             }
         }
         assertNotEquals(Float.floatToRawIntBits(perBlock), Float.floatToRawIntBits(perValue));
-        float gotBlocks = FLOAT_SUM.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];
-        float gotValues = FLOAT_SUM_INTO.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];
+        float gotBlocks =
+                FLOAT_SUM.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0];
+        float gotValues = FLOAT_SUM_INTO.reduce(m.blocks(plan, t.execution()), t.execution())
+                .block()[0];
         assertEquals(Float.floatToRawIntBits(perBlock), Float.floatToRawIntBits(gotBlocks));
         assertEquals(Float.floatToRawIntBits(perValue), Float.floatToRawIntBits(gotValues));
-        assertEquals(Float.floatToRawIntBits(perBlock),
-                Float.floatToRawIntBits(FLOAT_SUM.reduce(m, plan, t.execution()).block()[0]), "read by the workers");
-        assertEquals(Float.floatToRawIntBits(perValue),
-                Float.floatToRawIntBits(FLOAT_SUM_INTO.reduce(m, plan, t.execution()).block()[0]),
+        assertEquals(
+                Float.floatToRawIntBits(perBlock),
+                Float.floatToRawIntBits(FLOAT_SUM.reduce(m, plan, t.execution()).block()[0]),
+                "read by the workers");
+        assertEquals(
+                Float.floatToRawIntBits(perValue),
+                Float.floatToRawIntBits(
+                        FLOAT_SUM_INTO.reduce(m, plan, t.execution()).block()[0]),
                 "read by the workers");
     }
 
@@ -228,9 +242,12 @@ class ReducerTest {
                 runSum = 0;
             }
         }
-        assertEquals(Float.floatToRawIntBits(expected),
-                Float.floatToRawIntBits(gathering.reduce(m.blocks(plan, t.execution()), t.execution()).block()[0][0]));
-        assertEquals(Float.floatToRawIntBits(expected),
+        assertEquals(
+                Float.floatToRawIntBits(expected),
+                Float.floatToRawIntBits(gathering.reduce(m.blocks(plan, t.execution()), t.execution())
+                        .block()[0][0]));
+        assertEquals(
+                Float.floatToRawIntBits(expected),
                 Float.floatToRawIntBits(gathering.reduce(m, plan, t.execution()).block()[0][0]),
                 "read by the workers");
         float[][] byRuns = gathering.identity();
@@ -246,8 +263,10 @@ class ReducerTest {
     @EnumSource(Threads.class)
     void planChangesBitsThreadsDoNot(Threads t) {
         CsrMatrix m = wideRange();
-        float oneBlock = FLOAT_SUM.reduce(m.blocks(m.plan(BlockSize.DEFAULT.target())), t.execution()).block()[0];
-        float rowBlocks = FLOAT_SUM.reduce(m.blocks(m.plan(BlockSize.ONE_ROW.target())), t.execution()).block()[0];
+        float oneBlock = FLOAT_SUM.reduce(m.blocks(m.plan(BlockSize.DEFAULT.target())), t.execution())
+                .block()[0];
+        float rowBlocks = FLOAT_SUM.reduce(m.blocks(m.plan(BlockSize.ONE_ROW.target())), t.execution())
+                .block()[0];
         // Different plans fold in a different order: that is why the plan, never the threads, fixes the result.
         assertNotEquals(Float.floatToRawIntBits(oneBlock), Float.floatToRawIntBits(rowBlocks));
     }
@@ -258,8 +277,8 @@ class ReducerTest {
         StepVerifier.create(FLOAT_SUM.reduce(Flux.empty(), t.execution()))
                 .assertNext(a -> assertEquals(0f, a[0]))
                 .verifyComplete();
-        Flux<RowBlock> failing = Flux.concat(Flux.just(RowBlock.empty(0, 0, 1, 3)),
-                Mono.error(new IllegalStateException("upstream failed")));
+        Flux<RowBlock> failing = Flux.concat(
+                Flux.just(RowBlock.empty(0, 0, 1, 3)), Mono.error(new IllegalStateException("upstream failed")));
         StepVerifier.create(FLOAT_SUM.reduce(failing, t.execution()))
                 .expectErrorMessage("upstream failed")
                 .verify();
@@ -277,8 +296,10 @@ class ReducerTest {
         CountingSource source = CountingSource.of(m);
         AtomicInteger folded = new AtomicInteger();
         AtomicInteger held = new AtomicInteger();
-        Reducer<float[]> slow = slowed(200_000,
-                () -> held.accumulateAndGet(source.reads.get() - folded.get(), Math::max), folded::incrementAndGet);
+        Reducer<float[]> slow = slowed(
+                200_000,
+                () -> held.accumulateAndGet(source.reads.get() - folded.get(), Math::max),
+                folded::incrementAndGet);
         slow.reduce(source, plan, t.execution()).block();
         assertEquals(plan.size(), folded.get());
         assertTrue(held.get() <= t.count(), held.get() + " blocks read and not folded with " + t);
@@ -315,7 +336,7 @@ class ReducerTest {
         CsrMatrix m = wideRange();
         CountingSource source = CountingSource.of(m);
         CountDownLatch started = new CountDownLatch(1);
-        Reducer<float[]> blocking = slowed(1_000_000, started::countDown, () -> { });
+        Reducer<float[]> blocking = slowed(1_000_000, started::countDown, () -> {});
         StepVerifier.create(blocking.reduce(source, m.plan(BlockSize.ONE_ROW.target()), t.execution()))
                 .then(() -> await(started))
                 .thenCancel()

@@ -1,11 +1,15 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.scflux.core.test.Logs;
 import io.scflux.core.test.CacheDir;
+import io.scflux.core.test.Logs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -67,14 +71,22 @@ class TemporaryFilesTest {
     /** A JVM killed with SIGKILL (no shutdown hook runs) while it holds a spill: the next opening removes it. */
     @Test
     void aSpillOfAJvmKilledWithSigkillIsRemovedByTheNextOpening() throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), Probe.class.getName(), cache.toString())
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Probe.class.getName(),
+                        cache.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         try {
-            String line = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
-                    java.nio.charset.StandardCharsets.UTF_8)).readLine();
+            String line = new java.io.BufferedReader(
+                            new java.io.InputStreamReader(p.getInputStream(), java.nio.charset.StandardCharsets.UTF_8))
+                    .readLine();
             assertTrue(line != null && Files.exists(Path.of(line)), "the probe wrote its spill: " + line);
-            assertEquals(p.pid(), TemporaryName.owner(Path.of(line).getFileName().toString()).orElse(-1));
+            assertEquals(
+                    p.pid(),
+                    TemporaryName.owner(Path.of(line).getFileName().toString()).orElse(-1));
             TemporaryName.removeStale(cache);
             assertTrue(Files.exists(Path.of(line)), "kept while its JVM runs");
             p.destroyForcibly();
@@ -95,9 +107,11 @@ class TemporaryFilesTest {
             String name = f.getFileName().toString();
             String pid = Long.toString(ProcessHandle.current().pid());
             assertTrue(name.matches("\\.wilcoxon\\.scflux-" + pid + "-[0-9a-f]+\\.tmp"), name);
-            assertEquals(ProcessHandle.current().pid(), TemporaryName.owner(name).orElse(-1));
-            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(
-                    Files.getPosixFilePermissions(f)));
+            assertEquals(
+                    ProcessHandle.current().pid(), TemporaryName.owner(name).orElse(-1));
+            assertEquals(
+                    "rw-------",
+                    java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(f)));
             assertTrue(TemporaryFiles.writing().contains(f));
         } finally {
             Files.delete(f);
@@ -125,8 +139,9 @@ class TemporaryFilesTest {
             }
             List<String> log = Logs.during(() -> assertEquals(cache, TemporaryFiles.openScratchDir()));
             assertEquals(2, log.size(), log.toString());
-            assertTrue(log.stream().allMatch(l -> l.contains("the unfinished file of a run that was killed")), log
-                    .toString());
+            assertTrue(
+                    log.stream().allMatch(l -> l.contains("the unfinished file of a run that was killed")),
+                    log.toString());
             List<String> expected = new java.util.ArrayList<>(others);
             expected.add(liveSpill);
             expected.add(mine);

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -56,7 +60,9 @@ class TemporaryNameTest {
         assertNotEquals(one, two);
         assertEquals(dir.toAbsolutePath(), one.getParent());
         assertTrue(one.getFileName().toString().startsWith(".bbbb"));
-        assertEquals(OptionalLong.of(ProcessHandle.current().pid()), TemporaryName.owner(one.getFileName().toString()));
+        assertEquals(
+                OptionalLong.of(ProcessHandle.current().pid()),
+                TemporaryName.owner(one.getFileName().toString()));
     }
 
     @Test
@@ -80,8 +86,10 @@ class TemporaryNameTest {
         Path live = Files.writeString(dir.resolve(TemporaryName.of("in.h5ad", alive, 0x3c4d)), "being written");
         Path unrelated = Files.writeString(dir.resolve(".in.h5ad.scflux-" + dead + ".tmp"), "not by the rule");
         List<String> logged = Logs.during(() -> TemporaryName.removeStale(dir));
-        assertEquals(List.of("[main] INFO " + TemporaryName.class.getName() + " - removed " + stale
-                + ", the unfinished file of a run that was killed"), logged);
+        assertEquals(
+                List.of("[main] INFO " + TemporaryName.class.getName() + " - removed " + stale
+                        + ", the unfinished file of a run that was killed"),
+                logged);
         assertFalse(Files.exists(stale));
         assertTrue(Files.exists(live));
         assertTrue(Files.exists(unrelated));

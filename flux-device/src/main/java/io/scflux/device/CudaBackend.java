@@ -1,10 +1,14 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
 import static jcuda.driver.JCudaDriver.cuDeviceGetName;
-import static jcuda.driver.JCudaDriver.cuDeviceTotalMem;
 import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
+import static jcuda.driver.JCudaDriver.cuDeviceTotalMem;
 import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD8;
@@ -82,9 +86,11 @@ public final class CudaBackend implements Backend, AutoCloseable {
             while (end < name.length && name[end] != 0) {
                 end++;
             }
-            LOG.info("computing on CUDA device 0, {} ({} MiB){}", new String(name, 0, end,
-                    java.nio.charset.StandardCharsets.US_ASCII), total[0] >> 20, capBytes == Long.MAX_VALUE ? ""
-                    : ", its buffers capped at " + (capBytes >> 20) + " MiB");
+            LOG.info(
+                    "computing on CUDA device 0, {} ({} MiB){}",
+                    new String(name, 0, end, java.nio.charset.StandardCharsets.US_ASCII),
+                    total[0] >> 20,
+                    capBytes == Long.MAX_VALUE ? "" : ", its buffers capped at " + (capBytes >> 20) + " MiB");
         }
         return new CudaBackend(context, new CudaMemory(), new Kernels(), MemoryAccount.root("cuda", capBytes));
     }
@@ -368,7 +374,9 @@ public final class CudaBackend implements Backend, AutoCloseable {
                 mapBuffer = buffer(bytes);
             }
             copyIn(CudaMemory.pointer(mapBuffer), Pointer.to(to), 4L * to.length);
-            copyIn(CudaMemory.pointer(mapBuffer).withByteOffset(4L * to.length), Pointer.to(missing),
+            copyIn(
+                    CudaMemory.pointer(mapBuffer).withByteOffset(4L * to.length),
+                    Pointer.to(missing),
                     4L * missing.length);
             mapOnDevice = map;
         }

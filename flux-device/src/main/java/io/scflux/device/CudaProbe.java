@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import static jcuda.driver.JCudaDriver.cuDeviceGet;
@@ -25,8 +29,7 @@ final class CudaProbe {
     private static final Pattern MISSING_LIBRARY =
             Pattern.compile("(lib[\\w.-]+: cannot open shared object file[^\\n]*)");
 
-    private CudaProbe() {
-    }
+    private CudaProbe() {}
 
     /** Why CUDA cannot run here, or null when device 0 can. */
     static String unavailableReason() {
@@ -69,6 +72,8 @@ final class CudaProbe {
     static String firstLine(Throwable e) {
         String message = String.valueOf(e.getMessage());
         Matcher m = MISSING_LIBRARY.matcher(message);
-        return m.find() ? m.group(1) : message.lines().findFirst().orElse(e.getClass().getName());
+        return m.find()
+                ? m.group(1)
+                : message.lines().findFirst().orElse(e.getClass().getName());
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import io.scflux.core.BlockPlan;
@@ -36,8 +40,10 @@ public final class DevicePlan {
     public static PlanTarget target(PlanTarget requested, long budget) {
         PlanTarget t = requested;
         while (DeviceBlocks.deviceBytes(t.maxRows(), t.chunkNnz()) > budget) {
-            t = shrink(t, "device buffers for a single entry need " + DeviceBlocks.deviceBytes(1, 1)
-                    + " bytes, more than the " + budget + " bytes allowed; raise --device-mem-mb");
+            t = shrink(
+                    t,
+                    "device buffers for a single entry need " + DeviceBlocks.deviceBytes(1, 1)
+                            + " bytes, more than the " + budget + " bytes allowed; raise --device-mem-mb");
         }
         return t;
     }
@@ -55,9 +61,11 @@ public final class DevicePlan {
             if (DeviceBlocks.deviceBytes(p.maxBlockRows(), p.maxBlockNnz()) <= budget) {
                 return new DevicePlan(p, budget);
             }
-            t = shrink(t, source.describe() + " has a row of " + p.maxBlockNnz() + " entries, whose device buffers ("
-                    + DeviceBlocks.deviceBytes(1, p.maxBlockNnz()) + " bytes) exceed the " + budget
-                    + " bytes allowed; raise --device-mem-mb");
+            t = shrink(
+                    t,
+                    source.describe() + " has a row of " + p.maxBlockNnz() + " entries, whose device buffers ("
+                            + DeviceBlocks.deviceBytes(1, p.maxBlockNnz()) + " bytes) exceed the " + budget
+                            + " bytes allowed; raise --device-mem-mb");
         }
     }
 
@@ -66,7 +74,8 @@ public final class DevicePlan {
         if (t.chunkNnz() == 1 && t.maxRows() == 1) {
             throw new IllegalStateException(failure);
         }
-        return t.chunkNnz() >= t.maxRows() ? new PlanTarget(t.chunkNnz() / 2, t.maxRows())
+        return t.chunkNnz() >= t.maxRows()
+                ? new PlanTarget(t.chunkNnz() / 2, t.maxRows())
                 : new PlanTarget(t.chunkNnz(), t.maxRows() / 2);
     }
 

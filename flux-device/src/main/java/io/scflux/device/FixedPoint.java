@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import io.scflux.core.RowBlock;
@@ -13,8 +17,7 @@ final class FixedPoint {
     /** A sum's magnitude is kept below {@code 2^HEADROOM}. */
     private static final int HEADROOM = 124;
 
-    private FixedPoint() {
-    }
+    private FixedPoint() {}
 
     /** The exponent for sums whose magnitudes are at most {@code bound} (finite, non-negative). */
     static int exponent(double bound) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import static jcuda.driver.JCudaDriver.cuCtxSynchronize;
@@ -60,31 +64,74 @@ final class Kernels {
     }
 
     void normalizeLog1p(int nRows, DeviceBlocks b, boolean single, double lnBase) {
-        launch(normalizeLog1p, nRows, Pointer.to(ints(nRows), ptr(b.indptr), ptr(b.values), ptr(b.factors),
-                ptr(b.out), ints(single ? 1 : 0), Pointer.to(new double[] {lnBase})));
+        launch(
+                normalizeLog1p,
+                nRows,
+                Pointer.to(
+                        ints(nRows),
+                        ptr(b.indptr),
+                        ptr(b.values),
+                        ptr(b.factors),
+                        ptr(b.out),
+                        ints(single ? 1 : 0),
+                        Pointer.to(new double[] {lnBase})));
     }
 
-    void columnSums(int nnz, DeviceBlocks b, boolean float32Squares, int eSum, int eSq, CUdeviceptr sum,
-                    CUdeviceptr squares) {
-        launch(columnSums, nnz, Pointer.to(ints(nnz), ptr(b.indices), ptr(b.values), ints(float32Squares ? 1 : 0),
-                ints(eSum), ints(eSq), Pointer.to(sum), Pointer.to(squares)));
+    void columnSums(
+            int nnz, DeviceBlocks b, boolean float32Squares, int eSum, int eSq, CUdeviceptr sum, CUdeviceptr squares) {
+        launch(
+                columnSums,
+                nnz,
+                Pointer.to(
+                        ints(nnz),
+                        ptr(b.indices),
+                        ptr(b.values),
+                        ints(float32Squares ? 1 : 0),
+                        ints(eSum),
+                        ints(eSq),
+                        Pointer.to(sum),
+                        Pointer.to(squares)));
     }
 
-    void gram(int nRows, int nnz, DeviceBlocks b, int p, int eGram, int eSum, CUdeviceptr upper,
-              CUdeviceptr columnSums) {
-        launch(gram, nnz, Pointer.to(ints(nRows), ints(nnz), ptr(b.indptr), ptr(b.indices), ptr(b.values), ints(p),
-                ints(eGram), ints(eSum), Pointer.to(upper), Pointer.to(columnSums)));
+    void gram(
+            int nRows, int nnz, DeviceBlocks b, int p, int eGram, int eSum, CUdeviceptr upper, CUdeviceptr columnSums) {
+        launch(
+                gram,
+                nnz,
+                Pointer.to(
+                        ints(nRows),
+                        ints(nnz),
+                        ptr(b.indptr),
+                        ptr(b.indices),
+                        ptr(b.values),
+                        ints(p),
+                        ints(eGram),
+                        ints(eSum),
+                        Pointer.to(upper),
+                        Pointer.to(columnSums)));
     }
 
     void project(int nRows, DeviceBlocks b, int k, CUdeviceptr loadings, CUdeviceptr meanV, CUdeviceptr out) {
-        launch(project, (long) nRows * k, Pointer.to(ints(nRows), ptr(b.indptr), ptr(b.indices), ptr(b.values),
-                ints(k), Pointer.to(loadings), Pointer.to(meanV), Pointer.to(out)));
+        launch(
+                project,
+                (long) nRows * k,
+                Pointer.to(
+                        ints(nRows),
+                        ptr(b.indptr),
+                        ptr(b.indices),
+                        ptr(b.values),
+                        ints(k),
+                        Pointer.to(loadings),
+                        Pointer.to(meanV),
+                        Pointer.to(out)));
     }
 
     /** Each row's entry count once re-indexed by the map {@code to}, with {@code filled} columns, into ptr[r + 1]. */
     void reindexCount(int nRows, DeviceArrays in, CUdeviceptr to, int filled, DeviceBuffer outPtr) {
-        launch(reindexCount, nRows, Pointer.to(ints(nRows), ptr(in.indptr), ptr(in.indices), Pointer.to(to),
-                ints(filled), ptr(outPtr)));
+        launch(
+                reindexCount,
+                nRows,
+                Pointer.to(ints(nRows), ptr(in.indptr), ptr(in.indices), Pointer.to(to), ints(filled), ptr(outPtr)));
     }
 
     /** The row counts in {@code ptr[1..nRows]} summed into row pointers, by one thread. */
@@ -93,11 +140,31 @@ final class Kernels {
     }
 
     /** Each row of {@code in} re-indexed into {@code out}, whose row pointers are computed. */
-    void reindexRows(int nRows, DeviceArrays in, CUdeviceptr to, CUdeviceptr missing, int nMissing,
-                     boolean keepsOrder, float fill, DeviceArrays out) {
-        launch(reindexRows, nRows, Pointer.to(ints(nRows), ptr(in.indptr), ptr(in.indices), ptr(in.values),
-                Pointer.to(to), Pointer.to(missing), ints(nMissing), ints(keepsOrder ? 1 : 0),
-                Pointer.to(new float[] {fill}), ptr(out.indptr), ptr(out.indices), ptr(out.values)));
+    void reindexRows(
+            int nRows,
+            DeviceArrays in,
+            CUdeviceptr to,
+            CUdeviceptr missing,
+            int nMissing,
+            boolean keepsOrder,
+            float fill,
+            DeviceArrays out) {
+        launch(
+                reindexRows,
+                nRows,
+                Pointer.to(
+                        ints(nRows),
+                        ptr(in.indptr),
+                        ptr(in.indices),
+                        ptr(in.values),
+                        Pointer.to(to),
+                        Pointer.to(missing),
+                        ints(nMissing),
+                        ints(keepsOrder ? 1 : 0),
+                        Pointer.to(new float[] {fill}),
+                        ptr(out.indptr),
+                        ptr(out.indices),
+                        ptr(out.values)));
     }
 
     private static void launch(CUfunction f, long work, Pointer params) {

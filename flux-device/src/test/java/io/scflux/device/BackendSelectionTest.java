@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,18 +29,21 @@ class BackendSelectionTest {
     @Test
     void autoWithoutAGpuSaysSoOnceAndRunsOnTheHost() {
         String reason = reason();
-        List<String> lines = Logs.during(() -> assertSame(HostBackend.INSTANCE,
-                Backends.select(BackendChoice.AUTO, 256L << 20)), "CUDA");
+        List<String> lines = Logs.during(
+                () -> assertSame(HostBackend.INSTANCE, Backends.select(BackendChoice.AUTO, 256L << 20)), "CUDA");
         assertEquals(1, lines.size(), lines.toString());
-        assertTrue(lines.get(0).endsWith(" INFO " + Backends.class.getName() + " - no usable CUDA device (" + reason
-                + "); running on the host"), lines.get(0));
+        assertTrue(
+                lines.get(0)
+                        .endsWith(" INFO " + Backends.class.getName() + " - no usable CUDA device (" + reason
+                                + "); running on the host"),
+                lines.get(0));
     }
 
     @Test
     void cudaWithoutAGpuIsAClearError() {
         String reason = reason();
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> Backends.select(BackendChoice.CUDA, 256L << 20));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> Backends.select(BackendChoice.CUDA, 256L << 20));
         assertEquals("--device cuda: no usable CUDA device (" + reason + ")", e.getMessage());
     }
 
@@ -54,7 +61,8 @@ class BackendSelectionTest {
                 + "Operating system name: Linux\nStack trace from the attempt to load the library as a resource:\n"
                 + "java.lang.UnsatisfiedLinkError: /tmp/libJCudaDriver-12.6.0-linux-x86_64.so: libcuda.so.1: cannot "
                 + "open shared object file: No such file or directory\n\tat java.base/...";
-        assertEquals("libcuda.so.1: cannot open shared object file: No such file or directory",
+        assertEquals(
+                "libcuda.so.1: cannot open shared object file: No such file or directory",
                 CudaProbe.firstLine(new UnsatisfiedLinkError(jcuda)));
         assertEquals("CUDA_ERROR_NO_DEVICE", CudaProbe.firstLine(new jcuda.CudaException("CUDA_ERROR_NO_DEVICE")));
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -56,14 +60,16 @@ class CudaBackendGpuTest {
         }
         cuda.close();
         assertEquals(0, cuda.memory().reserved());
-        System.out.println("gpu: synth-3k, " + blocks.size() + " blocks, peak device bytes " + cuda.memory().peak());
+        System.out.println("gpu: synth-3k, " + blocks.size() + " blocks, peak device bytes "
+                + cuda.memory().peak());
     }
 
     private static void assertClose(double[] expected, double[] actual, String what) {
         assertEquals(expected.length, actual.length, what);
         for (int i = 0; i < expected.length; i++) {
             double scale = Math.max(Math.abs(expected[i]), 1e-30);
-            assertTrue(Math.abs(expected[i] - actual[i]) <= TOLERANCE * scale,
+            assertTrue(
+                    Math.abs(expected[i] - actual[i]) <= TOLERANCE * scale,
                     what + "[" + i + "]: host " + expected[i] + ", cuda " + actual[i]);
         }
     }
@@ -78,15 +84,20 @@ class CudaBackendGpuTest {
 
     @Test
     void normalizeLog1pMatchesTheHost() {
-        double[] factors = new double[Math.toIntExact(blocks.get(blocks.size() - 1).rowEnd())];
+        double[] factors =
+                new double[Math.toIntExact(blocks.get(blocks.size() - 1).rowEnd())];
         SplittableRandom rnd = new SplittableRandom(1);
         for (int i = 0; i < factors.length; i++) {
             factors[i] = i % 17 == 0 ? 0 : 0.1 + rnd.nextDouble() * 10;
         }
         for (Double base : new Double[] {null, 2.0}) {
             for (RowBlock b : blocks) {
-                float[] host = HostBackend.INSTANCE.normalizeLog1p(factors, true, base).apply(b).values();
-                float[] device = cuda.normalizeLog1p(factors, true, base).apply(b).values();
+                float[] host = HostBackend.INSTANCE
+                        .normalizeLog1p(factors, true, base)
+                        .apply(b)
+                        .values();
+                float[] device =
+                        cuda.normalizeLog1p(factors, true, base).apply(b).values();
                 assertClose(widen(host), widen(device), "normalize_log1p block " + b.blockIndex());
             }
         }
@@ -173,7 +184,9 @@ class CudaBackendGpuTest {
     /** synth-3k twice, re-indexed by {@code maps}: on the host, and resident on the device then downloaded. */
     private static void concat(List<int[]> maps, int nOut, float fill) {
         Streaming streaming = Streaming.DEFAULT.withTarget(target).withThreads(2);
-        List<RowBlock> host = streaming.blocks(ConcatSource.of(List.of(x, x), maps, nOut, fill)).collectList()
+        List<RowBlock> host = streaming
+                .blocks(ConcatSource.of(List.of(x, x), maps, nOut, fill))
+                .collectList()
                 .block();
         BlockSource onDevice = Resident.on(cuda, x);
         ConcatSource s = ConcatSource.of(List.of(onDevice, onDevice), maps, nOut, fill);
@@ -181,7 +194,8 @@ class CudaBackendGpuTest {
         long before = cuda.memory().reserved();
         List<RowBlock> device = streaming.blocks(s).collectList().block();
         assertEquals(host, device, "the host's blocks, bit for bit, fill " + fill);
-        assertTrue(cuda.memory().reserved() - before <= 4L * (nCols + nOut),
+        assertTrue(
+                cuda.memory().reserved() - before <= 4L * (nCols + nOut),
                 "only the column map stays on the device: " + cuda.memory());
     }
 

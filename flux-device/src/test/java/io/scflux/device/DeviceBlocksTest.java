@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -5,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
-import io.scflux.core.RowBlock;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.Matrices;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -59,7 +62,9 @@ class DeviceBlocksTest {
             widest = Math.max(widest, plan.plan().nnz(i));
             rows = Math.max(rows, plan.plan().nRows(i));
         }
-        assertEquals(4L * (rows + 1) + 12 * widest + 8L * rows, account.peak(),
+        assertEquals(
+                4L * (rows + 1) + 12 * widest + 8L * rows,
+                account.peak(),
                 "the buffers were sized by the largest block");
     }
 
@@ -75,8 +80,8 @@ class DeviceBlocksTest {
             }
         };
         MemoryAccount account = MemoryAccount.root("cuda", 1 << 20);
-        org.junit.jupiter.api.Assertions.assertThrows(jcuda.CudaException.class,
-                () -> new DeviceBlocks(memory, account, 10, 100));
+        org.junit.jupiter.api.Assertions.assertThrows(
+                jcuda.CudaException.class, () -> new DeviceBlocks(memory, account, 10, 100));
         assertEquals(3, memory.frees);
         assertEquals(0, account.reserved());
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -82,8 +86,8 @@ class DevicePlanTest {
 
     @Test
     void aCapTooSmallForOneRowSaysSo() {
-        IllegalStateException e = assertThrows(IllegalStateException.class,
-                () -> DevicePlan.of(ATLAS, PlanTarget.DEFAULT, 10_000));
+        IllegalStateException e =
+                assertThrows(IllegalStateException.class, () -> DevicePlan.of(ATLAS, PlanTarget.DEFAULT, 10_000));
         assertTrue(e.getMessage().contains("has a row of 1000 entries"), e.getMessage());
         assertTrue(e.getMessage().contains("raise --device-mem-mb"), e.getMessage());
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import java.nio.ByteBuffer;
@@ -15,7 +19,8 @@ class FakeMemory implements DeviceMemory {
     @Override
     public DeviceBuffer allocate(long bytes) {
         allocations++;
-        return new DeviceBuffer(bytes, ByteBuffer.allocate(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder()));
+        return new DeviceBuffer(
+                bytes, ByteBuffer.allocate(Math.toIntExact(bytes)).order(ByteOrder.nativeOrder()));
     }
 
     @Override

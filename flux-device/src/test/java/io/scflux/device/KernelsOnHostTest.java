@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.device;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -41,7 +45,8 @@ class KernelsOnHostTest {
     void kernelItemsOnTheHostGiveTheHostBackendsResults() throws Exception {
         assumeTrue(Files.isExecutable(EXE), "no " + EXE + ": built by the nvcc profile where nvcc is installed");
         CsrMatrix m = Matrices.random(300, 60, 0.2, 11);
-        RowBlock counts = m.blocks(m.plan(PlanTarget.ofChunkNnz(1 << 20))).single().block();
+        RowBlock counts =
+                m.blocks(m.plan(PlanTarget.ofChunkNnz(1 << 20))).single().block();
         assertEquals(300, counts.nRows());
         float[] signed = counts.values().clone();
         for (int i = 0; i < signed.length; i++) {
@@ -71,8 +76,9 @@ class KernelsOnHostTest {
         int eSq = FixedPoint.squareExponent(b, max);
         int eGram = FixedPoint.gramExponent(b, max);
 
-        ByteBuffer in = ByteBuffer.allocate(9 * 4 + 8 + 4 * (b.nRows() + 1) + 8 * b.nnz()
-                + 8 * (factors.length + loadings.length + K)).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer in = ByteBuffer.allocate(
+                        9 * 4 + 8 + 4 * (b.nRows() + 1) + 8 * b.nnz() + 8 * (factors.length + loadings.length + K))
+                .order(ByteOrder.LITTLE_ENDIAN);
         for (int v : new int[] {b.nRows(), b.nnz(), n, K, 1, 1, eSum, eSq, eGram}) {
             in.putInt(v);
         }
@@ -93,17 +99,21 @@ class KernelsOnHostTest {
         }
         Path input = Files.write(tmp.resolve("in.bin"), in.array());
         Path output = tmp.resolve("out.bin");
-        Process p = new ProcessBuilder(EXE.toString(), input.toString(), output.toString()).inheritIO().start();
+        Process p = new ProcessBuilder(EXE.toString(), input.toString(), output.toString())
+                .inheritIO()
+                .start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue());
         ByteBuffer out = ByteBuffer.wrap(Files.readAllBytes(output)).order(ByteOrder.LITTLE_ENDIAN);
 
         float[] normalized = floats(out, b.nnz());
-        float[] expected = HostBackend.INSTANCE.normalizeLog1p(factors, true, 2.0).apply(b).values();
+        float[] expected =
+                HostBackend.INSTANCE.normalizeLog1p(factors, true, 2.0).apply(b).values();
         for (int i = 0; i < expected.length; i++) {
             // the same bits, NaN included (log1p below -1), or one float32 rounding apart (C's log and Java's)
-            assertTrue(Float.compare(expected[i], normalized[i]) == 0
-                    || Math.abs(expected[i] - normalized[i]) <= 1e-6 * Math.abs(expected[i]),
+            assertTrue(
+                    Float.compare(expected[i], normalized[i]) == 0
+                            || Math.abs(expected[i] - normalized[i]) <= 1e-6 * Math.abs(expected[i]),
                     "normalize_log1p entry " + i + ": host " + expected[i] + ", kernel " + normalized[i]);
         }
 
@@ -120,7 +130,9 @@ class KernelsOnHostTest {
         assertClose(gramSums, cells(out, n, eSum), "Gram column sums");
 
         float[] projected = floats(out, b.nRows() * K);
-        assertArrayEquals(HostBackend.INSTANCE.project(b, loadings, K, meanV).values(), projected,
+        assertArrayEquals(
+                HostBackend.INSTANCE.project(b, loadings, K, meanV).values(),
+                projected,
                 "projection: the same float64 operations in the same order");
         assertEquals(0, out.remaining());
     }
@@ -142,8 +154,8 @@ class KernelsOnHostTest {
         }
         assertTrue(emptyRow, "the narrow block has empty rows");
         assertTrue(wide.nnz() > 40 * 40, "the wide block's rows hold more than 32 entries");
-        List<RowBlock> blocks = List.of(narrow, wide, RowBlock.empty(0, 0, 0, 60), RowBlock.empty(2, 7, 5, 60),
-                reversedRows(narrow));
+        List<RowBlock> blocks =
+                List.of(narrow, wide, RowBlock.empty(0, 0, 0, 60), RowBlock.empty(2, 7, 5, 60), reversedRows(narrow));
         int checked = 0;
         for (RowBlock b : blocks) {
             int n = b.nCols();
@@ -225,7 +237,8 @@ class KernelsOnHostTest {
         }
         Path input = Files.write(tmp.resolve("reindex.bin"), in.array());
         Path output = tmp.resolve("reindexed.bin");
-        Process p = new ProcessBuilder(EXE.toString(), "reindex", input.toString(), output.toString()).inheritIO()
+        Process p = new ProcessBuilder(EXE.toString(), "reindex", input.toString(), output.toString())
+                .inheritIO()
                 .start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue());

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.api.Dataset;
@@ -34,8 +38,7 @@ final class ArrayReader {
     /** HDF5's undefined address: storage never allocated (all fill value). */
     private static final long UNDEFINED_ADDRESS = -1L;
 
-    private ArrayReader() {
-    }
+    private ArrayReader() {}
 
     /** The whole dataset at {@code node}, of any rank; a scalar has shape {@code []}. */
     static DenseArray read(Node node) {
@@ -62,7 +65,8 @@ final class ArrayReader {
         if (t == DType.INT8 && bytes.hasArray() && bytes.arrayOffset() == 0 && bytes.array().length == n) {
             return bytes.array(); // int8 values are their bytes (a categorical's codes): no second array
         }
-        return DatasetReader.readDataset(ds.getDataType(), bytes, n, ds.getHdfFile().getHdfBackingStorage());
+        return DatasetReader.readDataset(
+                ds.getDataType(), bytes, n, ds.getHdfFile().getHdfBackingStorage());
     }
 
     /** The bytes of dataset {@code ds} of type {@code t} (any layout) after its filters, read into the heap. */
@@ -93,12 +97,12 @@ final class ArrayReader {
 
     /** A variable-length string dataset of {@code n} elements, decoded from its raw bytes after any filters. */
     private static PackedStrings packed(Dataset ds, int n) {
-        return Stored.of(ds, DType.STRING).read((refs, s) -> VlenStrings.of(ds, refs, n).decode(s));
+        return Stored.of(ds, DType.STRING)
+                .read((refs, s) -> VlenStrings.of(ds, refs, n).decode(s));
     }
 
     /** An index of {@code size} names and how to read them (again, if need be). */
-    record Names(int size, Supplier<PackedStrings> read) {
-    }
+    record Names(int size, Supplier<PackedStrings> read) {}
 
     /**
      * An index (obs or var names): as {@link #strings}, kept packed. A variable-length one never becomes Java strings
@@ -143,8 +147,10 @@ final class ArrayReader {
     static String[] strings(Node node) {
         if (node.isGroup()) {
             if (!"nullable-string-array".equals(Hdf5.encodingType(node))) {
-                throw Hdf5.error(node, "expected strings (a string-array dataset), found a group with encoding-type "
-                        + Hdf5.encodingType(node));
+                throw Hdf5.error(
+                        node,
+                        "expected strings (a string-array dataset), found a group with encoding-type "
+                                + Hdf5.encodingType(node));
             }
             String[] values = strings(Hdf5.child(node, "values"));
             boolean[] mask = bools(Hdf5.child(node, "mask"));
@@ -219,8 +225,10 @@ final class ArrayReader {
             long bytes = ds.getSizeInBytes();
             long fileSize = ds.getHdfFile().size();
             if (address != UNDEFINED_ADDRESS && bytes > 0 && (address < 0 || address + bytes > fileSize)) {
-                throw Hdf5.error(ds, "damaged or truncated: " + bytes + " bytes of data at offset " + address
-                        + ", but the file has " + fileSize);
+                throw Hdf5.error(
+                        ds,
+                        "damaged or truncated: " + bytes + " bytes of data at offset " + address + ", but the file has "
+                                + fileSize);
             }
         }
     }
@@ -231,8 +239,12 @@ final class ArrayReader {
     }
 
     private static int elements(Dataset ds, int bytesPerElement, String type, long[] shape) {
-        return MemoryAccount.host().requireArray(product(shape), bytesPerElement, Hdf5.fileName(ds) + ": "
-                + Hdf5.path(ds) + ": a " + type + " array of shape " + Arrays.toString(shape));
+        return MemoryAccount.host()
+                .requireArray(
+                        product(shape),
+                        bytesPerElement,
+                        Hdf5.fileName(ds) + ": " + Hdf5.path(ds) + ": a " + type + " array of shape "
+                                + Arrays.toString(shape));
     }
 
     /** The product of {@code dims}, or {@link Long#MAX_VALUE} when it overflows or a dimension is negative. */
@@ -304,9 +316,17 @@ final class ArrayReader {
         if (v == null) {
             return null;
         }
-        Class<?> c = v instanceof Byte ? byte.class : v instanceof Short ? short.class : v instanceof Integer
-                ? int.class : v instanceof Long ? long.class : v instanceof Float ? float.class : v instanceof Double
-                ? double.class : v.getClass();
+        Class<?> c = v instanceof Byte
+                ? byte.class
+                : v instanceof Short
+                        ? short.class
+                        : v instanceof Integer
+                                ? int.class
+                                : v instanceof Long
+                                        ? long.class
+                                        : v instanceof Float
+                                                ? float.class
+                                                : v instanceof Double ? double.class : v.getClass();
         Object a = Array.newInstance(c, 1);
         Array.set(a, 0, v);
         return a;
@@ -353,7 +373,10 @@ final class ArrayReader {
     }
 
     private static String describe(Object v) {
-        return v == null ? "nothing" : v.getClass().isArray() ? v.getClass().getComponentType().getSimpleName() + "["
-                + Array.getLength(v) + "]" : v.getClass().getSimpleName();
+        return v == null
+                ? "nothing"
+                : v.getClass().isArray()
+                        ? v.getClass().getComponentType().getSimpleName() + "[" + Array.getLength(v) + "]"
+                        : v.getClass().getSimpleName();
     }
 }

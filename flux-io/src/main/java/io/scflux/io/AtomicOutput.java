@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.TemporaryFiles;
@@ -24,6 +28,7 @@ final class AtomicOutput {
     private final Path target;
     /** The target's folder as the caller named it, for messages. */
     private final String folder;
+
     private final Path temporary;
     private NativeHdf5 file;
     private volatile WriteBehind writeBehind;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockSums;
@@ -33,6 +37,7 @@ final class BucketSpill implements AutoCloseable {
     private final int record;
     /** Bytes of a block: a whole number of records, about 256 KiB. */
     private final int block;
+
     private final ByteBuffer pending;
     private final BlockSums sums = new BlockSums();
     private long written;
@@ -59,8 +64,8 @@ final class BucketSpill implements AutoCloseable {
     static BucketSpill open(Path dir, String source, int width) throws IOException {
         Path file = TemporaryFiles.newFile(dir, "spill");
         try {
-            return new BucketSpill(file, source, FileChannel.open(file, StandardOpenOption.WRITE,
-                    StandardOpenOption.READ), width);
+            return new BucketSpill(
+                    file, source, FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.READ), width);
         } catch (IOException | RuntimeException e) {
             Files.deleteIfExists(file);
             TemporaryFiles.remove(file);
@@ -127,7 +132,8 @@ final class BucketSpill implements AutoCloseable {
             }
             buf.flip();
             if (!sums.matches(index, buf)) {
-                throw changed("block " + index + " (bytes " + pos + ".." + (pos + buf.limit()) + ")",
+                throw changed(
+                        "block " + index + " (bytes " + pos + ".." + (pos + buf.limit()) + ")",
                         "does not match its CRC32C checksum");
             }
             while (buf.remaining() >= record) {
@@ -137,8 +143,11 @@ final class BucketSpill implements AutoCloseable {
     }
 
     private ScfluxFormatException changed(String where, String what) {
-        return new ScfluxFormatException(file.toString(), where, what + ": this spill of " + source
-                + "'s row-major copy changed after scflux wrote it; nothing of it was kept");
+        return new ScfluxFormatException(
+                file.toString(),
+                where,
+                what + ": this spill of " + source
+                        + "'s row-major copy changed after scflux wrote it; nothing of it was kept");
     }
 
     /** Closes and deletes the file. */

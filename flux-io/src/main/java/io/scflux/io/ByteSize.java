@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import java.util.Locale;
@@ -12,8 +16,7 @@ public final class ByteSize {
 
     private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*(?:([kmg])(?:i?b)?|b)?");
 
-    private ByteSize() {
-    }
+    private ByteSize() {}
 
     /** The bytes {@code text} says; an IllegalArgumentException naming the accepted forms otherwise. */
     public static long parse(String text) {
@@ -21,11 +24,13 @@ public final class ByteSize {
         if (!m.matches()) {
             throw new IllegalArgumentException("not a size: " + text + " (bytes, or with a unit K, M or G: 1M)");
         }
-        int shift = m.group(2) == null ? 0 : switch (m.group(2)) {
-            case "k" -> 10;
-            case "m" -> 20;
-            default -> 30;
-        };
+        int shift = m.group(2) == null
+                ? 0
+                : switch (m.group(2)) {
+                    case "k" -> 10;
+                    case "m" -> 20;
+                    default -> 30;
+                };
         try {
             long n = Long.parseLong(m.group(1));
             if (n > Long.MAX_VALUE >> shift) {

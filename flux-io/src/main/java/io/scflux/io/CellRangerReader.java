@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.HdfFile;
@@ -35,11 +39,10 @@ final class CellRangerReader {
     private static final String GEX = "Gene Expression";
 
     /** Feature datasets scanpy does not turn into var columns (or turns into the index or gene_ids). */
-    private static final Set<String> NOT_COLUMNS = Set.of("_all_tag_keys", "feature_type", "id", "name", "pattern",
-            "read", "sequence", "gene_id");
+    private static final Set<String> NOT_COLUMNS =
+            Set.of("_all_tag_keys", "feature_type", "id", "name", "pattern", "read", "sequence", "gene_id");
 
-    private CellRangerReader() {
-    }
+    private CellRangerReader() {}
 
     /**
      * True when {@code root} is a Cell Ranger file rather than an AnnData one: no {@code obs} and either a
@@ -59,8 +62,7 @@ final class CellRangerReader {
     /** The container of a Cell Ranger {@code file}: names and var columns in memory, the counts left in the file. */
     static AnnData read(Path file, HdfFile root, CellRangerOptions options) {
         Node matrix = Hdf5.childOrNull(root, V3_GROUP);
-        return matrix != null && matrix.isGroup() ? v3(file, (Group) matrix, options)
-                : legacy(file, root, options);
+        return matrix != null && matrix.isGroup() ? v3(file, (Group) matrix, options) : legacy(file, root, options);
     }
 
     private static AnnData v3(Path file, Group matrix, CellRangerOptions options) {
@@ -71,13 +73,14 @@ final class CellRangerReader {
         Node geneId = Hdf5.childOrNull(features, "gene_id");
         if (geneId == null) {
             columns.put("gene_ids", ArrayReader.strings(Hdf5.child(features, "id")));
-        } else {                                    // a probe-barcode matrix: ids are probes, gene_id the genes
+        } else { // a probe-barcode matrix: ids are probes, gene_id the genes
             columns.put("gene_ids", ArrayReader.strings(geneId));
             columns.put("probe_ids", ArrayReader.strings(Hdf5.child(features, "id")));
         }
         columns.put("feature_types", types);
         // h5py lists a group's members by name, and scanpy adds the other columns in that order
-        List<String> others = new ArrayList<>(new java.util.TreeSet<>(((Group) features).getChildren().keySet()));
+        List<String> others = new ArrayList<>(
+                new java.util.TreeSet<>(((Group) features).getChildren().keySet()));
         Map<String, boolean[]> flags = new LinkedHashMap<>();
         for (String name : others) {
             Node n = Hdf5.child(features, name);
@@ -96,12 +99,18 @@ final class CellRangerReader {
         }
         for (Map.Entry<String, String[]> c : columns.entrySet()) {
             if (c.getValue().length != names.length) {
-                throw Hdf5.error(features, "expected " + names.length + " " + c.getKey() + " (one per feature), "
-                        + "found " + c.getValue().length);
+                throw Hdf5.error(
+                        features,
+                        "expected " + names.length + " " + c.getKey() + " (one per feature), " + "found "
+                                + c.getValue().length);
             }
         }
-        int[] keep = keep(matrix, names.length, options.genome() == null ? null : columns.get("genome"),
-                options.genome(), options.gexOnly() ? types : null);
+        int[] keep = keep(
+                matrix,
+                names.length,
+                options.genome() == null ? null : columns.get("genome"),
+                options.genome(),
+                options.gexOnly() ? types : null);
         return container(file, matrix, names, columns, flags, keep);
     }
 
@@ -110,21 +119,23 @@ final class CellRangerReader {
         String genome = options.genome();
         if (genome == null) {
             if (genomes.size() > 1) {
-                throw Hdf5.error(root, "a Cell Ranger 2 file of several genomes " + genomes + ": choose one "
-                        + "(--genome NAME)");
+                throw Hdf5.error(
+                        root,
+                        "a Cell Ranger 2 file of several genomes " + genomes + ": choose one " + "(--genome NAME)");
             }
             genome = genomes.get(0);
         } else if (!genomes.contains(genome)) {
-            throw Hdf5.error(root, "no genome '" + genome + "' in this Cell Ranger 2 file (genomes: " + genomes
-                    + ")");
+            throw Hdf5.error(root, "no genome '" + genome + "' in this Cell Ranger 2 file (genomes: " + genomes + ")");
         }
         Group group = (Group) Hdf5.child(root, genome);
         String[] names = ArrayReader.strings(Hdf5.child(group, "gene_names"));
         Map<String, String[]> columns = new LinkedHashMap<>();
         columns.put("gene_ids", ArrayReader.strings(Hdf5.child(group, "genes")));
         if (columns.get("gene_ids").length != names.length) {
-            throw Hdf5.error(Hdf5.child(group, "genes"), "expected " + names.length + " gene ids (one per gene "
-                    + "name), found " + columns.get("gene_ids").length);
+            throw Hdf5.error(
+                    Hdf5.child(group, "genes"),
+                    "expected " + names.length + " gene ids (one per gene " + "name), found "
+                            + columns.get("gene_ids").length);
         }
         return container(file, group, names, columns, Map.of(), null);
     }
@@ -134,7 +145,9 @@ final class CellRangerReader {
         List<String> out = new ArrayList<>();
         for (Map.Entry<String, Node> e : root.getChildren().entrySet()) {
             Node n = Hdf5.resolve(e.getValue());
-            if (n.isGroup() && Hdf5.childOrNull(n, "barcodes") != null && Hdf5.childOrNull(n, "gene_names") != null
+            if (n.isGroup()
+                    && Hdf5.childOrNull(n, "barcodes") != null
+                    && Hdf5.childOrNull(n, "gene_names") != null
                     && Hdf5.childOrNull(n, "indptr") != null) {
                 out.add(e.getKey());
             }
@@ -152,8 +165,10 @@ final class CellRangerReader {
                 throw Hdf5.error(matrix, "no features/genome to select genome '" + genome + "' by");
             }
             if (!List.of(genomes).contains(genome)) {
-                throw Hdf5.error(matrix, "no features of genome '" + genome + "' (genomes: "
-                        + new java.util.TreeSet<>(List.of(genomes)) + ")");
+                throw Hdf5.error(
+                        matrix,
+                        "no features of genome '" + genome + "' (genomes: " + new java.util.TreeSet<>(List.of(genomes))
+                                + ")");
             }
         }
         int[] keep = IntStream.range(0, n)
@@ -168,17 +183,26 @@ final class CellRangerReader {
      * anndata writes them (categorical when values repeat, its {@code strings_to_categoricals}), X the counts of the
      * kept features.
      */
-    private static AnnData container(Path file, Group group, String[] allNames, Map<String, String[]> columns,
-                                     Map<String, boolean[]> flags, int[] keep) {
+    private static AnnData container(
+            Path file,
+            Group group,
+            String[] allNames,
+            Map<String, String[]> columns,
+            Map<String, boolean[]> flags,
+            int[] keep) {
         ArrayReader.Names barcodes = ArrayReader.names(Hdf5.child(group, "barcodes"));
         BlockSource counts = FileMatrices.open(file, group);
         if (counts.nRows() != barcodes.size() || counts.nCols() != allNames.length) {
-            throw Hdf5.error(group, "shape says " + counts.nCols() + " features x " + counts.nRows() + " barcodes, "
-                    + "found " + allNames.length + " features and " + barcodes.size() + " barcodes");
+            throw Hdf5.error(
+                    group,
+                    "shape says " + counts.nCols() + " features x " + counts.nRows() + " barcodes, " + "found "
+                            + allNames.length + " features and " + barcodes.size() + " barcodes");
         }
         Frame obs = new Frame(barcodes.size(), barcodes.read(), null);
-        BlockSource x = keep == null ? counts
-                : new AnnData(counts, obs, Frame.ofRange(allNames.length)).subset(Selection.all(), Selection.of(keep))
+        BlockSource x = keep == null
+                ? counts
+                : new AnnData(counts, obs, Frame.ofRange(allNames.length))
+                        .subset(Selection.all(), Selection.of(keep))
                         .x();
         Frame var = new Frame(UniqueNames.of(take(allNames, keep)), null);
         columns.forEach((name, values) -> var.put(name, stringColumn(take(values, keep))));
@@ -192,7 +216,8 @@ final class CellRangerReader {
         for (String v : values) {
             distinct.add(v);
         }
-        return distinct.size() < values.length ? CategoricalColumn.fromValues(values)
+        return distinct.size() < values.length
+                ? CategoricalColumn.fromValues(values)
                 : new ArrayColumn(DenseArray.of(values));
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
@@ -51,11 +55,19 @@ final class CellRangerWriter extends MatrixWriter {
             throw new IllegalArgumentException("a Cell Ranger file holds a matrix, and this AnnData has no X");
         }
         ElementWriter.Matrix matrix = new ElementWriter.Matrix("/", CellRangerReader.V3_GROUP, counts.x());
-        return H5adWriter.atomically(counts, target, options, file -> {
-            annotate(file, counts);
-            return List.of(matrix);
-        }, (file, m) -> MatrixWriter.write(m, b -> requireCounts(b, m.path()), options,
-                (element, plan) -> new CellRangerWriter(file, element, plan)));
+        return H5adWriter.atomically(
+                counts,
+                target,
+                options,
+                file -> {
+                    annotate(file, counts);
+                    return List.of(matrix);
+                },
+                (file, m) -> MatrixWriter.write(
+                        m,
+                        b -> requireCounts(b, m.path()),
+                        options,
+                        (element, plan) -> new CellRangerWriter(file, element, plan)));
     }
 
     private static void annotate(NativeHdf5 file, AnnData counts) {
@@ -65,12 +77,16 @@ final class CellRangerWriter extends MatrixWriter {
             root.attr("version", DenseArray.scalar(2L));
             try (NativeHdf5.Group m = root.group(CellRangerReader.V3_GROUP)) {
                 m.fixedStrings("barcodes", counts.obs().names()).close();
-                m.dataset("shape", DType.INT32, DenseArray.of(new int[] {counts.nVars(), counts.nObs()})).close();
+                m.dataset("shape", DType.INT32, DenseArray.of(new int[] {counts.nVars(), counts.nObs()}))
+                        .close();
                 try (NativeHdf5.Group f = m.group("features")) {
-                    f.fixedStrings("_all_tag_keys", PackedStrings.of(new String[] {"genome"})).close();
-                    f.fixedStrings("feature_type", column(var, "feature_types", "Gene Expression")).close();
+                    f.fixedStrings("_all_tag_keys", PackedStrings.of(new String[] {"genome"}))
+                            .close();
+                    f.fixedStrings("feature_type", column(var, "feature_types", "Gene Expression"))
+                            .close();
                     f.fixedStrings("genome", column(var, "genome", "")).close();
-                    f.fixedStrings("id", var.has("gene_ids") ? column(var, "gene_ids", null) : var.names()).close();
+                    f.fixedStrings("id", var.has("gene_ids") ? column(var, "gene_ids", null) : var.names())
+                            .close();
                     f.fixedStrings("name", var.names()).close();
                 }
             }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import com.ning.compress.lzf.ChunkDecoder;
@@ -141,8 +145,9 @@ final class ChunkCodec {
                     throw new IllegalStateException("gzip chunk inflates to more than " + expected + " bytes");
                 }
                 n += k;
-                if (k == 0 && !inflater.finished() && (inflater.needsInput() || inflater.needsDictionary()
-                        || inflater.getBytesRead() == read)) {
+                if (k == 0
+                        && !inflater.finished()
+                        && (inflater.needsInput() || inflater.needsDictionary() || inflater.getBytesRead() == read)) {
                     throw new IllegalStateException("gzip stream cut short: it ends after " + n + " of " + expected
                             + " bytes, before its checksum (Adler-32)");
                 }
@@ -151,13 +156,16 @@ final class ChunkCodec {
                 throw new IllegalStateException("gzip chunk inflates to " + n + " bytes, expected " + expected);
             }
             if (inflater.getRemaining() > 0) {
-                throw new IllegalStateException(inflater.getRemaining() + " stored bytes follow the end of the gzip"
-                        + " stream");
+                throw new IllegalStateException(
+                        inflater.getRemaining() + " stored bytes follow the end of the gzip" + " stream");
             }
             return out;
         } catch (DataFormatException e) {
-            throw new IllegalStateException("incorrect data check".equals(e.getMessage())
-                    ? "gzip checksum (Adler-32) does not match" : "corrupt gzip stream: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "incorrect data check".equals(e.getMessage())
+                            ? "gzip checksum (Adler-32) does not match"
+                            : "corrupt gzip stream: " + e.getMessage(),
+                    e);
         } finally {
             inflater.end();
         }
@@ -169,7 +177,9 @@ final class ChunkCodec {
      * accepting the byte-swapped form HDF5 before 1.6.3 wrote, as HDF5 does.
      */
     private static void checkFletcher32(byte[] data, int length) {
-        int stored = (data[length] & 0xff) | (data[length + 1] & 0xff) << 8 | (data[length + 2] & 0xff) << 16
+        int stored = (data[length] & 0xff)
+                | (data[length + 1] & 0xff) << 8
+                | (data[length + 2] & 0xff) << 16
                 | (data[length + 3] & 0xff) << 24;
         int sum = fletcher32(data, length);
         int swapped = (sum & 0x00ff00ff) << 8 | (sum >>> 8) & 0x00ff00ff;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.api.Node;
@@ -16,8 +20,7 @@ import java.util.Set;
  */
 final class ColumnReader {
 
-    private ColumnReader() {
-    }
+    private ColumnReader() {}
 
     /** True for the encodings that only a column has: categorical and the nullable arrays. */
     static boolean isColumnEncoding(String encoding) {
@@ -35,15 +38,19 @@ final class ColumnReader {
                 if (plainAllowed && !node.isGroup()) {
                     return new ArrayColumn(ArrayReader.vector(node));
                 }
-                throw Hdf5.error(node, "missing attribute 'encoding-type': expected a column encoding (array, "
-                        + "string-array, categorical, nullable-integer, nullable-boolean, nullable-string-array)");
+                throw Hdf5.error(
+                        node,
+                        "missing attribute 'encoding-type': expected a column encoding (array, "
+                                + "string-array, categorical, nullable-integer, nullable-boolean, nullable-string-array)");
             }
             switch (encoding) {
                 case "array":
                 case "string-array":
                     return new ArrayColumn(ArrayReader.vector(node));
                 case "categorical":
-                    return categorical(Hdf5.child(node, "codes"), Hdf5.child(node, "categories"),
+                    return categorical(
+                            Hdf5.child(node, "codes"),
+                            Hdf5.child(node, "categories"),
                             Hdf5.boolAttr(node, "ordered", false));
                 case "nullable-integer":
                 case "nullable-boolean":
@@ -58,13 +65,16 @@ final class ColumnReader {
     /** A categorical from its codes dataset and categories (strings or numbers, all kept in their order). */
     static CategoricalColumn categorical(Node codesNode, Node categoriesNode, boolean ordered) {
         DenseArray categories = categoriesNode.isGroup()
-                ? DenseArray.of(ArrayReader.strings(categoriesNode)) : ArrayReader.vector(categoriesNode);
+                ? DenseArray.of(ArrayReader.strings(categoriesNode))
+                : ArrayReader.vector(categoriesNode);
         if (categories.dtype() == DType.STRING) {
             Set<String> seen = new HashSet<>();
             for (String c : categories.strings()) {
                 if (!seen.add(c)) {
-                    throw Hdf5.error(categoriesNode, "category '" + c + "' repeats; pandas' categories are unique "
-                            + "(\"Categorical categories must be unique\")");
+                    throw Hdf5.error(
+                            categoriesNode,
+                            "category '" + c + "' repeats; pandas' categories are unique "
+                                    + "(\"Categorical categories must be unique\")");
                 }
             }
         }
@@ -78,14 +88,17 @@ final class ColumnReader {
         for (int i = 0, size = codes.size(); i < size; i++) {
             double c = codes.getDouble(i);
             if (c < -1 || c >= n) {
-                throw Hdf5.error(codesNode, "code " + (long) c + " at row " + i + " is outside [-1, " + n + "): "
-                        + "there are " + n + " categories");
+                throw Hdf5.error(
+                        codesNode,
+                        "code " + (long) c + " at row " + i + " is outside [-1, " + n + "): " + "there are " + n
+                                + " categories");
             }
             if (wide != null) {
                 wide[i] = (int) c;
             }
         }
-        return wide == null ? CategoricalColumn.ofInt8(categories, (byte[]) codes.data(), ordered)
+        return wide == null
+                ? CategoricalColumn.ofInt8(categories, (byte[]) codes.data(), ordered)
                 : new CategoricalColumn(categories, wide, ordered, t);
     }
 
@@ -98,16 +111,16 @@ final class ColumnReader {
             case "nullable-boolean" -> "bool";
             default -> "string";
         };
-        boolean fits = kind.equals("integer") ? t.isInteger() : kind.equals("bool") ? t == DType.BOOL
-                : t == DType.STRING;
+        boolean fits =
+                kind.equals("integer") ? t.isInteger() : kind.equals("bool") ? t == DType.BOOL : t == DType.STRING;
         if (!fits) {
             throw Hdf5.error(valuesNode, "expected " + kind + " values for " + encoding + ", found " + t);
         }
         Node maskNode = Hdf5.childOrNull(node, "mask");
         boolean[] mask = maskNode == null ? new boolean[values.size()] : ArrayReader.bools(maskNode);
         if (mask.length != values.size()) {
-            throw Hdf5.error(maskNode, "expected " + values.size() + " mask entries (one per value), found "
-                    + mask.length);
+            throw Hdf5.error(
+                    maskNode, "expected " + values.size() + " mask entries (one per value), found " + mask.length);
         }
         return new NullableColumn(values, mask);
     }

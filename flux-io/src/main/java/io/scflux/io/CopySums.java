@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockSums;
@@ -55,13 +59,21 @@ final class CopySums {
             removed = Files.deleteIfExists(copy);
         } catch (IOException e) {
             removed = false;
-            LOG.warn("could not remove {}, a changed row-major copy ({}); remove it by hand or run scflux cache clear",
-                    copy, e.getMessage());
+            LOG.warn(
+                    "could not remove {}, a changed row-major copy ({}); remove it by hand or run scflux cache clear",
+                    copy,
+                    e.getMessage());
         }
-        throw new ScfluxFormatException(copy.toString(), array.path(), "chunk " + chunk + " (bytes " + at + ".."
-                + (at + stored.remaining()) + ") does not match its CRC32C checksum: this row-major copy of " + source
-                + " changed after scflux wrote it; " + (removed ? "it was removed, and the next read of the input "
-                + "builds it again" : "remove it (scflux cache clear) and read the input again"));
+        throw new ScfluxFormatException(
+                copy.toString(),
+                array.path(),
+                "chunk " + chunk + " (bytes " + at + ".."
+                        + (at + stored.remaining()) + ") does not match its CRC32C checksum: this row-major copy of "
+                        + source
+                        + " changed after scflux wrote it; "
+                        + (removed
+                                ? "it was removed, and the next read of the input " + "builds it again"
+                                : "remove it (scflux cache clear) and read the input again"));
     }
 
     /**

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockBuffer;
@@ -117,8 +121,8 @@ final class CsrArrays {
                 throw indptr.error("indptr[" + (row + i) + "] = " + p[i] + " outside [0, " + nnz + "]");
             }
             if (i > 0 && p[i] < p[i - 1]) {
-                throw indptr.error("indptr decreases at row " + (row + i - 1) + " (" + p[i - 1] + " then " + p[i]
-                        + ")");
+                throw indptr.error(
+                        "indptr decreases at row " + (row + i - 1) + " (" + p[i - 1] + " then " + p[i] + ")");
             }
         }
         return p;
@@ -134,8 +138,8 @@ final class CsrArrays {
         for (int i = 0; i < count; i++) {
             long n = p[i + 1] - p[i];
             if (n > nCols) {
-                throw indptr.error("row " + (rowFrom + i) + " stores " + n + " entries but the matrix has " + nCols
-                        + " columns");
+                throw indptr.error(
+                        "row " + (rowFrom + i) + " stores " + n + " entries but the matrix has " + nCols + " columns");
             }
             out[i] = (int) n;
         }
@@ -199,8 +203,11 @@ final class CsrArrays {
             throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + count
                     + " entries, more than one block may (" + PlanTarget.MAX_CHUNK_NNZ + ")");
         }
-        return MemoryAccount.host().requireArray(count, Integer.BYTES + Float.BYTES, indices.where() + ": rows " + from + ".."
-                + to + " (their indices and values)");
+        return MemoryAccount.host()
+                .requireArray(
+                        count,
+                        Integer.BYTES + Float.BYTES,
+                        indices.where() + ": rows " + from + ".." + to + " (their indices and values)");
     }
 
     /**
@@ -208,8 +215,8 @@ final class CsrArrays {
      * {@code from} whose pointers are {@code p}, into the first entries of the arrays given; into {@code stored[0]}
      * (unless null) the values as stored where float32 changes some ({@link Decode#exact}).
      */
-    private void decode(Storage s, long from, int rows, long[] p, int[] local, int[] idx, float[] val,
-                        ExactValues[] stored) {
+    private void decode(
+            Storage s, long from, int rows, long[] p, int[] local, int[] idx, float[] val, ExactValues[] stored) {
         long start = p[0];
         int n = (int) (p[rows] - start);
         for (int i = 0; i <= rows; i++) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.DType;
@@ -10,8 +14,7 @@ import java.nio.ByteBuffer;
  */
 final class Decode {
 
-    private Decode() {
-    }
+    private Decode() {}
 
     /**
      * {@code n} elements of type {@code t} from {@code src} (at its position) as floats into {@code dst[off..]}.
@@ -61,7 +64,7 @@ final class Decode {
                 for (int i = 0; i < n; i++) {
                     int v = b.get(i);
                     dst[off + i] = v;
-                    outside |= (v + (1 << 24)) & ~((1 << 25) - 1);     // not in [-2^24, 2^24)
+                    outside |= (v + (1 << 24)) & ~((1 << 25) - 1); // not in [-2^24, 2^24)
                 }
                 return outside != 0;
             }
@@ -71,7 +74,7 @@ final class Decode {
                 for (int i = 0; i < n; i++) {
                     int v = b.get(i);
                     dst[off + i] = v & 0xffffffffL;
-                    outside |= v & ~((1 << 24) - 1);                    // 2^24 or more
+                    outside |= v & ~((1 << 24) - 1); // 2^24 or more
                 }
                 return outside != 0;
             }
@@ -91,7 +94,7 @@ final class Decode {
                 for (int i = 0; i < n; i++) {
                     long v = b.get(i);
                     dst[off + i] = v >= 0 ? v : (float) ((v >>> 1) * 2.0);
-                    outside |= v & ~((1L << 24) - 1);                   // 2^24 or more, or past Long.MAX_VALUE
+                    outside |= v & ~((1L << 24) - 1); // 2^24 or more, or past Long.MAX_VALUE
                 }
                 return outside != 0;
             }

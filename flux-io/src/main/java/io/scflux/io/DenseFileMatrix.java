@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
@@ -74,8 +78,8 @@ final class DenseFileMatrix extends FileMatrixBase {
         DType t = array.dtype();
         boolean mayLose = ExactValues.mayLose(t);
         int perCell = Float.BYTES + (mayLose ? ExactValues.arrayType(t).size() : 0);
-        float[] dense = new float[MemoryAccount.host().requireArray(cells, perCell, array.where() + ": rows " + from
-                + ".." + to)];
+        float[] dense = new float
+                [MemoryAccount.host().requireArray(cells, perCell, array.where() + ": rows " + from + ".." + to)];
         // the values as stored too, where float32 may change some: kept if it did
         Object stored = mayLose ? ExactValues.newArray(t, dense.length) : null;
         boolean[] lost = new boolean[1];
@@ -127,8 +131,7 @@ final class DenseFileMatrix extends FileMatrixBase {
      * The block of the dense rows {@code dense}, without its zeros; {@code stored} (null unless float32 changed some
      * value) the values as stored, whose entries are kept where they are not zero, though their float may be.
      */
-    private static RowBlock sparsify(int blockIndex, long from, int rows, int cols, float[] dense,
-                                     ExactValues stored) {
+    private static RowBlock sparsify(int blockIndex, long from, int rows, int cols, float[] dense, ExactValues stored) {
         int[] indptr = new int[rows + 1];
         int nnz = 0;
         for (int k = 0; k < dense.length; k++) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import java.io.IOException;
@@ -64,13 +68,16 @@ final class DiskSpace {
         } catch (IOException e) {
             throw new UncheckedIOException(folder + ": cannot read its free space: " + e.getMessage(), e);
         }
-        return new DiskSpace(file, () -> {
-            try {
-                return store.getUsableSpace();
-            } catch (IOException e) {
-                return Long.MAX_VALUE;          // unknown: the write itself will say if the disk is full
-            }
-        }, fileSizeLimit(Path.of("/proc/self/limits")));
+        return new DiskSpace(
+                file,
+                () -> {
+                    try {
+                        return store.getUsableSpace();
+                    } catch (IOException e) {
+                        return Long.MAX_VALUE; // unknown: the write itself will say if the disk is full
+                    }
+                },
+                fileSizeLimit(Path.of("/proc/self/limits")));
     }
 
     /** The soft "Max file size" of {@code limits} (Linux's /proc/self/limits), or none when unlimited or unknown. */
@@ -78,7 +85,8 @@ final class DiskSpace {
         try {
             for (String line : Files.readAllLines(limits)) {
                 if (line.startsWith("Max file size")) {
-                    String soft = line.substring("Max file size".length()).trim().split("\\s+")[0];
+                    String soft =
+                            line.substring("Max file size".length()).trim().split("\\s+")[0];
                     return soft.equals("unlimited") ? Long.MAX_VALUE : Long.parseLong(soft);
                 }
             }

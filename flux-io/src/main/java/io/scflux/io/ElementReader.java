@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.api.Group;
@@ -75,8 +79,9 @@ final class ElementReader {
         }
         for (Group ancestor : ancestors) {
             if (ancestor.getAddress() == group.getAddress()) {
-                throw Hdf5.error(node, "is " + Hdf5.path(ancestor) + " again, a group that contains it: a cycle of "
-                        + "hard links");
+                throw Hdf5.error(
+                        node,
+                        "is " + Hdf5.path(ancestor) + " again, a group that contains it: a cycle of " + "hard links");
             }
         }
         if (ancestors.size() == MAX_DEPTH) {

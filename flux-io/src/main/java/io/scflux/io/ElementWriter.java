@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockSource;
@@ -245,8 +249,7 @@ final class ElementWriter {
         dataset(parent, name, a.dtype(), a, encoding);
     }
 
-    private static void dataset(NativeHdf5.Group parent, String name, DType fileType, DenseArray a,
-                                String encoding) {
+    private static void dataset(NativeHdf5.Group parent, String name, DType fileType, DenseArray a, String encoding) {
         try (NativeHdf5.Dataset d = parent.dataset(name, fileType, a)) {
             encode(d, encoding, "0.2.0");
         }

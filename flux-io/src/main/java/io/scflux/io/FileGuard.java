@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import java.io.IOException;
@@ -48,8 +52,7 @@ public final class FileGuard {
     /** The lock families the kernel lists that a process holds (leases and delegations are not locks). */
     private static final Set<String> LOCK_FAMILIES = Set.of("FLOCK", "POSIX", "OFDLCK");
 
-    private FileGuard() {
-    }
+    private FileGuard() {}
 
     /**
      * Refuses {@code target} as an output unless it is a regular file (through a symbolic link, the file it names)
@@ -66,8 +69,8 @@ public final class FileGuard {
             return; // a new name (or a dangling link): the write creates it, and reports what else is wrong
         }
         if (!a.isRegularFile()) {
-            throw new IllegalArgumentException(target + " is " + kind(target, a) + ", not a file to write: name a "
-                    + "regular file or a new one");
+            throw new IllegalArgumentException(
+                    target + " is " + kind(target, a) + ", not a file to write: name a " + "regular file or a new one");
         }
     }
 
@@ -107,8 +110,12 @@ public final class FileGuard {
         if (!Files.exists(file)) {
             return new NoSuchFileException(file.toString());
         }
-        return new FileSystemException(file.toString(), null, Files.isDirectory(file) ? "is a directory"
-                : "is not a regular file (a FIFO, a device or a socket): scflux reads .h5ad and .h5 files");
+        return new FileSystemException(
+                file.toString(),
+                null,
+                Files.isDirectory(file)
+                        ? "is a directory"
+                        : "is not a regular file (a FIFO, a device or a socket): scflux reads .h5ad and .h5 files");
     }
 
     /**
@@ -160,17 +167,26 @@ public final class FileGuard {
         OptionalLong holder = writeLockHolder(file);
         if (holder.isPresent()) {
             long pid = holder.getAsLong();
-            String who = pid > 0 ? "process " + pid + ProcessHandle.of(pid).flatMap(p -> p.info().command())
-                    .map(c -> " (" + c + ")").orElse("") : "another process";
-            throw new UncheckedIOException(new FileSystemException(file.toString(), null, "is open for writing by "
-                    + who + ", which holds its HDF5 file lock; close it there first (h5py: unable to lock file)"));
+            String who = pid > 0
+                    ? "process " + pid
+                            + ProcessHandle.of(pid)
+                                    .flatMap(p -> p.info().command())
+                                    .map(c -> " (" + c + ")")
+                                    .orElse("")
+                    : "another process";
+            throw new UncheckedIOException(new FileSystemException(
+                    file.toString(),
+                    null,
+                    "is open for writing by " + who
+                            + ", which holds its HDF5 file lock; close it there first (h5py: unable to lock file)"));
         }
     }
 
     /** Whether HDF5's file locking is on: unless {@code HDF5_USE_FILE_LOCKING} is FALSE, 0, NO or OFF. */
     static boolean lockingEnabled(Map<String, String> environment) {
         String v = environment.get("HDF5_USE_FILE_LOCKING");
-        return v == null || !List.of("FALSE", "0", "NO", "OFF").contains(v.strip().toUpperCase(Locale.ROOT));
+        return v == null
+                || !List.of("FALSE", "0", "NO", "OFF").contains(v.strip().toUpperCase(Locale.ROOT));
     }
 
     /**
@@ -256,8 +272,8 @@ public final class FileGuard {
         try {
             real = file.toRealPath();
         } catch (NoSuchFileException e) {
-            throw new UncheckedIOException(new NoSuchFileException(file.toString(), null,
-                    "no such file to rewrite in place"));
+            throw new UncheckedIOException(
+                    new NoSuchFileException(file.toString(), null, "no such file to rewrite in place"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

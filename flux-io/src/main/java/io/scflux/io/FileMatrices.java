@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.HdfFile;
@@ -18,8 +22,7 @@ import java.util.Arrays;
  */
 final class FileMatrices {
 
-    private FileMatrices() {
-    }
+    private FileMatrices() {}
 
     /** The matrix at {@code element} of {@code file}. */
     static FileMatrix open(Path file, String element) {
@@ -37,8 +40,8 @@ final class FileMatrices {
         } catch (ScfluxFormatException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new ScfluxFormatException(file.toString(), element, "not a readable HDF5 file ("
-                    + e.getMessage() + ")", e);
+            throw new ScfluxFormatException(
+                    file.toString(), element, "not a readable HDF5 file (" + e.getMessage() + ")", e);
         } catch (OutOfMemoryError e) {
             throw Hdf5.declaredTooLarge(file.toString(), element, e);
         }
@@ -57,8 +60,12 @@ final class FileMatrices {
             return sparse(file, (Group) node, stamp);
         } catch (ScfluxFormatException e) {
             throw e;
-        } catch (HdfException | ClassCastException | IllegalArgumentException | IllegalStateException
-                 | IndexOutOfBoundsException | NullPointerException e) {
+        } catch (HdfException
+                | ClassCastException
+                | IllegalArgumentException
+                | IllegalStateException
+                | IndexOutOfBoundsException
+                | NullPointerException e) {
             throw Hdf5.error(node, "unreadable matrix: " + e, e);
         }
     }
@@ -74,8 +81,16 @@ final class FileMatrices {
             throw Hdf5.error(ds, "expected a 2-D array, found shape " + Arrays.toString(dims));
         }
         int cols = columns(ds, dims[1]);
-        MatrixInfo info = new MatrixInfo("array", array.dtype(), dims[0], cols, dims[0] * cols, null, null,
-                array.compression(), array.isChunked());
+        MatrixInfo info = new MatrixInfo(
+                "array",
+                array.dtype(),
+                dims[0],
+                cols,
+                dims[0] * cols,
+                null,
+                null,
+                array.compression(),
+                array.isChunked());
         return new DenseFileMatrix(file, Hdf5.path(ds), info, array, stamp);
     }
 
@@ -92,15 +107,19 @@ final class FileMatrices {
             shape = Hdf5.longArrayAttr(group, "shape");
         }
         if (enc == null) {
-            throw Hdf5.error(group, "expected a matrix: a group with encoding-type csr_matrix or csc_matrix, found "
-                    + "a group without encoding-type");
+            throw Hdf5.error(
+                    group,
+                    "expected a matrix: a group with encoding-type csr_matrix or csc_matrix, found "
+                            + "a group without encoding-type");
         }
         if (!enc.equals("csr_matrix") && !enc.equals("csc_matrix")) {
             throw Hdf5.error(group, "expected encoding-type csr_matrix or csc_matrix, found " + enc);
         }
         if (shape == null || shape.length != 2 || shape[0] < 0 || shape[1] < 0) {
-            throw Hdf5.error(group, "expected a 'shape' attribute of two non-negative integers, found "
-                    + (shape == null ? "none" : Arrays.toString(shape)));
+            throw Hdf5.error(
+                    group,
+                    "expected a 'shape' attribute of two non-negative integers, found "
+                            + (shape == null ? "none" : Arrays.toString(shape)));
         }
         StoredArray indptr = member(group, "indptr", stamp);
         StoredArray indices = member(group, "indices", stamp);
@@ -112,21 +131,35 @@ final class FileMatrices {
         try (Storage s = Storage.open(file, stamp, new ReadStats())) {
             arrays = CsrArrays.of(indptr, indices, data, major, minor, s);
         }
-        MatrixInfo info = new MatrixInfo(enc, data.dtype(), shape[0], columns(group, shape[1]), arrays.nnz(),
-                indptr.dtype(), indices.dtype(), data.compression(), data.isChunked());
+        MatrixInfo info = new MatrixInfo(
+                enc,
+                data.dtype(),
+                shape[0],
+                columns(group, shape[1]),
+                arrays.nnz(),
+                indptr.dtype(),
+                indices.dtype(),
+                data.compression(),
+                data.isChunked());
         String element = Hdf5.path(group);
         if (csr) {
             SparseFileMatrix.CsrStore store = new SparseFileMatrix.CsrStore(file, stamp, arrays);
             return new SparseFileMatrix(file, element, info, stamp, stats -> store);
         }
-        return new SparseFileMatrix(file, element, info, stamp, stats -> TransposedStore.ensure(file, element, stamp,
-                arrays, stats, TransposedStore.DEFAULT_BUCKET_ENTRIES));
+        return new SparseFileMatrix(
+                file,
+                element,
+                info,
+                stamp,
+                stats -> TransposedStore.ensure(
+                        file, element, stamp, arrays, stats, TransposedStore.DEFAULT_BUCKET_ENTRIES));
     }
 
     /** A Cell Ranger matrix group: no attributes, a {@code shape} dataset, {@code barcodes} and the CSC arrays. */
     private static boolean isCellRanger(Group group) {
         Node shape = Hdf5.childOrNull(group, "shape");
-        return shape instanceof Dataset && Hdf5.childOrNull(group, "barcodes") != null
+        return shape instanceof Dataset
+                && Hdf5.childOrNull(group, "barcodes") != null
                 && !Hdf5.hasAttr(group, "h5sparse_format");
     }
 
@@ -139,8 +172,10 @@ final class FileMatrices {
         Node shapeNode = Hdf5.child(group, "shape");
         io.scflux.core.anndata.DenseArray shapeArray = ArrayReader.vector(shapeNode);
         if (shapeArray.length() != 2 || !shapeArray.dtype().isInteger()) {
-            throw Hdf5.error(shapeNode, "expected two integers (features, barcodes), found " + shapeArray.length()
-                    + " " + shapeArray.dtype() + " values");
+            throw Hdf5.error(
+                    shapeNode,
+                    "expected two integers (features, barcodes), found " + shapeArray.length() + " "
+                            + shapeArray.dtype() + " values");
         }
         long features = (long) shapeArray.getDouble(0);
         long barcodes = (long) shapeArray.getDouble(1);
@@ -155,8 +190,16 @@ final class FileMatrices {
         try (Storage s = Storage.open(file, stamp, new ReadStats())) {
             arrays = CsrArrays.of(indptr, indices, data, barcodes, cols, s);
         }
-        MatrixInfo info = new MatrixInfo("cellranger", data.dtype(), barcodes, cols, arrays.nnz(), indptr.dtype(),
-                indices.dtype(), data.compression(), data.isChunked());
+        MatrixInfo info = new MatrixInfo(
+                "cellranger",
+                data.dtype(),
+                barcodes,
+                cols,
+                arrays.nnz(),
+                indptr.dtype(),
+                indices.dtype(),
+                data.compression(),
+                data.isChunked());
         DType declared = data.dtype() == DType.INT32 ? DType.FLOAT32 : data.dtype();
         SparseFileMatrix.CsrStore store = new SparseFileMatrix.CsrStore(file, stamp, arrays);
         return new SparseFileMatrix(file, Hdf5.path(group), info, declared, stamp, stats -> store);

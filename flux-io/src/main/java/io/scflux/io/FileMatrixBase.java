@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
@@ -41,8 +45,7 @@ abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
         return key;
     }
 
-    private record Key(Path file, FileStamp stamp, String element) {
-    }
+    private record Key(Path file, FileStamp stamp, String element) {}
 
     /** Package-private, not private: serialization calls it on the subclasses too. */
     final Object writeReplace() {
@@ -112,7 +115,7 @@ abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[" + describe() + ", " + info.encoding() + " " + nRows() + " x "
-                + nCols() + "]";
+        return getClass().getSimpleName() + "[" + describe() + ", " + info.encoding() + " " + nRows() + " x " + nCols()
+                + "]";
     }
 }

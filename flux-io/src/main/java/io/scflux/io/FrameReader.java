@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.api.Node;
@@ -14,21 +18,23 @@ final class FrameReader {
     private static final String INDEX = "_index";
     private static final String COLUMN_ORDER = "column-order";
 
-    private FrameReader() {
-    }
+    private FrameReader() {}
 
     static Frame read(Node node) {
         return Hdf5.guard(node, () -> {
             String encoding = Hdf5.encodingType(node);
             if (!"dataframe".equals(encoding)) {
-                throw Hdf5.error(node, encoding == null ? "missing attribute 'encoding-type': expected a dataframe"
-                        : "expected encoding-type dataframe, found " + encoding);
+                throw Hdf5.error(
+                        node,
+                        encoding == null
+                                ? "missing attribute 'encoding-type': expected a dataframe"
+                                : "expected encoding-type dataframe, found " + encoding);
             }
             String version = Hdf5.stringAttr(node, Hdf5.ENCODING_VERSION);
             boolean legacy = "0.1.0".equals(version);
             if (!legacy && !"0.2.0".equals(version)) {
-                throw Hdf5.error(node, "unsupported dataframe encoding-version " + version + " (expected 0.1.0 or "
-                        + "0.2.0)");
+                throw Hdf5.error(
+                        node, "unsupported dataframe encoding-version " + version + " (expected 0.1.0 or " + "0.2.0)");
             }
             String indexKey = Hdf5.stringAttr(node, INDEX);
             if (indexKey == null) {
@@ -50,8 +56,9 @@ final class FrameReader {
                 }
                 Column column = legacy ? LegacyLayout.column(node, columnNode) : ColumnReader.read(columnNode, false);
                 if (column.size() != index.size()) {
-                    throw Hdf5.error(columnNode, "expected " + index.size() + " values (one per index entry), found "
-                            + column.size());
+                    throw Hdf5.error(
+                            columnNode,
+                            "expected " + index.size() + " values (one per index entry), found " + column.size());
                 }
                 frame.put(name, column);
             }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.Pass;
@@ -16,8 +20,7 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class H5ad {
 
-    private H5ad() {
-    }
+    private H5ad() {}
 
     /**
      * The container of {@code file}, read on subscription on a bounded-elastic worker (reading obs and var is I/O, so

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.HdfFile;
@@ -30,8 +34,11 @@ final class H5adReader {
     static AnnData read(Path file, CellRangerOptions cellRanger) {
         FileGuard.checkNotLocked(file);
         try (HdfFile hdf = open(file)) {
-            return Hdf5.guard(hdf, () -> CellRangerReader.isCellRanger(hdf)
-                    ? CellRangerReader.read(file, hdf, cellRanger) : new H5adReader(file).read(hdf));
+            return Hdf5.guard(
+                    hdf,
+                    () -> CellRangerReader.isCellRanger(hdf)
+                            ? CellRangerReader.read(file, hdf, cellRanger)
+                            : new H5adReader(file).read(hdf));
         }
     }
 
@@ -86,8 +93,9 @@ final class H5adReader {
     private FileMatrix matrix(Node node, int rows, int cols) {
         FileMatrix m = elements.matrix(node);
         if (m.nRows() != rows || m.nCols() != cols) {
-            throw Hdf5.error(node, "expected shape " + rows + " x " + cols + " (obs x var), found " + m.nRows()
-                    + " x " + m.nCols());
+            throw Hdf5.error(
+                    node,
+                    "expected shape " + rows + " x " + cols + " (obs x var), found " + m.nRows() + " x " + m.nCols());
         }
         return m;
     }
@@ -123,7 +131,8 @@ final class H5adReader {
             throw notHdf5(file, e.getMessage(), e);
         }
         try {
-            long end = hdf.getUserBlockSize() + hdf.getHdfBackingStorage().getSuperblock().getEndOfFileAddress();
+            long end = hdf.getUserBlockSize()
+                    + hdf.getHdfBackingStorage().getSuperblock().getEndOfFileAddress();
             if (hdf.size() < end) {
                 throw notHdf5(file, "the file has " + hdf.size() + " bytes, its superblock says " + end, null);
             }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.anndata.AnnData;
@@ -18,8 +22,7 @@ import reactor.core.publisher.Mono;
  */
 final class H5adWriter {
 
-    private H5adWriter() {
-    }
+    private H5adWriter() {}
 
     static Mono<Void> write(AnnData data, Path target, WriteOptions options) {
         return write(data, target, options, CsrWriter.INT32_LIMIT);
@@ -34,8 +37,8 @@ final class H5adWriter {
     }
 
     /** As {@link #write(AnnData, Path, WriteOptions, long)}, the room for the file measured by {@code space}. */
-    static Mono<Void> write(AnnData data, Path target, WriteOptions options, long indexLimit,
-                            Function<Path, DiskSpace> space) {
+    static Mono<Void> write(
+            AnnData data, Path target, WriteOptions options, long indexLimit, Function<Path, DiskSpace> space) {
         return write(data, target, false, options, indexLimit, space);
     }
 
@@ -45,19 +48,30 @@ final class H5adWriter {
      */
     static Mono<Void> writeInPlace(AnnData data, Path file, WriteOptions options) {
         Objects.requireNonNull(file, "file");
-        return Mono.defer(() -> write(data, FileGuard.inPlaceTarget(file), true, options, CsrWriter.INT32_LIMIT,
-                DiskSpace::of));
+        return Mono.defer(
+                () -> write(data, FileGuard.inPlaceTarget(file), true, options, CsrWriter.INT32_LIMIT, DiskSpace::of));
     }
 
-    private static Mono<Void> write(AnnData data, Path target, boolean inPlace, WriteOptions options, long indexLimit,
-                                    Function<Path, DiskSpace> space) {
+    private static Mono<Void> write(
+            AnnData data,
+            Path target,
+            boolean inPlace,
+            WriteOptions options,
+            long indexLimit,
+            Function<Path, DiskSpace> space) {
         Objects.requireNonNull(data, "data");
-        return atomically(data, target, inPlace, options, space, () -> OutputSize.of(data, options),
-                List.of(file -> new ElementWriter(file).anndata(data),
-                file -> {
+        return atomically(
+                data,
+                target,
+                inPlace,
+                options,
+                space,
+                () -> OutputSize.of(data, options),
+                List.of(file -> new ElementWriter(file).anndata(data), file -> {
                     new ElementWriter(file).anndataFrames(data);
                     return List.of();
-                }), (file, m) -> MatrixWriter.write(file, m, options, indexLimit));
+                }),
+                (file, m) -> MatrixWriter.write(file, m, options, indexLimit));
     }
 
     /**
@@ -67,11 +81,21 @@ final class H5adWriter {
      * before anything is written when {@code target} is not a file to write or is a file {@code data} reads
      * ({@link FileGuard}).
      */
-    static Mono<Void> atomically(AnnData data, Path target, WriteOptions options,
-                                 Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
-                                 BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
-        return atomically(data, target, false, options, DiskSpace::of, () -> OutputSize.Estimate.UNKNOWN,
-                List.of(annotations), matrices);
+    static Mono<Void> atomically(
+            AnnData data,
+            Path target,
+            WriteOptions options,
+            Function<NativeHdf5, List<ElementWriter.Matrix>> annotations,
+            BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
+        return atomically(
+                data,
+                target,
+                false,
+                options,
+                DiskSpace::of,
+                () -> OutputSize.Estimate.UNKNOWN,
+                List.of(annotations),
+                matrices);
     }
 
     /**
@@ -81,10 +105,15 @@ final class H5adWriter {
      * writing. {@code size} estimates the file, off the HDF5 thread (it may read plans and sample blocks), checked
      * against the free space before the file is created.
      */
-    private static Mono<Void> atomically(AnnData data, Path target, boolean inPlace, WriteOptions options,
-                                         Function<Path, DiskSpace> space, Supplier<OutputSize.Estimate> size,
-                                         List<Function<NativeHdf5, List<ElementWriter.Matrix>>> parts,
-                                         BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
+    private static Mono<Void> atomically(
+            AnnData data,
+            Path target,
+            boolean inPlace,
+            WriteOptions options,
+            Function<Path, DiskSpace> space,
+            Supplier<OutputSize.Estimate> size,
+            List<Function<NativeHdf5, List<ElementWriter.Matrix>>> parts,
+            BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
         return Mono.defer(() -> {
@@ -110,14 +139,18 @@ final class H5adWriter {
                     .onErrorResume(e -> onHdf5Thread(out, o -> o.abort(e)).then(Mono.error(e)))
                     // a cancel at any moment, even one that overtakes the open: the abort is queued on the HDF5
                     // thread behind whatever runs there, and an open it overtakes refuses to create the file
-                    .doOnCancel(() -> NativeHdf5.THREAD.schedule(() -> out.abort(
-                            new CancellationException("write of " + target + " cancelled"))));
+                    .doOnCancel(() -> NativeHdf5.THREAD.schedule(
+                            () -> out.abort(new CancellationException("write of " + target + " cancelled"))));
         });
     }
 
     /** {@code out} opened; its file given the permissions, owner and group of {@code keep} unless that is null. */
-    private static NativeHdf5 open(AtomicOutput out, WriteOptions options, Function<Path, DiskSpace> space,
-                                   OutputSize.Estimate size, Path keep) {
+    private static NativeHdf5 open(
+            AtomicOutput out,
+            WriteOptions options,
+            Function<Path, DiskSpace> space,
+            OutputSize.Estimate size,
+            Path keep) {
         NativeHdf5 file = out.open(options, space, size);
         if (keep != null) {
             FileGuard.keepAttributes(keep, out.temporary());

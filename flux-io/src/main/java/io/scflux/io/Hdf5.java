@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.HdfFile;
@@ -47,8 +51,7 @@ final class Hdf5 {
             Map.entry("nullable-integer", Set.of("0.1.0")), Map.entry("nullable-boolean", Set.of("0.1.0")),
             Map.entry("nullable-string-array", Set.of("0.1.0")), Map.entry("awkward-array", Set.of("0.1.0")));
 
-    private Hdf5() {
-    }
+    private Hdf5() {}
 
     /** HDF5's superblock signature, found at offset 0 or after a user block of 512, 1024, 2048... bytes. */
     private static final byte[] SIGNATURE = {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
@@ -136,11 +139,16 @@ final class Hdf5 {
                 throw error(link, "an external link to " + l.getTargetPath() + ", which scflux does not follow");
             }
             if (++hops[0] > MAX_SOFT_LINKS) {
-                throw error(link, "a loop of soft links (more than " + MAX_SOFT_LINKS + " followed, the last to "
-                        + l.getTargetPath() + ")");
+                throw error(
+                        link,
+                        "a loop of soft links (more than " + MAX_SOFT_LINKS + " followed, the last to "
+                                + l.getTargetPath() + ")");
             }
-            at = walk(link, l.getTargetPath().startsWith("/") ? at.getHdfFile() : at.getParent(),
-                    l.getTargetPath(), hops);
+            at = walk(
+                    link,
+                    l.getTargetPath().startsWith("/") ? at.getHdfFile() : at.getParent(),
+                    l.getTargetPath(),
+                    hops);
         }
         return at;
     }
@@ -165,8 +173,11 @@ final class Hdf5 {
     static Node child(Node node, String name) {
         Node c = childOrNull(node, name);
         if (c == null) {
-            throw error(node, node.isGroup() ? "missing '" + name + "'" : "expected a group with '" + name
-                    + "', found a dataset");
+            throw error(
+                    node,
+                    node.isGroup()
+                            ? "missing '" + name + "'"
+                            : "expected a group with '" + name + "', found a dataset");
         }
         return c;
     }
@@ -181,8 +192,10 @@ final class Hdf5 {
         Set<String> known = type == null ? null : ENCODING_VERSIONS.get(type);
         String version = known == null ? null : stringAttr(node, ENCODING_VERSION);
         if (version != null && !known.contains(version)) {
-            throw error(node, "unsupported encoding-version " + version + " of encoding-type " + type
-                    + " (anndata and scflux read " + String.join(" and ", new TreeSet<>(known)) + ")");
+            throw error(
+                    node,
+                    "unsupported encoding-version " + version + " of encoding-type " + type
+                            + " (anndata and scflux read " + String.join(" and ", new TreeSet<>(known)) + ")");
         }
         return type;
     }
@@ -381,7 +394,8 @@ final class Hdf5 {
     }
 
     private static String describe(Object v) {
-        return v.getClass().isArray() ? v.getClass().getComponentType().getSimpleName() + "[" + Array.getLength(v)
-                + "]" : v.getClass().getSimpleName() + " " + v;
+        return v.getClass().isArray()
+                ? v.getClass().getComponentType().getSimpleName() + "[" + Array.getLength(v) + "]"
+                : v.getClass().getSimpleName() + " " + v;
     }
 }

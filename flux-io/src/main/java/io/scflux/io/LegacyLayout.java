@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.api.Group;
@@ -14,8 +18,7 @@ final class LegacyLayout {
     private static final String CATEGORIES = "__categories";
     private static final String[] LEGACY_RAW = {"raw.X", "raw.var", "raw.varm"};
 
-    private LegacyLayout() {
-    }
+    private LegacyLayout() {}
 
     /** Rejects a root that is not AnnData's, or is in a layout scflux does not read, naming what was found. */
     static void check(Group root) {
@@ -26,19 +29,26 @@ final class LegacyLayout {
         for (String axis : new String[] {"obs", "var"}) {
             Node node = Hdf5.childOrNull(root, axis);
             if (node == null) {
-                throw Hdf5.error(root, encoding == null ? "not an AnnData file: no encoding-type attribute and no '"
-                        + axis + "'" : "missing '" + axis + "'");
+                throw Hdf5.error(
+                        root,
+                        encoding == null
+                                ? "not an AnnData file: no encoding-type attribute and no '" + axis + "'"
+                                : "missing '" + axis + "'");
             }
             if (!node.isGroup()) {
-                throw Hdf5.error(node, "unsupported legacy layout: " + axis + " is a " + kind(node) + " (anndata < "
-                        + "0.7 stored dataframes as structured arrays); rewrite the file with anndata >= 0.7");
+                throw Hdf5.error(
+                        node,
+                        "unsupported legacy layout: " + axis + " is a " + kind(node) + " (anndata < "
+                                + "0.7 stored dataframes as structured arrays); rewrite the file with anndata >= 0.7");
             }
         }
         for (String name : LEGACY_RAW) {
             Node node = Hdf5.childOrNull(root, name);
             if (node != null) {
-                throw Hdf5.error(node, "unsupported legacy layout: top-level " + name + " (anndata < 0.7 raw); "
-                        + "rewrite the file with anndata >= 0.7");
+                throw Hdf5.error(
+                        node,
+                        "unsupported legacy layout: top-level " + name + " (anndata < 0.7 raw); "
+                                + "rewrite the file with anndata >= 0.7");
             }
         }
     }
@@ -49,13 +59,14 @@ final class LegacyLayout {
      * otherwise read as an encoded or plain column.
      */
     static Column column(Node frame, Node column) {
-        Node categories = column.isGroup() ? null
-                : Hdf5.childOrNull(Hdf5.childOrNull(frame, CATEGORIES), column.getName());
+        Node categories =
+                column.isGroup() ? null : Hdf5.childOrNull(Hdf5.childOrNull(frame, CATEGORIES), column.getName());
         if (categories == null) {
             return ColumnReader.read(column, true);
         }
-        return Hdf5.guard(column, () -> ColumnReader.categorical(column, categories,
-                Hdf5.boolAttr(categories, "ordered", false)));
+        return Hdf5.guard(
+                column,
+                () -> ColumnReader.categorical(column, categories, Hdf5.boolAttr(categories, "ordered", false)));
     }
 
     private static String kind(Node node) {

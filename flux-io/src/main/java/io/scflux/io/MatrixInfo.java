@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.DType;
@@ -15,6 +19,13 @@ import io.scflux.core.DType;
  * @param compression  filters of the value dataset: {@code none}, {@code gzip}, {@code lzf}, {@code gzip+shuffle}...
  * @param chunked      whether the value dataset is chunked (otherwise contiguous or compact)
  */
-public record MatrixInfo(String encoding, DType dtype, long nRows, int nCols, long nnz, DType indptrDtype,
-                         DType indicesDtype, String compression, boolean chunked) {
-}
+public record MatrixInfo(
+        String encoding,
+        DType dtype,
+        long nRows,
+        int nCols,
+        long nnz,
+        DType indptrDtype,
+        DType indicesDtype,
+        String compression,
+        boolean chunked) {}

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
@@ -41,6 +45,7 @@ abstract class MatrixWriter {
     final int cols;
     /** The source's dtype: what the matrix is stored as, unless a writer stores a type of its own. */
     final DType valueType;
+
     private long rowsWritten;
 
     MatrixWriter(ElementWriter.Matrix matrix, BlockPlan plan) {
@@ -66,8 +71,12 @@ abstract class MatrixWriter {
      */
     static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
         DType storedAs = matrix.source().dtype();
-        return write(matrix, b -> ValueRange.requireHeld(storedAs, b, matrix.path()), options,
-                (m, plan) -> isDense(m.source()) ? new DenseWriter(file, m, plan)
+        return write(
+                matrix,
+                b -> ValueRange.requireHeld(storedAs, b, matrix.path()),
+                options,
+                (m, plan) -> isDense(m.source())
+                        ? new DenseWriter(file, m, plan)
                         : new CsrWriter(file, m, plan, indexLimit));
     }
 
@@ -79,19 +88,24 @@ abstract class MatrixWriter {
      * {@link ValueRange#requireHeld}) run on the worker too, off the HDF5 thread, which every block passes one at a
      * time.
      */
-    static Mono<Void> write(ElementWriter.Matrix matrix, UnaryOperator<RowBlock> check, WriteOptions options,
-                            BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make) {
+    static Mono<Void> write(
+            ElementWriter.Matrix matrix,
+            UnaryOperator<RowBlock> check,
+            WriteOptions options,
+            BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make) {
         BlockSource source = Resident.on(HostBackend.INSTANCE, matrix.source());
         List<ElementWriter.Matrix> all = new ArrayList<>(List.of(matrix));
         all.addAll(matrix.companions());
-        List<Stage> stages = matrix.companions().stream().map(c -> ((StagedSource) c.source()).stage()).toList();
+        List<Stage> stages = matrix.companions().stream()
+                .map(c -> ((StagedSource) c.source()).stage())
+                .toList();
         Function<RowBlock, RowBlock[]> made = block -> {
             RowBlock[] out = new RowBlock[all.size()];
             out[0] = check.apply(block);
             for (int c = 0; c < stages.size(); c++) {
                 ElementWriter.Matrix companion = all.get(c + 1);
-                out[c + 1] = ValueRange.requireHeld(companion.source().dtype(), stages.get(c).apply(block),
-                        companion.path());
+                out[c + 1] = ValueRange.requireHeld(
+                        companion.source().dtype(), stages.get(c).apply(block), companion.path());
             }
             return out;
         };
@@ -113,8 +127,9 @@ abstract class MatrixWriter {
                 .flatMap(writers -> {
                     BlockPlan plan = writers.get(0).plan;
                     // without companions the source's own flux, which a source may shape (demand, caching)
-                    return (stages.isEmpty() ? source.blocks(plan, options.execution()).map(made)
-                            : source.blocks(plan, options.execution(), made))
+                    return (stages.isEmpty()
+                                    ? source.blocks(plan, options.execution()).map(made)
+                                    : source.blocks(plan, options.execution(), made))
                             .publishOn(NativeHdf5.THREAD, PREFETCH)
                             .doOnNext(blocks -> {
                                 for (int w = 0; w < blocks.length; w++) {
@@ -164,8 +179,8 @@ abstract class MatrixWriter {
 
     private void finish() {
         if (rowsWritten != rows) {
-            IllegalStateException e = new IllegalStateException(path + ": the blocks ended at row " + rowsWritten
-                    + " of " + rows);
+            IllegalStateException e =
+                    new IllegalStateException(path + ": the blocks ended at row " + rowsWritten + " of " + rows);
             closeAfter(e);
             throw e;
         }

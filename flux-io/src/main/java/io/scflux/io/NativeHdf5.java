@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.bytedeco.hdf5.global.hdf5.*;
@@ -40,11 +44,13 @@ final class NativeHdf5 implements AutoCloseable {
      * The one thread that calls the HDF5 library, FIFO. A plain daemon thread, not one of Reactor's non-blocking
      * ones: the library blocks on file I/O.
      */
-    static final Scheduler THREAD = Schedulers.fromExecutorService(Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "scflux-hdf5");
-        t.setDaemon(true);
-        return t;
-    }), "scflux-hdf5");
+    static final Scheduler THREAD = Schedulers.fromExecutorService(
+            Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "scflux-hdf5");
+                t.setDaemon(true);
+                return t;
+            }),
+            "scflux-hdf5");
 
     /** Elements per chunk of a compressed fixed-size dataset (h5py picks chunks of this order). */
     static final int CHUNK_ELEMENTS = 1 << 16;
@@ -60,6 +66,7 @@ final class NativeHdf5 implements AutoCloseable {
     private static final long ATTRIBUTE_CREATION;
     /** The outermost and innermost descriptions of the library's error stack, filled by {@link #check}. */
     private static final String[] ERROR_ENDS = new String[2];
+
     private static final H5E_walk2_t COLLECT_ERRORS = new H5E_walk2_t() {
         @Override
         public int call(int n, H5E_error2_t error, Pointer clientData) {
@@ -139,8 +146,12 @@ final class NativeHdf5 implements AutoCloseable {
 
     /** As {@link #create(Path, String, int)}, checking free space with {@code space}. */
     static NativeHdf5 create(Path file, String name, int gzipLevel, DiskSpace space) {
-        try (Handle fapl = new Handle(check(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g()), name, "/", "H5Pcreate"), name,
-                "/", hdf5::H5Pclose); BytePointer path = utf8(file.toString())) {
+        try (Handle fapl = new Handle(
+                        check(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g()), name, "/", "H5Pcreate"),
+                        name,
+                        "/",
+                        hdf5::H5Pclose);
+                BytePointer path = utf8(file.toString())) {
             // STRONG: closing the file closes whatever is still open in it (an aborted write).
             check(H5Pset_fclose_degree(fapl.id, H5F_CLOSE_STRONG), name, "/", "H5Pset_fclose_degree");
             // Nobody else knows the temporary name; locks only fail on file systems without them.
@@ -246,8 +257,8 @@ final class NativeHdf5 implements AutoCloseable {
     /** The path of child {@code name} of {@code parent}; an error for names HDF5 would read as paths. */
     static String child(String parent, String name) {
         if (name.isEmpty() || name.indexOf('/') >= 0 || name.equals(".")) {
-            throw new IllegalArgumentException(parent + ": '" + name
-                    + "' cannot name an HDF5 element (empty, '.' or containing '/')");
+            throw new IllegalArgumentException(
+                    parent + ": '" + name + "' cannot name an HDF5 element (empty, '.' or containing '/')");
         }
         return parent.endsWith("/") ? parent + name : parent + "/" + name;
     }
@@ -269,8 +280,11 @@ final class NativeHdf5 implements AutoCloseable {
             if (full != null) {
                 throw ioFailure(file + ": " + path + ": " + full);
             }
-            String why = ERROR_ENDS[0] == null ? "" : ERROR_ENDS[0].equals(ERROR_ENDS[1]) ? ": " + ERROR_ENDS[0]
-                    : ": " + ERROR_ENDS[0] + ": " + ERROR_ENDS[1];
+            String why = ERROR_ENDS[0] == null
+                    ? ""
+                    : ERROR_ENDS[0].equals(ERROR_ENDS[1])
+                            ? ": " + ERROR_ENDS[0]
+                            : ": " + ERROR_ENDS[0] + ": " + ERROR_ENDS[1];
             throw ioFailure((file + ": " + path + ": " + call + " failed" + why).replaceAll("\\s*\\R\\s*", " "));
         }
         return ret;
@@ -508,10 +522,16 @@ final class NativeHdf5 implements AutoCloseable {
         /** Writes an attribute: a scalar ({@code shape []}) or an array of any type, strings as h5py's str. */
         void attr(String name, DenseArray value) {
             long t = typeId(value.dtype());
-            try (Handle space = space(path, value.shape(), false); BytePointer n = utf8(name);
-                 Handle a = handle(H5Acreate2(id, n, t, space.id, ATTRIBUTE_CREATION, H5P_DEFAULT), path,
-                         "H5Acreate2 '" + name + "'", hdf5::H5Aclose)) {
-                check(H5Awrite(a.id, t, stage(value.data(), value.dtype(), 0, value.size())), path,
+            try (Handle space = space(path, value.shape(), false);
+                    BytePointer n = utf8(name);
+                    Handle a = handle(
+                            H5Acreate2(id, n, t, space.id, ATTRIBUTE_CREATION, H5P_DEFAULT),
+                            path,
+                            "H5Acreate2 '" + name + "'",
+                            hdf5::H5Aclose)) {
+                check(
+                        H5Awrite(a.id, t, stage(value.data(), value.dtype(), 0, value.size())),
+                        path,
                         "H5Awrite '" + name + "'");
             }
         }
@@ -542,8 +562,7 @@ final class NativeHdf5 implements AutoCloseable {
         Group group(String name) {
             String p = child(path, name);
             try (BytePointer n = utf8(name)) {
-                return new Group(check(H5Gcreate2(id, n, LINK_CREATION, H5P_DEFAULT, H5P_DEFAULT), p, "H5Gcreate2"),
-                        p);
+                return new Group(check(H5Gcreate2(id, n, LINK_CREATION, H5P_DEFAULT, H5P_DEFAULT), p, "H5Gcreate2"), p);
             }
         }
 
@@ -553,7 +572,11 @@ final class NativeHdf5 implements AutoCloseable {
          * the first axis and deflated when the file compresses; scalars and empty arrays are never chunked.
          */
         Dataset dataset(String name, DType fileType, DenseArray value) {
-            return dataset(name, fileType, value.shape(), value.dtype(),
+            return dataset(
+                    name,
+                    fileType,
+                    value.shape(),
+                    value.dtype(),
                     (offset, n) -> stage(value.data(), value.dtype(), (int) offset, n));
         }
 
@@ -602,12 +625,20 @@ final class NativeHdf5 implements AutoCloseable {
                 int f = 0;
                 for (String field : records.fields().keySet()) {
                     try (BytePointer n = utf8(field)) {
-                        check(H5Tinsert(type.id, n, at[f], typeId(fields.get(f).dtype())), p,
+                        check(
+                                H5Tinsert(
+                                        type.id, n, at[f], typeId(fields.get(f).dtype())),
+                                p,
                                 "H5Tinsert '" + field + "'");
                     }
                     f++;
                 }
-                return dataset(name, null, type.id, new long[] {records.size()}, type.id,
+                return dataset(
+                        name,
+                        null,
+                        type.id,
+                        new long[] {records.size()},
+                        type.id,
                         (offset, count) -> stageRecords(fields, at, w, (int) offset, count));
             }
         }
@@ -652,16 +683,16 @@ final class NativeHdf5 implements AutoCloseable {
          * As above with the library's type ids ({@code fileType} describes {@code fileTypeId} to messages; null for a
          * compound type, whose dataset is written once and never appended to).
          */
-        private Dataset dataset(String name, DType fileType, long fileTypeId, long[] shape, long memTypeId,
-                                Stager stager) {
+        private Dataset dataset(
+                String name, DType fileType, long fileTypeId, long[] shape, long memTypeId, Stager stager) {
             String p = child(path, name);
             long elements = elements(shape);
             long rowElements = 1;
             for (int d = 1; d < shape.length; d++) {
                 rowElements *= shape[d];
             }
-            long rowsPerChunk = Math.max(1, Math.min(shape.length == 0 ? 1 : shape[0],
-                    CHUNK_ELEMENTS / Math.max(1, rowElements)));
+            long rowsPerChunk =
+                    Math.max(1, Math.min(shape.length == 0 ? 1 : shape[0], CHUNK_ELEMENTS / Math.max(1, rowElements)));
             space.require(stored(elements * H5Tget_size(fileTypeId)), NativeHdf5.this.name + ": " + p);
             Dataset ds;
             try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p)) {
@@ -674,8 +705,11 @@ final class NativeHdf5 implements AutoCloseable {
                 ds = create(id, name, p, fileType, fileTypeId, shape, false, dcpl.id, H5P_DEFAULT);
             }
             try {
-                ds.write(shape, memTypeId, stager, rowsPerChunk * Math.max(1, SLICE_ELEMENTS
-                        / (rowsPerChunk * Math.max(1, rowElements))));
+                ds.write(
+                        shape,
+                        memTypeId,
+                        stager,
+                        rowsPerChunk * Math.max(1, SLICE_ELEMENTS / (rowsPerChunk * Math.max(1, rowElements))));
             } catch (RuntimeException e) {
                 closeAfter(ds, e);
                 throw e;
@@ -701,7 +735,7 @@ final class NativeHdf5 implements AutoCloseable {
             long[] chunk = shapeOfRows(chunkRows, rowShape);
             long chunkElements = chunkRows * elements(rowShape);
             try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p);
-                 Handle dapl = propertyList(H5P_CLS_DATASET_ACCESS_ID_g(), p)) {
+                    Handle dapl = propertyList(H5P_CLS_DATASET_ACCESS_ID_g(), p)) {
                 check(H5Pset_chunk(dcpl.id, chunk.length, chunk), p, "H5Pset_chunk");
                 if (gzipLevel >= 0) {
                     check(H5Pset_deflate(dcpl.id, gzipLevel), p, "H5Pset_deflate");
@@ -726,15 +760,33 @@ final class NativeHdf5 implements AutoCloseable {
         }
     }
 
-    private Dataset create(long loc, String name, String path, DType fileType, long[] shape, boolean extendable,
-                           long dcpl, long dapl) {
+    private Dataset create(
+            long loc,
+            String name,
+            String path,
+            DType fileType,
+            long[] shape,
+            boolean extendable,
+            long dcpl,
+            long dapl) {
         return create(loc, name, path, fileType, typeId(fileType), shape, extendable, dcpl, dapl);
     }
 
-    private Dataset create(long loc, String name, String path, DType fileType, long fileTypeId, long[] shape,
-                           boolean extendable, long dcpl, long dapl) {
-        try (Handle space = space(path, shape, extendable); BytePointer n = utf8(name)) {
-            long ds = check(H5Dcreate2(loc, n, fileTypeId, space.id, LINK_CREATION, dcpl, dapl), path,
+    private Dataset create(
+            long loc,
+            String name,
+            String path,
+            DType fileType,
+            long fileTypeId,
+            long[] shape,
+            boolean extendable,
+            long dcpl,
+            long dapl) {
+        try (Handle space = space(path, shape, extendable);
+                BytePointer n = utf8(name)) {
+            long ds = check(
+                    H5Dcreate2(loc, n, fileTypeId, space.id, LINK_CREATION, dcpl, dapl),
+                    path,
                     "H5Dcreate2 " + (fileType == null ? "compound" : fileType));
             long[] rowShape = shape.length == 0 ? shape : Arrays.copyOfRange(shape, 1, shape.length);
             return new Dataset(ds, path, fileType, rowShape);
@@ -777,6 +829,7 @@ final class NativeHdf5 implements AutoCloseable {
          * chunk cache (one copy fewer); else null, appends going through {@code H5Dwrite}.
          */
         private WholeChunks chunks;
+
         private long chunksWritten;
         /** The chunk cache of an extendable dataset written through {@code H5Dwrite}, which it may hold unwritten. */
         private long cacheBytes;
@@ -906,15 +959,16 @@ final class NativeHdf5 implements AutoCloseable {
                 long n = Math.min(rowsPerSlice, rows - done);
                 long[] start = new long[extent.length];
                 start[0] = length + done;
-                writeSlice(start, shapeOfRows(n, rowShape), memType,
-                        stager.stage(done * rowElements, (int) (n * rowElements)));
+                writeSlice(start, shapeOfRows(n, rowShape), memType, stager.stage(done * rowElements, (int)
+                        (n * rowElements)));
                 done += n;
             }
             length += rows;
         }
 
         private void writeSlice(long[] start, long[] count, long memType, Pointer buffer) {
-            try (Handle fileSpace = selection(start, count); Handle memSpace = space(path, count, false)) {
+            try (Handle fileSpace = selection(start, count);
+                    Handle memSpace = space(path, count, false)) {
                 check(H5Dwrite(id, memType, memSpace.id, fileSpace.id, H5P_DEFAULT, buffer), path, "H5Dwrite");
             }
         }
@@ -923,7 +977,9 @@ final class NativeHdf5 implements AutoCloseable {
         private Handle selection(long[] start, long[] count) {
             Handle space = handle(H5Dget_space(id), path, "H5Dget_space", hdf5::H5Sclose);
             try {
-                check(H5Sselect_hyperslab(space.id, H5S_SELECT_SET, start, null, count, null), path,
+                check(
+                        H5Sselect_hyperslab(space.id, H5S_SELECT_SET, start, null, count, null),
+                        path,
                         "H5Sselect_hyperslab");
                 return space;
             } catch (RuntimeException e) {

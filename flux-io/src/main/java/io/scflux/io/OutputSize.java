@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
@@ -70,6 +74,7 @@ final class OutputSize {
      * with one dataset of strings: from none to 45 % for a thousand strings, under 0.2 % past 50,000).
      */
     static final double HEAP_SLACK = 0.3;
+
     static final long MAX_HEAP_SLACK = 20 << 10;
     /** What the first strings of a file take more: the heap's first collection, allocated whole. */
     static final long FIRST_COLLECTION = 2048;
@@ -80,6 +85,7 @@ final class OutputSize {
 
     /** Values sampled per block of a streamed matrix, per annotation, to measure what deflate makes of them. */
     private static final int SAMPLE_VALUES = 1 << 18;
+
     private static final int SAMPLE_BLOCKS = 3;
     /** The most deflate grows a chunk it cannot shrink, per byte. */
     private static final double MAX_RATIO = 1.01;
@@ -88,6 +94,7 @@ final class OutputSize {
     private double bytes = FILE;
     /** Bytes of string objects in the global heap so far. */
     private long heap;
+
     private double raw;
     private double stored;
 
@@ -106,7 +113,8 @@ final class OutputSize {
     static Estimate of(AnnData data, WriteOptions options) {
         OutputSize size = new OutputSize(options);
         size.anndata(data, options);
-        return new Estimate((long) Math.ceil((size.bytes + size.heapSlack()) * HEADROOM),
+        return new Estimate(
+                (long) Math.ceil((size.bytes + size.heapSlack()) * HEADROOM),
                 size.raw == 0 ? 1 : Math.min(MAX_RATIO, size.stored / size.raw));
     }
 
@@ -137,8 +145,8 @@ final class OutputSize {
         if (data.x() != null) {
             matrix(data.x(), options);
         }
-        for (Map<String, ?> dict : List.of(data.obsm(), data.varm(), data.obsp(), data.varp(),
-                data.layers(), data.uns())) {
+        for (Map<String, ?> dict :
+                List.of(data.obsm(), data.varm(), data.obsp(), data.varp(), data.layers(), data.uns())) {
             dict(dict, options);
         }
         if (data.raw() != null) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import java.nio.ByteBuffer;
@@ -24,10 +28,10 @@ final class ReadBuffers {
     static final int KEPT_LARGEST = 8 << 20;
     /** Idle buffers kept for later reads: more than the reads a machine runs at once. */
     static final int KEPT = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
+
     private static final List<ByteBuffer> IDLE = new ArrayList<>();
 
-    private ReadBuffers() {
-    }
+    private ReadBuffers() {}
 
     /** Runs {@code use} on a buffer of {@code bytes} bytes (position 0, limit {@code bytes}) lent for the call. */
     static void lend(int bytes, Consumer<ByteBuffer> use) {

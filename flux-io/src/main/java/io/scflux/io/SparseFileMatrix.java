@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockBuffer;
@@ -16,19 +20,22 @@ import java.util.function.Function;
 final class SparseFileMatrix extends FileMatrixBase {
 
     /** CSR arrays and the file they live in, stamped so a changed file is noticed. */
-    record CsrStore(Path file, FileStamp stamp, CsrArrays arrays) {
-    }
+    record CsrStore(Path file, FileStamp stamp, CsrArrays arrays) {}
 
     private final Function<ReadStats, CsrStore> store;
     private volatile CsrStore resolved;
 
-    SparseFileMatrix(Path file, String element, MatrixInfo info, FileStamp stamp,
-                     Function<ReadStats, CsrStore> store) {
+    SparseFileMatrix(Path file, String element, MatrixInfo info, FileStamp stamp, Function<ReadStats, CsrStore> store) {
         this(file, element, info, info.dtype(), stamp, store);
     }
 
-    SparseFileMatrix(Path file, String element, MatrixInfo info, DType dtype, FileStamp stamp,
-                     Function<ReadStats, CsrStore> store) {
+    SparseFileMatrix(
+            Path file,
+            String element,
+            MatrixInfo info,
+            DType dtype,
+            FileStamp stamp,
+            Function<ReadStats, CsrStore> store) {
         super(file, element, info, dtype, stamp);
         this.store = store;
     }

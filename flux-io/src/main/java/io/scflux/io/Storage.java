@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.HdfFile;
@@ -29,6 +33,7 @@ final class Storage implements AutoCloseable {
     private final FileStamp stamp;
     /** Opened again when an interrupted read closed it ({@link #read}); null once this storage is closed. */
     private volatile FileChannel channel;
+
     private final ReadStats stats;
     private final Map<ChunkKey, CompletableFuture<ByteBuffer>> decoded = new Recent<>(DECODED_CHUNKS_KEPT);
     private HdfFile hdf;
@@ -56,8 +61,10 @@ final class Storage implements AutoCloseable {
         try {
             FileStamp now = FileStamp.of(file);
             if (!now.equals(expected)) {
-                throw new ScfluxFormatException(file.toString(), "/", "the file changed since it was opened ("
-                        + expected + " then, " + now + " now); open it again");
+                throw new ScfluxFormatException(
+                        file.toString(),
+                        "/",
+                        "the file changed since it was opened (" + expected + " then, " + now + " now); open it again");
             }
         } catch (RuntimeException e) {
             closeQuietly(ch);
@@ -101,8 +108,11 @@ final class Storage implements AutoCloseable {
                     continue;
                 }
                 if (n < 0) {
-                    throw new ScfluxFormatException(file.toString(), what, "file truncated: expected " + wanted
-                            + " bytes at offset " + position + " but the file ends at " + ch.size());
+                    throw new ScfluxFormatException(
+                            file.toString(),
+                            what,
+                            "file truncated: expected " + wanted + " bytes at offset " + position
+                                    + " but the file ends at " + ch.size());
                 }
                 at += n;
             }

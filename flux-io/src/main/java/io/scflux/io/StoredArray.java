@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.api.Dataset;
@@ -38,18 +42,24 @@ final class StoredArray {
 
     /** HDF5's undefined address: storage never allocated (all fill value). */
     private static final long UNDEFINED = -1L;
+
     private static final Method CHUNK_LOOKUP =
             accessible(() -> ChunkedDatasetBase.class.getDeclaredMethod("getChunkLookup"));
     private static final Field LAYOUT_V3 = accessible(() -> ChunkedDatasetV3.class.getDeclaredField("layoutMessage"));
 
     static {
         if (!readsChunkIndexItself()) {
-            LoggerFactory.getLogger(StoredArray.class).warn("this jhdf's chunk index is out of reach (scflux knows "
-                    + "jhdf 0.13.0's): chunked datasets are read through jhdf, more slowly");
+            LoggerFactory.getLogger(StoredArray.class)
+                    .warn("this jhdf's chunk index is out of reach (scflux knows "
+                            + "jhdf 0.13.0's): chunked datasets are read through jhdf, more slowly");
         }
     }
 
-    private enum Layout { CONTIGUOUS, CHUNKED, COMPACT }
+    private enum Layout {
+        CONTIGUOUS,
+        CHUNKED,
+        COMPACT
+    }
 
     private final String file;
     private final String path;
@@ -73,16 +83,58 @@ final class StoredArray {
     /** The checksums of the chunks of an array of scflux's own copies, checked as they are read; else null. */
     private final CopySums sums;
 
-    private StoredArray(String file, String path, DType dtype, int elementSize, ByteOrder order, long[] dims,
-                        Layout layout, long address, byte[] compact, int[] chunkDims, long[] chunkAddress,
-                        int[] chunkStored, int[] chunkMask, int[] filterIds, boolean jhdfChunks) {
-        this(file, path, dtype, elementSize, order, dims, layout, address, compact, chunkDims, chunkAddress,
-                chunkStored, chunkMask, filterIds, jhdfChunks, null);
+    private StoredArray(
+            String file,
+            String path,
+            DType dtype,
+            int elementSize,
+            ByteOrder order,
+            long[] dims,
+            Layout layout,
+            long address,
+            byte[] compact,
+            int[] chunkDims,
+            long[] chunkAddress,
+            int[] chunkStored,
+            int[] chunkMask,
+            int[] filterIds,
+            boolean jhdfChunks) {
+        this(
+                file,
+                path,
+                dtype,
+                elementSize,
+                order,
+                dims,
+                layout,
+                address,
+                compact,
+                chunkDims,
+                chunkAddress,
+                chunkStored,
+                chunkMask,
+                filterIds,
+                jhdfChunks,
+                null);
     }
 
-    private StoredArray(String file, String path, DType dtype, int elementSize, ByteOrder order, long[] dims,
-                        Layout layout, long address, byte[] compact, int[] chunkDims, long[] chunkAddress,
-                        int[] chunkStored, int[] chunkMask, int[] filterIds, boolean jhdfChunks, CopySums sums) {
+    private StoredArray(
+            String file,
+            String path,
+            DType dtype,
+            int elementSize,
+            ByteOrder order,
+            long[] dims,
+            Layout layout,
+            long address,
+            byte[] compact,
+            int[] chunkDims,
+            long[] chunkAddress,
+            int[] chunkStored,
+            int[] chunkMask,
+            int[] filterIds,
+            boolean jhdfChunks,
+            CopySums sums) {
         this.sums = sums;
         this.file = file;
         this.path = path;
@@ -121,8 +173,22 @@ final class StoredArray {
 
     /** A plain little-endian contiguous array at {@code address} of a non-HDF5 file (scflux's own stores). */
     static StoredArray raw(String file, String path, DType dtype, long length, long address) {
-        return new StoredArray(file, path, dtype, dtype.size(), ByteOrder.LITTLE_ENDIAN, new long[] {length},
-                Layout.CONTIGUOUS, address, null, null, null, null, null, new int[0], false);
+        return new StoredArray(
+                file,
+                path,
+                dtype,
+                dtype.size(),
+                ByteOrder.LITTLE_ENDIAN,
+                new long[] {length},
+                Layout.CONTIGUOUS,
+                address,
+                null,
+                null,
+                null,
+                null,
+                null,
+                new int[0],
+                false);
     }
 
     /**
@@ -130,12 +196,15 @@ final class StoredArray {
      * elements one after the other (the last one shorter) whose checksums {@code sums} holds: each chunk is checked
      * as it is read, once per reader while it is kept decoded.
      */
-    static StoredArray summed(String file, String path, DType dtype, long length, long address, int chunk,
-                              CopySums sums) {
+    static StoredArray summed(
+            String file, String path, DType dtype, long length, long address, int chunk, CopySums sums) {
         long grid = (length + chunk - 1) / chunk;
         if (grid != sums.chunks()) {
-            throw new ScfluxFormatException(file, path, length + " elements make " + grid + " chunks of " + chunk
-                    + ", but " + sums.chunks() + " checksums are stored");
+            throw new ScfluxFormatException(
+                    file,
+                    path,
+                    length + " elements make " + grid + " chunks of " + chunk + ", but " + sums.chunks()
+                            + " checksums are stored");
         }
         int size = dtype.size();
         long[] addr = new long[(int) grid];
@@ -144,8 +213,23 @@ final class StoredArray {
             addr[c] = address + (long) c * chunk * size;
             stored[c] = (int) (Math.min(chunk, length - (long) c * chunk) * size);
         }
-        return new StoredArray(file, path, dtype, size, ByteOrder.LITTLE_ENDIAN, new long[] {length},
-                Layout.CHUNKED, 0, null, new int[] {chunk}, addr, stored, new int[(int) grid], new int[0], false, sums);
+        return new StoredArray(
+                file,
+                path,
+                dtype,
+                size,
+                ByteOrder.LITTLE_ENDIAN,
+                new long[] {length},
+                Layout.CHUNKED,
+                0,
+                null,
+                new int[] {chunk},
+                addr,
+                stored,
+                new int[(int) grid],
+                new int[0],
+                false,
+                sums);
     }
 
     /** Describes {@code ds}, which must hold numbers or bools; {@code fileSize} bounds every address. */
@@ -154,7 +238,8 @@ final class StoredArray {
         if (dtype == DType.STRING) {
             throw Hdf5.error(ds, "expected a numeric dataset, found strings");
         }
-        if (ds.getDataType() instanceof io.jhdf.object.datatype.FloatingPoint && ds.getDataType().getSize() == 2) {
+        if (ds.getDataType() instanceof io.jhdf.object.datatype.FloatingPoint
+                && ds.getDataType().getSize() == 2) {
             throw Hdf5.error(ds, "float16 data is not supported; expected float32, float64 or integers");
         }
         return describe(ds, dtype, fileSize);
@@ -191,11 +276,27 @@ final class StoredArray {
             if (layout == DataLayout.CONTIGUOUS) {
                 long address = ((ContiguousDataset) ds).getDataAddress();
                 if (address != UNDEFINED && bytes > 0 && (address < 0 || address + bytes > fileSize)) {
-                    throw Hdf5.error(ds, "file truncated: " + bytes + " bytes of data at offset " + address
-                            + " but the file has " + fileSize);
+                    throw Hdf5.error(
+                            ds,
+                            "file truncated: " + bytes + " bytes of data at offset " + address + " but the file has "
+                                    + fileSize);
                 }
-                return new StoredArray(file, path, dtype, size, order, dims, Layout.CONTIGUOUS, address, null, null,
-                        null, null, null, new int[0], false);
+                return new StoredArray(
+                        file,
+                        path,
+                        dtype,
+                        size,
+                        order,
+                        dims,
+                        Layout.CONTIGUOUS,
+                        address,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        new int[0],
+                        false);
             }
             if (layout == DataLayout.COMPACT) {
                 ByteBuffer all = ((io.jhdf.dataset.DatasetBase) ds).getDataBuffer();
@@ -204,8 +305,22 @@ final class StoredArray {
                 if (copy.length < bytes) {
                     throw Hdf5.error(ds, "compact data holds " + copy.length + " bytes, expected " + bytes);
                 }
-                return new StoredArray(file, path, dtype, size, order, dims, Layout.COMPACT, 0, copy, null, null, null,
-                        null, new int[0], false);
+                return new StoredArray(
+                        file,
+                        path,
+                        dtype,
+                        size,
+                        order,
+                        dims,
+                        Layout.COMPACT,
+                        0,
+                        copy,
+                        null,
+                        null,
+                        null,
+                        null,
+                        new int[0],
+                        false);
             }
             return chunked((ChunkedDataset) ds, file, path, dtype, size, order, dims, fileSize);
         } catch (ScfluxFormatException e) {
@@ -215,8 +330,15 @@ final class StoredArray {
         }
     }
 
-    private static StoredArray chunked(ChunkedDataset ds, String file, String path, DType dtype, int size,
-                                       ByteOrder order, long[] dims, long fileSize) {
+    private static StoredArray chunked(
+            ChunkedDataset ds,
+            String file,
+            String path,
+            DType dtype,
+            int size,
+            ByteOrder order,
+            long[] dims,
+            long fileSize) {
         int[] chunkDims = ds.getChunkDimensions();
         if (chunkDims.length != dims.length) {
             throw Hdf5.error(ds, "chunk rank " + chunkDims.length + " differs from dataset rank " + dims.length);
@@ -255,15 +377,20 @@ final class StoredArray {
                     long g = off[d] / chunkDims[d];
                     long gridD = (dims[d] + chunkDims[d] - 1) / chunkDims[d];
                     if (off[d] % chunkDims[d] != 0 || g < 0 || g >= gridD) {
-                        throw Hdf5.error(ds, "chunk at offset " + Arrays.toString(off) + " outside the dataset "
-                                + Arrays.toString(dims));
+                        throw Hdf5.error(
+                                ds,
+                                "chunk at offset " + Arrays.toString(off) + " outside the dataset "
+                                        + Arrays.toString(dims));
                     }
                     linear = linear * gridD + g;
                 }
                 if (c.getAddress() < 0 || c.getSize() < 0 || c.getAddress() + c.getSize() > fileSize) {
-                    throw Hdf5.error(ds, "file truncated: chunk at offset " + Arrays.toString(off) + " lies at "
-                            + c.getAddress() + ".." + (c.getAddress() + c.getSize()) + ", the file has " + fileSize
-                            + " bytes");
+                    throw Hdf5.error(
+                            ds,
+                            "file truncated: chunk at offset " + Arrays.toString(off) + " lies at "
+                                    + c.getAddress() + ".." + (c.getAddress() + c.getSize()) + ", the file has "
+                                    + fileSize
+                                    + " bytes");
                 }
                 addr[(int) linear] = c.getAddress();
                 stored[(int) linear] = c.getSize();
@@ -271,8 +398,22 @@ final class StoredArray {
                 mask[(int) linear] = m.length == 0 ? 0 : (int) m[0];
             }
         }
-        return new StoredArray(file, path, dtype, size, order, dims, Layout.CHUNKED, 0, null, chunkDims, addr, stored,
-                mask, ids, jhdf);
+        return new StoredArray(
+                file,
+                path,
+                dtype,
+                size,
+                order,
+                dims,
+                Layout.CHUNKED,
+                0,
+                null,
+                chunkDims,
+                addr,
+                stored,
+                mask,
+                ids,
+                jhdf);
     }
 
     /**
@@ -310,8 +451,10 @@ final class StoredArray {
         try {
             if (LAYOUT_V3 != null && ds instanceof ChunkedDatasetV3) {
                 long btree = ((ChunkedDataLayoutMessage) LAYOUT_V3.get(ds)).getBTreeAddress();
-                return btree == UNDEFINED ? List.of() : BTreeV1.createDataBTree(
-                        ds.getHdfFile().getHdfBackingStorage(), btree, rank).getChunks();
+                return btree == UNDEFINED
+                        ? List.of()
+                        : BTreeV1.createDataBTree(ds.getHdfFile().getHdfBackingStorage(), btree, rank)
+                                .getChunks();
             }
             if (CHUNK_LOOKUP == null || !(ds instanceof ChunkedDatasetBase)) {
                 return null;
@@ -444,7 +587,10 @@ final class StoredArray {
                 s.read(chunkAddress[(int) c], slice, path);
                 for (long k = c; k <= last; k++) {
                     int off = at + (int) ((k - c) * cd * elementSize);
-                    sums.verify(this, k, chunkAddress[(int) k],
+                    sums.verify(
+                            this,
+                            k,
+                            chunkAddress[(int) k],
                             dst.duplicate().position(off).limit(off + chunkStored[(int) k]));
                     s.stats().addChunk();
                 }
@@ -462,7 +608,8 @@ final class StoredArray {
      */
     ByteBuffer readAll(Storage s) {
         long total = product(dims);
-        ByteBuffer out = ByteBuffer.allocate(Math.toIntExact(total * elementSize)).order(order);
+        ByteBuffer out =
+                ByteBuffer.allocate(Math.toIntExact(total * elementSize)).order(order);
         if (layout != Layout.CHUNKED || dims.length <= 1) {
             read(s, 0, (int) total, out::put);
             return out.flip();
@@ -499,8 +646,8 @@ final class StoredArray {
                     src += at[d] * chunkStride[d];
                     dst += (start[d] + at[d]) * dimStride[d];
                 }
-                out.put((int) (dst * elementSize), chunk, (int) (src * elementSize),
-                        (int) (extent[rank - 1] * elementSize));
+                out.put((int) (dst * elementSize), chunk, (int) (src * elementSize), (int)
+                        (extent[rank - 1] * elementSize));
                 int d = rank - 2;
                 while (d >= 0 && ++at[d] == extent[d]) {
                     at[d--] = 0;
@@ -538,7 +685,10 @@ final class StoredArray {
 
     /** As {@link #chunk(Storage, long)}; while another thread decodes it, this one decodes chunk {@code next}. */
     private ByteBuffer chunk(Storage s, long linear, long next) {
-        return s.decodedChunk(this, linear, () -> decode(s, linear),
+        return s.decodedChunk(
+                this,
+                linear,
+                () -> decode(s, linear),
                 next < 0 ? null : () -> s.prefetchChunk(this, next, () -> decode(s, next)));
     }
 
@@ -567,10 +717,14 @@ final class StoredArray {
                 out = ByteBuffer.wrap(raw).order(order);
             } else {
                 try {
-                    out = ByteBuffer.wrap(codec.decode(raw, chunkMask[(int) linear], bytes)).order(order);
+                    out = ByteBuffer.wrap(codec.decode(raw, chunkMask[(int) linear], bytes))
+                            .order(order);
                 } catch (IllegalStateException e) {
-                    throw new ScfluxFormatException(file, path, "chunk " + linear + " at byte "
-                            + chunkAddress[(int) linear] + ": " + e.getMessage(), e);
+                    throw new ScfluxFormatException(
+                            file,
+                            path,
+                            "chunk " + linear + " at byte " + chunkAddress[(int) linear] + ": " + e.getMessage(),
+                            e);
                 }
             }
         }
@@ -588,8 +742,8 @@ final class StoredArray {
         try {
             return ((ChunkedDataset) s.jhdfDataset(path)).getDecompressedChunk(offset);
         } catch (RuntimeException e) {
-            throw new ScfluxFormatException(file, path, "chunk at " + Arrays.toString(offset) + " cannot be decoded: "
-                    + e.getMessage(), e);
+            throw new ScfluxFormatException(
+                    file, path, "chunk at " + Arrays.toString(offset) + " cannot be decoded: " + e.getMessage(), e);
         }
     }
 

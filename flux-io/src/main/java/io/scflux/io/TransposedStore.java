@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
@@ -63,8 +67,7 @@ final class TransposedStore {
     /** Entries held in memory per bucket: 16 Mi (128 MiB of indices and 4-byte values, 192 MiB with 8-byte ones). */
     static final long DEFAULT_BUCKET_ENTRIES = 1L << 24;
 
-    private TransposedStore() {
-    }
+    private TransposedStore() {}
 
     /**
      * The type the copy stores the values of an input of {@code input} in: the input's own where float32 would change
@@ -121,8 +124,8 @@ final class TransposedStore {
      * The CSR store of the CSC element {@code csc} (whose "rows" are the matrix's columns), built if it does not
      * exist yet for this version of the file.
      */
-    static SparseFileMatrix.CsrStore ensure(Path file, String element, FileStamp stamp, CsrArrays csc,
-                                            ReadStats stats, long bucketEntries) {
+    static SparseFileMatrix.CsrStore ensure(
+            Path file, String element, FileStamp stamp, CsrArrays csc, ReadStats stats, long bucketEntries) {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
@@ -140,20 +143,29 @@ final class TransposedStore {
                 LOG.debug("{}:{} is stored by columns; reusing its row-major copy {}", file, element, target);
                 // the least recently used stores are the ones a bound removes: the access time says when, as the
                 // modification time may not change (readers of the store check it has not)
-                Files.getFileAttributeView(target, BasicFileAttributeView.class).setTimes(null,
-                        FileTime.fromMillis(System.currentTimeMillis()), null);
+                Files.getFileAttributeView(target, BasicFileAttributeView.class)
+                        .setTimes(null, FileTime.fromMillis(System.currentTimeMillis()), null);
             } else {
                 makeRoom(dir, size(rows, nnz, width), maxBytes(), file + ":" + element);
-                LOG.info("{}:{} is stored by columns (CSC): writing its row-major copy ({} x {}, {} entries, {}) to {}",
-                        file, element, rows, cols, nnz, megabytes(size(rows, nnz, width)), target);
+                LOG.info(
+                        "{}:{} is stored by columns (CSC): writing its row-major copy ({} x {}, {} entries, {}) to {}",
+                        file,
+                        element,
+                        rows,
+                        cols,
+                        nnz,
+                        megabytes(size(rows, nnz, width)),
+                        target);
                 long started = System.nanoTime();
                 sums = build(file, source, stamp, csc, stats, bucketEntries, target, values);
-                LOG.debug("wrote {} in {} s", target, String.format(Locale.ROOT, "%.1f",
-                        (System.nanoTime() - started) / 1e9));
+                LOG.debug(
+                        "wrote {} in {} s",
+                        target,
+                        String.format(Locale.ROOT, "%.1f", (System.nanoTime() - started) / 1e9));
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(file + ":" + element + ": cannot build the transposed store in " + dir
-                    + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    file + ":" + element + ": cannot build the transposed store in " + dir + ": " + e.getMessage(), e);
         }
         String name = target.toString();
         long idxBase = align(HEADER + 8 * (rows + 1));
@@ -161,12 +173,21 @@ final class TransposedStore {
         FileStamp storeStamp = FileStamp.of(target);
         try (Storage s = Storage.open(target, storeStamp, new ReadStats())) {
             CsrArrays arrays = CsrArrays.of(
-                    StoredArray.summed(name, "indptr", DType.INT64, rows + 1, HEADER, CHUNK,
+                    StoredArray.summed(
+                            name,
+                            "indptr",
+                            DType.INT64,
+                            rows + 1,
+                            HEADER,
+                            CHUNK,
                             new CopySums(target, source, sums[0])),
-                    StoredArray.summed(name, "indices", DType.INT32, nnz, idxBase, CHUNK,
-                            new CopySums(target, source, sums[1])),
-                    StoredArray.summed(name, "data", values, nnz, valBase, CHUNK,
-                            new CopySums(target, source, sums[2])), rows, cols, s);
+                    StoredArray.summed(
+                            name, "indices", DType.INT32, nnz, idxBase, CHUNK, new CopySums(target, source, sums[1])),
+                    StoredArray.summed(
+                            name, "data", values, nnz, valBase, CHUNK, new CopySums(target, source, sums[2])),
+                    rows,
+                    cols,
+                    s);
             return new SparseFileMatrix.CsrStore(target, storeStamp, arrays);
         }
     }
@@ -196,9 +217,10 @@ final class TransposedStore {
      */
     static void makeRoom(Path dir, long need, long max, String what) throws IOException {
         if (need > max) {
-            throw new IOException(what + ": its row-major copy takes " + need + " bytes, more than the cache's bound of " + max
-                    + " bytes: raise SCFLUX_CACHE_MAX (or -Dscflux.cache.max), e.g. to " + ((need >> 30) + 1)
-                    + "G");
+            throw new IOException(
+                    what + ": its row-major copy takes " + need + " bytes, more than the cache's bound of " + max
+                            + " bytes: raise SCFLUX_CACHE_MAX (or -Dscflux.cache.max), e.g. to " + ((need >> 30) + 1)
+                            + "G");
         }
         List<Stored> stores = new ArrayList<>();
         long total = 0;
@@ -218,15 +240,18 @@ final class TransposedStore {
             Stored old = stores.get(i);
             if (Files.deleteIfExists(old.path())) {
                 total -= old.bytes();
-                LOG.info("removed {} ({}), the least recently used row-major copy, to stay under the cache's bound "
-                        + "of {}", old.path(), megabytes(old.bytes()), megabytes(max));
+                LOG.info(
+                        "removed {} ({}), the least recently used row-major copy, to stay under the cache's bound "
+                                + "of {}",
+                        old.path(),
+                        megabytes(old.bytes()),
+                        megabytes(max));
             }
         }
     }
 
     /** A store as listed: its size, and when it was last used (its access time, set on reuse). */
-    private record Stored(Path path, long bytes, FileTime lastUsed) {
-    }
+    private record Stored(Path path, long bytes, FileTime lastUsed) {}
 
     private static String megabytes(long bytes) {
         return String.format(Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
@@ -249,8 +274,12 @@ final class TransposedStore {
             ByteBuffer h = readFully(ch, 0, HEADER);
             byte[] magic = new byte[MAGIC.length];
             h.get(magic);
-            if (!java.util.Arrays.equals(magic, MAGIC) || h.getLong() != rows || h.getInt() != cols
-                    || h.getLong() != nnz || h.getInt() != CHUNK || h.getInt() != values.ordinal()) {
+            if (!java.util.Arrays.equals(magic, MAGIC)
+                    || h.getLong() != rows
+                    || h.getInt() != cols
+                    || h.getLong() != nnz
+                    || h.getInt() != CHUNK
+                    || h.getInt() != values.ordinal()) {
                 return null;
             }
             ByteBuffer table = readFully(ch, at, Math.toIntExact(size - at));
@@ -258,7 +287,8 @@ final class TransposedStore {
             crc.update(h.clear());
             crc.update(table.duplicate().limit(table.limit() - 4));
             if ((int) crc.getValue() != table.getInt(table.limit() - 4)) {
-                LOG.info("{}: its checksums do not match (the copy changed after it was written): building it again",
+                LOG.info(
+                        "{}: its checksums do not match (the copy changed after it was written): building it again",
                         store);
                 return null;
             }
@@ -295,15 +325,24 @@ final class TransposedStore {
      * Builds the store {@code target} of {@code file}'s CSC arrays {@code csc} ({@code source}: the file and element,
      * for messages) and returns its checksums (indptr's, indices', values').
      */
-    private static int[][] build(Path file, String source, FileStamp stamp, CsrArrays csc, ReadStats stats,
-                                 long bucketEntries, Path target, DType values) throws IOException {
+    private static int[][] build(
+            Path file,
+            String source,
+            FileStamp stamp,
+            CsrArrays csc,
+            ReadStats stats,
+            long bucketEntries,
+            Path target,
+            DType values)
+            throws IOException {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
-        Path temp = TemporaryFiles.newFile(target.getParent(), target.getFileName().toString());
+        Path temp =
+                TemporaryFiles.newFile(target.getParent(), target.getFileName().toString());
         int[][] sums;
         try (Storage s = Storage.open(file, stamp, stats);
-             FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
+                FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
             long[] rowptr = rowPointers(s, csc, rows);
             long idxBase = align(HEADER + 8 * (rows + 1));
             long valBase = align(idxBase + 4 * nnz);
@@ -314,8 +353,8 @@ final class TransposedStore {
             if (k == 1) {
                 scatterInMemory(s, csc, values, rowptr, out, idxBase, valBase, written);
             } else {
-                scatterThroughSpills(s, csc, values, rowptr, buckets, out, idxBase, valBase, target.getParent(),
-                        written, source);
+                scatterThroughSpills(
+                        s, csc, values, rowptr, buckets, out, idxBase, valBase, target.getParent(), written, source);
             }
             sums = new int[][] {written.indptr.sums(), written.indices.sums(), written.values.sums()};
             writeSums(out, header, sums, sumsBase(rows, nnz, values.size()));
@@ -379,8 +418,7 @@ final class TransposedStore {
                 if (r < 0 || r >= rows) {
                     long[] raw = new long[1];
                     indices.read(s, k + i, 1, b -> Decode.longs(b, indices.dtype(), raw, 0, 1));
-                    throw indices.error("row index " + raw[0] + " at entry " + (k + i) + " outside [0, " + rows
-                            + ")");
+                    throw indices.error("row index " + raw[0] + " at entry " + (k + i) + " outside [0, " + rows + ")");
                 }
                 counts[r]++;
             }
@@ -393,10 +431,17 @@ final class TransposedStore {
     }
 
     /** Writes the header and the row pointers (their checksums into {@code sums}); returns the header. */
-    private static ByteBuffer writeHeader(FileChannel out, long rows, int cols, long nnz, DType values,
-                                          long[] rowptr, CopySums.Writer sums) throws IOException {
+    private static ByteBuffer writeHeader(
+            FileChannel out, long rows, int cols, long nnz, DType values, long[] rowptr, CopySums.Writer sums)
+            throws IOException {
         ByteBuffer h = ByteBuffer.allocate(HEADER).order(ByteOrder.LITTLE_ENDIAN);
-        h.put(MAGIC).putLong(rows).putInt(cols).putLong(nnz).putInt(CHUNK).putInt(values.ordinal()).clear();
+        h.put(MAGIC)
+                .putLong(rows)
+                .putInt(cols)
+                .putLong(nnz)
+                .putInt(CHUNK)
+                .putInt(values.ordinal())
+                .clear();
         writeFully(out, h.duplicate(), 0);
         ByteBuffer b = ByteBuffer.allocate(8 * PIECE).order(ByteOrder.LITTLE_ENDIAN);
         for (int r = 0; r < rowptr.length; r += PIECE) {
@@ -502,8 +547,16 @@ final class TransposedStore {
         }
     }
 
-    private static void scatterInMemory(Storage s, CsrArrays csc, DType values, long[] rowptr, FileChannel out,
-                                        long idxBase, long valBase, Sums sums) throws IOException {
+    private static void scatterInMemory(
+            Storage s,
+            CsrArrays csc,
+            DType values,
+            long[] rowptr,
+            FileChannel out,
+            long idxBase,
+            long valBase,
+            Sums sums)
+            throws IOException {
         int nnz = Math.toIntExact(csc.nnz());
         int[] cols = new int[nnz];
         Values vals = new Values(nnz, values);
@@ -523,9 +576,19 @@ final class TransposedStore {
      * Scatters the entries into a spill per bucket ({@link BucketSpill}, checked as it is read back; {@code source},
      * the input, is named when it does not hold what was written), then lays each bucket out in row order.
      */
-    private static void scatterThroughSpills(Storage s, CsrArrays csc, DType values, long[] rowptr, long[] buckets,
-                                             FileChannel out, long idxBase, long valBase, Path dir, Sums sums,
-                                             String source) throws IOException {
+    private static void scatterThroughSpills(
+            Storage s,
+            CsrArrays csc,
+            DType values,
+            long[] rowptr,
+            long[] buckets,
+            FileChannel out,
+            long idxBase,
+            long valBase,
+            Path dir,
+            Sums sums,
+            String source)
+            throws IOException {
         int k = buckets.length - 1;
         BucketSpill[] spills = new BucketSpill[k];
         try {
@@ -534,8 +597,8 @@ final class TransposedStore {
             }
             forEachEntry(s, csc, values, (row, col, value) -> spills[bucketOf(buckets, row)].add(row, col, value));
             for (int b = 0; b < k; b++) {
-                layOutBucket(spills[b], values, rowptr, (int) buckets[b], (int) buckets[b + 1], out, idxBase, valBase,
-                        sums);
+                layOutBucket(
+                        spills[b], values, rowptr, (int) buckets[b], (int) buckets[b + 1], out, idxBase, valBase, sums);
                 spills[b].close();
                 spills[b] = null;
             }
@@ -553,8 +616,17 @@ final class TransposedStore {
         return i >= 0 ? i : -i - 2;
     }
 
-    private static void layOutBucket(BucketSpill spill, DType values, long[] rowptr, int rowFrom, int rowTo,
-                                     FileChannel out, long idxBase, long valBase, Sums sums) throws IOException {
+    private static void layOutBucket(
+            BucketSpill spill,
+            DType values,
+            long[] rowptr,
+            int rowFrom,
+            int rowTo,
+            FileChannel out,
+            long idxBase,
+            long valBase,
+            Sums sums)
+            throws IOException {
         long base = rowptr[rowFrom];
         int n = Math.toIntExact(rowptr[rowTo] - base);
         int[] cols = new int[n];
@@ -575,8 +647,8 @@ final class TransposedStore {
      * Writes {@code n} indices and values at {@code idxAt} and {@code valAt}, their checksums into {@code sums}: the
      * arrays are written front to back, a bucket after the one before.
      */
-    private static void writeArrays(FileChannel out, int[] cols, Values vals, int n, long idxAt, long valAt,
-                                    Sums sums) throws IOException {
+    private static void writeArrays(FileChannel out, int[] cols, Values vals, int n, long idxAt, long valAt, Sums sums)
+            throws IOException {
         int width = vals.width();
         ByteBuffer b = ByteBuffer.allocate(width * PIECE).order(ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i < n; i += PIECE) {

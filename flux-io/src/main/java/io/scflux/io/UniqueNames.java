@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import java.util.HashMap;
@@ -11,8 +15,7 @@ import java.util.Set;
  */
 final class UniqueNames {
 
-    private UniqueNames() {
-    }
+    private UniqueNames() {}
 
     /** {@code names} made unique (the same array when they already are; else a new one). */
     static String[] of(String[] names) {

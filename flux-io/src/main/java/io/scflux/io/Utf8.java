@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 /**
@@ -7,8 +11,7 @@ package io.scflux.io;
  */
 final class Utf8 {
 
-    private Utf8() {
-    }
+    private Utf8() {}
 
     /** The index of the first byte of {@code bytes[0, n)} that is not part of a valid UTF-8 sequence, or -1. */
     static int firstInvalid(byte[] bytes, int n) {
@@ -45,7 +48,7 @@ final class Utf8 {
                 cp = (cp << 6) | (c & 0x3F);
             }
             if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-                return i;               // overlong, beyond Unicode, or a surrogate: Python refuses them too
+                return i; // overlong, beyond Unicode, or a surrogate: Python refuses them too
             }
             i += len;
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.DType;
@@ -13,8 +17,7 @@ final class ValueRange {
     private static final double TWO_63 = 0x1p63;
     private static final double TWO_64 = 0x1p64;
 
-    private ValueRange() {
-    }
+    private ValueRange() {}
 
     /**
      * {@code block}, once it is checked that an integer {@code type} holds every value of it (no fraction, none out

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.api.Dataset;
@@ -20,6 +24,7 @@ final class VlenStrings {
 
     /** Collections kept decoded: strings written together sit in the same or the next collection. */
     private static final int COLLECTIONS_KEPT = 8;
+
     private static final int GCOL = 0x4C4F4347; // "GCOL" read little-endian
     /** References read at once: 1 MiB of them. */
     private static final int REFERENCES_PER_READ = 1 << 16;
@@ -69,8 +74,11 @@ final class VlenStrings {
                 declared[0] += Integer.toUnsignedLong(raw.getInt(i * elementSize));
             }
         });
-        MemoryAccount.host().requireArray(declared[0], 1, file + ": " + path + ": the bytes of " + n
-                + " strings, as their references declare them");
+        MemoryAccount.host()
+                .requireArray(
+                        declared[0],
+                        1,
+                        file + ": " + path + ": the bytes of " + n + " strings, as their references declare them");
         return declared[0];
     }
 
@@ -201,6 +209,7 @@ final class VlenStrings {
         private final long address;
         /** The collection's bytes, from 0 to its size (the array may be longer: it served a larger one). */
         private final byte[] bytes;
+
         private int[] start;
         private int[] length;
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.DType;
@@ -38,8 +42,8 @@ final class WholeChunks {
 
     /** Whether a dataset of {@code type} can be written this way on this machine (its order is the file's). */
     static boolean canHold(DType type) {
-        return ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN && (type == DType.FLOAT32 || type == DType.FLOAT64
-                || type == DType.INT32 || type == DType.INT64);
+        return ByteOrder.nativeOrder() == ByteOrder.LITTLE_ENDIAN
+                && (type == DType.FLOAT32 || type == DType.FLOAT64 || type == DType.INT32 || type == DType.INT64);
     }
 
     /** Whether {@code data} (a Java array) can be put here: the same type, or ints into int64, floats into float64. */

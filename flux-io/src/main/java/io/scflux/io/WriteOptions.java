@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.Execution;
@@ -12,7 +16,10 @@ import java.util.Objects;
 public record WriteOptions(Compression compression, int gzipLevel, PlanTarget plan, Execution execution) {
 
     /** Filters for the large datasets (X, layers, obsm). */
-    public enum Compression { NONE, GZIP }
+    public enum Compression {
+        NONE,
+        GZIP
+    }
 
     public static final WriteOptions DEFAULT =
             new WriteOptions(Compression.NONE, 4, PlanTarget.DEFAULT, Execution.sequential());

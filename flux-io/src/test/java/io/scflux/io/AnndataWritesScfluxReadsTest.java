@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,7 +23,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 class AnndataWritesScfluxReadsTest {
 
-    private static final String WRITE = String.join("\n",
+    private static final String WRITE = String.join(
+            "\n",
             "import sys, json, numpy as np, pandas as pd, scipy.sparse as sp, anndata as ad",
             "path, layout, compression = sys.argv[1], sys.argv[2], sys.argv[3]",
             "rng = np.random.default_rng(11)",
@@ -58,14 +63,18 @@ class AnndataWritesScfluxReadsTest {
         AnnData a = H5ad.read(file);
         List<Object> names = (List<Object>) wrote.get("obs_names");
         assertEquals(names, List.of(a.obs().index()));
-        assertEquals(wrote.get("kind_categories"),
-                List.of(((io.scflux.core.anndata.CategoricalColumn) a.obs().column("kind")).categories().strings()));
+        assertEquals(
+                wrote.get("kind_categories"),
+                List.of(((io.scflux.core.anndata.CategoricalColumn) a.obs().column("kind"))
+                        .categories()
+                        .strings()));
         List<Object> kind = (List<Object>) wrote.get("kind");
         List<Object> score = (List<Object>) wrote.get("score");
         List<Object> flag = (List<Object>) wrote.get("flag");
         for (int i = 0; i < a.nObs(); i++) {
             assertEquals(kind.get(i), a.obs().column("kind").get(i));
-            assertEquals((Double) score.get(i), ((Number) a.obs().column("score").get(i)).doubleValue());
+            assertEquals(
+                    (Double) score.get(i), ((Number) a.obs().column("score").get(i)).doubleValue());
             assertEquals(flag.get(i), a.obs().column("flag").get(i));
         }
         CsrMatrix x = Fixtures.collect(a.x(), new PlanTarget(300, 17), 2);

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -60,8 +64,10 @@ class BlockStreamingTest {
                 .thenRequest(1)
                 .assertNext(b -> assertEquals(0, b.blockIndex()))
                 // the block delivered, plus at most `threads` more in flight
-                .then(() -> assertTrue(x.stats().blocksRead() <= 1 + threads,
-                        "at most " + threads + " blocks ahead, read " + x.stats().blocksRead()))
+                .then(() -> assertTrue(
+                        x.stats().blocksRead() <= 1 + threads,
+                        "at most " + threads + " blocks ahead, read "
+                                + x.stats().blocksRead()))
                 .thenRequest(Long.MAX_VALUE)
                 .expectNextCount(plan.size() - 1)
                 .verifyComplete();
@@ -93,7 +99,8 @@ class BlockStreamingTest {
                 .expectNextCount(7)
                 .expectErrorSatisfies(e -> {
                     assertTrue(e instanceof ScfluxFormatException, e.toString());
-                    assertTrue(e.getMessage().startsWith(file.toString() + ": /X/indices: column index 2000"),
+                    assertTrue(
+                            e.getMessage().startsWith(file.toString() + ": /X/indices: column index 2000"),
                             e.getMessage());
                     assertTrue(e.getMessage().contains("(row 7) outside [0, 2000)"), e.getMessage());
                 })
@@ -105,15 +112,19 @@ class BlockStreamingTest {
     void decreasingIndptrFailsWhenItIsRead() {
         Path file = Fixtures.path("bad-indptr-decreasing.h5ad");
         var facts = Fixtures.variants().get("decreasing_indptr");
-        String expected = file + ": /X/indptr: indptr decreases at row " + facts.get("row").asInt() + " ("
-                + facts.get("before").asLong() + " then " + facts.get("after").asLong() + ")";
+        String expected = file + ": /X/indptr: indptr decreases at row "
+                + facts.get("row").asInt() + " (" + facts.get("before").asLong() + " then "
+                + facts.get("after").asLong() + ")";
         FileMatrix x = H5ad.openMatrix(file, "/X");
         StepVerifier.create(x.blocks(BlockPlan.uniform(10, 2, 2000, PlanTarget.DEFAULT)))
                 .expectNextCount(2)
-                .expectErrorMatches(e -> e instanceof ScfluxFormatException && e.getMessage().equals(expected))
+                .expectErrorMatches(e ->
+                        e instanceof ScfluxFormatException && e.getMessage().equals(expected))
                 .verify(WAIT);
-        assertEquals(expected,
-                org.junit.jupiter.api.Assertions.assertThrows(ScfluxFormatException.class, x::plan).getMessage());
+        assertEquals(
+                expected,
+                org.junit.jupiter.api.Assertions.assertThrows(ScfluxFormatException.class, x::plan)
+                        .getMessage());
     }
 
     @Test
@@ -123,10 +134,13 @@ class BlockStreamingTest {
             Path cut = dir.resolve("cut-" + keep + ".h5ad");
             Files.write(cut, java.util.Arrays.copyOf(whole, (int) (whole.length * keep)));
             AtomicLong blocks = new AtomicLong();
-            Throwable t = org.junit.jupiter.api.Assertions.assertThrows(ScfluxFormatException.class, () -> {
-                FileMatrix x = H5ad.openMatrix(cut, "/X");
-                x.blocks().doOnNext(b -> blocks.incrementAndGet()).blockLast(WAIT);
-            }, "cut at " + keep);
+            Throwable t = org.junit.jupiter.api.Assertions.assertThrows(
+                    ScfluxFormatException.class,
+                    () -> {
+                        FileMatrix x = H5ad.openMatrix(cut, "/X");
+                        x.blocks().doOnNext(b -> blocks.incrementAndGet()).blockLast(WAIT);
+                    },
+                    "cut at " + keep);
             assertTrue(t.getMessage().startsWith(cut.toString()), t.getMessage());
         }
     }

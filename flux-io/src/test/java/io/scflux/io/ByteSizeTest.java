@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,8 +16,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ByteSizeTest {
 
     @ParameterizedTest
-    @CsvSource({"0, 0", "1048577, 1048577", "1M, 1048576", "64k, 65536", "2GiB, 2147483648", "1 mb, 1048576",
-        "512B, 512", "8589934591G, 9223372035781033984"})
+    @CsvSource({
+        "0, 0",
+        "1048577, 1048577",
+        "1M, 1048576",
+        "64k, 65536",
+        "2GiB, 2147483648",
+        "1 mb, 1048576",
+        "512B, 512",
+        "8589934591G, 9223372035781033984"
+    })
     void readsBytesAndUnits(String text, long bytes) {
         assertEquals(bytes, ByteSize.parse(text));
     }
@@ -24,5 +36,4 @@ class ByteSizeTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ByteSize.parse(text));
         assertTrue(e.getMessage().contains(text), e.getMessage());
     }
-
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -62,7 +66,8 @@ class CacheChecksumTest {
 
     private Path onlyCopy() throws IOException {
         try (var s = Files.list(cache)) {
-            List<Path> copies = s.filter(p -> p.getFileName().toString().endsWith(".csr")).collect(Collectors.toList());
+            List<Path> copies =
+                    s.filter(p -> p.getFileName().toString().endsWith(".csr")).collect(Collectors.toList());
             assertEquals(1, copies.size(), copies.toString());
             return copies.get(0);
         }
@@ -171,8 +176,8 @@ class CacheChecksumTest {
             } catch (ScfluxFormatException e) {
                 refused++;
                 messages.add(e.getMessage());
-                assertTrue(e.getMessage().contains("CRC32C") && e.getMessage().contains(csc.toString()),
-                        e.getMessage());
+                assertTrue(
+                        e.getMessage().contains("CRC32C") && e.getMessage().contains(csc.toString()), e.getMessage());
                 Fixtures.assertSameMatrix(expected, read(csc));
             }
         }
@@ -193,11 +198,13 @@ class CacheChecksumTest {
             spill.readBack((row, col, value) -> rows.add(row));
             assertEquals(n, rows.size());
             flip(spill.file(), block, 2L * block, 1, 11);
-            ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
-                    () -> spill.readBack((row, col, value) -> { }));
-            assertEquals(spill.file() + ": block 1 (bytes " + block + ".." + 2 * block
-                    + "): does not match its CRC32C checksum: this spill of in.h5ad:/X's row-major copy changed "
-                    + "after scflux wrote it; nothing of it was kept", e.getMessage());
+            ScfluxFormatException e =
+                    assertThrows(ScfluxFormatException.class, () -> spill.readBack((row, col, value) -> {}));
+            assertEquals(
+                    spill.file() + ": block 1 (bytes " + block + ".." + 2 * block
+                            + "): does not match its CRC32C checksum: this spill of in.h5ad:/X's row-major copy changed "
+                            + "after scflux wrote it; nothing of it was kept",
+                    e.getMessage());
         }
     }
 
@@ -208,12 +215,12 @@ class CacheChecksumTest {
             for (int i = 0; i < 1000; i++) {
                 spill.add(i, 0, Float.floatToRawIntBits(1f));
             }
-            spill.readBack((row, col, value) -> { });
+            spill.readBack((row, col, value) -> {});
             try (FileChannel ch = FileChannel.open(spill.file(), StandardOpenOption.WRITE)) {
                 ch.truncate(600);
             }
-            ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
-                    () -> spill.readBack((row, col, value) -> { }));
+            ScfluxFormatException e =
+                    assertThrows(ScfluxFormatException.class, () -> spill.readBack((row, col, value) -> {}));
             assertTrue(e.getMessage().contains("holds 600 bytes, 12000 were written"), e.getMessage());
         }
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -61,7 +65,8 @@ class CellRangerTest {
         var.put("gene_ids", in.var().column("gene_ids"));
         var.put("genome", new ArrayColumn(DenseArray.of(repeat("GRCh38", names.length))));
         Path out = tmp.resolve("synth.h5");
-        H5ad.writeCellRanger(new AnnData(in.x(), in.obs().indexOnly(), var), out, WriteOptions.DEFAULT).block();
+        H5ad.writeCellRanger(new AnnData(in.x(), in.obs().indexOnly(), var), out, WriteOptions.DEFAULT)
+                .block();
         return out;
     }
 
@@ -89,7 +94,9 @@ class CellRangerTest {
             assertEquals(r[2], got.var().column("feature_types").get(g), "feature_types " + g);
             assertEquals(r[3], got.var().column("genome").get(g), "genome " + g);
         }
-        assertEquals(List.of("gene_ids", "feature_types", "genome"), new ArrayList<>(got.var().columns().keySet()));
+        assertEquals(
+                List.of("gene_ids", "feature_types", "genome"),
+                new ArrayList<>(got.var().columns().keySet()));
         // what anndata writes for a repeated string column: a categorical, here of one category
         assertInstanceOf(CategoricalColumn.class, got.var().column("feature_types"));
         assertInstanceOf(ArrayColumn.class, got.var().column("gene_ids"));
@@ -124,8 +131,10 @@ class CellRangerTest {
                 """, file);
         assertEquals(List.of("<i4", "<i8", "<i8", "<i4"), got.get("types"));
         assertEquals(List.of("|S", "|S", "|S", "|S", "|S"), got.get("strings"));
-        assertEquals(List.of(2000L, 3000L), ((List<?>) got.get("shape")).stream()
-                .map(v -> ((Number) v).longValue()).toList());
+        assertEquals(
+                List.of(2000L, 3000L),
+                ((List<?>) got.get("shape"))
+                        .stream().map(v -> ((Number) v).longValue()).toList());
         assertEquals(Fixtures.SYNTH3K_NNZ, ((Number) got.get("nnz")).longValue());
         assertEquals(Fixtures.SYNTH3K_SUM, ((Number) got.get("sum")).doubleValue());
         assertEquals(H5ad.read(SYNTH).obs().index()[0], got.get("first_barcode"));
@@ -138,21 +147,28 @@ class CellRangerTest {
         Path file = tmp.resolve("mixed.h5");
         CsrMatrix counts = Matrices.of(new float[] {1, 0, 5, 2}, new float[] {0, 3, 7, 0});
         Frame var = new Frame(new String[] {"CD3E", "CD3E", "CD3_TotalSeqB", "MS4A1"}, null);
-        var.put("feature_types", CategoricalColumn.fromValues(new String[] {"Gene Expression", "Gene Expression",
-            "Antibody Capture", "Gene Expression"}));
+        var.put("feature_types", CategoricalColumn.fromValues(new String[] {
+            "Gene Expression", "Gene Expression", "Antibody Capture", "Gene Expression"
+        }));
         var.put("gene_ids", new ArrayColumn(DenseArray.of(new String[] {"E1", "E2", "CD3", "E3"})));
-        H5ad.writeCellRanger(new AnnData(counts, new Frame(new String[] {"AAA-1", "CCC-1"}, null), var), file,
-                WriteOptions.DEFAULT).block();
+        H5ad.writeCellRanger(
+                        new AnnData(counts, new Frame(new String[] {"AAA-1", "CCC-1"}, null), var),
+                        file,
+                        WriteOptions.DEFAULT)
+                .block();
 
         AnnData gex = H5ad.read(file);
         assertArrayEquals(new String[] {"CD3E", "CD3E-1", "MS4A1"}, gex.var().index());
         CategoricalColumn types = (CategoricalColumn) gex.var().column("feature_types");
         assertArrayEquals(new String[] {"Gene Expression"}, types.categories().strings(), "no unused category");
-        Matrices.assertSame(Matrices.of(new float[] {1, 0, 2}, new float[] {0, 3, 0}),
+        Matrices.assertSame(
+                Matrices.of(new float[] {1, 0, 2}, new float[] {0, 3, 0}),
                 Fixtures.collect(gex.x(), PlanTarget.DEFAULT, 1));
 
         AnnData all = H5ad.read(file, CellRangerOptions.defaults().withAllFeatures());
-        assertArrayEquals(new String[] {"CD3E", "CD3E-1", "CD3_TotalSeqB", "MS4A1"}, all.var().index());
+        assertArrayEquals(
+                new String[] {"CD3E", "CD3E-1", "CD3_TotalSeqB", "MS4A1"},
+                all.var().index());
         assertEquals("Antibody Capture", all.var().column("feature_types").get(2));
         Matrices.assertSame(counts, Fixtures.collect(all.x(), PlanTarget.DEFAULT, 1));
     }
@@ -160,13 +176,15 @@ class CellRangerTest {
     @Test
     void readsCellRanger2AndAsksForTheGenomeWhenThereAreSeveral() {
         Path file = tmp.resolve("v2.h5");
-        try (NativeHdf5 h5 = NativeHdf5.create(file, "v2.h5", -1); NativeHdf5.Group root = h5.root()) {
+        try (NativeHdf5 h5 = NativeHdf5.create(file, "v2.h5", -1);
+                NativeHdf5.Group root = h5.root()) {
             legacyGenome(root, "GRCh38", new String[] {"ENSG1", "ENSG2", "ENSG3"}, new String[] {"A", "B", "A"});
-            legacyGenome(root, "mm10", new String[] {"ENSMUSG1", "ENSMUSG2", "ENSMUSG3"},
-                    new String[] {"a", "b", "c"});
+            legacyGenome(root, "mm10", new String[] {"ENSMUSG1", "ENSMUSG2", "ENSMUSG3"}, new String[] {"a", "b", "c"});
         }
         ScfluxFormatException several = assertThrows(ScfluxFormatException.class, () -> H5ad.read(file));
-        assertTrue(several.getMessage().contains("[GRCh38, mm10]") && several.getMessage().contains("--genome"),
+        assertTrue(
+                several.getMessage().contains("[GRCh38, mm10]")
+                        && several.getMessage().contains("--genome"),
                 several.getMessage());
 
         AnnData human = H5ad.read(file, CellRangerOptions.defaults().withGenome("GRCh38"));
@@ -175,10 +193,12 @@ class CellRangerTest {
         assertEquals(List.of("gene_ids"), new ArrayList<>(human.var().columns().keySet()));
         assertEquals("ENSG3", human.var().column("gene_ids").get(2));
         // barcodes x genes: column pointers are per barcode, so barcode 0 holds gene 0 (4) and gene 2 (1)
-        Matrices.assertSame(Matrices.of(new float[] {4, 0, 1}, new float[] {0, 6, 0}),
+        Matrices.assertSame(
+                Matrices.of(new float[] {4, 0, 1}, new float[] {0, 6, 0}),
                 Fixtures.collect(human.x(), PlanTarget.DEFAULT, 1));
 
-        ScfluxFormatException unknown = assertThrows(ScfluxFormatException.class,
+        ScfluxFormatException unknown = assertThrows(
+                ScfluxFormatException.class,
                 () -> H5ad.read(file, CellRangerOptions.defaults().withGenome("hg19")));
         assertTrue(unknown.getMessage().contains("no genome 'hg19'"), unknown.getMessage());
     }
@@ -186,10 +206,13 @@ class CellRangerTest {
     private static void legacyGenome(NativeHdf5.Group root, String genome, String[] ids, String[] names) {
         try (NativeHdf5.Group g = root.group(genome)) {
             g.dataset("data", DType.INT32, DenseArray.of(new int[] {4, 1, 6})).close();
-            g.dataset("indices", DType.INT64, DenseArray.of(new long[] {0, 2, 1})).close();
-            g.dataset("indptr", DType.INT64, DenseArray.of(new long[] {0, 2, 3})).close();
+            g.dataset("indices", DType.INT64, DenseArray.of(new long[] {0, 2, 1}))
+                    .close();
+            g.dataset("indptr", DType.INT64, DenseArray.of(new long[] {0, 2, 3}))
+                    .close();
             g.dataset("shape", DType.INT32, DenseArray.of(new int[] {3, 2})).close();
-            g.fixedStrings("barcodes", PackedStrings.of(new String[] {"AAAC-1", "AAAG-1"})).close();
+            g.fixedStrings("barcodes", PackedStrings.of(new String[] {"AAAC-1", "AAAG-1"}))
+                    .close();
             g.fixedStrings("genes", PackedStrings.of(ids)).close();
             g.fixedStrings("gene_names", PackedStrings.of(names)).close();
         }
@@ -198,27 +221,32 @@ class CellRangerTest {
     @Test
     void aShapeThatDisagreesWithTheNamesIsAnErrorNamingThePath() {
         Path file = tmp.resolve("bad.h5");
-        try (NativeHdf5 h5 = NativeHdf5.create(file, "bad.h5", -1); NativeHdf5.Group root = h5.root();
-             NativeHdf5.Group g = root.group("GRCh38")) {
+        try (NativeHdf5 h5 = NativeHdf5.create(file, "bad.h5", -1);
+                NativeHdf5.Group root = h5.root();
+                NativeHdf5.Group g = root.group("GRCh38")) {
             g.dataset("data", DType.INT32, DenseArray.of(new int[] {4})).close();
             g.dataset("indices", DType.INT64, DenseArray.of(new long[] {0})).close();
-            g.dataset("indptr", DType.INT64, DenseArray.of(new long[] {0, 1, 1})).close();
+            g.dataset("indptr", DType.INT64, DenseArray.of(new long[] {0, 1, 1}))
+                    .close();
             g.dataset("shape", DType.INT32, DenseArray.of(new int[] {3, 2})).close();
-            g.fixedStrings("barcodes", PackedStrings.of(new String[] {"AAAC-1", "AAAG-1"})).close();
+            g.fixedStrings("barcodes", PackedStrings.of(new String[] {"AAAC-1", "AAAG-1"}))
+                    .close();
             g.fixedStrings("genes", PackedStrings.of(new String[] {"E1", "E2"})).close();
-            g.fixedStrings("gene_names", PackedStrings.of(new String[] {"A", "B"})).close();
+            g.fixedStrings("gene_names", PackedStrings.of(new String[] {"A", "B"}))
+                    .close();
         }
         ScfluxFormatException e = assertThrows(ScfluxFormatException.class, () -> H5ad.read(file));
         assertTrue(e.getMessage().startsWith(file + ": /GRCh38"), e.getMessage());
-        assertTrue(e.getMessage().contains("3 features") && e.getMessage().contains("found 2 features"),
-                e.getMessage());
+        assertTrue(
+                e.getMessage().contains("3 features") && e.getMessage().contains("found 2 features"), e.getMessage());
     }
 
     @Test
     void refusesCountsThatAreNotWholeNumbers() {
         Path file = tmp.resolve("fraction.h5");
         AnnData data = AnnData.of(Matrices.of(new float[] {1, 0}, new float[] {0, 2.5f}));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> H5ad.writeCellRanger(data, file, WriteOptions.DEFAULT).block());
         assertTrue(e.getMessage().contains("2.5 at cell 1, gene 1"), e.getMessage());
         assertFalse(Files.exists(file));
@@ -226,8 +254,9 @@ class CellRangerTest {
 
     private static List<String[]> expected(String name) throws IOException {
         List<String[]> rows = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(new GZIPInputStream(
-                CellRangerTest.class.getResourceAsStream("/expected/" + name)), StandardCharsets.UTF_8))) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(
+                new GZIPInputStream(CellRangerTest.class.getResourceAsStream("/expected/" + name)),
+                StandardCharsets.UTF_8))) {
             r.readLine();
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 rows.add(line.split(",", -1));

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -67,16 +71,19 @@ class ChunkChecksumTest {
         byte[] trailer = stored.clone();
         trailer[trailer.length - 1] ^= 1;
         assertEquals("gzip checksum (Adler-32) does not match", refusal(gzip, trailer, chunk.length));
-        assertEquals("1 stored bytes follow the end of the gzip stream",
+        assertEquals(
+                "1 stored bytes follow the end of the gzip stream",
                 refusal(gzip, Arrays.copyOf(stored, stored.length + 1), chunk.length));
-        assertEquals("gzip stream cut short: it ends after 4000 of 4000 bytes, before its checksum (Adler-32)",
+        assertEquals(
+                "gzip stream cut short: it ends after 4000 of 4000 bytes, before its checksum (Adler-32)",
                 refusal(gzip, Arrays.copyOf(stored, stored.length - 2), chunk.length));
         assertEquals("gzip chunk inflates to more than 3996 bytes", refusal(gzip, stored, chunk.length - 4));
         assertEquals("gzip chunk inflates to 4000 bytes, expected 4004", refusal(gzip, stored, chunk.length + 4));
     }
 
     private static String refusal(ChunkCodec codec, byte[] stored, int chunkBytes) {
-        return assertThrows(IllegalStateException.class, () -> codec.decode(stored, 0, chunkBytes)).getMessage();
+        return assertThrows(IllegalStateException.class, () -> codec.decode(stored, 0, chunkBytes))
+                .getMessage();
     }
 
     /** A file whose X values lie in gzip chunks, the values written, and how X is read back. */
@@ -88,7 +95,9 @@ class ChunkChecksumTest {
     }
 
     static Stream<Arguments> cases() {
-        return Stream.of(Arguments.of("h5ad gzip (scflux)"), Arguments.of("Cell Ranger gzip (scflux)"),
+        return Stream.of(
+                Arguments.of("h5ad gzip (scflux)"),
+                Arguments.of("Cell Ranger gzip (scflux)"),
                 Arguments.of("h5ad gzip+shuffle+fletcher32 (h5py)"));
     }
 
@@ -109,8 +118,13 @@ class ChunkChecksumTest {
             Arrays.setAll(cells, c -> "cell" + c + "-1");
             Frame var = new Frame(genes, null);
             var.put("gene_ids", new ArrayColumn(DenseArray.of(genes)));
-            H5ad.writeCellRanger(new AnnData(counts, new Frame(cells, null), var), file, gzip).block();
-            return new Case(name, file, "/matrix/data", counts,
+            H5ad.writeCellRanger(new AnnData(counts, new Frame(cells, null), var), file, gzip)
+                    .block();
+            return new Case(
+                    name,
+                    file,
+                    "/matrix/data",
+                    counts,
                     f -> Fixtures.collect(H5ad.read(f).x(), PlanTarget.ofChunkNnz(20_000), 2));
         }
         return fletcher32File(name);
@@ -132,7 +146,11 @@ class ChunkChecksumTest {
             }
             b.addRow(idx.clone(), v);
         }
-        return new Case(name, file, "/X/data", b.build(),
+        return new Case(
+                name,
+                file,
+                "/X/data",
+                b.build(),
                 f -> Fixtures.collect(H5ad.openMatrix(f, "/X"), PlanTarget.ofChunkNnz(20_000), 2));
     }
 
@@ -220,7 +238,8 @@ class ChunkChecksumTest {
         bytes[Math.toIntExact(address + stored - 1)] ^= 0x10;
         Files.write(c.file, bytes);
         ScfluxFormatException e = assertThrows(ScfluxFormatException.class, () -> c.read.apply(c.file));
-        assertEquals(c.file + ": /X/data: chunk 1 at byte " + address + ": gzip checksum (Adler-32) does not match",
+        assertEquals(
+                c.file + ": /X/data: chunk 1 at byte " + address + ": gzip checksum (Adler-32) does not match",
                 e.getMessage());
     }
 
@@ -234,16 +253,19 @@ class ChunkChecksumTest {
         byte[] bytes = Files.readAllBytes(c.file);
         long address;
         try (HdfFile hdf = new HdfFile(c.file)) {
-            assertArrayEquals(expected, (byte[]) ArrayReader.read(hdf.getDatasetByPath("/odd")).data(),
+            assertArrayEquals(
+                    expected,
+                    (byte[]) ArrayReader.read(hdf.getDatasetByPath("/odd")).data(),
                     "1001-byte chunks, checksums as HDF5 computed them");
             address = StoredArray.of(hdf.getDatasetByPath("/odd"), hdf.size()).chunkAddress(2);
         }
         bytes[Math.toIntExact(address + 500)] ^= 4;
         Files.write(c.file, bytes);
         try (HdfFile hdf = new HdfFile(c.file)) {
-            ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
-                    () -> ArrayReader.read(hdf.getDatasetByPath("/odd")));
-            assertEquals(c.file + ": /odd: chunk 2 at byte " + address + ": Fletcher32 checksum does not match",
+            ScfluxFormatException e =
+                    assertThrows(ScfluxFormatException.class, () -> ArrayReader.read(hdf.getDatasetByPath("/odd")));
+            assertEquals(
+                    c.file + ": /odd: chunk 2 at byte " + address + ": Fletcher32 checksum does not match",
                     e.getMessage());
         }
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -53,7 +57,8 @@ class CompanionWriteTest {
         AnnData data = AnnData.of(x);
         data.putObsm("halves", StagedSource.densifying(x, HALVES, 2, DType.FLOAT32));
         Path out = dir.resolve("companion.h5ad");
-        H5ad.write(data, out, WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(997))).block();
+        H5ad.write(data, out, WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(997)))
+                .block();
         assertEquals(1, x.opened.get(), "X read once for both");
 
         AnnData back = H5ad.read(out);
@@ -76,14 +81,17 @@ class CompanionWriteTest {
         BlockSource x = COUNTS;
         BlockSource other = Matrices.random(2_000, 60, 0.2, 10);
         ElementWriter.Matrix mx = new ElementWriter.Matrix("/", "X", x);
-        ElementWriter.Matrix dense = new ElementWriter.Matrix("/obsm", "d", StagedSource.densifying(x, HALVES, 2,
-                DType.FLOAT32));
+        ElementWriter.Matrix dense =
+                new ElementWriter.Matrix("/obsm", "d", StagedSource.densifying(x, HALVES, 2, DType.FLOAT32));
         ElementWriter.Matrix sparse = new ElementWriter.Matrix("/layers", "s", StagedSource.of(x, b -> b));
-        ElementWriter.Matrix elsewhere = new ElementWriter.Matrix("/obsm", "e", StagedSource.densifying(other,
-                HALVES, 2, DType.FLOAT32));
+        ElementWriter.Matrix elsewhere =
+                new ElementWriter.Matrix("/obsm", "e", StagedSource.densifying(other, HALVES, 2, DType.FLOAT32));
         List<ElementWriter.Matrix> grouped = ElementWriter.withCompanions(List.of(mx, dense, sparse, elsewhere));
-        assertEquals(List.of("X", "s", "e"), grouped.stream().map(ElementWriter.Matrix::name).toList());
+        assertEquals(
+                List.of("X", "s", "e"),
+                grouped.stream().map(ElementWriter.Matrix::name).toList());
         assertEquals(List.of(dense), grouped.get(0).companions());
-        assertTrue(grouped.get(1).companions().isEmpty() && grouped.get(2).companions().isEmpty());
+        assertTrue(grouped.get(1).companions().isEmpty()
+                && grouped.get(2).companions().isEmpty());
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static io.scflux.io.H5adWriterInteropTest.map;
@@ -41,6 +45,7 @@ class CsrWriterTest {
 
     /** Row r holds (r % 7) + 1 entries in columns r % 3, r % 3 + 1, ..., valued r + k / 4. */
     private static final int ROWS = 40;
+
     private static final int COLS = 9;
 
     private static CsrMatrix staircase(List<Double> indptr, List<Double> indices, List<Double> data) {
@@ -66,8 +71,7 @@ class CsrWriterTest {
 
     @ParameterizedTest
     @EnumSource(WriteOptions.Compression.class)
-    void entriesPastTheLimitMakeIndicesAndIndptrInt64(WriteOptions.Compression c)
-            throws Exception {
+    void entriesPastTheLimitMakeIndicesAndIndptrInt64(WriteOptions.Compression c) throws Exception {
         PythonProbe.assumeModule("h5py");
         List<Double> indptr = new ArrayList<>();
         List<Double> indices = new ArrayList<>();
@@ -75,8 +79,12 @@ class CsrWriterTest {
         CsrMatrix m = staircase(indptr, indices, data);
         Path file = dir.resolve("wide.h5ad");
         // about 16 blocks of at most 10 entries; the plan's 160 entries pass the limit
-        H5adWriter.write(AnnData.of(m), file, WriteOptions.DEFAULT.withCompression(c)
-                .withPlan(PlanTarget.ofChunkNnz(10)), 70).block();
+        H5adWriter.write(
+                        AnnData.of(m),
+                        file,
+                        WriteOptions.DEFAULT.withCompression(c).withPlan(PlanTarget.ofChunkNnz(10)),
+                        70)
+                .block();
 
         Map<String, Object> h5 = PythonProbe.json(READ_CSR, file);
         assertEquals("int64", map(h5, "indptr").get("dtype"));
@@ -154,8 +162,8 @@ class CsrWriterTest {
             sum += (double) BIG_ROW_NNZ * (r % 97 + 1);
         }
         assertEquals(sum, py.get("data"));
-        assertEquals(BIG_ROWS * (BIG_ROW_NNZ - 1.0) * BIG_ROW_NNZ / 2 + BIG_ROWS / 2.0 * BIG_ROW_NNZ,
-                py.get("indices"));
+        assertEquals(
+                BIG_ROWS * (BIG_ROW_NNZ - 1.0) * BIG_ROW_NNZ / 2 + BIG_ROWS / 2.0 * BIG_ROW_NNZ, py.get("indices"));
         List<Double> tail = new ArrayList<>();
         for (long r = BIG_ROWS - 99; r <= BIG_ROWS; r++) {
             tail.add((double) BIG_ROW_NNZ * r);
@@ -174,9 +182,12 @@ class CsrWriterTest {
         };
         Path file = dir.resolve("under.h5ad");
         StepVerifier.create(H5adWriter.write(AnnData.of(underCounted), file, WriteOptions.DEFAULT, 70))
-                .expectErrorSatisfies(e -> assertTrue(e.getMessage().startsWith("/X: block ")
-                        && e.getMessage().endsWith("past the 40 its source planned and the int32 indices chosen "
-                        + "for them"), e.getMessage()))
+                .expectErrorSatisfies(e -> assertTrue(
+                        e.getMessage().startsWith("/X: block ")
+                                && e.getMessage()
+                                        .endsWith("past the 40 its source planned and the int32 indices chosen "
+                                                + "for them"),
+                        e.getMessage()))
                 .verify();
         try (Stream<Path> left = Files.list(dir)) {
             assertEquals(List.of(), left.toList());
@@ -190,8 +201,12 @@ class CsrWriterTest {
         List<Double> indices = new ArrayList<>();
         CsrMatrix m = staircase(indptr, indices, new ArrayList<>());
         Path file = dir.resolve("narrow.h5ad");
-        H5adWriter.write(AnnData.of(m), file, WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(10)),
-                indptr.get(ROWS).longValue()).block();
+        H5adWriter.write(
+                        AnnData.of(m),
+                        file,
+                        WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(10)),
+                        indptr.get(ROWS).longValue())
+                .block();
         Map<String, Object> h5 = PythonProbe.json(READ_CSR, file);
         assertEquals("int32", map(h5, "indptr").get("dtype"));
         assertEquals("int32", map(h5, "indices").get("dtype"));
@@ -218,9 +233,10 @@ class CsrWriterTest {
         CsrMatrix b = Matrices.random(700, 30, 0.3, 2).withDtype(DType.FLOAT64);
         Path fa = dir.resolve("a.h5ad");
         Path fb = dir.resolve("b.h5ad");
-        WriteOptions options = WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(50))
-                .withExecution(Execution.threads(2));
-        Mono.when(H5ad.write(AnnData.of(a), fa, options), H5ad.write(AnnData.of(b), fb, options)).block();
+        WriteOptions options =
+                WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(50)).withExecution(Execution.threads(2));
+        Mono.when(H5ad.write(AnnData.of(a), fa, options), H5ad.write(AnnData.of(b), fb, options))
+                .block();
         Fixtures.assertSameMatrix(a, Fixtures.collect(H5ad.read(fa).x(), PlanTarget.DEFAULT, 1));
         Fixtures.assertSameMatrix(b, Fixtures.collect(H5ad.read(fb).x(), PlanTarget.DEFAULT, 1));
         assertEquals(DType.FLOAT64, H5ad.read(fb).x().dtype());
@@ -233,13 +249,18 @@ class CsrWriterTest {
             b.addRow(new int[] {r % 50}, new float[] {r});
         }
         for (Execution e : List.of(Execution.sequential(), Execution.threads(4))) {
-            ScriptedSource source = new ScriptedSource(b.build(), i -> { });
+            ScriptedSource source = new ScriptedSource(b.build(), i -> {});
             Path file = dir.resolve("lazy-" + e.threads() + ".h5ad");
-            StepVerifier.create(H5ad.write(AnnData.of(source), file, WriteOptions.DEFAULT
-                            .withPlan(PlanTarget.ofChunkNnz(10)).withExecution(e)))
+            StepVerifier.create(H5ad.write(
+                            AnnData.of(source),
+                            file,
+                            WriteOptions.DEFAULT
+                                    .withPlan(PlanTarget.ofChunkNnz(10))
+                                    .withExecution(e)))
                     .verifyComplete();
             assertEquals(300, source.delivered());
-            assertTrue(source.maxRequestedAhead() >= 1 && source.maxRequestedAhead() <= MatrixWriter.PREFETCH,
+            assertTrue(
+                    source.maxRequestedAhead() >= 1 && source.maxRequestedAhead() <= MatrixWriter.PREFETCH,
                     "the writer asked for " + source.maxRequestedAhead() + " blocks ahead of those it got");
             assertTrue(Files.isRegularFile(file));
         }
@@ -252,8 +273,12 @@ class CsrWriterTest {
         assertTrue(SEVERAL_CHUNKS.nnz() > 2 * MatrixWriter.MAX_CHUNK
                 && SEVERAL_CHUNKS.nnz() % MatrixWriter.MAX_CHUNK != 0);
         Path file = dir.resolve(c + "-" + type.numpyName() + "-" + indexLimit + ".h5ad");
-        H5adWriter.write(AnnData.of(SEVERAL_CHUNKS.withDtype(type)), file, WriteOptions.DEFAULT.withCompression(c)
-                .withPlan(PlanTarget.ofChunkNnz(7_919)), indexLimit).block();
+        H5adWriter.write(
+                        AnnData.of(SEVERAL_CHUNKS.withDtype(type)),
+                        file,
+                        WriteOptions.DEFAULT.withCompression(c).withPlan(PlanTarget.ofChunkNnz(7_919)),
+                        indexLimit)
+                .block();
         return file;
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,16 +39,15 @@ class DeclaredSizeTest {
     @Test
     void aDenseRowLargerThanTheBudgetIsRefusedBeforeReading() {
         Path file = TestFixtures.path("huge-dense-x.h5ad");
-        MemoryBudgetExceededException names = assertThrows(MemoryBudgetExceededException.class,
-                () -> H5ad.read(file));
+        MemoryBudgetExceededException names = assertThrows(MemoryBudgetExceededException.class, () -> H5ad.read(file));
         assertTrue(names.getMessage().startsWith(file + ": /var/_index: "), names.getMessage());
         FileMatrix x = H5ad.openMatrix(file, "/X");
         System.setProperty("scflux.memory.budget.mb", "1024"); // below the 4 GiB row whatever the test JVM's heap
         try {
-            MemoryBudgetExceededException row = assertThrows(MemoryBudgetExceededException.class,
+            MemoryBudgetExceededException row = assertThrows(
+                    MemoryBudgetExceededException.class,
                     () -> Streaming.DEFAULT.blocks(x).blockFirst());
-            assertTrue(row.getMessage().startsWith(file + ": /X: rows 0..1 would need 4096.0 MiB"),
-                    row.getMessage());
+            assertTrue(row.getMessage().startsWith(file + ": /X: rows 0..1 would need 4096.0 MiB"), row.getMessage());
         } finally {
             System.clearProperty("scflux.memory.budget.mb");
         }

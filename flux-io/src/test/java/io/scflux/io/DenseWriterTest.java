@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static io.scflux.io.H5adWriterInteropTest.map;
@@ -64,23 +68,27 @@ class DenseWriterTest {
 
     /** Sparse counts whose rows a stage fills: entry (r, c) becomes value + 1 - c / 4 (exact in float32). */
     private static BlockSource filled(BlockSource counts, DType dtype) {
-        return StagedSource.densifying(counts, block -> {
-            int rows = block.nRows();
-            int[] indptr = new int[rows + 1];
-            int[] indices = new int[rows * COLS];
-            float[] values = new float[rows * COLS];
-            for (int r = 0; r < rows; r++) {
-                indptr[r + 1] = (r + 1) * COLS;
-                for (int c = 0; c < COLS; c++) {
-                    indices[r * COLS + c] = c;
-                    values[r * COLS + c] = 1 - c / 4f;
-                }
-                for (int k = block.indptr()[r]; k < block.indptr()[r + 1]; k++) {
-                    values[r * COLS + block.indices()[k]] += block.values()[k];
-                }
-            }
-            return RowBlock.of(block.blockIndex(), block.rowStart(), COLS, indptr, indices, values);
-        }, COLS, dtype);
+        return StagedSource.densifying(
+                counts,
+                block -> {
+                    int rows = block.nRows();
+                    int[] indptr = new int[rows + 1];
+                    int[] indices = new int[rows * COLS];
+                    float[] values = new float[rows * COLS];
+                    for (int r = 0; r < rows; r++) {
+                        indptr[r + 1] = (r + 1) * COLS;
+                        for (int c = 0; c < COLS; c++) {
+                            indices[r * COLS + c] = c;
+                            values[r * COLS + c] = 1 - c / 4f;
+                        }
+                        for (int k = block.indptr()[r]; k < block.indptr()[r + 1]; k++) {
+                            values[r * COLS + block.indices()[k]] += block.values()[k];
+                        }
+                    }
+                    return RowBlock.of(block.blockIndex(), block.rowStart(), COLS, indptr, indices, values);
+                },
+                COLS,
+                dtype);
     }
 
     /** What {@link #filled} yields, computed here from the counts. */
@@ -126,8 +134,14 @@ class DenseWriterTest {
         for (DType dtype : List.of(DType.FLOAT64, DType.FLOAT32)) {
             Path file = dir.resolve(dtype + "-" + c + ".h5ad");
             // blocks of 2 rows (22 entries at most), decoded by 3 workers
-            H5ad.write(AnnData.of(filled(counts, dtype)), file, WriteOptions.DEFAULT.withCompression(c)
-                    .withPlan(PlanTarget.ofChunkNnz(22)).withExecution(Execution.threads(3))).block();
+            H5ad.write(
+                            AnnData.of(filled(counts, dtype)),
+                            file,
+                            WriteOptions.DEFAULT
+                                    .withCompression(c)
+                                    .withPlan(PlanTarget.ofChunkNnz(22))
+                                    .withExecution(Execution.threads(3)))
+                    .block();
 
             Map<String, Object> seen = PythonProbe.json(READ_X, file);
             String numpy = dtype == DType.FLOAT64 ? "float64" : "float32";
@@ -148,8 +162,11 @@ class DenseWriterTest {
     void scfluxReadsItBackAsADenseMatrixWithTheSameEntries() {
         CsrMatrix counts = counts();
         Path file = dir.resolve("dense.h5ad");
-        H5ad.write(AnnData.of(filled(counts, DType.FLOAT64)), file,
-                WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(50))).block();
+        H5ad.write(
+                        AnnData.of(filled(counts, DType.FLOAT64)),
+                        file,
+                        WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(50)))
+                .block();
         FileMatrix x = (FileMatrix) H5ad.read(file).x();
         assertTrue(x.isDense());
         assertEquals(DType.FLOAT64, x.dtype());
@@ -172,8 +189,11 @@ class DenseWriterTest {
         PythonProbe.assumeModule("anndata");
         for (String fixture : List.of("x-dense-lzf.h5ad", "x-dense-f64-contiguous.h5ad")) {
             Path rewritten = dir.resolve("re-" + fixture);
-            H5ad.write(AnnData.of(H5ad.openMatrix(Fixtures.path(fixture), "/X")), rewritten,
-                    WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(10_000))).block();
+            H5ad.write(
+                            AnnData.of(H5ad.openMatrix(Fixtures.path(fixture), "/X")),
+                            rewritten,
+                            WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(10_000)))
+                    .block();
             Map<String, Object> seen = PythonProbe.json(SAME_X, Fixtures.path(fixture), rewritten);
             assertEquals(List.of("ndarray", "ndarray"), seen.get("types"), fixture);
             assertEquals(true, seen.get("equal"), fixture);
@@ -189,8 +209,12 @@ class DenseWriterTest {
                 throw new IllegalStateException("no block 3");
             }
         });
-        StepVerifier.create(H5ad.write(AnnData.of(filled(failing, DType.FLOAT64)), target,
-                WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(22)))).expectErrorMessage("no block 3").verify();
+        StepVerifier.create(H5ad.write(
+                        AnnData.of(filled(failing, DType.FLOAT64)),
+                        target,
+                        WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(22))))
+                .expectErrorMessage("no block 3")
+                .verify();
         try (Stream<Path> s = Files.list(dir)) {
             assertEquals(List.of(), s.toList());
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.bytedeco.hdf5.global.hdf5.H5F_OBJ_ALL;
@@ -43,14 +47,25 @@ class DiskFullTest {
         long filesBefore = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE);
         List<String> fdsBefore = descriptors();
         AtomicLong checks = new AtomicLong();
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> H5adWriter.write(data, target,
-                options, CsrWriter.INT32_LIMIT, file -> new DiskSpace(file,
-                        () -> checks.incrementAndGet() >= fullFromCheck ? 1 << 20 : Long.MAX_VALUE / 4,
-                        Long.MAX_VALUE)).block());
+        UncheckedIOException e = assertThrows(
+                UncheckedIOException.class,
+                () -> H5adWriter.write(
+                                data,
+                                target,
+                                options,
+                                CsrWriter.INT32_LIMIT,
+                                file -> new DiskSpace(
+                                        file,
+                                        () -> checks.incrementAndGet() >= fullFromCheck ? 1 << 20 : Long.MAX_VALUE / 4,
+                                        Long.MAX_VALUE))
+                        .block());
         // the first check is the one before the file is created; the others, while writing, name the element
         String says = fullFromCheck == 1 ? "out.h5ad: needs about " : "out.h5ad: /";
-        assertTrue(e.getMessage().startsWith(says) && e.getMessage().contains(" MB free in " + tmp)
-                && !e.getMessage().contains("disk is full"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith(says)
+                        && e.getMessage().contains(" MB free in " + tmp)
+                        && !e.getMessage().contains("disk is full"),
+                e.getMessage());
         assertTrue(checks.get() >= fullFromCheck, "the shortage was met at check " + fullFromCheck);
         assertEquals(List.of(), files(), "no temporary file left");
         assertEquals(filesBefore, H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE), "the library closed the file");
@@ -81,8 +96,11 @@ class DiskFullTest {
         DiskSpace space = new DiskSpace(file, () -> Long.MAX_VALUE, DiskSpace.METADATA_MARGIN + 5000);
         space.require(4000, "f.h5: /X/data");
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> space.require(4001, "f.h5: /X/data"));
-        assertTrue(e.getMessage().startsWith("f.h5: /X/data: the file would grow past the size this process may "
-                + "write (ulimit -f: "), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                        .startsWith("f.h5: /X/data: the file would grow past the size this process may "
+                                + "write (ulimit -f: "),
+                e.getMessage());
     }
 
     private List<Path> files() throws IOException {
@@ -95,12 +113,15 @@ class DiskFullTest {
     private static List<String> descriptors() throws IOException {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
             return s.map(fd -> {
-                try {
-                    return Files.readSymbolicLink(fd).toString();
-                } catch (IOException e) {
-                    return "";
-                }
-            }).filter(link -> link.startsWith("/") && !link.startsWith("/proc")).sorted().toList();
+                        try {
+                            return Files.readSymbolicLink(fd).toString();
+                        } catch (IOException e) {
+                            return "";
+                        }
+                    })
+                    .filter(link -> link.startsWith("/") && !link.startsWith("/proc"))
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -41,8 +45,8 @@ final class ExpectedValues {
     /** The expected values of fixture {@code name} (without {@code .h5ad}). */
     static ExpectedValues of(String name) {
         try {
-            return new ExpectedValues(name, Files.readAllLines(Fixtures.path(name + ".expected.tsv"),
-                    StandardCharsets.UTF_8));
+            return new ExpectedValues(
+                    name, Files.readAllLines(Fixtures.path(name + ".expected.tsv"), StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -81,7 +85,11 @@ final class ExpectedValues {
             case "categorical" -> {
                 CategoricalColumn c = assertInstance(CategoricalColumn.class, column, key);
                 assertValues(key + ".categories", c.categories());
-                assertArrayEquals(list(key + ".codes").stream().mapToInt(Integer::parseInt).toArray(), c.codes(),
+                assertArrayEquals(
+                        list(key + ".codes").stream()
+                                .mapToInt(Integer::parseInt)
+                                .toArray(),
+                        c.codes(),
                         key + " codes");
                 assertEquals(one(key + ".code_dtype"), c.codeType().numpyName(), key + " code type");
                 assertEquals(Boolean.parseBoolean(one(key + ".ordered").toLowerCase()), c.ordered(), key + " ordered");
@@ -96,7 +104,8 @@ final class ExpectedValues {
             }
             default -> {
                 ArrayColumn c = assertInstance(ArrayColumn.class, column, key);
-                assertEquals(numpyAsRead(one(key + ".dtype")), c.values().dtype().numpyName(), key + " dtype");
+                assertEquals(
+                        numpyAsRead(one(key + ".dtype")), c.values().dtype().numpyName(), key + " dtype");
             }
         }
         List<String> values = list(key + ".values");
@@ -108,8 +117,8 @@ final class ExpectedValues {
 
     /** Shape, dtype and every value of an array written with describe_dense. */
     void assertArray(String key, DenseArray a) {
-        assertArrayEquals(list(key + ".shape").stream().mapToLong(Long::parseLong).toArray(), a.shape(),
-                key + " shape");
+        assertArrayEquals(
+                list(key + ".shape").stream().mapToLong(Long::parseLong).toArray(), a.shape(), key + " shape");
         assertEquals(numpyAsRead(one(key + ".dtype")), a.dtype().numpyName(), key + " dtype");
         assertValues(key + ".values", a);
     }

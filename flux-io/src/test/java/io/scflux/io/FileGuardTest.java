@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -41,7 +45,8 @@ class FileGuardTest {
         assertTrue(p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0, "mkfifo");
         Path folder = Files.createDirectory(dir.resolve("folder.h5ad"));
         for (Path target : List.of(fifo, folder)) {
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class,
                     () -> H5ad.write(data(), target, WriteOptions.DEFAULT).block());
             assertTrue(e.getMessage().startsWith(target + " is a"), e.getMessage());
         }
@@ -69,7 +74,9 @@ class FileGuardTest {
             assertEquals(1000, Files.getAttribute(file, "unix:uid"));
             assertEquals(1000, Files.getAttribute(file, "unix:gid"));
         }
-        assertEquals(H5ad.read(TestFixtures.path("synth-3k-b.h5ad")).nObs(), H5ad.read(file).nObs());
+        assertEquals(
+                H5ad.read(TestFixtures.path("synth-3k-b.h5ad")).nObs(),
+                H5ad.read(file).nObs());
     }
 
     @Test
@@ -80,7 +87,8 @@ class FileGuardTest {
             byte[] bytes = Files.readAllBytes(file); // as the holder has it: h5py marks the superblock open for writing
             UncheckedIOException read = assertThrows(UncheckedIOException.class, () -> H5ad.read(file));
             assertTrue(read.getMessage().contains("is open for writing by process"), read.getMessage());
-            assertThrows(UncheckedIOException.class,
+            assertThrows(
+                    UncheckedIOException.class,
                     () -> H5ad.writeInPlace(before, file, WriteOptions.DEFAULT).block());
             assertArrayEquals(bytes, Files.readAllBytes(file), "the held file is as the holder has it");
         }

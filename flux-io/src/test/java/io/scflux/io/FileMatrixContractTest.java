@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.jhdf.HdfFile;
@@ -55,7 +59,8 @@ class FileMatrixContractTest {
             long[] ptr = longs(h.getDatasetByPath("/X/indptr").getData());
             long[] idx = longs(h.getDatasetByPath("/X/indices").getData());
             Object data = h.getDatasetByPath("/X/data").getData();
-            boolean csc = "csc_matrix".equals(h.getByPath("/X").getAttribute("encoding-type").getData());
+            boolean csc = "csc_matrix"
+                    .equals(h.getByPath("/X").getAttribute("encoding-type").getData());
             int rows = (int) shape[0];
             int cols = (int) shape[1];
             float[][] dense = new float[rows][cols];

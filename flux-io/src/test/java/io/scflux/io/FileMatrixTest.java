@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -138,7 +142,8 @@ class FileMatrixTest {
             }
         }
         Path file = dir.resolve("long.h5ad");
-        H5ad.write(io.scflux.core.anndata.AnnData.of(CsrMatrix.of(5, indptr, indices, new float[nnz])), file).block();
+        H5ad.write(io.scflux.core.anndata.AnnData.of(CsrMatrix.of(5, indptr, indices, new float[nnz])), file)
+                .block();
         PlanTarget target = new PlanTarget(1000, 300);
         BlockPlan read = H5ad.openMatrix(file, "/X").plan(target);
         BlockPlan whole = BlockPlan.ofIndptr(indptr, target);
@@ -167,8 +172,18 @@ class FileMatrixTest {
     @Test
     void infoDescribesTheStorage() {
         MatrixInfo csr = x("x-csr-anndata08.h5ad").info();
-        assertEquals(new MatrixInfo("csr_matrix", DType.FLOAT32, 100, 2000, Fixtures.variants().get("nnz").asLong(),
-                DType.INT32, DType.INT32, "none", true), csr);
+        assertEquals(
+                new MatrixInfo(
+                        "csr_matrix",
+                        DType.FLOAT32,
+                        100,
+                        2000,
+                        Fixtures.variants().get("nnz").asLong(),
+                        DType.INT32,
+                        DType.INT32,
+                        "none",
+                        true),
+                csr);
         MatrixInfo gz = x("synth-3k.int64.h5ad").info();
         assertEquals("gzip+shuffle", gz.compression());
         assertEquals(Fixtures.SYNTH3K_NNZ, gz.nnz());

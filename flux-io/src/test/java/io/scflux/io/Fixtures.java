@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -18,10 +22,10 @@ final class Fixtures {
 
     /** Reference values computed by anndata 0.12 for synth-3k (expected/README.md and the inputs). */
     static final long SYNTH3K_NNZ = 1205649;
+
     static final double SYNTH3K_SUM = 2953988.0;
 
-    private Fixtures() {
-    }
+    private Fixtures() {}
 
     static Path path(String name) {
         try {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -41,7 +45,8 @@ class FrameReaderTest {
 
     @Test
     void columnOrderIsTheWrittenOneNotTheStoredOne() {
-        List<String> columns = List.copyOf(frame("rich.anndata08", "/obs").columns().keySet());
+        List<String> columns =
+                List.copyOf(frame("rich.anndata08", "/obs").columns().keySet());
         List<String> byName = new ArrayList<>(columns);
         byName.sort(null);
         assertNotEquals(byName, columns, "the fixture must not have its columns in name order");
@@ -96,7 +101,10 @@ class FrameReaderTest {
         }
         CategoricalColumn kind = (CategoricalColumn) obs.column("kind");
         expected.assertValues("obs.col.kind.categories", kind.categories());
-        assertArrayEquals(expected.list("obs.col.kind.codes").stream().mapToInt(Integer::parseInt).toArray(),
+        assertArrayEquals(
+                expected.list("obs.col.kind.codes").stream()
+                        .mapToInt(Integer::parseInt)
+                        .toArray(),
                 kind.codes());
         Frame var = frame("nullable-strings", "/var");
         assertEquals(expected.one("var.index_name"), var.indexName());
@@ -114,12 +122,18 @@ class FrameReaderTest {
         Path file = dir.resolve("names.h5ad");
         Frame written = new Frame(cells);
         written.put("n", ArrayColumn.of(new double[] {1, 2, 3}));
-        H5ad.write(new AnnData(CsrMatrix.of(1, new long[4], new int[0], new float[0]), written,
-                new Frame(new String[] {"g"})), file).block();
+        H5ad.write(
+                        new AnnData(
+                                CsrMatrix.of(1, new long[4], new int[0], new float[0]),
+                                written,
+                                new Frame(new String[] {"g"})),
+                        file)
+                .block();
         Frame read = H5ad.read(file).obs();
         Frame stale = H5ad.read(file).obs();
         assertArrayEquals(cells, read.index());
-        Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 5000));
+        Files.setLastModifiedTime(
+                file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 5000));
         assertEquals(3, stale.size());
         assertEquals(2.0, stale.column("n").get(1));
         ScfluxFormatException e = assertThrows(ScfluxFormatException.class, stale::names);

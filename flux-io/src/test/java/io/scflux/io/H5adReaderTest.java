@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -40,9 +44,14 @@ class H5adReaderTest {
             assertNull(frame.indexName());
             String[] index = frame.index();
             assertEquals(expected.list(axis + ".index.head"), List.of(index).subList(0, 5), axis + " names");
-            assertEquals(expected.list(axis + ".index.tail"), List.of(index).subList(index.length - 5, index.length),
+            assertEquals(
+                    expected.list(axis + ".index.tail"),
+                    List.of(index).subList(index.length - 5, index.length),
                     axis + " names");
-            assertEquals(expected.list(axis + ".columns"), List.copyOf(frame.columns().keySet()), axis + " columns");
+            assertEquals(
+                    expected.list(axis + ".columns"),
+                    List.copyOf(frame.columns().keySet()),
+                    axis + " columns");
             for (String column : frame.columns().keySet()) {
                 assertSharedColumn(expected, axis + ".col." + column, frame.column(column));
             }
@@ -61,8 +70,12 @@ class H5adReaderTest {
             for (int code : c.codes()) {
                 counts[code]++;
             }
-            assertArrayEquals(expected.list(key + ".code_counts").stream().mapToLong(Long::parseLong).toArray(),
-                    counts, key + " codes per category");
+            assertArrayEquals(
+                    expected.list(key + ".code_counts").stream()
+                            .mapToLong(Long::parseLong)
+                            .toArray(),
+                    counts,
+                    key + " codes per category");
         } else {
             List<String> head = expected.list(key + ".head");
             List<String> tail = expected.list(key + ".tail");
@@ -109,7 +122,8 @@ class H5adReaderTest {
         assertEmbedding("obsm.X_pca", RICH.obsm().get("X_pca"));
         assertEmbedding("varm.PCs", RICH.varm().get("PCs"));
         assertMatrix("obsm.sparse_emb", RICH.obsm().get("sparse_emb"));
-        EXPECTED.assertFrame("obsm.meta", assertInstanceOf(Frame.class, RICH.obsm().get("meta")));
+        EXPECTED.assertFrame(
+                "obsm.meta", assertInstanceOf(Frame.class, RICH.obsm().get("meta")));
         assertMatrix("obsp.distances", RICH.obsp().get("distances"));
         assertMatrix("varp.gene_graph", RICH.varp().get("gene_graph"));
     }
@@ -136,7 +150,11 @@ class H5adReaderTest {
         Map<String, Object> uns = RICH.uns();
         CategoricalColumn cat = assertInstanceOf(CategoricalColumn.class, uns.get("cat"));
         EXPECTED.assertValues("uns.cat.categories", cat.categories());
-        assertArrayEquals(EXPECTED.list("uns.cat.codes").stream().mapToInt(Integer::parseInt).toArray(), cat.codes());
+        assertArrayEquals(
+                EXPECTED.list("uns.cat.codes").stream()
+                        .mapToInt(Integer::parseInt)
+                        .toArray(),
+                cat.codes());
         EXPECTED.assertFrame("uns.table", assertInstanceOf(Frame.class, uns.get("table")));
         assertMatrix("uns.sparse", uns.get("sparse"));
         RecordArray rank = assertInstanceOf(RecordArray.class, uns.get("rank"));
@@ -168,7 +186,11 @@ class H5adReaderTest {
     /** Shape, dtype, first row and the sum (exact: the values are multiples of 1/8). */
     private static void assertEmbedding(String key, Object element) {
         DenseArray a = assertInstanceOf(DenseArray.class, element, key);
-        assertArrayEquals(EXPECTED.list(key + ".shape").stream().mapToLong(Long::parseLong).toArray(), a.shape());
+        assertArrayEquals(
+                EXPECTED.list(key + ".shape").stream()
+                        .mapToLong(Long::parseLong)
+                        .toArray(),
+                a.shape());
         assertEquals(EXPECTED.one(key + ".dtype"), a.dtype().numpyName());
         List<String> row0 = EXPECTED.list(key + ".row0");
         for (int j = 0; j < row0.size(); j++) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -96,8 +100,13 @@ class H5adRoundTripTest {
         Path original = Fixtures.path("rich.anndata08.h5ad");
         Path file = dir.resolve("in-place.h5ad");
         Files.copy(original, file);
-        H5ad.writeInPlace(H5ad.read(file), file, WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP)
-                .withPlan(PlanTarget.ofChunkNnz(500))).block();
+        H5ad.writeInPlace(
+                        H5ad.read(file),
+                        file,
+                        WriteOptions.DEFAULT
+                                .withCompression(WriteOptions.Compression.GZIP)
+                                .withPlan(PlanTarget.ofChunkNnz(500)))
+                .block();
         assertOnlyTheContainersConversions(PythonProbe.json(COMPARE, original, file));
         try (Stream<Path> s = Files.list(dir)) {
             assertEquals(List.of(file), s.toList(), "no temporary file is left");
@@ -124,19 +133,35 @@ class H5adRoundTripTest {
         assertEquals(in.obsm().get("X_umap"), out.obsm().get("X_umap"));
         assertFrame((Frame) in.obsm().get("meta"), (Frame) out.obsm().get("meta"));
         assertEquals(in.varm(), out.varm());
-        assertMatrix((BlockSource) in.obsp().get("distances"), (BlockSource) out.obsp().get("distances"));
+        assertMatrix((BlockSource) in.obsp().get("distances"), (BlockSource)
+                out.obsp().get("distances"));
         assertMatrix(in.layers().get("counts"), out.layers().get("counts"));
 
         assertEquals(DenseArray.scalar("ünïcode ✓"), out.uns().get("title"));
         assertEquals(DenseArray.scalar(42L), out.uns().get("count"));
-        assertMatrix((BlockSource) in.uns().get("sparse"), (BlockSource) out.uns().get("sparse"));
+        assertMatrix(
+                (BlockSource) in.uns().get("sparse"), (BlockSource) out.uns().get("sparse"));
         assertEquals(in.uns().get("markers"), out.uns().get("markers"), "a structured array, field by field");
         @SuppressWarnings("unchecked")
         Map<String, Object> neighbors = (Map<String, Object>) out.uns().get("neighbors");
-        assertEquals(Map.of("n_neighbors", DenseArray.scalar(15), "method", DenseArray.scalar("umap"),
-                "ratio", DenseArray.scalar(0.5), "use_rep", DenseArray.scalar(true),
-                "ids", DenseArray.of(new long[] {3, 1, 2}), "names", DenseArray.of(new String[] {"a", "ß"}),
-                "grid", DenseArray.of(DType.FLOAT64, new double[] {1, 2, 3, 4}, 2, 2), "nothing", Map.of()),
+        assertEquals(
+                Map.of(
+                        "n_neighbors",
+                        DenseArray.scalar(15),
+                        "method",
+                        DenseArray.scalar("umap"),
+                        "ratio",
+                        DenseArray.scalar(0.5),
+                        "use_rep",
+                        DenseArray.scalar(true),
+                        "ids",
+                        DenseArray.of(new long[] {3, 1, 2}),
+                        "names",
+                        DenseArray.of(new String[] {"a", "ß"}),
+                        "grid",
+                        DenseArray.of(DType.FLOAT64, new double[] {1, 2, 3, 4}, 2, 2),
+                        "nothing",
+                        Map.of()),
                 neighbors);
 
         assertMatrix(in.raw().x(), out.raw().x());
@@ -147,14 +172,16 @@ class H5adRoundTripTest {
     private static void assertMatrix(BlockSource expected, BlockSource actual) {
         assertInstanceOf(FileMatrix.class, actual);
         assertEquals(expected.dtype(), actual.dtype(), "dtype");
-        Fixtures.assertSameMatrix(Fixtures.collect(expected, PlanTarget.DEFAULT, 1),
-                Fixtures.collect(actual, PlanTarget.DEFAULT, 1));
+        Fixtures.assertSameMatrix(
+                Fixtures.collect(expected, PlanTarget.DEFAULT, 1), Fixtures.collect(actual, PlanTarget.DEFAULT, 1));
     }
 
     private static void assertFrame(Frame expected, Frame actual) {
         assertArrayEquals(expected.index(), actual.index(), "index");
         assertEquals(expected.indexName(), actual.indexName(), "index name");
-        assertEquals(List.copyOf(expected.columns().keySet()), List.copyOf(actual.columns().keySet()),
+        assertEquals(
+                List.copyOf(expected.columns().keySet()),
+                List.copyOf(actual.columns().keySet()),
                 "column order");
         assertEquals(expected.columns(), actual.columns());
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -44,7 +48,9 @@ class H5adWriterAtomicityTest {
     }
 
     private Mono<Void> write(IntConsumer beforeRead, Path target) {
-        return H5ad.write(AnnData.of(new ScriptedSource(hundredRows(), beforeRead)), target,
+        return H5ad.write(
+                AnnData.of(new ScriptedSource(hundredRows(), beforeRead)),
+                target,
                 WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(10)));
     }
 
@@ -56,17 +62,21 @@ class H5adWriterAtomicityTest {
 
     /** Waits until the HDF5 thread has run what was queued on it (a cancelled write's clean-up). */
     private static void drainHdf5Thread() {
-        Mono.fromRunnable(() -> { }).subscribeOn(NativeHdf5.THREAD).block();
+        Mono.fromRunnable(() -> {}).subscribeOn(NativeHdf5.THREAD).block();
     }
 
     @Test
     void aFailingSourceLeavesNoTargetAndNoTemporaryFile() throws IOException {
         Path target = dir.resolve("out.h5ad");
-        StepVerifier.create(write(i -> {
-            if (i == 4) {
-                throw new IllegalStateException("disk on fire at block 4");
-            }
-        }, target)).expectErrorMessage("disk on fire at block 4").verify();
+        StepVerifier.create(write(
+                        i -> {
+                            if (i == 4) {
+                                throw new IllegalStateException("disk on fire at block 4");
+                            }
+                        },
+                        target))
+                .expectErrorMessage("disk on fire at block 4")
+                .verify();
         assertEquals(List.of(), files());
     }
 
@@ -98,13 +108,17 @@ class H5adWriterAtomicityTest {
     @Test
     void aFailedWriteLeavesAnEarlierTargetByteIdentical() throws IOException {
         Path target = dir.resolve("out.h5ad");
-        write(i -> { }, target).block();
+        write(i -> {}, target).block();
         byte[] before = Files.readAllBytes(target);
-        StepVerifier.create(write(i -> {
-            if (i == 7) {
-                throw new IllegalStateException("boom");
-            }
-        }, target)).expectError(IllegalStateException.class).verify();
+        StepVerifier.create(write(
+                        i -> {
+                            if (i == 7) {
+                                throw new IllegalStateException("boom");
+                            }
+                        },
+                        target))
+                .expectError(IllegalStateException.class)
+                .verify();
         assertArrayEquals(before, Files.readAllBytes(target));
         assertEquals(List.of("out.h5ad"), files());
     }
@@ -115,24 +129,28 @@ class H5adWriterAtomicityTest {
         CountDownLatch reached = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         String[] whileWriting = new String[1];
-        StepVerifier.create(write(i -> {
-            if (i == 5) {
-                try {
-                    whileWriting[0] = String.join(",", files());
-                    reached.countDown();
-                    release.await(30, TimeUnit.SECONDS);
-                } catch (IOException | InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
-        }, target))
+        StepVerifier.create(write(
+                        i -> {
+                            if (i == 5) {
+                                try {
+                                    whileWriting[0] = String.join(",", files());
+                                    reached.countDown();
+                                    release.await(30, TimeUnit.SECONDS);
+                                } catch (IOException | InterruptedException e) {
+                                    throw new IllegalStateException(e);
+                                }
+                            }
+                        },
+                        target))
                 .then(() -> assertDoesNotTimeOut(reached))
                 .thenCancel()
                 .verify();
         release.countDown();
         drainHdf5Thread();
-        assertTrue(whileWriting[0].matches("\\.out\\.h5ad\\.scflux-" + ProcessHandle.current().pid()
-                + "-[0-9a-f]+\\.tmp"), "temporary file while writing: " + whileWriting[0]);
+        assertTrue(
+                whileWriting[0].matches(
+                        "\\.out\\.h5ad\\.scflux-" + ProcessHandle.current().pid() + "-[0-9a-f]+\\.tmp"),
+                "temporary file while writing: " + whileWriting[0]);
         assertEquals(List.of(), files());
         assertEquals(List.of(), leftToTheShutdownHook());
     }
@@ -140,40 +158,54 @@ class H5adWriterAtomicityTest {
     @Test
     void theShutdownHookHasTheTemporaryFileUntilItIsRenamedOrDeleted() throws IOException {
         List<Path> whileWriting = new ArrayList<>();
-        write(i -> {
-            if (i == 5) {
-                whileWriting.addAll(leftToTheShutdownHook());
-            }
-        }, dir.resolve("out.h5ad")).block();
+        write(
+                        i -> {
+                            if (i == 5) {
+                                whileWriting.addAll(leftToTheShutdownHook());
+                            }
+                        },
+                        dir.resolve("out.h5ad"))
+                .block();
         assertEquals(1, whileWriting.size(), whileWriting::toString);
-        assertTrue(whileWriting.get(0).getFileName().toString().startsWith(".out.h5ad.scflux-"),
-                whileWriting::toString);
+        assertTrue(
+                whileWriting.get(0).getFileName().toString().startsWith(".out.h5ad.scflux-"), whileWriting::toString);
         assertEquals(List.of(), leftToTheShutdownHook(), "after the rename");
-        StepVerifier.create(write(i -> {
-            if (i == 5) {
-                throw new IllegalStateException("boom");
-            }
-        }, dir.resolve("failed.h5ad"))).expectErrorMessage("boom").verify();
+        StepVerifier.create(write(
+                        i -> {
+                            if (i == 5) {
+                                throw new IllegalStateException("boom");
+                            }
+                        },
+                        dir.resolve("failed.h5ad")))
+                .expectErrorMessage("boom")
+                .verify();
         assertEquals(List.of(), leftToTheShutdownHook(), "after the failure");
         assertEquals(List.of("out.h5ad"), files());
     }
 
     /** The files of {@link #dir} that {@link TemporaryFiles}' shutdown hook would delete now. */
     private List<Path> leftToTheShutdownHook() {
-        return TemporaryFiles.writing().stream().filter(f -> f.getParent().equals(dir.toAbsolutePath())).toList();
+        return TemporaryFiles.writing().stream()
+                .filter(f -> f.getParent().equals(dir.toAbsolutePath()))
+                .toList();
     }
 
     @Test
     void theTargetMayBeAnInputThatIsReadUntilTheEnd() throws Exception {
         Path target = dir.resolve("in-place.h5ad");
         Files.writeString(target, "the input");
-        H5ad.write(AnnData.of(new ScriptedSource(hundredRows(), i -> {
-            try {
-                assertEquals("the input", Files.readString(target), "the target changed before block " + i);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        })), target, WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(10))).block();
+        H5ad.write(
+                        AnnData.of(new ScriptedSource(hundredRows(), i -> {
+                            try {
+                                assertEquals(
+                                        "the input", Files.readString(target), "the target changed before block " + i);
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
+                        })),
+                        target,
+                        WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(10)))
+                .block();
         byte[] head = new byte[8];
         System.arraycopy(Files.readAllBytes(target), 0, head, 0, 8);
         assertArrayEquals(new byte[] {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'}, head);
@@ -207,7 +239,8 @@ class H5adWriterAtomicityTest {
         StepVerifier.create(H5ad.write(new AnnData(null, obs, Frame.ofRange(1)), target))
                 .expectErrorSatisfies(e -> {
                     assertTrue(e instanceof UncheckedIOException, e.toString());
-                    assertTrue(e.getMessage().startsWith("wide.h5ad: /obs: H5Acreate2 'column-order' failed"),
+                    assertTrue(
+                            e.getMessage().startsWith("wide.h5ad: /obs: H5Acreate2 'column-order' failed"),
                             e.getMessage());
                 })
                 .verify();
@@ -217,7 +250,8 @@ class H5adWriterAtomicityTest {
     @Test
     void aMissingFolderIsAnErrorAndCreatesNothing() throws IOException {
         Path target = dir.resolve("no/such/folder/out.h5ad");
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> write(i -> { }, target).block());
+        UncheckedIOException e = assertThrows(
+                UncheckedIOException.class, () -> write(i -> {}, target).block());
         assertTrue(e.getMessage().contains("the folder does not exist"), e.getMessage());
         assertFalse(Files.exists(dir.resolve("no")));
     }
@@ -225,8 +259,8 @@ class H5adWriterAtomicityTest {
     @Test
     void aTargetThatIsAFolderIsAnErrorAndCreatesNothing() throws IOException {
         Path target = Files.createDirectory(dir.resolve("out.h5ad"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> write(i -> { }, target).block());
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> write(i -> {}, target).block());
         assertTrue(e.getMessage().startsWith(target + " is a folder, not a file to write"), e.getMessage());
         assertEquals(List.of("out.h5ad"), files());
         try (var inside = Files.list(target)) {
@@ -236,7 +270,7 @@ class H5adWriterAtomicityTest {
 
     @Test
     void writingIsLazy() throws IOException {
-        Mono<Void> w = write(i -> { }, dir.resolve("out.h5ad"));
+        Mono<Void> w = write(i -> {}, dir.resolve("out.h5ad"));
         assertEquals(List.of(), files(), "nothing happens before subscription");
         w.block();
         assertEquals(List.of("out.h5ad"), files());

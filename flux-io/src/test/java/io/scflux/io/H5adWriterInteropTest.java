@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -97,6 +101,7 @@ class H5adWriterInteropTest {
 
     /** X, 6 x 4, with an empty row and exactly representable values. */
     private static final long[] X_INDPTR = {0, 2, 2, 5, 6, 8, 10};
+
     private static final int[] X_INDICES = {0, 3, 0, 1, 2, 3, 1, 2, 0, 3};
     private static final float[] X_VALUES = {1, 2.5f, 3, 4, 0.5f, 6, 7, 8, 9.25f, 10};
 
@@ -122,16 +127,32 @@ class H5adWriterInteropTest {
         obs.put("is_doublet", ArrayColumn.of(new boolean[] {true, false, false, true, false, false}));
         obs.put("label", ArrayColumn.of(new String[] {"naïve", "T cell", "日本", "", "b", "ü"}));
         obs.put("depth", new ArrayColumn(DenseArray.of(DType.UINT16, new short[] {1, 2, (short) 65535, 4, 5, 6}, 6)));
-        obs.put("cell_type", new CategoricalColumn(DenseArray.of(new String[] {"T", "B", "unused", "NK-ß"}),
-                new int[] {1, 0, -1, 3, 0, 1}, false, DType.INT8));
-        obs.put("grade", new CategoricalColumn(DenseArray.of(new String[] {"low", "mid", "high"}),
-                new int[] {2, 0, 1, 1, -1, 0}, true, DType.INT16));
-        obs.put("batch", new CategoricalColumn(DenseArray.of(new long[] {10, 20, 30}),
-                new int[] {0, 0, 1, 1, 0, 0}, false, DType.INT8));
-        obs.put("n_int", new NullableColumn(DenseArray.of(new long[] {1, 0, 3, 4, 0, -6}),
-                new boolean[] {false, true, false, false, true, false}));
-        obs.put("n_bool", new NullableColumn(DenseArray.of(new boolean[] {true, false, false, true, false, true}),
-                new boolean[] {false, false, true, false, false, false}));
+        obs.put(
+                "cell_type",
+                new CategoricalColumn(
+                        DenseArray.of(new String[] {"T", "B", "unused", "NK-ß"}),
+                        new int[] {1, 0, -1, 3, 0, 1},
+                        false,
+                        DType.INT8));
+        obs.put(
+                "grade",
+                new CategoricalColumn(
+                        DenseArray.of(new String[] {"low", "mid", "high"}),
+                        new int[] {2, 0, 1, 1, -1, 0},
+                        true,
+                        DType.INT16));
+        obs.put(
+                "batch",
+                new CategoricalColumn(
+                        DenseArray.of(new long[] {10, 20, 30}), new int[] {0, 0, 1, 1, 0, 0}, false, DType.INT8));
+        obs.put("n_int", new NullableColumn(DenseArray.of(new long[] {1, 0, 3, 4, 0, -6}), new boolean[] {
+            false, true, false, false, true, false
+        }));
+        obs.put(
+                "n_bool",
+                new NullableColumn(
+                        DenseArray.of(new boolean[] {true, false, false, true, false, true}),
+                        new boolean[] {false, false, true, false, false, false}));
         obs.put("log1p_n_counts", ArrayColumn.computed(DType.FLOAT32, 6, i -> Math.log1p(N_COUNTS[i])));
         obs.put("pct_of_most", ArrayColumn.computed(DType.FLOAT64, 6, i -> N_COUNTS[i] / 19.25 * 100));
 
@@ -151,10 +172,14 @@ class H5adWriterInteropTest {
         meta.put("score", ArrayColumn.of(new double[] {0.5, 1, 1.5, 2, 2.5, 3}));
         a.putObsm("meta", meta);
         a.putVarm("PCs", DenseArray.of(DType.FLOAT64, new double[] {1, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1}, 4, 3));
-        a.putObsp("distances", matrix(6, new long[] {0, 1, 2, 2, 2, 3, 4}, new int[] {1, 0, 5, 4},
-                new float[] {0.5f, 0.5f, 2, 2}).withDtype(DType.FLOAT64));
-        a.putLayer("counts", matrix(4, X_INDPTR, X_INDICES,
-                new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}).withDtype(DType.INT32));
+        a.putObsp(
+                "distances",
+                matrix(6, new long[] {0, 1, 2, 2, 2, 3, 4}, new int[] {1, 0, 5, 4}, new float[] {0.5f, 0.5f, 2, 2})
+                        .withDtype(DType.FLOAT64));
+        a.putLayer(
+                "counts",
+                matrix(4, X_INDPTR, X_INDICES, new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})
+                        .withDtype(DType.INT32));
 
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("n_neighbors", 15);
@@ -179,8 +204,9 @@ class H5adWriterInteropTest {
 
         Frame rawVar = new Frame(new String[] {"MT-CO1", "Gène-β", "CD3E", "ACTB", "XIST"});
         rawVar.put("total", ArrayColumn.of(new double[] {10, 20, 30, 40, 50}));
-        a.setRaw(new Raw(matrix(5, new long[] {0, 1, 1, 2, 3, 4, 5}, new int[] {4, 0, 1, 2, 3},
-                new float[] {1, 2, 3, 4, 5}), rawVar));
+        a.setRaw(new Raw(
+                matrix(5, new long[] {0, 1, 1, 2, 3, 4, 5}, new int[] {4, 0, 1, 2, 3}, new float[] {1, 2, 3, 4, 5}),
+                rawVar));
         return a;
     }
 
@@ -188,8 +214,11 @@ class H5adWriterInteropTest {
     void anndataReadsEveryEncodingWithItsValuesTypesAndOrder() throws Exception {
         PythonProbe.assumeModule("anndata");
         Path file = dir.resolve("all.h5ad");
-        H5ad.write(everything(), file, WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(3))
-                .withExecution(Execution.threads(3))).block();
+        H5ad.write(
+                        everything(),
+                        file,
+                        WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(3)).withExecution(Execution.threads(3)))
+                .block();
 
         Map<String, Object> seen = PythonProbe.json(READ_ANNDATA, file);
         assertEquals(List.of(6.0, 4.0), seen.get("shape"));
@@ -201,8 +230,22 @@ class H5adWriterInteropTest {
         Map<String, Object> obs = map(seen, "obs");
         assertEquals(Arrays.asList(CELLS), obs.get("index"));
         assertNull(obs.get("index_name"));
-        assertEquals(List.of("n_counts", "n_genes", "größe", "is_doublet", "label", "depth", "cell_type", "grade",
-                "batch", "n_int", "n_bool", "log1p_n_counts", "pct_of_most"), obs.get("columns"));
+        assertEquals(
+                List.of(
+                        "n_counts",
+                        "n_genes",
+                        "größe",
+                        "is_doublet",
+                        "label",
+                        "depth",
+                        "cell_type",
+                        "grade",
+                        "batch",
+                        "n_int",
+                        "n_bool",
+                        "log1p_n_counts",
+                        "pct_of_most"),
+                obs.get("columns"));
         assertColumn(obs, "n_counts", "float64", List.of(3.5, 0.0, 13.5, 7.0, 15.0, 19.25));
         assertColumn(obs, "n_genes", "int32", List.of(2.0, 0.0, 3.0, 1.0, 2.0, 2.0));
         assertColumn(obs, "größe", "float32", List.of(0.5, 1.5, 2.5, 3.5, 4.5, 5.5));
@@ -210,10 +253,13 @@ class H5adWriterInteropTest {
         assertColumn(obs, "label", "object", List.of("naïve", "T cell", "日本", "", "b", "ü"));
         assertColumn(obs, "depth", "uint16", List.of(1.0, 2.0, 65535.0, 4.0, 5.0, 6.0));
         assertColumn(obs, "cell_type", "category", Arrays.asList("B", "T", null, "NK-ß", "T", "B"));
-        assertEquals(List.of("T", "B", "unused", "NK-ß"), map(map(obs, "data"), "cell_type").get("categories"));
+        assertEquals(
+                List.of("T", "B", "unused", "NK-ß"),
+                map(map(obs, "data"), "cell_type").get("categories"));
         assertEquals(false, map(map(obs, "data"), "cell_type").get("ordered"));
         assertColumn(obs, "grade", "category", Arrays.asList("high", "low", "mid", "mid", null, "low"));
-        assertEquals(List.of("low", "mid", "high"), map(map(obs, "data"), "grade").get("categories"));
+        assertEquals(
+                List.of("low", "mid", "high"), map(map(obs, "data"), "grade").get("categories"));
         assertEquals(true, map(map(obs, "data"), "grade").get("ordered"));
         assertColumn(obs, "batch", "category", List.of(10.0, 10.0, 20.0, 20.0, 10.0, 10.0));
         assertEquals(List.of(10.0, 20.0, 30.0), map(map(obs, "data"), "batch").get("categories"));
@@ -238,26 +284,44 @@ class H5adWriterInteropTest {
 
         Map<String, Object> pca = map(map(seen, "obsm"), "X_pca");
         assertEquals("float32", pca.get("dtype"));
-        assertEquals(List.of(List.of(-3.0, -2.5, -2.0), List.of(-1.5, -1.0, -0.5), List.of(0.0, 0.5, 1.0),
-                List.of(1.5, 2.0, 2.5), List.of(3.0, 3.5, 4.0), List.of(4.5, 5.0, 5.5)), pca.get("value"));
+        assertEquals(
+                List.of(
+                        List.of(-3.0, -2.5, -2.0),
+                        List.of(-1.5, -1.0, -0.5),
+                        List.of(0.0, 0.5, 1.0),
+                        List.of(1.5, 2.0, 2.5),
+                        List.of(3.0, 3.5, 4.0),
+                        List.of(4.5, 5.0, 5.5)),
+                pca.get("value"));
         assertEquals("float64", map(map(seen, "obsm"), "X_umap").get("dtype"));
-        assertEquals(List.of(List.of(1.0, 2.0), List.of(3.0, 4.0), List.of(5.0, 6.0), List.of(7.0, 8.0),
-                List.of(9.0, 10.0), List.of(11.0, 12.0)), map(map(seen, "obsm"), "X_umap").get("value"));
+        assertEquals(
+                List.of(
+                        List.of(1.0, 2.0),
+                        List.of(3.0, 4.0),
+                        List.of(5.0, 6.0),
+                        List.of(7.0, 8.0),
+                        List.of(9.0, 10.0),
+                        List.of(11.0, 12.0)),
+                map(map(seen, "obsm"), "X_umap").get("value"));
         Map<String, Object> meta = map(map(seen, "obsm"), "meta");
         assertEquals(Arrays.asList(CELLS), meta.get("index"));
         assertColumn(meta, "score", "float64", List.of(0.5, 1.0, 1.5, 2.0, 2.5, 3.0));
-        assertEquals(List.of(List.of(1.0, 0.0, 0.0), List.of(0.0, 1.0, 0.0), List.of(0.0, 0.0, 1.0),
-                List.of(1.0, 1.0, 1.0)), map(map(seen, "varm"), "PCs").get("value"));
+        assertEquals(
+                List.of(List.of(1.0, 0.0, 0.0), List.of(0.0, 1.0, 0.0), List.of(0.0, 0.0, 1.0), List.of(1.0, 1.0, 1.0)),
+                map(map(seen, "varm"), "PCs").get("value"));
 
         Map<String, Object> dist = map(map(seen, "obsp"), "distances");
         assertEquals("csr", dist.get("sparse"));
         assertEquals("float64", dist.get("dtype"));
-        assertEquals(rows(dense(6, 6, new long[] {0, 1, 2, 2, 2, 3, 4}, new int[] {1, 0, 5, 4},
-                new float[] {0.5f, 0.5f, 2, 2})), dist.get("dense"));
+        assertEquals(
+                rows(dense(6, 6, new long[] {0, 1, 2, 2, 2, 3, 4}, new int[] {1, 0, 5, 4}, new float[] {0.5f, 0.5f, 2, 2
+                })),
+                dist.get("dense"));
 
         Map<String, Object> counts = map(map(seen, "layers"), "counts");
         assertEquals("int32", counts.get("dtype"));
-        assertEquals(rows(dense(6, 4, X_INDPTR, X_INDICES, new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})),
+        assertEquals(
+                rows(dense(6, 4, X_INDPTR, X_INDICES, new float[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})),
                 counts.get("dense"));
 
         Map<String, Object> uns = map(seen, "uns");
@@ -268,24 +332,48 @@ class H5adWriterInteropTest {
         assertEquals(Map.of("python", "str", "value", "umap"), neighbors.get("method"));
         assertEquals(Map.of("scalar", "float64", "value", 0.5), neighbors.get("ratio"));
         assertEquals(Map.of("scalar", "bool_", "value", true), neighbors.get("use_rep"));
-        assertEquals(Map.of("dtype", "int64", "shape", List.of(3.0), "value", List.of(3.0, 1.0, 2.0)),
-                neighbors.get("ids"));
+        assertEquals(
+                Map.of("dtype", "int64", "shape", List.of(3.0), "value", List.of(3.0, 1.0, 2.0)), neighbors.get("ids"));
         assertEquals(List.of("a", "ß"), map(neighbors, "names").get("value"));
-        assertEquals(Map.of("dtype", "float64", "shape", List.of(2.0, 2.0), "value",
-                List.of(List.of(1.0, 2.0), List.of(3.0, 4.0))), neighbors.get("grid"));
+        assertEquals(
+                Map.of(
+                        "dtype",
+                        "float64",
+                        "shape",
+                        List.of(2.0, 2.0),
+                        "value",
+                        List.of(List.of(1.0, 2.0), List.of(3.0, 4.0))),
+                neighbors.get("grid"));
         assertEquals(Map.of(), neighbors.get("nothing"));
-        assertEquals(Map.of("sparse", "csr", "dtype", "float32", "dense",
-                List.of(List.of(0.0, 0.0, 1.0), List.of(2.0, 3.0, 0.0))), uns.get("sparse"));
+        assertEquals(
+                Map.of(
+                        "sparse",
+                        "csr",
+                        "dtype",
+                        "float32",
+                        "dense",
+                        List.of(List.of(0.0, 0.0, 1.0), List.of(2.0, 3.0, 0.0))),
+                uns.get("sparse"));
         Map<String, Object> markers = map(uns, "markers");
-        assertEquals("[('names', 'O'), ('score', '<f4'), ('p', '<f8'), ('hit', '?'), ('n', '<i4')]",
-                markers.get("dtype"), "a structured array, strings as objects (as scanpy's names)");
-        assertEquals(List.of(List.of("CD3E", 2.5, 1e-300, true, 3.0), List.of("Gène-β", -0.25, 0.5, false, -1.0),
-                List.of("", 0.0, 1.0, true, 0.0)), markers.get("value"));
+        assertEquals(
+                "[('names', 'O'), ('score', '<f4'), ('p', '<f8'), ('hit', '?'), ('n', '<i4')]",
+                markers.get("dtype"),
+                "a structured array, strings as objects (as scanpy's names)");
+        assertEquals(
+                List.of(
+                        List.of("CD3E", 2.5, 1e-300, true, 3.0),
+                        List.of("Gène-β", -0.25, 0.5, false, -1.0),
+                        List.of("", 0.0, 1.0, true, 0.0)),
+                markers.get("value"));
 
         Map<String, Object> raw = map(seen, "raw");
-        assertEquals(rows(dense(6, 5, new long[] {0, 1, 1, 2, 3, 4, 5}, new int[] {4, 0, 1, 2, 3},
-                new float[] {1, 2, 3, 4, 5})), map(raw, "X").get("dense"));
-        assertEquals(List.of("MT-CO1", "Gène-β", "CD3E", "ACTB", "XIST"), map(raw, "var").get("index"));
+        assertEquals(
+                rows(dense(6, 5, new long[] {0, 1, 1, 2, 3, 4, 5}, new int[] {4, 0, 1, 2, 3}, new float[] {1, 2, 3, 4, 5
+                })),
+                map(raw, "X").get("dense"));
+        assertEquals(
+                List.of("MT-CO1", "Gène-β", "CD3E", "ACTB", "XIST"),
+                map(raw, "var").get("index"));
         assertColumn(map(raw, "var"), "total", "float64", List.of(10.0, 20.0, 30.0, 40.0, 50.0));
     }
 
@@ -301,35 +389,60 @@ class H5adWriterInteropTest {
             assertEquals(Map.of("encoding-type", "dict", "encoding-version", "0.1.0"), attrs(h5, g), g);
         }
         assertEquals(Map.of("encoding-type", "raw", "encoding-version", "0.1.0"), attrs(h5, "/raw"));
-        assertEquals(Map.of("encoding-type", "csr_matrix", "encoding-version", "0.1.0",
-                "shape", List.of(6.0, 4.0)), attrs(h5, "/X"));
+        assertEquals(
+                Map.of("encoding-type", "csr_matrix", "encoding-version", "0.1.0", "shape", List.of(6.0, 4.0)),
+                attrs(h5, "/X"));
         assertEquals("int32", map(h5, "/X/indptr").get("dtype"));
         assertEquals("int32", map(h5, "/X/indices").get("dtype"));
         assertEquals("float32", map(h5, "/X/data").get("dtype"));
         assertEquals(List.of(-1.0), map(h5, "/X/data").get("maxshape"));
-        assertEquals(List.of(0.0, 2.0, 2.0, 5.0, 6.0, 8.0, 10.0), map(h5, "/X/indptr").get("value"));
-        assertEquals(Map.of("encoding-type", "dataframe", "encoding-version", "0.2.0", "_index", "_index",
-                "column-order", List.of("n_counts", "n_genes", "größe", "is_doublet", "label", "depth", "cell_type",
-                        "grade", "batch", "n_int", "n_bool", "log1p_n_counts", "pct_of_most")), attrs(h5, "/obs"));
+        assertEquals(
+                List.of(0.0, 2.0, 2.0, 5.0, 6.0, 8.0, 10.0),
+                map(h5, "/X/indptr").get("value"));
+        assertEquals(
+                Map.of(
+                        "encoding-type",
+                        "dataframe",
+                        "encoding-version",
+                        "0.2.0",
+                        "_index",
+                        "_index",
+                        "column-order",
+                        List.of(
+                                "n_counts",
+                                "n_genes",
+                                "größe",
+                                "is_doublet",
+                                "label",
+                                "depth",
+                                "cell_type",
+                                "grade",
+                                "batch",
+                                "n_int",
+                                "n_bool",
+                                "log1p_n_counts",
+                                "pct_of_most")),
+                attrs(h5, "/obs"));
         assertEquals("gene_symbols", attrs(h5, "/var").get("_index"));
-        assertEquals(Map.of("encoding-type", "string-array", "encoding-version", "0.2.0"),
-                attrs(h5, "/var/gene_symbols"));
-        assertEquals(Map.of("encoding-type", "categorical", "encoding-version", "0.2.0", "ordered", true),
+        assertEquals(
+                Map.of("encoding-type", "string-array", "encoding-version", "0.2.0"), attrs(h5, "/var/gene_symbols"));
+        assertEquals(
+                Map.of("encoding-type", "categorical", "encoding-version", "0.2.0", "ordered", true),
                 attrs(h5, "/obs/grade"));
         assertEquals("int16", map(h5, "/obs/grade/codes").get("dtype"));
         assertEquals("int8", map(h5, "/obs/cell_type/codes").get("dtype"));
         assertEquals("bool", map(h5, "/obs/is_doublet").get("dtype"));
-        assertEquals(Map.of("encoding-type", "nullable-integer", "encoding-version", "0.1.0"),
-                attrs(h5, "/obs/n_int"));
-        assertEquals(Map.of("encoding-type", "nullable-boolean", "encoding-version", "0.1.0"),
-                attrs(h5, "/obs/n_bool"));
-        assertEquals(Map.of("encoding-type", "numeric-scalar", "encoding-version", "0.2.0"),
-                attrs(h5, "/uns/count"));
+        assertEquals(Map.of("encoding-type", "nullable-integer", "encoding-version", "0.1.0"), attrs(h5, "/obs/n_int"));
+        assertEquals(
+                Map.of("encoding-type", "nullable-boolean", "encoding-version", "0.1.0"), attrs(h5, "/obs/n_bool"));
+        assertEquals(Map.of("encoding-type", "numeric-scalar", "encoding-version", "0.2.0"), attrs(h5, "/uns/count"));
         assertEquals(Map.of("encoding-type", "string", "encoding-version", "0.2.0"), attrs(h5, "/uns/title"));
         assertEquals(List.of(), map(h5, "/uns/title").get("shape"));
         assertEquals(Map.of("encoding-type", "rec-array", "encoding-version", "0.2.0"), attrs(h5, "/uns/markers"));
-        assertEquals("[('names', 'O'), ('score', '<f4'), ('p', '<f8'), ('hit', '?'), ('n', '<i4')]",
-                map(h5, "/uns/markers").get("dtype"), "h5py's compound of vlen str and numbers, packed in order");
+        assertEquals(
+                "[('names', 'O'), ('score', '<f4'), ('p', '<f8'), ('hit', '?'), ('n', '<i4')]",
+                map(h5, "/uns/markers").get("dtype"),
+                "h5py's compound of vlen str and numbers, packed in order");
         assertNull(map(h5, "/obs/label").get("chunks"), "contiguous without compression, as h5py writes");
         assertEquals(Map.of("encoding-type", "array", "encoding-version", "0.2.0"), attrs(h5, "/obs/log1p_n_counts"));
         assertEquals("float32", map(h5, "/obs/log1p_n_counts").get("dtype"));
@@ -340,7 +453,8 @@ class H5adWriterInteropTest {
     void emptyColumnOrderIsTheEmptyFloatArrayAnndataWrites() throws Exception {
         PythonProbe.assumeModule("h5py");
         Path file = dir.resolve("bare.h5ad");
-        H5ad.write(AnnData.of(matrix(2, new long[] {0, 1, 1}, new int[] {1}, new float[] {3})), file).block();
+        H5ad.write(AnnData.of(matrix(2, new long[] {0, 1, 1}, new int[] {1}, new float[] {3})), file)
+                .block();
         Map<String, Object> seen = PythonProbe.json("""
                 import sys, json, h5py
                 f = h5py.File(sys.argv[1], "r")
@@ -356,7 +470,8 @@ class H5adWriterInteropTest {
     void anndataReadsEmptyMatricesAndContainers() throws Exception {
         PythonProbe.assumeModule("anndata");
         Path noEntries = dir.resolve("no-entries.h5ad");
-        H5ad.write(AnnData.of(matrix(2, new long[] {0, 0, 0, 0}, new int[0], new float[0])), noEntries).block();
+        H5ad.write(AnnData.of(matrix(2, new long[] {0, 0, 0, 0}, new int[0], new float[0])), noEntries)
+                .block();
         Map<String, Object> seen = PythonProbe.json(READ_ANNDATA, noEntries);
         assertEquals(List.of(3.0, 2.0), seen.get("shape"));
         assertEquals(rows(new double[3][2]), map(seen, "X").get("dense"));
@@ -365,8 +480,10 @@ class H5adWriterInteropTest {
         Path noCells = dir.resolve("no-cells.h5ad");
         Frame var = new Frame(new String[] {"g"});
         var.put("flag", ArrayColumn.of(new boolean[] {true}));
-        H5ad.write(new AnnData(matrix(1, new long[] {0}, new int[0], new float[0]), new Frame(new String[0]), var),
-                noCells).block();
+        H5ad.write(
+                        new AnnData(matrix(1, new long[] {0}, new int[0], new float[0]), new Frame(new String[0]), var),
+                        noCells)
+                .block();
         seen = PythonProbe.json(READ_ANNDATA, noCells);
         assertEquals(List.of(0.0, 1.0), seen.get("shape"));
         assertEquals(List.of(), map(seen, "obs").get("index"));
@@ -377,18 +494,20 @@ class H5adWriterInteropTest {
     void nullableStringColumnsFollowAnndata011() throws Exception {
         PythonProbe.assumeModule("h5py");
         Frame obs = new Frame(new String[] {"a", "b", "c"});
-        obs.put("note", new NullableColumn(DenseArray.of(new String[] {"x", null, "ζ"}),
-                new boolean[] {false, true, false}));
+        obs.put(
+                "note",
+                new NullableColumn(DenseArray.of(new String[] {"x", null, "ζ"}), new boolean[] {false, true, false}));
         Path file = dir.resolve("nstr.h5ad");
         H5ad.write(new AnnData(null, obs, Frame.ofRange(2)), file).block();
         Map<String, Object> h5 = PythonProbe.json(READ_H5PY, file);
-        assertEquals(Map.of("encoding-type", "nullable-string-array", "encoding-version", "0.1.0", "na-value", "NA"),
+        assertEquals(
+                Map.of("encoding-type", "nullable-string-array", "encoding-version", "0.1.0", "na-value", "NA"),
                 attrs(h5, "/obs/note"));
         assertEquals("str", map(h5, "/obs/note/values").get("dtype"));
         assertEquals(List.of("x", "", "ζ"), map(h5, "/obs/note/values").get("value"));
         assertEquals(List.of(false, true, false), map(h5, "/obs/note/mask").get("value"));
-        assertEquals(Map.of("encoding-type", "string-array", "encoding-version", "0.2.0"),
-                attrs(h5, "/obs/note/values"));
+        assertEquals(
+                Map.of("encoding-type", "string-array", "encoding-version", "0.2.0"), attrs(h5, "/obs/note/values"));
         assertEquals(false, h5.containsKey("/X"), "no X when the container has none");
     }
 
@@ -396,16 +515,25 @@ class H5adWriterInteropTest {
     void gzipCompressesEveryArrayAndKeepsTheValues() throws Exception {
         PythonProbe.assumeModule("anndata");
         Path file = dir.resolve("gz.h5ad");
-        H5ad.write(everything(), file, WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP)).block();
+        H5ad.write(everything(), file, WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP))
+                .block();
         Map<String, Object> h5 = PythonProbe.json(READ_H5PY, file);
-        for (String ds : List.of("/X/data", "/X/indices", "/X/indptr", "/obs/label", "/obs/cell_type/codes",
-                "/obs/pct_of_most", "/obsm/X_pca", "/var/gene_symbols")) {
+        for (String ds : List.of(
+                "/X/data",
+                "/X/indices",
+                "/X/indptr",
+                "/obs/label",
+                "/obs/cell_type/codes",
+                "/obs/pct_of_most",
+                "/obsm/X_pca",
+                "/var/gene_symbols")) {
             assertEquals("gzip", map(h5, ds).get("compression"), ds);
             assertEquals(4.0, map(h5, ds).get("compression_opts"), ds);
         }
         assertNull(map(h5, "/uns/count").get("compression"), "scalars cannot be compressed");
         Map<String, Object> seen = PythonProbe.json(READ_ANNDATA, file);
-        assertEquals(rows(dense(6, 4, X_INDPTR, X_INDICES, X_VALUES)), map(seen, "X").get("dense"));
+        assertEquals(
+                rows(dense(6, 4, X_INDPTR, X_INDICES, X_VALUES)), map(seen, "X").get("dense"));
         assertColumn(map(seen, "obs"), "label", "object", List.of("naïve", "T cell", "日本", "", "b", "ü"));
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,6 +36,7 @@ class H5adWriterSignalTest {
 
     @TempDir
     Path tmp;
+
     private Path dir;
 
     @BeforeEach
@@ -52,7 +57,11 @@ class H5adWriterSignalTest {
     void sigintDeletesTheTemporaryFile(boolean waiting) throws Exception {
         Assumptions.assumeFalse(sigintIgnored(), "SIGINT is ignored by this process, and so by its children");
         Process p = writingChild(waiting);
-        assertEquals(0, new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor());
+        assertEquals(
+                0,
+                new ProcessBuilder("kill", "-INT", Long.toString(p.pid()))
+                        .start()
+                        .waitFor());
         assertLeftNothing(p, 128 + 2);
     }
 
@@ -63,9 +72,17 @@ class H5adWriterSignalTest {
     private Process writingChild(boolean waiting) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         Path log = tmp.resolve("child.log");
-        Process p = new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-                Child.class.getName(), dir.resolve("out.h5ad").toString(), Boolean.toString(waiting))
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(
+                        java,
+                        "-Xmx128m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Child.class.getName(),
+                        dir.resolve("out.h5ad").toString(),
+                        Boolean.toString(waiting))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (!Files.readString(log, StandardCharsets.UTF_8).contains(WRITING)) {
             if (!p.isAlive() || System.nanoTime() > deadline) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.bytedeco.hdf5.global.hdf5.H5F_ACC_RDWR;
@@ -60,7 +64,7 @@ class HostileStructureTest {
     private static void refused(Path file, String path, String says) {
         ScfluxFormatException e = assertThrows(ScfluxFormatException.class, () -> {
             AnnData a = H5ad.read(file);
-            a.obs().names();                    // names are decoded when first asked for
+            a.obs().names(); // names are decoded when first asked for
             a.var().names();
         });
         assertEquals(file.toString(), e.file(), e.getMessage());
@@ -83,8 +87,10 @@ class HostileStructureTest {
                 H5Gclose(H5Gcreate2(id, path.toString(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
             }
         });
-        refused(file, "/uns" + "/d".repeat(ElementReader.MAX_DEPTH), "dicts nested more than "
-                + ElementReader.MAX_DEPTH + " deep");
+        refused(
+                file,
+                "/uns" + "/d".repeat(ElementReader.MAX_DEPTH),
+                "dicts nested more than " + ElementReader.MAX_DEPTH + " deep");
     }
 
     @Test
@@ -94,11 +100,10 @@ class HostileStructureTest {
             H5Lcreate_soft("/uns/a", id, "/uns/b", H5P_DEFAULT, H5P_DEFAULT);
         });
         refused(loop, "/uns/a", "a loop of soft links");
-        Path dangling = edited("dangling", id -> H5Lcreate_soft("/nowhere/x", id, "/uns/d", H5P_DEFAULT,
-                H5P_DEFAULT));
+        Path dangling = edited("dangling", id -> H5Lcreate_soft("/nowhere/x", id, "/uns/d", H5P_DEFAULT, H5P_DEFAULT));
         refused(dangling, "/uns/d", "a soft link to /nowhere/x, which does not exist");
-        Path external = edited("external", id -> H5Lcreate_external("/etc/passwd", "/x", id, "/uns/e", H5P_DEFAULT,
-                H5P_DEFAULT));
+        Path external = edited(
+                "external", id -> H5Lcreate_external("/etc/passwd", "/x", id, "/uns/e", H5P_DEFAULT, H5P_DEFAULT));
         refused(external, "/uns/e", "an external link to /etc/passwd");
 
         Path linkedX = edited("softx", id -> {
@@ -107,27 +112,32 @@ class HostileStructureTest {
         });
         AnnData a = H5ad.read(linkedX);
         CsrMatrix x = Fixtures.collect(a.x(), PlanTarget.DEFAULT, 1);
-        CsrMatrix original = Fixtures.collect(H5ad.read(Fixtures.path("synth-3k-b.h5ad")).x(), PlanTarget.DEFAULT, 1);
+        CsrMatrix original =
+                Fixtures.collect(H5ad.read(Fixtures.path("synth-3k-b.h5ad")).x(), PlanTarget.DEFAULT, 1);
         Matrices.assertSame(original, x);
     }
 
     @Test
     void namesThatAreNotUtf8AreRefused() {
         byte[] bytes = "GENE0GENE1GENE\u00e9".getBytes(StandardCharsets.UTF_8);
-        bytes[bytes.length - 1] = (byte) 0xFF;                     // the second byte of 'é' made invalid
+        bytes[bytes.length - 1] = (byte) 0xFF; // the second byte of 'é' made invalid
         Frame var = new Frame(PackedStrings.of(bytes, new int[] {5, 10, bytes.length}), null);
         Path file = tmp.resolve("utf8.h5ad");
-        H5ad.write(new AnnData(Matrices.random(4, 3, 0.5, 1), Frame.ofRange(4), var), file).block();
+        H5ad.write(new AnnData(Matrices.random(4, 3, 0.5, 1), Frame.ofRange(4), var), file)
+                .block();
         refused(file, "/var/_index", "string 2 is not UTF-8 (byte 4 of it)");
     }
 
     @Test
     void repeatedCategoriesAreRefused() {
         Frame obs = Frame.ofRange(4);
-        obs.put("sample", new CategoricalColumn(DenseArray.of(new String[] {"D1", "D2", "D1"}), new int[] {0, 1, 2,
-            0}, false, DType.INT8));
+        obs.put(
+                "sample",
+                new CategoricalColumn(
+                        DenseArray.of(new String[] {"D1", "D2", "D1"}), new int[] {0, 1, 2, 0}, false, DType.INT8));
         Path file = tmp.resolve("categories.h5ad");
-        H5ad.write(new AnnData(Matrices.random(4, 3, 0.5, 1), obs, Frame.ofRange(3)), file).block();
+        H5ad.write(new AnnData(Matrices.random(4, 3, 0.5, 1), obs, Frame.ofRange(3)), file)
+                .block();
         refused(file, "/obs/sample/categories", "category 'D1' repeats");
     }
 
@@ -154,11 +164,14 @@ class HostileStructureTest {
 
     @Test
     void aColumnTwiceInARowIsRefusedWhenTheRowIsRead() {
-        CsrMatrix twice = CsrMatrix.builder(5).addRow(new int[] {0, 3}, new float[] {1, 2})
-                .addRow(new int[] {4, 1, 4}, new float[] {1, 2, 3}).build();
+        CsrMatrix twice = CsrMatrix.builder(5)
+                .addRow(new int[] {0, 3}, new float[] {1, 2})
+                .addRow(new int[] {4, 1, 4}, new float[] {1, 2, 3})
+                .build();
         Path file = tmp.resolve("twice.h5ad");
         H5ad.write(AnnData.of(twice), file).block();
-        ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
+        ScfluxFormatException e = assertThrows(
+                ScfluxFormatException.class,
                 () -> Fixtures.collect(H5ad.read(file).x(), PlanTarget.DEFAULT, 1));
         assertEquals("/X/indices", e.path());
         assertTrue(e.getMessage().contains("row 1 (entries 2..4) holds column 4 more than once"), e.getMessage());

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -41,10 +45,11 @@ class LargeFrameRoundTripTest {
         Frame obs = new Frame(names);
         obs.put("log1p_rank", ArrayColumn.computed(DType.FLOAT32, CELLS, i -> Math.log1p(i)));
         obs.put("third", ArrayColumn.computed(DType.FLOAT64, CELLS, i -> i / 3.0));
-        AnnData data = new AnnData(CsrMatrix.of(1, new long[CELLS + 1], new int[0], new float[0]), obs,
-                new Frame(new String[] {"g"}));
+        AnnData data = new AnnData(
+                CsrMatrix.of(1, new long[CELLS + 1], new int[0], new float[0]), obs, new Frame(new String[] {"g"}));
         Path file = dir.resolve(compression + ".h5ad");
-        H5ad.write(data, file, WriteOptions.DEFAULT.withCompression(compression)).block();
+        H5ad.write(data, file, WriteOptions.DEFAULT.withCompression(compression))
+                .block();
 
         AnnData back = H5ad.read(file);
         assertArrayEquals(names, back.obs().index());
@@ -57,6 +62,7 @@ class LargeFrameRoundTripTest {
         ArrayColumn readLog1p = (ArrayColumn) back.obs().column("log1p_rank");
         assertEquals(DType.FLOAT32, readLog1p.dtype());
         assertArrayEquals(log1p, (float[]) readLog1p.values().data());
-        assertArrayEquals(third, (double[]) ((ArrayColumn) back.obs().column("third")).values().data());
+        assertArrayEquals(third, (double[])
+                ((ArrayColumn) back.obs().column("third")).values().data());
     }
 }

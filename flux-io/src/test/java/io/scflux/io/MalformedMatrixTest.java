@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,10 +24,11 @@ class MalformedMatrixTest {
     static Stream<Arguments> broken() {
         return Stream.of(
                 Arguments.of("bad-indptr-float.h5ad", "/X/indptr: expected int32 or int64, found float64"),
-                Arguments.of("bad-shape.h5ad",
-                        "/X/indptr: expected 10 row pointers for 9 rows (the shape), found 11"),
-                Arguments.of("bad-no-encoding.h5ad", "/X: expected a matrix: a group with encoding-type csr_matrix"
-                        + " or csc_matrix, found a group without encoding-type"),
+                Arguments.of("bad-shape.h5ad", "/X/indptr: expected 10 row pointers for 9 rows (the shape), found 11"),
+                Arguments.of(
+                        "bad-no-encoding.h5ad",
+                        "/X: expected a matrix: a group with encoding-type csr_matrix"
+                                + " or csc_matrix, found a group without encoding-type"),
                 Arguments.of("bad-nnz.h5ad", "/X/indptr: indptr[10] = "));
     }
 
@@ -45,8 +50,8 @@ class MalformedMatrixTest {
         Path file = Fixtures.path("bad-nnz.h5ad");
         ScfluxFormatException e = assertThrows(ScfluxFormatException.class, () -> H5ad.openMatrix(file, "/X"));
         assertEquals("/X/indptr", e.path());
-        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().endsWith("but the data hold "
-                + sumOfFirstRows(facts, 10) + " entries"), e.getMessage());
+        org.junit.jupiter.api.Assertions.assertTrue(
+                e.getMessage().endsWith("but the data hold " + sumOfFirstRows(facts, 10) + " entries"), e.getMessage());
     }
 
     private static long sumOfFirstRows(com.fasterxml.jackson.databind.JsonNode facts, int rows) {
@@ -60,13 +65,21 @@ class MalformedMatrixTest {
     @Test
     void missingElementAndMissingFile() {
         Path file = Fixtures.path("x-csr-contiguous.h5ad");
-        ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
-                () -> H5ad.openMatrix(file, "/layers/counts"));
-        assertEquals(file + ": /layers/counts: no such element", e.getMessage().substring(0,
-                Math.min(e.getMessage().length(), (file + ": /layers/counts: no such element").length())));
+        ScfluxFormatException e =
+                assertThrows(ScfluxFormatException.class, () -> H5ad.openMatrix(file, "/layers/counts"));
+        assertEquals(
+                file + ": /layers/counts: no such element",
+                e.getMessage()
+                        .substring(
+                                0,
+                                Math.min(
+                                        e.getMessage().length(),
+                                        (file + ": /layers/counts: no such element").length())));
         Path none = file.resolveSibling("does-not-exist.h5ad");
-        assertEquals(none + ": /X: no such file",
-                assertThrows(ScfluxFormatException.class, () -> H5ad.openMatrix(none, "/X")).getMessage());
+        assertEquals(
+                none + ": /X: no such file",
+                assertThrows(ScfluxFormatException.class, () -> H5ad.openMatrix(none, "/X"))
+                        .getMessage());
     }
 
     @Test

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -37,19 +41,21 @@ class MalformedMetadataTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @CsvSource(delimiter = '|', value = {
-        "missing-encoding   | /obs/n_genes          | missing attribute 'encoding-type'",
-        "codes-out-of-range | /obs/cell_type/codes  | code 7 at row 5 is outside [-1, 3)",
-        "column-length      | /obs/n_genes          | expected 10 values (one per index entry), found 9",
-        "no-index           | /obs                  | missing index dataset '_index'",
-        "codes-dtype        | /obs/cell_type/codes  | expected signed integer codes (int8, int16, int32 or int64), found float64",
-        "unknown-encoding   | /obs/n_genes          | unknown column encoding-type 'fancy-array'",
-        "missing-column     | /obs                  | column 'ghost' named in column-order is missing",
-        "obsm-rows          | /obsm/X_pca           | obsm/X_pca has 9 rows, expected 10",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "missing-encoding   | /obs/n_genes          | missing attribute 'encoding-type'",
+                "codes-out-of-range | /obs/cell_type/codes  | code 7 at row 5 is outside [-1, 3)",
+                "column-length      | /obs/n_genes          | expected 10 values (one per index entry), found 9",
+                "no-index           | /obs                  | missing index dataset '_index'",
+                "codes-dtype        | /obs/cell_type/codes  | expected signed integer codes (int8, int16, int32 or int64), found float64",
+                "unknown-encoding   | /obs/n_genes          | unknown column encoding-type 'fancy-array'",
+                "missing-column     | /obs                  | column 'ghost' named in column-order is missing",
+                "obsm-rows          | /obsm/X_pca           | obsm/X_pca has 9 rows, expected 10",
+            })
     void brokenMetadata(String name, String path, String problem) {
-        ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
-                () -> H5ad.read(Fixtures.path("malformed/" + name + ".h5ad")));
+        ScfluxFormatException e = assertThrows(
+                ScfluxFormatException.class, () -> H5ad.read(Fixtures.path("malformed/" + name + ".h5ad")));
         assertTrue(e.file().endsWith(name + ".h5ad"), e.file());
         assertEquals(path, e.path(), e.getMessage());
         assertTrue(e.getMessage().contains(problem), e.getMessage());
@@ -73,8 +79,13 @@ class MalformedMetadataTest {
     void stringReferencesDeclaringMoreBytesThanTheirObjects(@TempDir Path dir) throws IOException {
         String[] cells = {"cell-ä", "cell-b", "cell-c"};
         Path file = dir.resolve("names.h5ad");
-        H5ad.write(new AnnData(CsrMatrix.of(1, new long[4], new int[0], new float[0]), new Frame(cells),
-                new Frame(new String[] {"g"})), file).block();
+        H5ad.write(
+                        new AnnData(
+                                CsrMatrix.of(1, new long[4], new int[0], new float[0]),
+                                new Frame(cells),
+                                new Frame(new String[] {"g"})),
+                        file)
+                .block();
         long address;
         try (HdfFile hdf = new HdfFile(file)) {
             address = ((ContiguousDataset) hdf.getDatasetByPath("/obs/_index")).getDataAddress();
@@ -87,8 +98,9 @@ class MalformedMetadataTest {
 
         Path huge = dir.resolve("huge.h5ad");
         // two references of 2^31 - 101 bytes: more than one array can hold, whatever the budget
-        Files.write(huge, patchInt(patchInt(original, address, Integer.MAX_VALUE - 100), address + 16,
-                Integer.MAX_VALUE - 100));
+        Files.write(
+                huge,
+                patchInt(patchInt(original, address, Integer.MAX_VALUE - 100), address + 16, Integer.MAX_VALUE - 100));
         MemoryBudgetExceededException e = assertThrows(MemoryBudgetExceededException.class, () -> H5ad.read(huge));
         assertTrue(e.getMessage().startsWith(huge + ": /obs/_index: the bytes of 3 strings"), e.getMessage());
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,13 +24,17 @@ class NativeHdf5Test {
 
     @Test
     void theHdf5ThreadIsOneThatMayBlock() {
-        assertFalse(Mono.fromCallable(Schedulers::isInNonBlockingThread).subscribeOn(NativeHdf5.THREAD).block());
+        assertFalse(Mono.fromCallable(Schedulers::isInNonBlockingThread)
+                .subscribeOn(NativeHdf5.THREAD)
+                .block());
     }
 
     @Test
     void namesThatHdf5WouldReadAsPathsAreRejected() {
-        assertEquals("/uns: 'a/b' cannot name an HDF5 element (empty, '.' or containing '/')",
-                assertThrows(IllegalArgumentException.class, () -> NativeHdf5.child("/uns", "a/b")).getMessage());
+        assertEquals(
+                "/uns: 'a/b' cannot name an HDF5 element (empty, '.' or containing '/')",
+                assertThrows(IllegalArgumentException.class, () -> NativeHdf5.child("/uns", "a/b"))
+                        .getMessage());
         assertThrows(IllegalArgumentException.class, () -> NativeHdf5.child("/uns", ""));
         assertThrows(IllegalArgumentException.class, () -> NativeHdf5.child("/", "."));
         assertEquals("/X", NativeHdf5.child("/", "X"));
@@ -37,7 +45,8 @@ class NativeHdf5Test {
     void aBadUnsKeyFailsTheWriteWithItsPath() {
         AnnData a = AnnData.of(CsrMatrix.of(1, new long[] {0, 0}, new int[0], new float[0]));
         a.uns().put("a/b", 1);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> H5ad.write(a, dir.resolve("x.h5ad")).block());
         assertEquals("/uns: 'a/b' cannot name an HDF5 element (empty, '.' or containing '/')", e.getMessage());
     }

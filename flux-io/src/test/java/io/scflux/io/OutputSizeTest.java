@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -5,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
-import io.scflux.core.anndata.Frame;
 import io.scflux.core.test.Matrices;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -38,21 +41,34 @@ class OutputSizeTest {
     Path tmp;
 
     static Stream<Arguments> fixtures() {
-        return Stream.of("synth-3k.int64.h5ad", "synth-3k.csc-gzip.h5ad", "synth-3k-b.h5ad",
-                        "x-dense-lzf.h5ad", "x-csr-anndata08.h5ad", "rich.anndata08.h5ad",
-                        "nullable-strings.h5ad", "legacy-07.h5ad", "x-dense-f64-contiguous.h5ad",
-                        "x-empty-rows-u16.h5ad", "x-no-entries.h5ad", "x-no-rows.h5ad", "x-csr-contiguous.h5ad")
-                .flatMap(f -> Stream.of(Arguments.of(f, "as stored"), Arguments.of(f, "gzip"),
-                        Arguments.of(f, "X-free")));
+        return Stream.of(
+                        "synth-3k.int64.h5ad",
+                        "synth-3k.csc-gzip.h5ad",
+                        "synth-3k-b.h5ad",
+                        "x-dense-lzf.h5ad",
+                        "x-csr-anndata08.h5ad",
+                        "rich.anndata08.h5ad",
+                        "nullable-strings.h5ad",
+                        "legacy-07.h5ad",
+                        "x-dense-f64-contiguous.h5ad",
+                        "x-empty-rows-u16.h5ad",
+                        "x-no-entries.h5ad",
+                        "x-no-rows.h5ad",
+                        "x-csr-contiguous.h5ad")
+                .flatMap(f ->
+                        Stream.of(Arguments.of(f, "as stored"), Arguments.of(f, "gzip"), Arguments.of(f, "X-free")));
     }
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("fixtures")
     void theEstimateOfAFixtureIsAtMostOneFifthAboveTheFile(String fixture, String kind) throws IOException {
         // the x-* files hold X alone (no obs, var)
-        AnnData data = fixture.startsWith("x-") ? AnnData.of(H5ad.openMatrix(Fixtures.path(fixture), "/X"))
+        AnnData data = fixture.startsWith("x-")
+                ? AnnData.of(H5ad.openMatrix(Fixtures.path(fixture), "/X"))
                 : H5ad.read(Fixtures.path(fixture));
-        assertWithin(fixture + " " + kind, kind.equals("X-free") ? xFree(data) : data,
+        assertWithin(
+                fixture + " " + kind,
+                kind.equals("X-free") ? xFree(data) : data,
                 kind.equals("gzip") ? GZIP : WriteOptions.DEFAULT);
     }
 
@@ -100,10 +116,11 @@ class OutputSizeTest {
         H5ad.write(data, out, options).block();
         long actual = Files.size(out);
         double ratio = (double) estimate / actual;
-        System.out.printf("OutputSizeTest: %-40s estimate %,12d bytes, written %,12d: %.3f%n", what, estimate, actual,
-                ratio);
-        assertTrue(ratio >= 1.0 && (ratio <= 1.2 || estimate - actual <= SMALL_FILE_SLACK), what + ": estimate "
-                + estimate + " for " + actual + " written (" + ratio + ")");
+        System.out.printf(
+                "OutputSizeTest: %-40s estimate %,12d bytes, written %,12d: %.3f%n", what, estimate, actual, ratio);
+        assertTrue(
+                ratio >= 1.0 && (ratio <= 1.2 || estimate - actual <= SMALL_FILE_SLACK),
+                what + ": estimate " + estimate + " for " + actual + " written (" + ratio + ")");
         Files.delete(out);
     }
 }

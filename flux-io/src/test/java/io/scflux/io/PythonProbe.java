@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,8 +25,7 @@ final class PythonProbe {
 
     static final String PYTHON = "/usr/bin/python3";
 
-    private PythonProbe() {
-    }
+    private PythonProbe() {}
 
     /** Skips the calling test, saying why, unless {@code python3 -c "import <module>"} works. */
     static void assumeModule(String module) {
@@ -55,19 +58,23 @@ final class PythonProbe {
         return (Map<String, Object>) TinyJson.parse(out.substring(out.lastIndexOf("\n{") + 1));
     }
 
-    private record Result(int exit, String stdout, String stderr) {
-    }
+    private record Result(int exit, String stdout, String stderr) {}
 
     private static Result exec(List<String> cmd) throws IOException {
         Path out = Files.createTempFile("probe", ".out");
         Path err = Files.createTempFile("probe", ".err");
         try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectOutput(out.toFile())
+                    .redirectError(err.toFile())
+                    .start();
             if (!p.waitFor(300, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new IOException("python did not finish: " + cmd);
             }
-            return new Result(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+            return new Result(
+                    p.exitValue(),
+                    Files.readString(out, StandardCharsets.UTF_8),
                     Files.readString(err, StandardCharsets.UTF_8));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,7 +35,7 @@ class ReadBuffersTest {
 
     @Test
     void readsOnManyThreadsOneAfterAnotherShareOneBuffer() throws Exception {
-        ReadBuffers.lend(1 << 20, b -> { }); // at least one idle buffer of this size
+        ReadBuffers.lend(1 << 20, b -> {}); // at least one idle buffer of this size
         long before = ReadBuffers.idle()[0];
         for (int t = 0; t < 40; t++) {
             Thread reader = new Thread(() -> ReadBuffers.lend(1 << 20, b -> b.put(0, (byte) 1)));

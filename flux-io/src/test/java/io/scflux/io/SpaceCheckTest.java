@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -78,10 +82,15 @@ class SpaceCheckTest {
         AnnData data = eightMegabytes();
         WriteOptions options = options(compression);
         Path out = folder.resolve("qc.h5ad");
-        H5adWriter.write(data, out, options, CsrWriter.INT32_LIMIT, disk(TMPFS_FREE)).block();
+        H5adWriter.write(data, out, options, CsrWriter.INT32_LIMIT, disk(TMPFS_FREE))
+                .block();
         long written = Files.size(out);
-        System.out.printf(Locale.ROOT, "SpaceCheckTest: %s: %,d bytes written on a disk with %,d free%n", compression,
-                written, TMPFS_FREE);
+        System.out.printf(
+                Locale.ROOT,
+                "SpaceCheckTest: %s: %,d bytes written on a disk with %,d free%n",
+                compression,
+                written,
+                TMPFS_FREE);
         assertTrue(written < TMPFS_FREE && written > TMPFS_FREE / 8, "a file of a few MB: " + written);
         assertEquals(10_000, H5ad.read(out).nObs());
     }
@@ -93,9 +102,14 @@ class SpaceCheckTest {
         WriteOptions options = options(compression);
         long estimate = OutputSize.of(data, options).bytes();
         Path out = folder.resolve("exact.h5ad");
-        H5adWriter.write(data, out, options, CsrWriter.INT32_LIMIT, disk(estimate)).block();
-        System.out.printf(Locale.ROOT, "SpaceCheckTest: %s: %,d bytes written on a disk with its estimate, %,d, "
-                + "free%n", compression, Files.size(out), estimate);
+        H5adWriter.write(data, out, options, CsrWriter.INT32_LIMIT, disk(estimate))
+                .block();
+        System.out.printf(
+                Locale.ROOT,
+                "SpaceCheckTest: %s: %,d bytes written on a disk with its estimate, %,d, " + "free%n",
+                compression,
+                Files.size(out),
+                estimate);
         assertTrue(Files.size(out) <= estimate);
     }
 
@@ -109,13 +123,18 @@ class SpaceCheckTest {
         long free = Files.size(elsewhere) - 1; // one byte short of the file itself
         Path small = Files.createDirectory(folder.resolve("small"));
         Path out = small.resolve("qc.h5ad");
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> H5adWriter.write(data, out,
-                options, CsrWriter.INT32_LIMIT, disk(free)).block());
+        UncheckedIOException e = assertThrows(
+                UncheckedIOException.class,
+                () -> H5adWriter.write(data, out, options, CsrWriter.INT32_LIMIT, disk(free))
+                        .block());
         System.out.println("SpaceCheckTest: " + compression + ": " + e.getMessage());
         String mb = String.format(Locale.ROOT, "%.1f MB free in ", Math.floor(free / 1e5) / 10);
-        assertTrue(e.getMessage().matches("qc\\.h5ad: needs about \\d+\\.\\d MB, " + mb.replace(".", "\\.")
-                + small.toString().replace(".", "\\."))
-                && !small.isAbsolute(), e.getMessage());
+        assertTrue(
+                e.getMessage()
+                                .matches("qc\\.h5ad: needs about \\d+\\.\\d MB, " + mb.replace(".", "\\.")
+                                        + small.toString().replace(".", "\\."))
+                        && !small.isAbsolute(),
+                e.getMessage());
         assertFalse(e.getMessage().contains("disk is full"), e.getMessage());
         try (Stream<Path> s = Files.list(small)) {
             assertEquals(List.of(), s.toList(), "nothing created");

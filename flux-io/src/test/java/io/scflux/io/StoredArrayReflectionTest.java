@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -16,8 +20,10 @@ class StoredArrayReflectionTest {
 
     @Test
     void jhdfsPrivateChunkIndexIsReached() {
-        assertTrue(StoredArray.readsChunkIndexItself(), "jhdf's ChunkedDatasetBase.getChunkLookup or "
-                + "ChunkedDatasetV3.layoutMessage is gone: adapt StoredArray.chunks to this jhdf version");
+        assertTrue(
+                StoredArray.readsChunkIndexItself(),
+                "jhdf's ChunkedDatasetBase.getChunkLookup or "
+                        + "ChunkedDatasetV3.layoutMessage is gone: adapt StoredArray.chunks to this jhdf version");
     }
 
     @Test

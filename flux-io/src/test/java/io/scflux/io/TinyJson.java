@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -13,11 +17,11 @@ import java.util.Map;
 final class TinyJson {
 
     /** Python's json module writes NaN and Infinity as bare words. */
-    private static final ObjectMapper MAPPER =
-            JsonMapper.builder().enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
+    private static final ObjectMapper MAPPER = JsonMapper.builder()
+            .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
+            .build();
 
-    private TinyJson() {
-    }
+    private TinyJson() {}
 
     static Object parse(String json) {
         try {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import io.scflux.core.BlockPlan;
@@ -15,8 +19,7 @@ import java.util.Locale;
  */
 final class TransposedReadBench {
 
-    private TransposedReadBench() {
-    }
+    private TransposedReadBench() {}
 
     public static void main(String[] args) throws Exception {
         int passes = args.length > 0 ? Integer.parseInt(args[0]) : 30;
@@ -43,9 +46,16 @@ final class TransposedReadBench {
         for (Path s : TransposedStore.stores()) {
             bytes += Files.size(s);
         }
-        System.out.printf(Locale.ROOT, "copy %d bytes, %d blocks, %d passes: median %.2f ms, best %.2f ms (%.0f MB/s)"
-                + " [%s]%n", bytes, plan.size(), passes, sorted[passes / 2] / 1e6, sorted[0] / 1e6,
-                bytes / (sorted[passes / 2] / 1e9) / 1e6, sum > 0 ? "ok" : "empty");
+        System.out.printf(
+                Locale.ROOT,
+                "copy %d bytes, %d blocks, %d passes: median %.2f ms, best %.2f ms (%.0f MB/s)" + " [%s]%n",
+                bytes,
+                plan.size(),
+                passes,
+                sorted[passes / 2] / 1e6,
+                sorted[0] / 1e6,
+                bytes / (sorted[passes / 2] / 1e9) / 1e6,
+                sum > 0 ? "ok" : "empty");
         try (var all = Files.walk(work)) {
             for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.delete(p);

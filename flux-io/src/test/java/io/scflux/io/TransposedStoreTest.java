@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,8 +48,8 @@ class TransposedStoreTest {
     void buildsOnceAndReusesWhileTheFileIsUnchanged() throws IOException {
         Path csc = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
         FileMatrix first = H5ad.openMatrix(csc, "/X");
-        CsrMatrix expected = Fixtures.collect(H5ad.openMatrix(Fixtures.path("synth-3k.int64.h5ad"), "/X"),
-                PlanTarget.DEFAULT, 1);
+        CsrMatrix expected =
+                Fixtures.collect(H5ad.openMatrix(Fixtures.path("synth-3k.int64.h5ad"), "/X"), PlanTarget.DEFAULT, 1);
         Fixtures.assertSameMatrix(expected, Fixtures.collect(first, PlanTarget.ofChunkNnz(50_000), 2));
         List<Path> built = stores();
         assertEquals(1, built.size());
@@ -57,7 +61,8 @@ class TransposedStoreTest {
         assertEquals(built, stores());
         assertTrue(again.stats().bytesRead() < Files.size(csc) / 10, "reuse reads only the store's indptr");
 
-        Files.setLastModifiedTime(csc, FileTime.fromMillis(Files.getLastModifiedTime(csc).toMillis() + 5000));
+        Files.setLastModifiedTime(
+                csc, FileTime.fromMillis(Files.getLastModifiedTime(csc).toMillis() + 5000));
         FileMatrix changed = H5ad.openMatrix(csc, "/X");
         Fixtures.assertSameMatrix(expected, Fixtures.collect(changed, PlanTarget.DEFAULT, 1));
         List<Path> rebuilt = stores();
@@ -71,18 +76,31 @@ class TransposedStoreTest {
         CsrMatrix inMemory = Fixtures.collect(H5ad.openMatrix(file, "/X"), PlanTarget.DEFAULT, 1);
         FileStamp stamp = FileStamp.of(file);
         CsrArrays csc;
-        try (HdfFile hdf = new HdfFile(file); Storage s = Storage.open(file, stamp, new ReadStats())) {
+        try (HdfFile hdf = new HdfFile(file);
+                Storage s = Storage.open(file, stamp, new ReadStats())) {
             Group x = (Group) hdf.getByPath("/X");
-            csc = CsrArrays.of(StoredArray.of(hdf.getDatasetByPath("/X/indptr"), stamp.size()),
+            csc = CsrArrays.of(
+                    StoredArray.of(hdf.getDatasetByPath("/X/indptr"), stamp.size()),
                     StoredArray.of(hdf.getDatasetByPath("/X/indices"), stamp.size()),
-                    StoredArray.of(hdf.getDatasetByPath("/X/data"), stamp.size()), 2000, 3000, s);
+                    StoredArray.of(hdf.getDatasetByPath("/X/data"), stamp.size()),
+                    2000,
+                    3000,
+                    s);
             assertEquals("csc_matrix", Hdf5.encodingType(x));
         }
         System.setProperty("scflux.cache.dir", work.toString());
-        SparseFileMatrix.CsrStore store = TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(),
-                40_000);
-        MatrixInfo info = new MatrixInfo("csc_matrix", io.scflux.core.DType.FLOAT32, 3000, 2000, csc.nnz(),
-                io.scflux.core.DType.INT32, io.scflux.core.DType.INT32, "gzip", true);
+        SparseFileMatrix.CsrStore store =
+                TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(), 40_000);
+        MatrixInfo info = new MatrixInfo(
+                "csc_matrix",
+                io.scflux.core.DType.FLOAT32,
+                3000,
+                2000,
+                csc.nnz(),
+                io.scflux.core.DType.INT32,
+                io.scflux.core.DType.INT32,
+                "gzip",
+                true);
         FileMatrix spilled = new SparseFileMatrix(file, "/X", info, stamp, stats -> store);
         Fixtures.assertSameMatrix(inMemory, Fixtures.collect(spilled, PlanTarget.ofChunkNnz(70_000), 3));
         long[] rowptr = new long[3001];
@@ -91,12 +109,21 @@ class TransposedStoreTest {
         }
         assertTrue(TransposedStore.buckets(rowptr, 40_000).length > 20, "many buckets were used");
         try (var left = Files.list(work)) {
-            assertEquals(List.of(), left.filter(p -> TemporaryName.owner(p.getFileName().toString()).orElse(-1) >= 0)
-                    .collect(Collectors.toList()), "spill and partial files are gone");
+            assertEquals(
+                    List.of(),
+                    left.filter(p -> TemporaryName.owner(p.getFileName().toString())
+                                            .orElse(-1)
+                                    >= 0)
+                            .collect(Collectors.toList()),
+                    "spill and partial files are gone");
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-        assertEquals(List.of(), TemporaryFiles.writing().stream().filter(p -> p.startsWith(work)).toList(),
+        assertEquals(
+                List.of(),
+                TemporaryFiles.writing().stream()
+                        .filter(p -> p.startsWith(work))
+                        .toList(),
                 "and none is left for the shutdown hook");
     }
 
@@ -115,7 +142,8 @@ class TransposedStoreTest {
     void bucketsRespectTheBoundExceptForSingleLargeRows() {
         long[] rowptr = {0, 5, 10, 40, 41, 42, 60};
         long[] b = TransposedStore.buckets(rowptr, 10);
-        assertEquals(List.of(0L, 2L, 3L, 5L, 6L), java.util.Arrays.stream(b).boxed().collect(Collectors.toList()));
+        assertEquals(
+                List.of(0L, 2L, 3L, 5L, 6L), java.util.Arrays.stream(b).boxed().collect(Collectors.toList()));
     }
 
     @Test
@@ -130,15 +158,16 @@ class TransposedStoreTest {
         assertEquals(2, stores().size());
         // a is used again (later than b): b is then the least recently used; a reader's view of a's copy holds
         FileStamp before = FileStamp.of(storeOfA);
-        java.nio.file.attribute.BasicFileAttributeView view = Files.getFileAttributeView(storeOfA,
-                java.nio.file.attribute.BasicFileAttributeView.class);
+        java.nio.file.attribute.BasicFileAttributeView view =
+                Files.getFileAttributeView(storeOfA, java.nio.file.attribute.BasicFileAttributeView.class);
         view.setTimes(null, FileTime.fromMillis(0), null);
         H5ad.openMatrix(a, "/X").plan();
         assertEquals(before.toString(), FileStamp.of(storeOfA).toString(), "reuse leaves the copy's stamp");
         System.setProperty("scflux.cache.max", String.valueOf(2 * one + one / 2));
         try {
             FileMatrix third = H5ad.openMatrix(c, "/X");
-            Fixtures.assertSameMatrix(Fixtures.collect(H5ad.openMatrix(a, "/X"), PlanTarget.DEFAULT, 1),
+            Fixtures.assertSameMatrix(
+                    Fixtures.collect(H5ad.openMatrix(a, "/X"), PlanTarget.DEFAULT, 1),
                     Fixtures.collect(third, PlanTarget.DEFAULT, 1));
             List<Path> left = stores();
             assertEquals(2, left.size(), left.toString());
@@ -158,10 +187,13 @@ class TransposedStoreTest {
         Path a = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
         System.setProperty("scflux.cache.max", "1K");
         try {
-            RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class,
-                    () -> H5ad.openMatrix(a, "/X").plan());
-            assertTrue(e.getMessage().contains(a.toString()) && e.getMessage().contains("SCFLUX_CACHE_MAX")
-                    && e.getMessage().contains("1024 bytes"), e.getMessage());
+            RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    RuntimeException.class, () -> H5ad.openMatrix(a, "/X").plan());
+            assertTrue(
+                    e.getMessage().contains(a.toString())
+                            && e.getMessage().contains("SCFLUX_CACHE_MAX")
+                            && e.getMessage().contains("1024 bytes"),
+                    e.getMessage());
             assertEquals(List.of(), stores());
         } finally {
             System.clearProperty("scflux.cache.max");

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.Reducer;
@@ -123,6 +127,5 @@ final class AxisCounts implements Reducer<AxisCounts.Counts> {
     }
 
     /** The numbers of rows {@code [rowStart, rowStart + sums.length)}. */
-    record Chunk(long rowStart, double[] sums, long[] expressed) implements java.io.Serializable {
-    }
+    record Chunk(long rowStart, double[] sums, long[] expressed) implements java.io.Serializable {}
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.DType;
@@ -28,8 +32,7 @@ import java.util.Map;
  */
 final class ColumnConcat {
 
-    private ColumnConcat() {
-    }
+    private ColumnConcat() {}
 
     /** The column over parts of {@code lengths[i]} rows; {@code parts.get(i)} is null where frame i lacks it. */
     static Column concat(List<Column> parts, int[] lengths) {
@@ -161,7 +164,7 @@ final class ColumnConcat {
             }
             at += lengths[p];
         }
-        return new CategoricalColumn(categories, codes, ordered && same,
-                CategoricalColumn.smallestCodeType(categories.size()));
+        return new CategoricalColumn(
+                categories, codes, ordered && same, CategoricalColumn.smallestCodeType(categories.size()));
     }
 }

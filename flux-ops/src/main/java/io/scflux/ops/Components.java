@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import java.util.Arrays;
@@ -29,9 +33,12 @@ record Components(double[] mean, double[] loadings, double[] variance, double to
     static Components ranked(double[] mean, double[] values, double[] vectors, int k, double totalVariance) {
         int p = mean.length;
         int m = values.length;
-        int[] order = IntStream.range(0, m).boxed()
+        int[] order = IntStream.range(0, m)
+                .boxed()
                 .sorted(Comparator.comparingDouble((Integer i) -> -values[i]))
-                .mapToInt(Integer::intValue).limit(k).toArray();
+                .mapToInt(Integer::intValue)
+                .limit(k)
+                .toArray();
         double[] variance = new double[k];
         double[] loadings = new double[p * k];
         for (int j = 0; j < k; j++) {

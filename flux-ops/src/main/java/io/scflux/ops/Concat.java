@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -33,8 +37,7 @@ import java.util.function.Function;
  */
 public final class Concat {
 
-    private Concat() {
-    }
+    private Concat() {}
 
     /** The concatenation of {@code inputs} under {@code options}; X stays lazy. */
     public static AnnData concat(List<AnnData> inputs, ConcatOptions options) {
@@ -59,8 +62,11 @@ public final class Concat {
         }
         int[] lengths = inputs.stream().mapToInt(AnnData::nObs).toArray();
 
-        Frame obs = FrameConcat.concat(inputs.stream().map(AnnData::obs).toList(),
-                names(inputs, keys, options.indexUnique()), options.join(), lengths);
+        Frame obs = FrameConcat.concat(
+                inputs.stream().map(AnnData::obs).toList(),
+                names(inputs, keys, options.indexUnique()),
+                options.join(),
+                lengths);
         if (options.label() != null) {
             obs.put(options.label(), label(keys, lengths));
         }
@@ -89,8 +95,8 @@ public final class Concat {
     private static String[] genes(List<String[]> own, ConcatOptions.Join join) {
         for (int i = 0; i < own.size(); i++) {
             if (new HashSet<>(Arrays.asList(own.get(i))).size() != own.get(i).length) {
-                throw new IllegalArgumentException("var names of input " + i + " are not unique; concat needs "
-                        + "unique gene names");
+                throw new IllegalArgumentException(
+                        "var names of input " + i + " are not unique; concat needs " + "unique gene names");
             }
         }
         String[] first = own.get(0);
@@ -128,7 +134,10 @@ public final class Concat {
             Arrays.fill(codes, at, at + lengths[i], i);
             at += lengths[i];
         }
-        return new CategoricalColumn(DenseArray.of(keys.toArray(String[]::new)), codes, false,
+        return new CategoricalColumn(
+                DenseArray.of(keys.toArray(String[]::new)),
+                codes,
+                false,
                 CategoricalColumn.smallestCodeType(keys.size()));
     }
 
@@ -139,8 +148,8 @@ public final class Concat {
         return List.copyOf(out);
     }
 
-    private static BlockSource stack(List<AnnData> inputs, Function<AnnData, BlockSource> matrix, List<int[]> maps,
-                                     int nCols, float fill) {
+    private static BlockSource stack(
+            List<AnnData> inputs, Function<AnnData, BlockSource> matrix, List<int[]> maps, int nCols, float fill) {
         List<BlockSource> parts = inputs.stream().map(matrix).toList();
         if (parts.stream().allMatch(p -> p == null)) {
             return null;
@@ -154,12 +163,13 @@ public final class Concat {
     /** An obsm entry stacked by rows: arrays as numpy stacks them, sparse matrices lazily, frames as obs is. */
     private static Object obsm(List<AnnData> inputs, String key, int[] lengths, ConcatOptions.Join join) {
         List<Object> parts = inputs.stream().map(a -> a.obsm().get(key)).toList();
-        Class<?> kind = parts.get(0) instanceof DenseArray ? DenseArray.class
+        Class<?> kind = parts.get(0) instanceof DenseArray
+                ? DenseArray.class
                 : parts.get(0) instanceof Frame ? Frame.class : BlockSource.class;
         for (int i = 0; i < parts.size(); i++) {
             if (!kind.isInstance(parts.get(i))) {
-                throw new IllegalArgumentException("obsm['" + key + "'] of input " + i + " is not a "
-                        + kind.getSimpleName() + " as in input 0");
+                throw new IllegalArgumentException(
+                        "obsm['" + key + "'] of input " + i + " is not a " + kind.getSimpleName() + " as in input 0");
             }
         }
         if (kind == DenseArray.class) {
@@ -168,7 +178,8 @@ public final class Concat {
         }
         if (kind == Frame.class) {
             List<Frame> frames = parts.stream().map(Frame.class::cast).toList();
-            PackedStrings index = PackedStrings.concat(frames.stream().map(Frame::names).toList());
+            PackedStrings index =
+                    PackedStrings.concat(frames.stream().map(Frame::names).toList());
             return FrameConcat.concat(frames, index, join, lengths);
         }
         return ConcatSource.of(parts.stream().map(BlockSource.class::cast).toList());

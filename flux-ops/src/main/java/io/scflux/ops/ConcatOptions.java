@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
@@ -18,7 +22,10 @@ import java.util.Objects;
 public record ConcatOptions(Join join, String label, List<String> keys, String indexUnique, Float fillValue) {
 
     /** anndata's {@code join="inner"} and {@code join="outer"}. */
-    public enum Join { INNER, OUTER }
+    public enum Join {
+        INNER,
+        OUTER
+    }
 
     public ConcatOptions {
         Objects.requireNonNull(join, "join");

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -13,8 +17,7 @@ import reactor.core.publisher.Mono;
  */
 final class CovarianceEigh {
 
-    private CovarianceEigh() {
-    }
+    private CovarianceEigh() {}
 
     /** The {@code k} leading components of the rows of {@code x}, its one pass made by {@code pass}. */
     static Mono<Components> solve(BlockSource x, int k, Streaming streaming, ValueCheck.Pass pass) {
@@ -47,8 +50,12 @@ final class CovarianceEigh {
         long inFlight = Math.min(streaming.execution().threads(), segments) + 1;
         long basis = (long) p * 2 * Math.min(p, Math.max(2L * k + 40, 3L * k)) * Double.BYTES;
         long need = Math.max(inFlight * triangle, triangle + full + basis);
-        MemoryAccount.host().require(need, "pca's covariance_eigh solver over " + p + " genes (a Gram matrix of "
-                + p + " x " + p + " doubles" + (inFlight > 2 ? " per segment of " + (inFlight - 1) + " in flight"
-                : "") + ", then the covariance and its eigenvectors; the randomized solver needs far less)");
+        MemoryAccount.host()
+                .require(
+                        need,
+                        "pca's covariance_eigh solver over " + p + " genes (a Gram matrix of "
+                                + p + " x " + p + " doubles"
+                                + (inFlight > 2 ? " per segment of " + (inFlight - 1) + " in flight" : "")
+                                + ", then the covariance and its eigenvectors; the randomized solver needs far less)");
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.ops.HighlyVariableGenesOptions.Flavor;
@@ -43,8 +47,8 @@ final class Dispersions {
      * batches win, ties broken by the mean normalized dispersion, then by gene name; by cut-offs, the mean
      * statistics are cut, a NaN dispersion counting as 0.
      */
-    static Dispersions batched(GeneSums.Sums sums, int batches, String[] geneNames,
-                               HighlyVariableGenesOptions options) {
+    static Dispersions batched(
+            GeneSums.Sums sums, int batches, String[] geneNames, HighlyVariableGenesOptions options) {
         int nGenes = sums.nGenes;
         Dispersions out = new Dispersions(nGenes, true);
         double[][] totals = {out.means, out.dispersions, out.normalized};
@@ -54,7 +58,9 @@ final class Dispersions {
                 throw new IllegalArgumentException("batch " + b + " of " + options.batchKey() + " has no cells");
             }
             int base = b * nGenes;
-            int[] expressed = IntStream.range(0, nGenes).filter(g -> sums.positive[base + g] > 0).toArray();
+            int[] expressed = IntStream.range(0, nGenes)
+                    .filter(g -> sums.positive[base + g] > 0)
+                    .toArray();
             Dispersions batch = ofGenes(sums, b, expressed, options);
             double[][] values = {batch.means, batch.dispersions, batch.normalized};
             int[] position = new int[nGenes];
@@ -229,7 +235,8 @@ final class Dispersions {
      */
     private void select(HighlyVariableGenesOptions o) {
         if (o.byCount()) {
-            double[] finite = Arrays.stream(normalized).filter(v -> !Double.isNaN(v)).toArray();
+            double[] finite =
+                    Arrays.stream(normalized).filter(v -> !Double.isNaN(v)).toArray();
             if (finite.length == 0) {
                 throw new IllegalArgumentException("no gene has a normalized dispersion to rank");
             }

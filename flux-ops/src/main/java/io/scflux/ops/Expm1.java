@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 /**
@@ -19,6 +23,7 @@ final class Expm1 {
 
     /** The float bits of the last {@code y} of each slot (a NaN pattern while empty: NaN is never looked up). */
     private final int[] keys = new int[SLOTS];
+
     private final float[] results = new float[SLOTS];
 
     /** A memo of results for one run of values (a block): {@link #apply} looks a value up before computing it. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -17,8 +21,7 @@ import reactor.core.publisher.Mono;
  */
 final class Filter {
 
-    private Filter() {
-    }
+    private Filter() {}
 
     /** The cells of {@code data} that pass {@code options}, on subscription. */
     static Mono<AnnData> cells(AnnData data, FilterOptions options, Streaming streaming) {
@@ -32,31 +35,32 @@ final class Filter {
 
     private static Mono<AnnData> filter(AnnData data, FilterOptions options, Streaming streaming, boolean cells) {
         return Mono.defer(() -> {
-            BlockSource x = XMatrix.of(data);
-            int n = cells ? data.nObs() : data.nVars();
-            AxisCounts pass = cells ? AxisCounts.perCell(x.nCols()) : AxisCounts.perGene(x.nCols());
-            return streaming.reduce(x, pass).map(counts -> {
-                Column number;
-                boolean[] keep = new boolean[n];
-                if (options.measure() == FilterOptions.Measure.COUNTS) {
-                    TypedSums sums = TypedSums.of(SumType.summing(x.dtype()), counts.sums(n));
-                    for (int i = 0; i < n; i++) {
-                        keep[i] = options.keeps(sums.get(i));
-                    }
-                    number = sums.column();
-                } else {
-                    long[] expressed = counts.expressed(n);
-                    for (int i = 0; i < n; i++) {
-                        keep[i] = options.keeps(expressed[i]);
-                    }
-                    number = ArrayColumn.of(expressed);
-                }
-                Selection kept = Selection.mask(keep);
-                AnnData out = cells ? data.subset(kept, Selection.all()) : data.subset(Selection.all(), kept);
-                int[] positions = kept.resolve(cells ? data.obs() : data.var());
-                (cells ? out.obs() : out.var()).put(options.column(cells), number.take(positions));
-                return out;
-            });
-        }).contextWrite(Pass.named(cells ? "filter_cells" : "filter_genes"));
+                    BlockSource x = XMatrix.of(data);
+                    int n = cells ? data.nObs() : data.nVars();
+                    AxisCounts pass = cells ? AxisCounts.perCell(x.nCols()) : AxisCounts.perGene(x.nCols());
+                    return streaming.reduce(x, pass).map(counts -> {
+                        Column number;
+                        boolean[] keep = new boolean[n];
+                        if (options.measure() == FilterOptions.Measure.COUNTS) {
+                            TypedSums sums = TypedSums.of(SumType.summing(x.dtype()), counts.sums(n));
+                            for (int i = 0; i < n; i++) {
+                                keep[i] = options.keeps(sums.get(i));
+                            }
+                            number = sums.column();
+                        } else {
+                            long[] expressed = counts.expressed(n);
+                            for (int i = 0; i < n; i++) {
+                                keep[i] = options.keeps(expressed[i]);
+                            }
+                            number = ArrayColumn.of(expressed);
+                        }
+                        Selection kept = Selection.mask(keep);
+                        AnnData out = cells ? data.subset(kept, Selection.all()) : data.subset(Selection.all(), kept);
+                        int[] positions = kept.resolve(cells ? data.obs() : data.var());
+                        (cells ? out.obs() : out.var()).put(options.column(cells), number.take(positions));
+                        return out;
+                    });
+                })
+                .contextWrite(Pass.named(cells ? "filter_cells" : "filter_genes"));
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
@@ -11,10 +15,16 @@ import java.util.Objects;
 public record FilterOptions(Measure measure, Bound bound, double threshold) {
 
     /** What is compared: the sum of the values, or the number of positive values. */
-    public enum Measure { COUNTS, EXPRESSED }
+    public enum Measure {
+        COUNTS,
+        EXPRESSED
+    }
 
     /** Which side of the threshold is kept (inclusive). */
-    public enum Bound { MIN, MAX }
+    public enum Bound {
+        MIN,
+        MAX
+    }
 
     public FilterOptions {
         Objects.requireNonNull(measure, "measure");
@@ -74,10 +84,13 @@ public record FilterOptions(Measure measure, Bound bound, double threshold) {
      */
     public String report(boolean cells, int removed) {
         String than = (bound == Bound.MIN ? "less" : "more") + " than " + number(threshold);
-        String what = cells ? (measure == Measure.COUNTS ? "cells that have " + than + " counts"
-                : "cells that have " + than + " genes expressed")
-                : (measure == Measure.COUNTS ? "genes that have " + than + " counts"
-                : "genes that are detected in " + than + " cells");
+        String what = cells
+                ? (measure == Measure.COUNTS
+                        ? "cells that have " + than + " counts"
+                        : "cells that have " + than + " genes expressed")
+                : (measure == Measure.COUNTS
+                        ? "genes that have " + than + " counts"
+                        : "genes that are detected in " + than + " cells");
         return "filtered out " + removed + " " + what;
     }
 

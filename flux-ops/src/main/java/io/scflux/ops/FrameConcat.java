@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.anndata.Column;
@@ -16,8 +20,7 @@ import java.util.Set;
  */
 final class FrameConcat {
 
-    private FrameConcat() {
-    }
+    private FrameConcat() {}
 
     static Frame concat(List<Frame> frames, PackedStrings index, ConcatOptions.Join join, int[] lengths) {
         Collection<String> names;

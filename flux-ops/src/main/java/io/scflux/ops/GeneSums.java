@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.Reducer;
@@ -20,11 +24,16 @@ import io.scflux.core.backend.HostBackend;
 final class GeneSums implements Reducer<GeneSums.Sums> {
 
     /** What is summed for a stored value {@code x}. */
-    private enum Kind { VALUES, EXPM1, CLIPPED }
+    private enum Kind {
+        VALUES,
+        EXPM1,
+        CLIPPED
+    }
 
     private final Kind kind;
     /** Whether {@code positive} counts the values that are not zero (negative ones too). */
     private final boolean nonzero;
+
     private final int[] groupOfRow;
     private final int nGroups;
     private final int nGenes;
@@ -32,8 +41,15 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
     private final double[] ceiling;
     private final Backend backend;
 
-    private GeneSums(Kind kind, boolean nonzero, int[] groupOfRow, int nGroups, int nGenes, float scale,
-                     double[] ceiling, Backend backend) {
+    private GeneSums(
+            Kind kind,
+            boolean nonzero,
+            int[] groupOfRow,
+            int nGroups,
+            int nGenes,
+            float scale,
+            double[] ceiling,
+            Backend backend) {
         this.kind = kind;
         this.nonzero = nonzero;
         this.groupOfRow = groupOfRow;

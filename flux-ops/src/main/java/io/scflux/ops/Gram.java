@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.Reducer;
@@ -23,6 +27,7 @@ final class Gram implements Reducer<Gram.Sums> {
 
     /** Most columns whose full covariance matrix fits a Java array. */
     static final int MAX_COLUMNS = 46_340;
+
     private static final int SPARE = 8;
     /** Blocks per segment of this reducer's merge order. */
     static final int SEGMENT = 128;
@@ -32,6 +37,7 @@ final class Gram implements Reducer<Gram.Sums> {
     private final int p;
     /** {@code rowBase[a] + b} is the packed position of entry (a, b), b >= a. */
     private final int[] rowBase;
+
     private final Backend backend;
     /**
      * Merged partials, cleared again for the next folds and segments; made where the reducer runs, never shipped. At
@@ -42,8 +48,8 @@ final class Gram implements Reducer<Gram.Sums> {
 
     Gram(int p, Backend backend) {
         if (p > MAX_COLUMNS) {
-            throw new IllegalArgumentException("a Gram matrix of " + p + " columns does not fit in memory (at most "
-                    + MAX_COLUMNS + ")");
+            throw new IllegalArgumentException(
+                    "a Gram matrix of " + p + " columns does not fit in memory (at most " + MAX_COLUMNS + ")");
         }
         this.p = p;
         this.backend = backend;
@@ -59,6 +65,7 @@ final class Gram implements Reducer<Gram.Sums> {
         private final double[] columnSums;
         /** Host blocks folded in but not yet added: a tile being gathered, empty whenever the sums leave a segment. */
         private transient List<RowBlock> tile;
+
         private transient long tileNnz;
 
         private Sums(int p) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -20,8 +24,7 @@ import reactor.core.publisher.Mono;
  */
 public final class HighlyVariableGenes {
 
-    private HighlyVariableGenes() {
-    }
+    private HighlyVariableGenes() {}
 
     /**
      * On subscription, reads X (one pass; two for seurat_v3), adds the var columns scanpy adds
@@ -30,41 +33,45 @@ public final class HighlyVariableGenes {
      * {@code highly_variable_nbatches} int64, and {@code highly_variable_intersection} for the dispersion flavors) and
      * {@code uns["hvg"] = {"flavor": ...}} to a copy of {@code input} (left as it is), and emits the copy.
      */
-    public static Mono<AnnData> highlyVariableGenes(AnnData input, HighlyVariableGenesOptions options,
-                                                    Streaming streaming) {
+    public static Mono<AnnData> highlyVariableGenes(
+            AnnData input, HighlyVariableGenesOptions options, Streaming streaming) {
         return Mono.defer(() -> {
-            AnnData data = input.copy();
-            BlockSource x = data.x();
-            if (x == null) {
-                throw new IllegalArgumentException("highly_variable_genes needs X; this AnnData has none");
-            }
-            if (options.nTopGenes() > x.nCols()) {
-                // scanpy marks them all without a word; a user asked for a selection
-                streaming.warn("n_top_genes=" + options.nTopGenes() + " is more than the " + x.nCols()
-                        + " genes: every gene is marked highly variable");
-            }
-            boolean v3 = options.flavor() == Flavor.SEURAT_V3;
-            Batches batches = options.batchKey() == null ? Batches.none(data.nObs())
-                    : Batches.of(data.obs(), options.batchKey(), !v3);
-            Mono<AnnData> done = v3 ? seuratV3(data, x, batches, options, streaming)
-                    : dispersions(data, x, batches, options, streaming);
-            return done.doOnNext(d -> {
-                Map<String, Object> hvg = new LinkedHashMap<>();
-                hvg.put("flavor", DenseArray.scalar(options.flavor().scanpyName()));
-                d.uns().put("hvg", hvg);
-            });
-        }).contextWrite(Pass.named("hvg"));
+                    AnnData data = input.copy();
+                    BlockSource x = data.x();
+                    if (x == null) {
+                        throw new IllegalArgumentException("highly_variable_genes needs X; this AnnData has none");
+                    }
+                    if (options.nTopGenes() > x.nCols()) {
+                        // scanpy marks them all without a word; a user asked for a selection
+                        streaming.warn("n_top_genes=" + options.nTopGenes() + " is more than the " + x.nCols()
+                                + " genes: every gene is marked highly variable");
+                    }
+                    boolean v3 = options.flavor() == Flavor.SEURAT_V3;
+                    Batches batches = options.batchKey() == null
+                            ? Batches.none(data.nObs())
+                            : Batches.of(data.obs(), options.batchKey(), !v3);
+                    Mono<AnnData> done = v3
+                            ? seuratV3(data, x, batches, options, streaming)
+                            : dispersions(data, x, batches, options, streaming);
+                    return done.doOnNext(d -> {
+                        Map<String, Object> hvg = new LinkedHashMap<>();
+                        hvg.put("flavor", DenseArray.scalar(options.flavor().scanpyName()));
+                        d.uns().put("hvg", hvg);
+                    });
+                })
+                .contextWrite(Pass.named("hvg"));
     }
 
-    private static Mono<AnnData> dispersions(AnnData data, BlockSource x, Batches batches,
-                                             HighlyVariableGenesOptions options, Streaming streaming) {
+    private static Mono<AnnData> dispersions(
+            AnnData data, BlockSource x, Batches batches, HighlyVariableGenesOptions options, Streaming streaming) {
         GeneSums sums = options.flavor() == Flavor.SEURAT
                 ? GeneSums.expm1(batches.group, batches.groups(), x.nCols(), (float) Log1p.lnBase(data))
                 : GeneSums.values(batches.group, batches.groups(), x.nCols(), streaming.backend());
-        Mono<GeneSums.Sums> pass = ValueCheck.reduce(data, x, sums, "`highly_variable_genes`",
-                ValueCheck.Expect.FINITE, streaming);
+        Mono<GeneSums.Sums> pass =
+                ValueCheck.reduce(data, x, sums, "`highly_variable_genes`", ValueCheck.Expect.FINITE, streaming);
         return pass.map(s -> {
-            Dispersions d = options.batchKey() == null ? Dispersions.single(s, options)
+            Dispersions d = options.batchKey() == null
+                    ? Dispersions.single(s, options)
                     : Dispersions.batched(s, batches.count, data.var().index(), options);
             Frame var = data.var();
             var.put("highly_variable", ArrayColumn.of(d.highlyVariable));
@@ -83,11 +90,16 @@ public final class HighlyVariableGenes {
         });
     }
 
-    private static Mono<AnnData> seuratV3(AnnData data, BlockSource x, Batches batches,
-                                          HighlyVariableGenesOptions options, Streaming streaming) {
+    private static Mono<AnnData> seuratV3(
+            AnnData data, BlockSource x, Batches batches, HighlyVariableGenesOptions options, Streaming streaming) {
         int nGenes = x.nCols();
-        return ValueCheck.reduce(data, x, GeneSums.values(batches.group, batches.groups(), nGenes,
-                        streaming.backend()), "`flavor='seurat_v3'`", ValueCheck.Expect.COUNTS, streaming)
+        return ValueCheck.reduce(
+                        data,
+                        x,
+                        GeneSums.values(batches.group, batches.groups(), nGenes, streaming.backend()),
+                        "`flavor='seurat_v3'`",
+                        ValueCheck.Expect.COUNTS,
+                        streaming)
                 .flatMap(first -> {
                     SeuratV3 fit = new SeuratV3(first, batches, options.span());
                     GeneSums clipped = GeneSums.clipped(batches.group, batches.groups(), nGenes, fit.ceiling());

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
@@ -7,15 +11,23 @@ import io.scflux.core.InvalidOptionException;
  * {@code nTopGenes} 0 means unset (select by the mean and dispersion cut-offs instead; seurat_v3 then takes 2000),
  * which {@link #withNTopGenes} never sets, {@code batchKey} null means no batches.
  */
-public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double minMean, double maxMean,
-                                         double minDisp, double maxDisp, int nBins, double span, String batchKey) {
+public record HighlyVariableGenesOptions(
+        Flavor flavor,
+        int nTopGenes,
+        double minMean,
+        double maxMean,
+        double minDisp,
+        double maxDisp,
+        int nBins,
+        double span,
+        String batchKey) {
 
     /** scanpy's default when seurat_v3 is asked for without {@code n_top_genes}. */
     public static final int SEURAT_V3_DEFAULT_TOP_GENES = 2000;
 
     /** scanpy's defaults: flavor seurat, cut-offs mean in (0.0125, 3), normalized dispersion in (0.5, inf). */
-    private static final HighlyVariableGenesOptions DEFAULT = new HighlyVariableGenesOptions(Flavor.SEURAT, 0, 0.0125,
-            3, 0.5, Double.POSITIVE_INFINITY, 20, 0.3, null);
+    private static final HighlyVariableGenesOptions DEFAULT =
+            new HighlyVariableGenesOptions(Flavor.SEURAT, 0, 0.0125, 3, 0.5, Double.POSITIVE_INFINITY, 20, 0.3, null);
 
     /** scanpy's defaults. */
     public static HighlyVariableGenesOptions defaults() {
@@ -49,8 +61,8 @@ public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double mi
                     return f;
                 }
             }
-            throw new InvalidOptionException("unknown flavor " + name + ": expected seurat, cell_ranger or "
-                    + "seurat_v3");
+            throw new InvalidOptionException(
+                    "unknown flavor " + name + ": expected seurat, cell_ranger or " + "seurat_v3");
         }
     }
 
@@ -70,8 +82,7 @@ public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double mi
     }
 
     public HighlyVariableGenesOptions withFlavor(Flavor f) {
-        return new HighlyVariableGenesOptions(f, nTopGenes, minMean, maxMean, minDisp, maxDisp, nBins, span,
-                batchKey);
+        return new HighlyVariableGenesOptions(f, nTopGenes, minMean, maxMean, minDisp, maxDisp, nBins, span, batchKey);
     }
 
     /**
@@ -82,33 +93,31 @@ public record HighlyVariableGenesOptions(Flavor flavor, int nTopGenes, double mi
      */
     public HighlyVariableGenesOptions withNTopGenes(int n) {
         if (n < 1) {
-            throw new InvalidOptionException("n_top_genes must be at least 1, got " + n
-                    + " (leave it unset to select by the cut-offs)");
+            throw new InvalidOptionException(
+                    "n_top_genes must be at least 1, got " + n + " (leave it unset to select by the cut-offs)");
         }
         return new HighlyVariableGenesOptions(flavor, n, minMean, maxMean, minDisp, maxDisp, nBins, span, batchKey);
     }
 
     /** The cut-offs used when {@code nTopGenes} is 0: {@code minMean < mean < maxMean}, same for the dispersion. */
-    public HighlyVariableGenesOptions withCutoffs(double minMeanValue, double maxMeanValue, double minDispValue,
-                                                  double maxDispValue) {
-        return new HighlyVariableGenesOptions(flavor, nTopGenes, minMeanValue, maxMeanValue, minDispValue,
-                maxDispValue, nBins, span, batchKey);
+    public HighlyVariableGenesOptions withCutoffs(
+            double minMeanValue, double maxMeanValue, double minDispValue, double maxDispValue) {
+        return new HighlyVariableGenesOptions(
+                flavor, nTopGenes, minMeanValue, maxMeanValue, minDispValue, maxDispValue, nBins, span, batchKey);
     }
 
     public HighlyVariableGenesOptions withNBins(int n) {
-        return new HighlyVariableGenesOptions(flavor, nTopGenes, minMean, maxMean, minDisp, maxDisp, n, span,
-                batchKey);
+        return new HighlyVariableGenesOptions(flavor, nTopGenes, minMean, maxMean, minDisp, maxDisp, n, span, batchKey);
     }
 
     public HighlyVariableGenesOptions withSpan(double s) {
-        return new HighlyVariableGenesOptions(flavor, nTopGenes, minMean, maxMean, minDisp, maxDisp, nBins, s,
-                batchKey);
+        return new HighlyVariableGenesOptions(
+                flavor, nTopGenes, minMean, maxMean, minDisp, maxDisp, nBins, s, batchKey);
     }
 
     /** Select per batch of the obs column {@code key} (null: no batches). */
     public HighlyVariableGenesOptions withBatchKey(String key) {
-        return new HighlyVariableGenesOptions(flavor, nTopGenes, minMean, maxMean, minDisp, maxDisp, nBins, span,
-                key);
+        return new HighlyVariableGenesOptions(flavor, nTopGenes, minMean, maxMean, minDisp, maxDisp, nBins, span, key);
     }
 
     /** True when genes are selected by count rather than by the cut-offs. */

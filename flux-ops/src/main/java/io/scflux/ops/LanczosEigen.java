@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import java.util.ArrayList;
@@ -19,12 +23,10 @@ final class LanczosEigen {
     /** Residual at which a Ritz pair counts as converged, relative to the largest eigenvalue. */
     private static final double TOLERANCE = 1e-12;
 
-    private LanczosEigen() {
-    }
+    private LanczosEigen() {}
 
     /** Eigenvalues (largest first) and eigenvectors ({@code p x k}, row-major, one per column). */
-    record Pairs(double[] values, double[] vectors) {
-    }
+    record Pairs(double[] values, double[] vectors) {}
 
     /** The {@code k} largest eigenpairs of the symmetric {@code p x p} row-major matrix {@code a}. */
     static Pairs top(double[] a, int p, int k) {
@@ -131,7 +133,10 @@ final class LanczosEigen {
         for (int i = 0; i < m; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, (x, y) -> Double.compare(eig.getEigenvalue(y).getReal(), eig.getEigenvalue(x).getReal()));
+        Arrays.sort(
+                order,
+                (x, y) -> Double.compare(
+                        eig.getEigenvalue(y).getReal(), eig.getEigenvalue(x).getReal()));
         double[] values = new double[k];
         double[] vectors = new double[p * k];
         double[] residuals = new double[k];

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import java.util.Arrays;
@@ -98,8 +102,8 @@ final class Loess {
             int l = t.from[p];
             int u = t.to[p];
             double width = Math.abs(t.vertex[t.upper[p]] - t.vertex[t.lower[p]]);
-            boolean leaf = u - l + 1 <= cellPoints || width <= 0
-                    || maxCells < t.nCells + 2 || maxVertices < t.nVertices + 1.0;
+            boolean leaf =
+                    u - l + 1 <= cellPoints || width <= 0 || maxCells < t.nCells + 2 || maxVertices < t.nVertices + 1.0;
             int m = (l + u) / 2;
             if (!leaf) {
                 // all ties go to the upper son: look for the nearest split m' with sorted[m'] < sorted[m' + 1],
@@ -155,8 +159,8 @@ final class Loess {
         }
         // points at distance rho (and beyond) have weight 0 and leave the solution unchanged
         if (rows == 0) {
-            throw new IllegalArgumentException("loess: all data on the boundary of the neighbourhood at " + q
-                    + "; make span bigger");
+            throw new IllegalArgumentException(
+                    "loess: all data on the boundary of the neighbourhood at " + q + "; make span bigger");
         }
         double[][] b = new double[k][rows];
         double[] eta = new double[rows];

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -21,8 +25,7 @@ import reactor.core.publisher.Mono;
  */
 public final class Log1p {
 
-    private Log1p() {
-    }
+    private Log1p() {}
 
     /**
      * On subscription, emits a copy of {@code data} (left as it is) whose X is the log1p view, the base recorded.
@@ -31,10 +34,11 @@ public final class Log1p {
      */
     public static Mono<AnnData> log1p(AnnData data, Log1pOptions options, Streaming streaming) {
         return Mono.fromCallable(() -> {
-            AnnData out = data.copy();
-            apply(out, options, streaming);
-            return out;
-        }).contextWrite(Pass.named("log1p"));
+                    AnnData out = data.copy();
+                    apply(out, options, streaming);
+                    return out;
+                })
+                .contextWrite(Pass.named("log1p"));
     }
 
     static void apply(AnnData data, Log1pOptions options, Streaming streaming) {
@@ -46,8 +50,8 @@ public final class Log1p {
         if (x instanceof NormalizedView v && !v.isLog1p()) {
             data.setX(v.withLog1p(options.base(), streaming.backend()));
         } else {
-            data.setX(StagedSource.of(x, new Log1pStage(single, options.base()), x.nCols(),
-                    single ? DType.FLOAT32 : DType.FLOAT64));
+            data.setX(StagedSource.of(
+                    x, new Log1pStage(single, options.base()), x.nCols(), single ? DType.FLOAT32 : DType.FLOAT64));
         }
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("base", options.base() == null ? null : DenseArray.scalar(options.base()));
@@ -59,8 +63,10 @@ public final class Log1p {
      * {@code ln(base)} when {@code uns["log1p"]["base"]} is set, else 1.
      */
     static double lnBase(AnnData data) {
-        if (data.uns().get("log1p") instanceof Map<?, ?> log1p && log1p.get("base") instanceof DenseArray base
-                && base.size() == 1 && base.dtype().isNumeric()) {
+        if (data.uns().get("log1p") instanceof Map<?, ?> log1p
+                && log1p.get("base") instanceof DenseArray base
+                && base.size() == 1
+                && base.dtype().isNumeric()) {
             return Math.log(base.getDouble(0));
         }
         return 1;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import java.util.Arrays;
@@ -9,8 +13,7 @@ import java.util.Arrays;
  */
 final class MeanBins {
 
-    private MeanBins() {
-    }
+    private MeanBins() {}
 
     /** The bin of each mean: {@code pd.cut(means, bins=nBins)}'s codes. */
     static int[] equalWidth(double[] means, int nBins) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import java.util.Comparator;
@@ -10,8 +14,7 @@ final class NaturalOrder implements Comparator<String> {
 
     static final NaturalOrder INSTANCE = new NaturalOrder();
 
-    private NaturalOrder() {
-    }
+    private NaturalOrder() {}
 
     @Override
     public int compare(String a, String b) {

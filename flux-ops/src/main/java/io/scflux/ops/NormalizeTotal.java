@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -16,8 +20,7 @@ import reactor.core.publisher.Mono;
  */
 public final class NormalizeTotal {
 
-    private NormalizeTotal() {
-    }
+    private NormalizeTotal() {}
 
     /**
      * Computes the totals on subscription and emits a copy of {@code data} (left as it is) whose X is the normalizing
@@ -25,13 +28,14 @@ public final class NormalizeTotal {
      */
     public static Mono<AnnData> normalize(AnnData data, NormalizeTotalOptions options, Streaming streaming) {
         return Mono.defer(() -> {
-            BlockSource x = XMatrix.of(data);
-            AnnData out = data.copy();
-            return totals(x, options, streaming, data).map(t -> {
-                apply(out, x, i -> t[i], options, streaming);
-                return out;
-            });
-        }).contextWrite(Pass.named("normalize"));
+                    BlockSource x = XMatrix.of(data);
+                    AnnData out = data.copy();
+                    return totals(x, options, streaming, data).map(t -> {
+                        apply(out, x, i -> t[i], options, streaming);
+                        return out;
+                    });
+                })
+                .contextWrite(Pass.named("normalize"));
     }
 
     /**
@@ -39,16 +43,20 @@ public final class NormalizeTotal {
      * pass flags them, a second sums the others). With {@code counts} (the container of {@code x}), the first pass
      * also warns, as scanpy, when {@code x} holds values that are not counts.
      */
-    private static Mono<double[]> totals(BlockSource x, NormalizeTotalOptions options, Streaming streaming,
-                                         AnnData counts) {
+    private static Mono<double[]> totals(
+            BlockSource x, NormalizeTotalOptions options, Streaming streaming, AnnData counts) {
         SumType type = SumType.normalizing(x.dtype());
         int n = Math.toIntExact(x.nRows());
         boolean exclude = options.excludeHighlyExpressed();
         RowTotals first = new RowTotals(x.nCols(), null, exclude ? options.maxFraction() : Double.NaN, type);
-        Mono<RowTotals.Sums> pass = counts == null ? streaming.reduce(x, first)
+        Mono<RowTotals.Sums> pass = counts == null
+                ? streaming.reduce(x, first)
                 : ValueCheck.reduce(counts, x, first, "`normalize_total`", ValueCheck.Expect.COUNTS, streaming);
-        return (exclude ? pass.flatMap(flagged -> streaming.reduce(x, new RowTotals(x.nCols(), not(flagged.flags),
-                Double.NaN, type))) : pass).map(sums -> sums.totals(n));
+        return (exclude
+                        ? pass.flatMap(flagged ->
+                                streaming.reduce(x, new RowTotals(x.nCols(), not(flagged.flags), Double.NaN, type)))
+                        : pass)
+                .map(sums -> sums.totals(n));
     }
 
     /**
@@ -56,10 +64,14 @@ public final class NormalizeTotal {
      * of {@code data}, and adds the factors column if asked: what both {@link #normalize} and {@link Preprocess} end
      * with. A cell whose total is 0 gets scanpy's warning.
      */
-    static void apply(AnnData data, BlockSource counts, IntToDoubleFunction totals, NormalizeTotalOptions options,
-                      Streaming streaming) {
-        double[] factors = SizeFactors.of(Math.toIntExact(counts.nRows()), totals, options.targetSum(),
-                SumType.normalizing(counts.dtype()));
+    static void apply(
+            AnnData data,
+            BlockSource counts,
+            IntToDoubleFunction totals,
+            NormalizeTotalOptions options,
+            Streaming streaming) {
+        double[] factors = SizeFactors.of(
+                Math.toIntExact(counts.nRows()), totals, options.targetSum(), SumType.normalizing(counts.dtype()));
         view(data, counts, factors, options);
         annotate(data, counts, totals, factors, options, streaming);
     }
@@ -69,17 +81,25 @@ public final class NormalizeTotal {
      * as it reads) the X of {@code data}.
      */
     static void view(AnnData data, BlockSource counts, double[] factors, NormalizeTotalOptions options) {
-        data.setX(NormalizedView.of(counts, factors, (c, s) -> totals(c, options, s, null)
-                .map(t -> SizeFactors.of(t.length, i -> t[i], options.targetSum(),
-                        SumType.normalizing(c.dtype())))));
+        data.setX(NormalizedView.of(
+                counts,
+                factors,
+                (c, s) -> totals(c, options, s, null)
+                        .map(t -> SizeFactors.of(
+                                t.length, i -> t[i], options.targetSum(), SumType.normalizing(c.dtype())))));
     }
 
     /**
      * Once {@code factors} are all made from {@code totals}: scanpy's warning if a cell's total is 0 (such a cell
      * stays empty), and the factors column if asked.
      */
-    static void annotate(AnnData data, BlockSource counts, IntToDoubleFunction totals, double[] factors,
-                         NormalizeTotalOptions options, Streaming streaming) {
+    static void annotate(
+            AnnData data,
+            BlockSource counts,
+            IntToDoubleFunction totals,
+            double[] factors,
+            NormalizeTotalOptions options,
+            Streaming streaming) {
         for (int i = 0; i < factors.length; i++) {
             if (!(totals.applyAsDouble(i) > 0)) {
                 streaming.warn("Some cells have zero counts");
@@ -87,7 +107,11 @@ public final class NormalizeTotal {
             }
         }
         if (options.keyAdded() != null) {
-            data.obs().put(options.keyAdded(), TypedSums.of(SumType.normalizing(counts.dtype()), factors).column());
+            data.obs()
+                    .put(
+                            options.keyAdded(),
+                            TypedSums.of(SumType.normalizing(counts.dtype()), factors)
+                                    .column());
         }
     }
 

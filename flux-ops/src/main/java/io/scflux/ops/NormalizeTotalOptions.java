@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
@@ -8,8 +12,8 @@ import io.scflux.core.InvalidOptionException;
  * fraction of some cell's total do not count towards any total), {@code keyAdded} (an obs column for the factors, or
  * null).
  */
-public record NormalizeTotalOptions(Double targetSum, boolean excludeHighlyExpressed, double maxFraction,
-                                    String keyAdded) {
+public record NormalizeTotalOptions(
+        Double targetSum, boolean excludeHighlyExpressed, double maxFraction, String keyAdded) {
 
     public NormalizeTotalOptions {
         if (targetSum != null && !(targetSum > 0 && targetSum < Double.POSITIVE_INFINITY)) {

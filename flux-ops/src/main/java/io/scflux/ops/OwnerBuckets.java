@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockBuffer;
@@ -75,8 +79,12 @@ final class OwnerBuckets {
             firstCol[bucketOfCol[c]] = c;
         }
         firstCol[this.buckets] = nCols;
-        this.cells = new double[MemoryAccount.host().requireArray(2 * cells, Double.BYTES, "the pseudobulk sums and counts of "
-                + nGroups + " groups x " + nCols + " genes")];
+        this.cells = new double
+                [MemoryAccount.host()
+                        .requireArray(
+                                2 * cells,
+                                Double.BYTES,
+                                "the pseudobulk sums and counts of " + nGroups + " groups x " + nCols + " genes")];
     }
 
     int buckets() {
@@ -122,8 +130,8 @@ final class OwnerBuckets {
      */
     Mono<OwnerBuckets> sum(BlockSource x, Streaming streaming) {
         if (x.nRows() != groupOfRow.length || x.nCols() != nCols) {
-            return Mono.error(new IllegalArgumentException(x.describe() + " is not " + groupOfRow.length + " x "
-                    + nCols));
+            return Mono.error(
+                    new IllegalArgumentException(x.describe() + " is not " + groupOfRow.length + " x " + nCols));
         }
         if (!streaming.engine().isLocal()) {
             return byOwners(x, streaming);
@@ -134,13 +142,17 @@ final class OwnerBuckets {
         Mono<Void> added = workers == 1
                 ? blocks.doOnNext(b -> addAll(split(b), 0, buckets)).then()
                 : blocks.map(this::split)
-                        .concatMap(s -> {
-                            int[] runs = s.runs(workers);
-                            return Flux.range(0, workers)
-                                    .flatMap(w -> Mono.<Void>fromRunnable(() -> add(s, runs[w], runs[w + 1]))
-                                            .subscribeOn(e.scheduler()), workers)
-                                    .then(Mono.fromRunnable(() -> release(s)));
-                        }, 1)
+                        .concatMap(
+                                s -> {
+                                    int[] runs = s.runs(workers);
+                                    return Flux.range(0, workers)
+                                            .flatMap(
+                                                    w -> Mono.<Void>fromRunnable(() -> add(s, runs[w], runs[w + 1]))
+                                                            .subscribeOn(e.scheduler()),
+                                                    workers)
+                                            .then(Mono.fromRunnable(() -> release(s)));
+                                },
+                                1)
                         .then();
         return added.then(Mono.fromSupplier(() -> this));
     }
@@ -149,8 +161,16 @@ final class OwnerBuckets {
         int owners = Math.max(1, Math.min(buckets, streaming.engine().parallelism(streaming.execution())));
         List<Owner> tasks = new ArrayList<>();
         for (int t = 0; t < owners; t++) {
-            tasks.add(new Owner(x, streaming.target(), nGroups, nCols, groupOfRow, buckets, requireCounts,
-                    t * buckets / owners, (t + 1) * buckets / owners));
+            tasks.add(new Owner(
+                    x,
+                    streaming.target(),
+                    nGroups,
+                    nCols,
+                    groupOfRow,
+                    buckets,
+                    requireCounts,
+                    t * buckets / owners,
+                    (t + 1) * buckets / owners));
         }
         return streaming.engine().run(tasks, streaming.execution()).map(slices -> {
             for (int t = 0; t < owners; t++) {
@@ -164,8 +184,17 @@ final class OwnerBuckets {
      * Buckets {@code [from, to)} of the sums of {@code x}: a task that reads every block in order and adds only its
      * buckets' entries, returning their cells (per group, the columns of those buckets, sums and counts side by side).
      */
-    private record Owner(BlockSource x, PlanTarget target, int nGroups, int nCols, int[] groupOfRow, int buckets,
-                         boolean requireCounts, int from, int to) implements Engine.Task<double[]> {
+    private record Owner(
+            BlockSource x,
+            PlanTarget target,
+            int nGroups,
+            int nCols,
+            int[] groupOfRow,
+            int buckets,
+            boolean requireCounts,
+            int from,
+            int to)
+            implements Engine.Task<double[]> {
         @Override
         public double[] call() {
             OwnerBuckets acc = new OwnerBuckets(nGroups, nCols, groupOfRow, buckets);

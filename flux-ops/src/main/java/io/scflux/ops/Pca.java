@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -35,8 +39,7 @@ public final class Pca {
 
     private static final String HVG = "highly_variable";
 
-    private Pca() {
-    }
+    private Pca() {}
 
     /**
      * Computes on subscription and adds, as scanpy does, {@code obsm["X_pca"]} (float32, lazy), {@code varm["PCs"]}
@@ -46,27 +49,29 @@ public final class Pca {
      */
     public static Mono<AnnData> pca(AnnData input, PcaOptions options, Streaming streaming) {
         return Mono.defer(() -> {
-            AnnData data = input.copy();
-            if (data.x() == null) {
-                throw new IllegalArgumentException("pca needs X, and this AnnData has none");
-            }
-            String column = maskColumn(data, options);
-            boolean[] mask = mask(data, column);
-            AnnData used = mask == null ? data : data.subset(Selection.all(), Selection.mask(mask));
-            BlockSource x = used.x();
-            ValueCheck.Pass pass = ValueCheck.pass(used, "`pca`", ValueCheck.Expect.FINITE, streaming);
-            int p = x.nCols();
-            long n = x.nRows();
-            int k = nComps(options, n, p);
-            boolean exact = switch (options.solver()) {
-                case AUTO -> p <= EXACT_MAX_FEATURES;
-                case COVARIANCE_EIGH -> true;
-                case RANDOMIZED -> false;
-            };
-            Mono<Components> components = exact ? CovarianceEigh.solve(x, k, streaming, pass)
-                    : RandomizedPca.solve(x, k, streaming, pass);
-            return components.map(c -> store(data, column, mask, x, c, streaming));
-        }).contextWrite(Pass.named("pca"));
+                    AnnData data = input.copy();
+                    if (data.x() == null) {
+                        throw new IllegalArgumentException("pca needs X, and this AnnData has none");
+                    }
+                    String column = maskColumn(data, options);
+                    boolean[] mask = mask(data, column);
+                    AnnData used = mask == null ? data : data.subset(Selection.all(), Selection.mask(mask));
+                    BlockSource x = used.x();
+                    ValueCheck.Pass pass = ValueCheck.pass(used, "`pca`", ValueCheck.Expect.FINITE, streaming);
+                    int p = x.nCols();
+                    long n = x.nRows();
+                    int k = nComps(options, n, p);
+                    boolean exact = switch (options.solver()) {
+                        case AUTO -> p <= EXACT_MAX_FEATURES;
+                        case COVARIANCE_EIGH -> true;
+                        case RANDOMIZED -> false;
+                    };
+                    Mono<Components> components = exact
+                            ? CovarianceEigh.solve(x, k, streaming, pass)
+                            : RandomizedPca.solve(x, k, streaming, pass);
+                    return components.map(c -> store(data, column, mask, x, c, streaming));
+                })
+                .contextWrite(Pass.named("pca"));
     }
 
     /** The bool var column of the genes to use, or null for all (scanpy's {@code _handle_mask_var}). */
@@ -83,8 +88,8 @@ public final class Pca {
             return has ? HVG : null;
         }
         if (!has) {
-            throw new MissingColumnException("use_highly_variable: var has no column '" + HVG
-                    + "' (run highly_variable_genes first)");
+            throw new MissingColumnException(
+                    "use_highly_variable: var has no column '" + HVG + "' (run highly_variable_genes first)");
         }
         return HVG;
     }
@@ -121,8 +126,8 @@ public final class Pca {
             return k;
         }
         if (options.nComps() > smaller) {
-            throw new IllegalArgumentException("n_comps=" + options.nComps() + " must be at most min(n_cells, n_genes)="
-                    + smaller);
+            throw new IllegalArgumentException(
+                    "n_comps=" + options.nComps() + " must be at most min(n_cells, n_genes)=" + smaller);
         }
         if (n < 2) {
             throw new IllegalArgumentException("pca needs at least 2 cells, got " + n);
@@ -130,8 +135,8 @@ public final class Pca {
         return options.nComps();
     }
 
-    private static AnnData store(AnnData data, String column, boolean[] mask, BlockSource x, Components c,
-                                 Streaming streaming) {
+    private static AnnData store(
+            AnnData data, String column, boolean[] mask, BlockSource x, Components c, Streaming streaming) {
         int k = c.k();
         int p = c.nFeatures();
         // scikit-learn keeps float32 for float32 data and computes in float64 otherwise

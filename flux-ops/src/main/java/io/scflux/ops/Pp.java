@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.anndata.AnnData;
@@ -14,8 +18,7 @@ import reactor.core.publisher.Mono;
  */
 public final class Pp {
 
-    private Pp() {
-    }
+    private Pp() {}
 
     /**
      * {@code sc.pp.filter_cells} with one criterion: the cells that pass, obs {@code n_counts} or {@code n_genes}
@@ -54,8 +57,8 @@ public final class Pp {
     }
 
     /** {@code sc.pp.highly_variable_genes}: see {@link HighlyVariableGenes}. */
-    public static Mono<AnnData> highlyVariableGenes(AnnData data, HighlyVariableGenesOptions options,
-                                                    Streaming streaming) {
+    public static Mono<AnnData> highlyVariableGenes(
+            AnnData data, HighlyVariableGenesOptions options, Streaming streaming) {
         return HighlyVariableGenes.highlyVariableGenes(data, options, streaming);
     }
 
@@ -86,8 +89,12 @@ public final class Pp {
      * The standard pipeline: {@link #preprocess} (QC with the qc variables given, normalize_total, log1p), seurat
      * highly variable genes, and PCA on them. X ends log-normalized (a lazy view over the counts).
      */
-    public static Mono<AnnData> pipeline(AnnData data, PreprocessOptions preprocess, HighlyVariableGenesOptions hvg,
-                                         PcaOptions pca, Streaming streaming) {
+    public static Mono<AnnData> pipeline(
+            AnnData data,
+            PreprocessOptions preprocess,
+            HighlyVariableGenesOptions hvg,
+            PcaOptions pca,
+            Streaming streaming) {
         return preprocess(data, preprocess, streaming)
                 .flatMap(d -> highlyVariableGenes(d, hvg, streaming))
                 .flatMap(d -> pca(d, pca.withUseHighlyVariable(true), streaming));

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -22,8 +26,7 @@ public final class Preprocess {
 
     private static final Logger LOG = LoggerFactory.getLogger(Preprocess.class);
 
-    private Preprocess() {
-    }
+    private Preprocess() {}
 
     /**
      * Emits a copy of {@code data} (left as it is) with the QC columns and X the fused view; without a target sum,
@@ -31,20 +34,21 @@ public final class Preprocess {
      */
     public static Mono<AnnData> preprocess(AnnData data, PreprocessOptions options, Streaming streaming) {
         return Mono.defer(() -> {
-            AnnData out = data.copy();
-            if (ridesAlong(options.normalize(), streaming)) {
-                LOG.debug("qc rides along the first full read of X");
-                riding(out, options, streaming);
-                return Mono.just(out);
-            }
-            LOG.debug("qc makes a pass of its own: the size factors need every cell's total first");
-            return QcMetrics.run(out, options.qc(), streaming).map(pass -> {
-                BlockSource counts = out.x();
-                NormalizeTotal.apply(out, counts, pass.totals::get, options.normalize(), streaming);
-                Log1p.apply(out, options.log1p(), streaming);
-                return out;
-            });
-        }).contextWrite(Pass.named("qc"));
+                    AnnData out = data.copy();
+                    if (ridesAlong(options.normalize(), streaming)) {
+                        LOG.debug("qc rides along the first full read of X");
+                        riding(out, options, streaming);
+                        return Mono.just(out);
+                    }
+                    LOG.debug("qc makes a pass of its own: the size factors need every cell's total first");
+                    return QcMetrics.run(out, options.qc(), streaming).map(pass -> {
+                        BlockSource counts = out.x();
+                        NormalizeTotal.apply(out, counts, pass.totals::get, options.normalize(), streaming);
+                        Log1p.apply(out, options.log1p(), streaming);
+                        return out;
+                    });
+                })
+                .contextWrite(Pass.named("qc"));
     }
 
     /**
@@ -52,7 +56,9 @@ public final class Preprocess {
      * the median, and no highly expressed genes to find first), and the reads must be in this JVM.
      */
     private static boolean ridesAlong(NormalizeTotalOptions normalize, Streaming streaming) {
-        return normalize.targetSum() != null && !normalize.excludeHighlyExpressed() && streaming.engine().isLocal();
+        return normalize.targetSum() != null
+                && !normalize.excludeHighlyExpressed()
+                && streaming.engine().isLocal();
     }
 
     /** Makes X the view over counts that fold QC as they are read, and defers the columns to the end of that read. */
@@ -62,12 +68,19 @@ public final class Preprocess {
         SumType type = SumType.normalizing(counts.dtype());
         double target = type.round(options.normalize().targetSum());
         double[] factors = new double[Math.toIntExact(counts.nRows())];
-        FoldingSource<QcPass.Sums> folding = new FoldingSource<>(counts, counts.plan(streaming.target()), pass,
-                block -> factors(pass, target, type, factors, Math.toIntExact(block.rowStart()),
+        FoldingSource<QcPass.Sums> folding = new FoldingSource<>(
+                counts,
+                counts.plan(streaming.target()),
+                pass,
+                block -> factors(
+                        pass,
+                        target,
+                        type,
+                        factors,
+                        Math.toIntExact(block.rowStart()),
                         Math.toIntExact(block.rowEnd())),
                 () -> {
-                    QcPass.Sums all = join(streaming.reduce(counts, pass)
-                            .contextWrite(Pass.named("qc")));
+                    QcPass.Sums all = join(streaming.reduce(counts, pass).contextWrite(Pass.named("qc")));
                     factors(pass, target, type, factors, 0, factors.length);
                     return all;
                 });

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
@@ -20,8 +24,8 @@ public record PreprocessOptions(QcMetricsOptions qc, NormalizeTotalOptions norma
 
     /** Each step's defaults. */
     public static PreprocessOptions defaults() {
-        return new PreprocessOptions(QcMetricsOptions.defaults(), NormalizeTotalOptions.defaults(),
-                Log1pOptions.defaults());
+        return new PreprocessOptions(
+                QcMetricsOptions.defaults(), NormalizeTotalOptions.defaults(), Log1pOptions.defaults());
     }
 
     public PreprocessOptions withQc(QcMetricsOptions options) {

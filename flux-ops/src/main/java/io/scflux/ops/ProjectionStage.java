@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.RowBlock;
@@ -36,7 +40,7 @@ final class ProjectionStage implements Stage {
             for (int g = 0; g < mask.length; g++) {
                 to[g] = mask[g] ? kept++ : -1;
             }
-            map = ColumnMap.of(to, kept, "mask_var");      // null when the mask keeps every gene
+            map = ColumnMap.of(to, kept, "mask_var"); // null when the mask keeps every gene
         }
         pick = map;
         rowOf = map == null ? null : map.columns();

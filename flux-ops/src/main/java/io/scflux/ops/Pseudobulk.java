@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -35,8 +39,7 @@ public final class Pseudobulk {
      */
     static final long CHUNK_NNZ = 1L << 20;
 
-    private Pseudobulk() {
-    }
+    private Pseudobulk() {}
 
     /** The pseudobulk of {@code data} (left unchanged), computed on subscription. */
     public static Mono<AnnData> pseudobulk(AnnData data, PseudobulkOptions options, Streaming streaming) {
@@ -46,17 +49,21 @@ public final class Pseudobulk {
     /** As {@link #pseudobulk(AnnData, PseudobulkOptions, Streaming)} with {@code buckets} owner buckets. */
     static Mono<AnnData> pseudobulk(AnnData data, PseudobulkOptions options, Streaming streaming, int buckets) {
         return Mono.defer(() -> {
-            BlockSource x = data.x();
-            if (x == null) {
-                throw new IllegalArgumentException("pseudobulk: the data have no X");
-            }
-            PseudobulkRows rows = PseudobulkRows.of(data.obs(), options.sampleCol(), options.groupsCol());
-            Streaming large = streaming.withTarget(streaming.target().atLeast(CHUNK_NNZ));
-            return new OwnerBuckets(rows.size(), x.nCols(), rows.rowOfCell(), buckets).requiringCounts().sum(x, large)
-                    .onErrorMap(ValueCheck.Found.class, e -> ValueCheck.invalid(data, e.finding, "`pseudobulk`",
-                            ValueCheck.Expect.COUNTS))
-                    .map(acc -> assemble(data, rows, acc, options));
-        }).contextWrite(Pass.named("pseudobulk"));
+                    BlockSource x = data.x();
+                    if (x == null) {
+                        throw new IllegalArgumentException("pseudobulk: the data have no X");
+                    }
+                    PseudobulkRows rows = PseudobulkRows.of(data.obs(), options.sampleCol(), options.groupsCol());
+                    Streaming large = streaming.withTarget(streaming.target().atLeast(CHUNK_NNZ));
+                    return new OwnerBuckets(rows.size(), x.nCols(), rows.rowOfCell(), buckets)
+                            .requiringCounts()
+                            .sum(x, large)
+                            .onErrorMap(
+                                    ValueCheck.Found.class,
+                                    e -> ValueCheck.invalid(data, e.finding, "`pseudobulk`", ValueCheck.Expect.COUNTS))
+                            .map(acc -> assemble(data, rows, acc, options));
+                })
+                .contextWrite(Pass.named("pseudobulk"));
     }
 
     /**
@@ -102,10 +109,9 @@ public final class Pseudobulk {
         obs.put("psbulk_counts", ArrayColumn.of(Arrays.copyOf(counts, n)));
         Frame var = data.var().take(IntStream.range(0, nGenes).toArray());
         int size = n * nGenes;
-        AnnData out = new AnnData(DenseMatrix.of(n, nGenes, size == x.length ? x : Arrays.copyOf(x, size)), obs,
-                var);
-        out.putLayer("psbulk_props", DenseMatrix.of(n, nGenes, size == props.length ? props
-                : Arrays.copyOf(props, size)));
+        AnnData out = new AnnData(DenseMatrix.of(n, nGenes, size == x.length ? x : Arrays.copyOf(x, size)), obs, var);
+        out.putLayer(
+                "psbulk_props", DenseMatrix.of(n, nGenes, size == props.length ? props : Arrays.copyOf(props, size)));
         return out;
     }
 }

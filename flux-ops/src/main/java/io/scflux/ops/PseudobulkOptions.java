@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
@@ -17,7 +21,10 @@ import java.util.Objects;
 public record PseudobulkOptions(String sampleCol, String groupsCol, Mode mode, int minCells, double minCounts) {
 
     /** How a row aggregates its cells, as decoupler's {@code mode="sum"} and {@code mode="mean"}. */
-    public enum Mode { SUM, MEAN }
+    public enum Mode {
+        SUM,
+        MEAN
+    }
 
     public PseudobulkOptions {
         Objects.requireNonNull(sampleCol, "sampleCol");

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.DType;
@@ -40,8 +44,16 @@ final class PseudobulkRows {
     private final int[] firstCell;
     private final List<String> constant;
 
-    private PseudobulkRows(Frame obs, String sampleCol, String groupsCol, String[] samples, String[] groups,
-                           int[] rowOfCell, int[] cells, int[] firstCell, List<String> constant) {
+    private PseudobulkRows(
+            Frame obs,
+            String sampleCol,
+            String groupsCol,
+            String[] samples,
+            String[] groups,
+            int[] rowOfCell,
+            int[] cells,
+            int[] firstCell,
+            List<String> constant) {
         this.obs = obs;
         this.sampleCol = sampleCol;
         this.groupsCol = groupsCol;
@@ -96,13 +108,22 @@ final class PseudobulkRows {
         List<String> constant = new ArrayList<>();
         for (Map.Entry<String, Column> c : obs.columns().entrySet()) {
             String name = c.getKey();
-            if (!name.equals(sampleCol) && !name.equals(groupsCol)
+            if (!name.equals(sampleCol)
+                    && !name.equals(groupsCol)
                     && constantInRows(c.getValue(), rowOfCell, firstCell)) {
                 constant.add(name);
             }
         }
-        return new PseudobulkRows(obs, sampleCol, groupsCol, samples.toArray(String[]::new),
-                groups.toArray(String[]::new), rowOfCell, cells, firstCell, constant);
+        return new PseudobulkRows(
+                obs,
+                sampleCol,
+                groupsCol,
+                samples.toArray(String[]::new),
+                groups.toArray(String[]::new),
+                rowOfCell,
+                cells,
+                firstCell,
+                constant);
     }
 
     /** Number of rows (every group-sample pair). */
@@ -157,8 +178,7 @@ final class PseudobulkRows {
                 continue;
             }
             int first = firstCell[row];
-            boolean same = cat != null ? cat.code(i) == cat.code(first)
-                    : Objects.equals(value(c, i), value(c, first));
+            boolean same = cat != null ? cat.code(i) == cat.code(first) : Objects.equals(value(c, i), value(c, first));
             if (!same) {
                 return false;
             }
@@ -273,8 +293,8 @@ final class PseudobulkRows {
         for (int i = 0; i < n; i++) {
             codes[i] = values[i] == null ? -1 : code.get(values[i]);
         }
-        return new CategoricalColumn(categoryArray(cats), codes, false,
-                CategoricalColumn.smallestCodeType(cats.length));
+        return new CategoricalColumn(
+                categoryArray(cats), codes, false, CategoricalColumn.smallestCodeType(cats.length));
     }
 
     private static DenseArray categoryArray(Object[] cats) {

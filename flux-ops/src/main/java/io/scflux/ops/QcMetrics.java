@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -22,8 +26,7 @@ import reactor.core.publisher.Mono;
  */
 public final class QcMetrics {
 
-    private QcMetrics() {
-    }
+    private QcMetrics() {}
 
     /**
      * Computes the metrics on subscription and emits a copy of {@code data} (left as it is) with them in its obs and
@@ -31,9 +34,10 @@ public final class QcMetrics {
      */
     public static Mono<AnnData> calculate(AnnData data, QcMetricsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
-            AnnData out = data.copy();
-            return run(out, options, streaming).thenReturn(out);
-        }).contextWrite(Pass.named("qc"));
+                    AnnData out = data.copy();
+                    return run(out, options, streaming).thenReturn(out);
+                })
+                .contextWrite(Pass.named("qc"));
     }
 
     /** The pass and the columns it adds; emits its per-cell results, whose totals {@link Preprocess} reuses. */
@@ -58,11 +62,16 @@ public final class QcMetrics {
         for (int q = 0; q < masks.length; q++) {
             if (count(masks[q]) == 0) {
                 streaming.warn("qc variable '" + options.qcVars().get(q) + "' marks no gene: total_counts_"
-                        + options.qcVars().get(q) + " and pct_counts_" + options.qcVars().get(q)
+                        + options.qcVars().get(q) + " and pct_counts_"
+                        + options.qcVars().get(q)
                         + " are 0 for every cell");
             }
         }
-        return new QcPass(data.nObs(), data.nVars(), masks, ranks(options.percentTop(), data.nVars()),
+        return new QcPass(
+                data.nObs(),
+                data.nVars(),
+                masks,
+                ranks(options.percentTop(), data.nVars()),
                 SumType.summing(x.dtype()));
     }
 
@@ -78,8 +87,8 @@ public final class QcMetrics {
      * Adds the columns of {@code pass}, whose partial over the whole of X is {@code sums}, once its values were found
      * to be counts (else the error or warning of {@link ValueCheck#check}); returns its cells.
      */
-    static QcPass.Cells annotate(AnnData data, QcMetricsOptions options, QcPass pass, QcPass.Sums sums,
-                                 Streaming streaming) {
+    static QcPass.Cells annotate(
+            AnnData data, QcMetricsOptions options, QcPass pass, QcPass.Sums sums, Streaming streaming) {
         ValueCheck.check(data, sums.findings, STEP, ValueCheck.Expect.COUNTS, streaming);
         QcPass.Cells cells = pass.cells(sums);
         annotateObs(data.obs(), options, cells);
@@ -109,7 +118,8 @@ public final class QcMetrics {
         for (int j = 0; j < ranks.size(); j++) {
             TypedSums top = pass.topSums[j];
             // scanpy: top sums and totals in X's sum type, their quotient in float64, times 100
-            obs.put("pct_counts_in_top_" + ranks.get(j) + "_genes",
+            obs.put(
+                    "pct_counts_in_top_" + ranks.get(j) + "_genes",
                     ArrayColumn.computed(DType.FLOAT64, n, i -> top.get(i) / totals.get(i) * 100));
         }
         for (int q = 0; q < options.qcVars().size(); q++) {
@@ -123,8 +133,7 @@ public final class QcMetrics {
         }
     }
 
-    private static void annotateVar(Frame var, QcMetricsOptions options, QcPass.Sums genes, int nObs,
-                                    SumType type) {
+    private static void annotateVar(Frame var, QcMetricsOptions options, QcPass.Sums genes, int nObs, SumType type) {
         int n = genes.sums.length;
         double[] mean = new double[n];
         double[] dropout = new double[n];
@@ -156,8 +165,8 @@ public final class QcMetrics {
             }
             Column c = var.column(name);
             if (!(c instanceof ArrayColumn a) || a.dtype() != DType.BOOL) {
-                throw new IllegalArgumentException("qc variable " + name + " must be a bool var column, found "
-                        + c.typeName());
+                throw new IllegalArgumentException(
+                        "qc variable " + name + " must be a bool var column, found " + c.typeName());
             }
             masks[q] = (boolean[]) a.values().data();
         }
@@ -170,8 +179,8 @@ public final class QcMetrics {
         for (int j = 0; j < out.length; j++) {
             out[j] = percentTop.get(j);
             if (out[j] > nVars) {
-                throw new IllegalArgumentException("percent_top rank " + out[j] + " is more than the " + nVars
-                        + " genes");
+                throw new IllegalArgumentException(
+                        "percent_top rank " + out[j] + " is more than the " + nVars + " genes");
             }
         }
         return out;

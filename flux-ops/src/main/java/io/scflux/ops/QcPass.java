@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.Reducer;
@@ -27,6 +31,7 @@ final class QcPass implements Reducer<QcPass.Sums> {
     private final boolean[][] qcMasks;
     /** Whether a gene is in any qc variable: one load per entry, and the masks looked at only for those genes. */
     private final boolean[] inAnyQc;
+
     private final int[] percentTop;
     private final SumType type;
     /**
@@ -186,8 +191,8 @@ final class QcPass implements Reducer<QcPass.Sums> {
      * Each top-n sum of the cell whose values are {@code values[from, to)}, by selection on a copy of its nonzeros in
      * {@code row}: the top {@code percentTop[last]}, then within them the next smaller top, and so on; sums segments.
      */
-    private void selectTopSums(float[] values, int from, int to, float[] row, int maxTop, TypedSums[] topSums,
-                               int cell) {
+    private void selectTopSums(
+            float[] values, int from, int to, float[] row, int maxTop, TypedSums[] topSums, int cell) {
         int n = 0;
         for (int k = from; k < to; k++) {
             if (values[k] != 0) {
@@ -257,7 +262,6 @@ final class QcPass implements Reducer<QcPass.Sums> {
             sums = new double[nCols];
             cells = new long[nCols];
         }
-
     }
 
     /**

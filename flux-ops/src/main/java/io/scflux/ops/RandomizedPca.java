@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -31,8 +35,7 @@ final class RandomizedPca {
     /** Most passes over the data after the one for the means. */
     static final int MAX_ITERATIONS = 30;
 
-    private RandomizedPca() {
-    }
+    private RandomizedPca() {}
 
     /** Vectors iterated for {@code k} components: {@code k} plus as many again plus 10, at most all features. */
     private static int blockSize(int k, int p) {
@@ -60,8 +63,8 @@ final class RandomizedPca {
         });
     }
 
-    private static Mono<Components> iterate(BlockSource x, Streaming streaming, double[] mean, int k, double total,
-                                            DMatrixRMaj q, int iteration) {
+    private static Mono<Components> iterate(
+            BlockSource x, Streaming streaming, double[] mean, int k, double total, DMatrixRMaj q, int iteration) {
         CovarianceProduct product = new CovarianceProduct(q.data, q.numCols, mean);
         return streaming.reduce(x, product).flatMap(sums -> {
             DMatrixRMaj z = DMatrixRMaj.wrap(q.numRows, q.numCols, product.product(sums, x.nRows()));
@@ -100,9 +103,12 @@ final class RandomizedPca {
             if (!eig.decompose(sym)) {
                 throw new ArithmeticException("the Rayleigh-Ritz eigendecomposition did not converge");
             }
-            int[] order = IntStream.range(0, l).boxed()
-                    .sorted(Comparator.comparingDouble((Integer j) -> -eig.getEigenvalue(j).getReal()))
-                    .mapToInt(Integer::intValue).toArray();
+            int[] order = IntStream.range(0, l)
+                    .boxed()
+                    .sorted(Comparator.comparingDouble(
+                            (Integer j) -> -eig.getEigenvalue(j).getReal()))
+                    .mapToInt(Integer::intValue)
+                    .toArray();
             DMatrixRMaj w = new DMatrixRMaj(l, l);
             double[] values = new double[l];
             for (int j = 0; j < l; j++) {

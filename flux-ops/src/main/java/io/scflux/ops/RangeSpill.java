@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSums;
@@ -43,12 +47,14 @@ final class RangeSpill implements AutoCloseable {
     private final FileChannel channel;
     /** Per range, its region's first record and the next record written. */
     private final long[] start;
+
     private final long[] cursor;
     private final ByteBuffer[] buffers;
     private final MemoryAccount account;
     private final long accounted;
     /** Per range, the checksums of the blocks written, and whether its last (short) block was written. */
     private final BlockSums[] sums;
+
     private final boolean[] ended;
 
     private RangeSpill(Path file, FileChannel channel, long[] totals, MemoryAccount account, long accounted) {
@@ -138,8 +144,8 @@ final class RangeSpill implements AutoCloseable {
             return;
         }
         if (ended[range]) {
-            throw new IllegalStateException("range " + range + " of " + file + " was appended to after its last "
-                    + "block was written");
+            throw new IllegalStateException(
+                    "range " + range + " of " + file + " was appended to after its last " + "block was written");
         }
         // every block but a range's last holds BUFFERED records, where reads look for it
         ended[range] = records < BUFFERED;
@@ -205,10 +211,13 @@ final class RangeSpill implements AutoCloseable {
             int index = (int) ((at - start[range]) / BUFFERED) + off / (BUFFERED * RECORD);
             if (!sums[range].matches(index, block)) {
                 long from = (start[range] + (long) index * BUFFERED) * RECORD;
-                throw new ScfluxFormatException(file.toString(), "range " + range + ", block " + index + " (bytes "
-                        + from + ".." + (from + block.remaining()) + ")", "does not match its CRC32C checksum: this "
-                        + "spill of X's values for the wilcoxon ranks changed after scflux wrote it; nothing of it "
-                        + "was ranked");
+                throw new ScfluxFormatException(
+                        file.toString(),
+                        "range " + range + ", block " + index + " (bytes " + from + ".." + (from + block.remaining())
+                                + ")",
+                        "does not match its CRC32C checksum: this "
+                                + "spill of X's values for the wilcoxon ranks changed after scflux wrote it; nothing of it "
+                                + "was ranked");
             }
         }
     }

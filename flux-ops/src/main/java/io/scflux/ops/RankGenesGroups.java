@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -33,10 +37,10 @@ public final class RankGenesGroups {
 
     /** What scipy's normal tail multiplies |z| by before {@code erfc} (cephes' {@code SQRTH}). */
     private static final double SQRT1_2 = 0.70710678118654752440;
+
     private static final double LN2 = Math.log(2);
 
-    private RankGenesGroups() {
-    }
+    private RankGenesGroups() {}
 
     /**
      * On subscription, reads X (or the layer of {@code options}) once (the Wilcoxon test: once more, or once per range
@@ -48,22 +52,23 @@ public final class RankGenesGroups {
      */
     public static Mono<AnnData> rankGenesGroups(AnnData input, RankGenesGroupsOptions options, Streaming streaming) {
         return Mono.defer(() -> {
-            AnnData data = input.copy();
-            BlockSource x = matrix(data, options.layer());
-            GroupLabels groups = GroupLabels.of(data.obs(), options);
-            GeneSums pass = GeneSums.nonzeroValues(groups.labelOfCell, groups.labels(), x.nCols());
-            return ValueCheck.reduce(data, x, pass, "`rank_genes_groups`", ValueCheck.Expect.LOGARITHMIZED,
-                            streaming)
-                    .flatMap(sums -> {
-                        GroupMoments[][] compared = compared(groups, sums);
-                        return scores(x, groups, sums, compared, options, streaming)
-                                .map(scores -> results(data, groups, sums, compared, scores, options));
-                    })
-                    .map(results -> {
-                        data.uns().put(KEY, results);
-                        return data;
-                    });
-        }).contextWrite(Pass.named("rank_genes_groups"));
+                    AnnData data = input.copy();
+                    BlockSource x = matrix(data, options.layer());
+                    GroupLabels groups = GroupLabels.of(data.obs(), options);
+                    GeneSums pass = GeneSums.nonzeroValues(groups.labelOfCell, groups.labels(), x.nCols());
+                    return ValueCheck.reduce(
+                                    data, x, pass, "`rank_genes_groups`", ValueCheck.Expect.LOGARITHMIZED, streaming)
+                            .flatMap(sums -> {
+                                GroupMoments[][] compared = compared(groups, sums);
+                                return scores(x, groups, sums, compared, options, streaming)
+                                        .map(scores -> results(data, groups, sums, compared, scores, options));
+                            })
+                            .map(results -> {
+                                data.uns().put(KEY, results);
+                                return data;
+                            });
+                })
+                .contextWrite(Pass.named("rank_genes_groups"));
     }
 
     private static BlockSource matrix(AnnData data, String layer) {
@@ -87,29 +92,35 @@ public final class RankGenesGroups {
         GroupMoments ref = groups.reference < 0 ? null : GroupMoments.ofLabel(sums, groups.reference);
         GroupMoments[][] out = new GroupMoments[tested.length][];
         for (int k = 0; k < tested.length; k++) {
-            out[k] = new GroupMoments[] {GroupMoments.ofLabel(sums, tested[k]),
-                ref != null ? ref : GroupMoments.allBut(sums, tested[k])};
+            out[k] = new GroupMoments[] {
+                GroupMoments.ofLabel(sums, tested[k]), ref != null ? ref : GroupMoments.allBut(sums, tested[k])
+            };
         }
         return out;
     }
 
     /** Per tested group: the scores and the p-values of every gene. */
-    private static Mono<double[][][]> scores(BlockSource x, GroupLabels groups, GeneSums.Sums sums,
-                                              GroupMoments[][] compared, RankGenesGroupsOptions options,
-                                              Streaming streaming) {
+    private static Mono<double[][][]> scores(
+            BlockSource x,
+            GroupLabels groups,
+            GeneSums.Sums sums,
+            GroupMoments[][] compared,
+            RankGenesGroupsOptions options,
+            Streaming streaming) {
         int[] tested = groups.tested();
         if (options.method() == Method.WILCOXON) {
-            return RankSums.zScores(x, groups, sums, options.tieCorrect(), streaming).map(z -> {
-                double[][][] out = new double[tested.length][][];
-                for (int k = 0; k < tested.length; k++) {
-                    double[] p = new double[z[k].length];
-                    for (int g = 0; g < p.length; g++) {
-                        p[g] = normalTwoSided(z[k][g]);
-                    }
-                    out[k] = new double[][] {z[k], p};
-                }
-                return out;
-            });
+            return RankSums.zScores(x, groups, sums, options.tieCorrect(), streaming)
+                    .map(z -> {
+                        double[][][] out = new double[tested.length][][];
+                        for (int k = 0; k < tested.length; k++) {
+                            double[] p = new double[z[k].length];
+                            for (int g = 0; g < p.length; g++) {
+                                p[g] = normalTwoSided(z[k][g]);
+                            }
+                            out[k] = new double[][] {z[k], p};
+                        }
+                        return out;
+                    });
         }
         double[][][] out = new double[tested.length][][];
         for (int k = 0; k < tested.length; k++) {
@@ -127,9 +138,13 @@ public final class RankGenesGroups {
     }
 
     /** {@code uns["rank_genes_groups"]}, in scanpy's order of keys. */
-    private static Map<String, Object> results(AnnData data, GroupLabels groups, GeneSums.Sums sums,
-                                               GroupMoments[][] compared, double[][][] scores,
-                                               RankGenesGroupsOptions options) {
+    private static Map<String, Object> results(
+            AnnData data,
+            GroupLabels groups,
+            GeneSums.Sums sums,
+            GroupMoments[][] compared,
+            double[][][] scores,
+            RankGenesGroupsOptions options) {
         Map<String, Object> out = new LinkedHashMap<>();
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("groupby", options.groupby());
@@ -174,8 +189,8 @@ public final class RankGenesGroups {
                 sc[i] = (float) s[g];
                 pv[i] = p[g];
                 pa[i] = adj[g];
-                fc[i] = (float) log2((Math.expm1(mine.mean()[g] * lnBase) + 1e-9)
-                        / (Math.expm1(other.mean()[g] * lnBase) + 1e-9));
+                fc[i] = (float) log2(
+                        (Math.expm1(mine.mean()[g] * lnBase) + 1e-9) / (Math.expm1(other.mean()[g] * lnBase) + 1e-9));
             }
             names.put(group, DenseArray.of(n));
             score.put(group, DenseArray.of(sc));

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
@@ -19,9 +23,16 @@ import java.util.Objects;
  * @param tieCorrect wilcoxon's tie correction of the rank-sum variance
  * @param layer      the layer tested instead of X; null for X
  */
-public record RankGenesGroupsOptions(String groupby, Method method, List<String> groups, String reference,
-                                     Integer nGenes, boolean pts, CorrMethod corrMethod, boolean tieCorrect,
-                                     String layer) {
+public record RankGenesGroupsOptions(
+        String groupby,
+        Method method,
+        List<String> groups,
+        String reference,
+        Integer nGenes,
+        boolean pts,
+        CorrMethod corrMethod,
+        boolean tieCorrect,
+        String layer) {
 
     /** scanpy's {@code reference} that compares each group with all other cells. */
     public static final String REST = "rest";
@@ -83,8 +94,8 @@ public record RankGenesGroupsOptions(String groupby, Method method, List<String>
                     return c;
                 }
             }
-            throw new InvalidOptionException("unknown corr_method " + name
-                    + ": expected benjamini-hochberg or bonferroni");
+            throw new InvalidOptionException(
+                    "unknown corr_method " + name + ": expected benjamini-hochberg or bonferroni");
         }
 
         /**
@@ -135,8 +146,8 @@ public record RankGenesGroupsOptions(String groupby, Method method, List<String>
 
     /** scanpy's defaults: t-test of every group of {@code groupby} against the rest, all genes, Benjamini-Hochberg. */
     public static RankGenesGroupsOptions of(String groupby) {
-        return new RankGenesGroupsOptions(groupby, Method.T_TEST, null, REST, null, false,
-                CorrMethod.BENJAMINI_HOCHBERG, false, null);
+        return new RankGenesGroupsOptions(
+                groupby, Method.T_TEST, null, REST, null, false, CorrMethod.BENJAMINI_HOCHBERG, false, null);
     }
 
     public RankGenesGroupsOptions withMethod(Method m) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -50,9 +54,11 @@ final class RankSums {
     private final boolean[] gathered;
     /** Per gene, its non-zero values in gathered cells. */
     private final long[] counts;
+
     private final List<int[]> ranges = new ArrayList<>();
     /** Per gene, its range's index in {@link #ranges}; per range, its first gene. */
     private final int[] rangeOf;
+
     private final int[] firstOf;
     /**
      * The low bits of a gathered record that hold the gene within its range, below the label: ranges are at most
@@ -103,8 +109,12 @@ final class RankSums {
             from = to;
         }
         this.firstOf = ranges.stream().mapToInt(range -> range[0]).toArray();
-        this.entries = new long[MemoryAccount.host().requireArray(largest, Long.BYTES,
-                "the non-zero values of one range of genes for the wilcoxon ranks")];
+        this.entries = new long
+                [MemoryAccount.host()
+                        .requireArray(
+                                largest,
+                                Long.BYTES,
+                                "the non-zero values of one range of genes for the wilcoxon ranks")];
         this.z = new double[tested.length][nGenes];
     }
 
@@ -112,8 +122,8 @@ final class RankSums {
      * The z-scores of the tested groups of {@code groups} (per group in {@link GroupLabels#tested} order, per gene) on
      * X, whose per-label sums {@code sums} hold the non-zero counts; a NaN score becomes 0, as in scanpy.
      */
-    static Mono<double[][]> zScores(BlockSource x, GroupLabels groups, GeneSums.Sums sums, boolean tieCorrect,
-                                    Streaming streaming) {
+    static Mono<double[][]> zScores(
+            BlockSource x, GroupLabels groups, GeneSums.Sums sums, boolean tieCorrect, Streaming streaming) {
         return zScores(x, groups, sums, tieCorrect, streaming, RANGE_BYTES, PASSES);
     }
 
@@ -121,15 +131,26 @@ final class RankSums {
      * As above, gathering at most {@code rangeBytes} of values per range, and with more than {@code passes} ranges
      * through a spill.
      */
-    static Mono<double[][]> zScores(BlockSource x, GroupLabels groups, GeneSums.Sums sums, boolean tieCorrect,
-                                    Streaming streaming, long rangeBytes, int passes) {
+    static Mono<double[][]> zScores(
+            BlockSource x,
+            GroupLabels groups,
+            GeneSums.Sums sums,
+            boolean tieCorrect,
+            Streaming streaming,
+            long rangeBytes,
+            int passes) {
         return Mono.defer(() -> {
             RankSums r = new RankSums(groups, sums, tieCorrect, Math.max(1, rangeBytes / Long.BYTES));
             Mono<Void> ranked = r.ranges.size() <= passes
-                    ? Flux.range(0, r.ranges.size()).concatMap(i -> r.pass(x, i, streaming), 1).then()
-                    : Mono.using(() -> RangeSpill.open(TemporaryFiles.openScratchDir(), r.rangeTotals()),
-                            spill -> r.scatter(x, spill, streaming).then(Flux.range(0, r.ranges.size())
-                                    .concatMap(i -> r.fromSpill(spill, i, streaming), 1).then()),
+                    ? Flux.range(0, r.ranges.size())
+                            .concatMap(i -> r.pass(x, i, streaming), 1)
+                            .then()
+                    : Mono.using(
+                            () -> RangeSpill.open(TemporaryFiles.openScratchDir(), r.rangeTotals()),
+                            spill -> r.scatter(x, spill, streaming)
+                                    .then(Flux.range(0, r.ranges.size())
+                                            .concatMap(i -> r.fromSpill(spill, i, streaming), 1)
+                                            .then()),
                             RangeSpill::close);
             return ranked.then(Mono.fromSupplier(() -> r.z));
         });
@@ -140,7 +161,8 @@ final class RankSums {
         int from = ranges.get(i)[0];
         int[] start = starts(i);
         int[] next = Arrays.copyOf(start, start.length - 1);
-        return streaming.blocks(x, b -> take(b, i, i + 1))
+        return streaming
+                .blocks(x, b -> take(b, i, i + 1))
                 .doOnNext(t -> place(t.records(), 0, t.records().length, start, next, from))
                 .contextWrite(Pass.named("wilcoxon ranks of genes " + (from + 1) + "-" + ranges.get(i)[1]))
                 .then(Mono.defer(() -> rank(from, start, streaming.execution())));
@@ -148,7 +170,8 @@ final class RankSums {
 
     /** One pass over X writes every range's values into {@code spill}, a block's in block order. */
     private Mono<Void> scatter(BlockSource x, RangeSpill spill, Streaming streaming) {
-        return streaming.blocks(x, b -> take(b, 0, ranges.size()))
+        return streaming
+                .blocks(x, b -> take(b, 0, ranges.size()))
                 .doOnNext(t -> {
                     for (int r = 0; r < ranges.size(); r++) {
                         spill.append(r, t.records(), t.offsets()[r], t.offsets()[r + 1]);
@@ -191,8 +214,7 @@ final class RankSums {
      * A block's non-zero values in gathered cells as {@link #record records}, range after range ({@code offsets[r]} to
      * {@code offsets[r + 1]} for the r-th range taken), in row order within each.
      */
-    private record Taken(long[] records, int[] offsets) {
-    }
+    private record Taken(long[] records, int[] offsets) {}
 
     /** The block's values of the genes of ranges {@code [first, last)}. */
     private Taken take(RowBlock b, int first, int last) {
@@ -275,8 +297,10 @@ final class RankSums {
         int width = start.length - 1;
         int tasks = (width + GENES_PER_TASK - 1) / GENES_PER_TASK;
         return Flux.range(0, tasks)
-                .flatMap(t -> Mono.fromRunnable(() -> rankGenes(from, start, t * GENES_PER_TASK,
-                        Math.min(width, (t + 1) * GENES_PER_TASK))).subscribeOn(execution.scheduler()),
+                .flatMap(
+                        t -> Mono.fromRunnable(() -> rankGenes(
+                                        from, start, t * GENES_PER_TASK, Math.min(width, (t + 1) * GENES_PER_TASK)))
+                                .subscribeOn(execution.scheduler()),
                         execution.threads())
                 .then();
     }
@@ -308,7 +332,8 @@ final class RankSums {
                     long n = cells[group];
                     long m = cells[reference];
                     double ties = rank(start[g], start[g + 1], pair, n + m, rank2, nonzero);
-                    double sd = tieCorrect ? Math.sqrt(tieFactor(ties, n + m) * n * m * (n + m + 1) / 12.0)
+                    double sd = tieCorrect
+                            ? Math.sqrt(tieFactor(ties, n + m) * n * m * (n + m + 1) / 12.0)
                             : Math.sqrt(product(n, m, n + m + 1) / 12.0);
                     z[k][gene] = score(rank2[group] / 2.0 - n * ((n + m + 1) / 2.0), sd);
                     pair[group] = false;
@@ -334,7 +359,9 @@ final class RankSums {
         try {
             return Math.multiplyExact(Math.multiplyExact(a, b), c);
         } catch (ArithmeticException e) {
-            return BigInteger.valueOf(a).multiply(BigInteger.valueOf(b)).multiply(BigInteger.valueOf(c))
+            return BigInteger.valueOf(a)
+                    .multiply(BigInteger.valueOf(b))
+                    .multiply(BigInteger.valueOf(c))
                     .doubleValue();
         }
     }

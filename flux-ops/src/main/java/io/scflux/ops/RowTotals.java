@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.Reducer;
@@ -103,6 +107,5 @@ final class RowTotals implements Reducer<RowTotals.Sums> {
     }
 
     /** The totals of rows {@code [rowStart, rowStart + totals.length)}. */
-    record Chunk(long rowStart, double[] totals) implements java.io.Serializable {
-    }
+    record Chunk(long rowStart, double[] totals) implements java.io.Serializable {}
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -18,8 +22,7 @@ import reactor.core.publisher.Mono;
  */
 public final class Scale {
 
-    private Scale() {
-    }
+    private Scale() {}
 
     /**
      * Computes the statistics on subscription and emits a copy of {@code input} (left as it is) whose X is the
@@ -29,39 +32,46 @@ public final class Scale {
      */
     public static Mono<AnnData> scale(AnnData input, ScaleOptions options, Streaming streaming) {
         return Mono.defer(() -> {
-            AnnData data = input.copy();
-            BlockSource x = data.x();
-            if (x == null) {
-                throw new IllegalArgumentException("scale needs X, and this AnnData has none");
-            }
-            boolean float32 = x.dtype() == DType.FLOAT32;
-            Mono<ColumnMoments.Sums> moments = ValueCheck.reduce(data, x, new ColumnMoments(x.nCols(), float32,
-                    streaming.backend()), "`scale`", ValueCheck.Expect.FINITE, streaming);
-            return moments.map(sums -> {
-                long n = x.nRows();
-                double[] mean = sums.means(n);
-                double[] std = sums.variances(n);
-                for (int c = 0; c < std.length; c++) {
-                    std[c] = Math.sqrt(std[c]);
-                    if (std[c] == 0) {
-                        std[c] = 1;
+                    AnnData data = input.copy();
+                    BlockSource x = data.x();
+                    if (x == null) {
+                        throw new IllegalArgumentException("scale needs X, and this AnnData has none");
                     }
-                }
-                data.var().put("mean", ArrayColumn.of(mean));
-                data.var().put("std", ArrayColumn.of(std));
-                boolean float32Array = float32 && x.isDense();
-                ColumnScale stage = new ColumnScale(mean, std, options.zeroCenter(), options.maxValue(),
-                        float32Array);
-                DType type = float32Array ? DType.FLOAT32 : DType.FLOAT64;
-                if (x instanceof NormalizedView view && !float32Array) {
-                    data.setX(view.withScaling(stage));
-                } else {
-                    data.setX(options.zeroCenter() || x.isDense()
-                            ? StagedSource.densifying(x, stage, x.nCols(), type)
-                            : StagedSource.of(x, stage, x.nCols(), type));
-                }
-                return data;
-            });
-        }).contextWrite(Pass.named("scale"));
+                    boolean float32 = x.dtype() == DType.FLOAT32;
+                    Mono<ColumnMoments.Sums> moments = ValueCheck.reduce(
+                            data,
+                            x,
+                            new ColumnMoments(x.nCols(), float32, streaming.backend()),
+                            "`scale`",
+                            ValueCheck.Expect.FINITE,
+                            streaming);
+                    return moments.map(sums -> {
+                        long n = x.nRows();
+                        double[] mean = sums.means(n);
+                        double[] std = sums.variances(n);
+                        for (int c = 0; c < std.length; c++) {
+                            std[c] = Math.sqrt(std[c]);
+                            if (std[c] == 0) {
+                                std[c] = 1;
+                            }
+                        }
+                        data.var().put("mean", ArrayColumn.of(mean));
+                        data.var().put("std", ArrayColumn.of(std));
+                        boolean float32Array = float32 && x.isDense();
+                        ColumnScale stage =
+                                new ColumnScale(mean, std, options.zeroCenter(), options.maxValue(), float32Array);
+                        DType type = float32Array ? DType.FLOAT32 : DType.FLOAT64;
+                        if (x instanceof NormalizedView view && !float32Array) {
+                            data.setX(view.withScaling(stage));
+                        } else {
+                            data.setX(
+                                    options.zeroCenter() || x.isDense()
+                                            ? StagedSource.densifying(x, stage, x.nCols(), type)
+                                            : StagedSource.of(x, stage, x.nCols(), type));
+                        }
+                        return data;
+                    });
+                })
+                .contextWrite(Pass.named("scale"));
     }
 }

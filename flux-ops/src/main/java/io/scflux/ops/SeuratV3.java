@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.InvalidValueException;
@@ -23,6 +27,7 @@ final class SeuratV3 {
 
     /** The standard deviations the LOESS expects and the clipping ceilings, per batch and gene. */
     private final double[] expectedStd;
+
     private final double[] ceiling;
     private final Batches batches;
     private final int nGenes;
@@ -52,8 +57,8 @@ final class SeuratV3 {
         for (int b = 0; b < batches.count; b++) {
             long n = sums.cells[b];
             if (n < 2) {
-                throw new IllegalArgumentException("seurat_v3 needs at least 2 cells per batch; batch " + b
-                        + " has " + n);
+                throw new IllegalArgumentException(
+                        "seurat_v3 needs at least 2 cells per batch; batch " + b + " has " + n);
             }
             for (int g = 0; g < nGenes; g++) {
                 mean[g] = sums.mean(b, g);

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import java.util.Arrays;
@@ -11,8 +15,7 @@ import java.util.function.IntToDoubleFunction;
  */
 final class SizeFactors {
 
-    private SizeFactors() {
-    }
+    private SizeFactors() {}
 
     /**
      * The factors of {@code n} cells, {@code totals(i)} the float64 total of cell {@code i}; {@code targetSum} null

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.DType;
@@ -11,8 +15,7 @@ import java.util.List;
  */
 final class Stack {
 
-    private Stack() {
-    }
+    private Stack() {}
 
     /** numpy's promotion of the types of the parts that are present. */
     static DType type(List<DenseArray> parts) {
@@ -49,8 +52,8 @@ final class Stack {
         for (int len : lengths) {
             n += len;
         }
-        Object out = java.lang.reflect.Array.newInstance(DenseArray.javaType(type).getComponentType(),
-                Math.multiplyExact(n, stride));
+        Object out = java.lang.reflect.Array.newInstance(
+                DenseArray.javaType(type).getComponentType(), Math.multiplyExact(n, stride));
         int at = 0;
         for (int p = 0; p < parts.size(); p++) {
             DenseArray a = parts.get(p);

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.DType;
@@ -8,8 +12,7 @@ import io.scflux.core.anndata.NullableColumn;
 /** The values of a column of strings, null where missing: how the grouping steps read an obs column of labels. */
 final class StringValues {
 
-    private StringValues() {
-    }
+    private StringValues() {}
 
     /** {@code c}'s strings (null where its mask says missing; a copy then), or null when {@code c} holds no strings. */
     static String[] of(Column c) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.DType;
@@ -14,7 +18,10 @@ import java.util.function.IntToDoubleFunction;
  * sums give too while a total stays below 2^24.
  */
 enum SumType {
-    FLOAT32(DType.FLOAT32), FLOAT64(DType.FLOAT64), INT64(DType.INT64), UINT64(DType.UINT64);
+    FLOAT32(DType.FLOAT32),
+    FLOAT64(DType.FLOAT64),
+    INT64(DType.INT64),
+    UINT64(DType.UINT64);
 
     private final DType dtype;
 
@@ -55,8 +62,8 @@ enum SumType {
     /** {@code part / whole * 100} as scanpy computes it on two columns of this type (0 / 0 is NaN), computed. */
     Column percent(TypedSums part, TypedSums whole) {
         SumType r = ratioType();
-        return ArrayColumn.computed(r.dtype, part.size(),
-                i -> r.round(r.round(round(part.get(i)) / round(whole.get(i))) * 100));
+        return ArrayColumn.computed(
+                r.dtype, part.size(), i -> r.round(r.round(round(part.get(i)) / round(whole.get(i))) * 100));
     }
 
     /** The type of a quotient or logarithm of values of this type. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 /**
@@ -6,8 +10,7 @@ package io.scflux.ops;
  */
 final class TopValues {
 
-    private TopValues() {
-    }
+    private TopValues() {}
 
     /**
      * Rearranges {@code a[from, to)} so that {@code a[from, from + k)} holds its {@code k} largest values, in no

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.anndata.ArrayColumn;
@@ -12,6 +16,7 @@ final class TypedSums implements java.io.Serializable {
     private final SumType type;
     /** A {@code float[]}, {@code double[]} or {@code long[]} as the type holds its values. */
     private final Object values;
+
     private final int size;
 
     TypedSums(SumType type, int size) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockBuffer;
@@ -56,10 +60,11 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
      * {@link InvalidValueException} for a value {@code step} (scanpy's name, {@code `normalize_total`}) cannot take;
      * for counts, scanpy's warning when one is not a whole number.
      */
-    static <A> Mono<A> reduce(AnnData data, BlockSource x, Reducer<A> pass, String step, Expect expect,
-                              Streaming streaming) {
-        return streaming.reduce(x, checking(pass, expect)).map(checked -> unwrap(data, checked, step, expect,
-                streaming));
+    static <A> Mono<A> reduce(
+            AnnData data, BlockSource x, Reducer<A> pass, String step, Expect expect, Streaming streaming) {
+        return streaming
+                .reduce(x, checking(pass, expect))
+                .map(checked -> unwrap(data, checked, step, expect, streaming));
     }
 
     /** {@code pass} with its values checked for {@code expect}, for a pass made elsewhere (riding along a write). */
@@ -85,8 +90,8 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
             throw invalid(data, found.invalid, step, expect);
         }
         if (found.fraction != null) {
-            streaming.warn(step + " expects raw count data, but non-integers were found ("
-                    + found.fraction.value + " " + at(data, found.fraction) + ")");
+            streaming.warn(step + " expects raw count data, but non-integers were found (" + found.fraction.value + " "
+                    + at(data, found.fraction) + ")");
         }
         if (expect == Expect.LOGARITHMIZED && !found.notCounts) {
             String name = step.replace("`", "");
@@ -125,14 +130,16 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
     /** The error naming what {@code found} found in {@code data}'s X, which {@code step} cannot take. */
     static InvalidValueException invalid(AnnData data, Finding found, String step, Expect expect) {
         boolean wide = data.x() != null && data.x().dtype() != DType.FLOAT32;
-        String value = Float.isInfinite(found.value) && wide ? found.value + " (or a value too large for float32, "
-                + "in which scflux's blocks carry values)" : String.valueOf(found.value);
-        return new InvalidValueException("X holds " + value + " " + at(data, found) + ": " + step + " expects "
-                + expect.description);
+        String value = Float.isInfinite(found.value) && wide
+                ? found.value + " (or a value too large for float32, " + "in which scflux's blocks carry values)"
+                : String.valueOf(found.value);
+        return new InvalidValueException(
+                "X holds " + value + " " + at(data, found) + ": " + step + " expects " + expect.description);
     }
 
     private static String at(AnnData data, Finding f) {
-        return "at cell " + name(data.obs().names(), f.row) + ", gene " + name(data.var().names(), f.col);
+        return "at cell " + name(data.obs().names(), f.row) + ", gene "
+                + name(data.var().names(), f.col);
     }
 
     private static String name(PackedStrings names, long i) {
@@ -227,8 +234,7 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
          * refuses and, for counts, the first fractional one; nothing once a refused value is recorded, as the blocks
          * come in row order. One comparison per value while all are fine.
          */
-        final void scan(Expect expect, int[] indptr, int[] indices, float[] values, int from, int to,
-                        long rowStart) {
+        final void scan(Expect expect, int[] indptr, int[] indices, float[] values, int from, int to, long rowStart) {
             if (invalid != null) {
                 return;
             }
@@ -272,8 +278,7 @@ final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
     }
 
     /** A value at cell {@code row}, gene {@code col}. */
-    record Finding(long row, int col, float value) implements java.io.Serializable {
-    }
+    record Finding(long row, int col, float value) implements java.io.Serializable {}
 
     /**
      * What {@link #requireCounts} throws, turned into the named error by the step (an illegal argument still, should

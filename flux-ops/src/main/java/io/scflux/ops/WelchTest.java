@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import org.apache.commons.math3.special.Beta;
@@ -15,8 +19,7 @@ import org.apache.commons.math3.special.Beta;
  */
 final class WelchTest {
 
-    private WelchTest() {
-    }
+    private WelchTest() {}
 
     /**
      * The scores ({@code t}) and p-values of {@code group} against {@code other}, whose variance is divided by

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -6,8 +10,7 @@ import io.scflux.core.anndata.AnnData;
 /** The matrix an operator reads: the container's X, or an error saying it has none. */
 final class XMatrix {
 
-    private XMatrix() {
-    }
+    private XMatrix() {}
 
     static BlockSource of(AnnData data) {
         BlockSource x = data.x();

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -46,8 +50,13 @@ class ConcatReferenceTest {
         AnnData b = H5ad.read(TestFixtures.path("synth-3k-b.h5ad"));
         a.setX(Resident.on(backend, a.x()));
         b.setX(Resident.on(backend, b.x()));
-        return Concat.concat(List.of(a, b), ConcatOptions.defaults().withJoin(join).withLabel("batch")
-                .withKeys(List.of("a", "b")).withIndexUnique("-"));
+        return Concat.concat(
+                List.of(a, b),
+                ConcatOptions.defaults()
+                        .withJoin(join)
+                        .withLabel("batch")
+                        .withKeys(List.of("a", "b"))
+                        .withIndexUnique("-"));
     }
 
     @ParameterizedTest
@@ -79,13 +88,15 @@ class ConcatReferenceTest {
     private static void check(ConcatOptions.Join join, AnnData result) {
         String name = "concat_" + join.name().toLowerCase();
         Reference.Table m = Reference.csv(name + "_meta");
-        Map<String, String> meta = Arrays.stream(m.rowNames())
-                .collect(Collectors.toMap(k -> k, k -> m.string(m.row(k), "value")));
+        Map<String, String> meta =
+                Arrays.stream(m.rowNames()).collect(Collectors.toMap(k -> k, k -> m.string(m.row(k), "value")));
         Reference.Table obs = Reference.csv(name + "_obs");
         assertArrayEquals(obs.rowNames(), result.obs().index(), "obs names");
         assertArrayEquals(Reference.csv(name + "_var").rowNames(), result.var().index(), "var names");
-        assertEquals(meta.get("obs_columns"), String.join(";", result.obs().columns().keySet()), "obs columns");
-        assertEquals(meta.get("var_columns"), String.join(";", result.var().columns().keySet()), "var columns");
+        assertEquals(
+                meta.get("obs_columns"), String.join(";", result.obs().columns().keySet()), "obs columns");
+        assertEquals(
+                meta.get("var_columns"), String.join(";", result.var().columns().keySet()), "var columns");
         for (String c : result.obs().columns().keySet()) {
             String[] kind = meta.get("obs_" + c).split(";", -1);
             Column col = result.obs().column(c);
@@ -124,10 +135,12 @@ class ConcatReferenceTest {
         }
         Reference.Table rows = Reference.csv(name + "_rows");
         Reference.Table cols = Reference.csv(name + "_cols");
-        assertArrayEquals(rows.doubles("nnz"), Arrays.stream(rowNnz).asDoubleStream().toArray(), "row nnz");
+        assertArrayEquals(
+                rows.doubles("nnz"), Arrays.stream(rowNnz).asDoubleStream().toArray(), "row nnz");
         assertArrayEquals(rows.doubles("sum"), rowSum, "row sums");
         assertArrayEquals(rows.doubles("weighted"), rowWeighted, "row entries by position");
-        assertArrayEquals(cols.doubles("nnz"), Arrays.stream(colNnz).asDoubleStream().toArray(), "column nnz");
+        assertArrayEquals(
+                cols.doubles("nnz"), Arrays.stream(colNnz).asDoubleStream().toArray(), "column nnz");
         assertArrayEquals(cols.doubles("sum"), colSum, "column sums");
     }
 }

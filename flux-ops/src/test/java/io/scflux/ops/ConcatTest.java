@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -43,12 +47,20 @@ class ConcatTest {
         AnnData a = data(CELLS_A, new String[] {"Z", "b", "A", "m"}, 1);
         AnnData b = data(CELLS_B, new String[] {"m", "A", "q", "Z"}, 2);
         ConcatOptions o = ConcatOptions.defaults();
-        assertArrayEquals(new String[] {"Z", "A", "m"}, Concat.concat(List.of(a, b), o).var().index());
-        assertArrayEquals(new String[] {"A", "Z", "b", "m", "q"},
-                Concat.concat(List.of(a, b), o.withJoin(ConcatOptions.Join.OUTER)).var().index());
+        assertArrayEquals(
+                new String[] {"Z", "A", "m"},
+                Concat.concat(List.of(a, b), o).var().index());
+        assertArrayEquals(
+                new String[] {"A", "Z", "b", "m", "q"},
+                Concat.concat(List.of(a, b), o.withJoin(ConcatOptions.Join.OUTER))
+                        .var()
+                        .index());
         AnnData same = data(CELLS_B, new String[] {"Z", "b", "A", "m"}, 3);
-        assertArrayEquals(new String[] {"Z", "b", "A", "m"},
-                Concat.concat(List.of(a, same), o.withJoin(ConcatOptions.Join.OUTER)).var().index(),
+        assertArrayEquals(
+                new String[] {"Z", "b", "A", "m"},
+                Concat.concat(List.of(a, same), o.withJoin(ConcatOptions.Join.OUTER))
+                        .var()
+                        .index(),
                 "equal gene lists keep their order");
     }
 
@@ -57,18 +69,24 @@ class ConcatTest {
         AnnData a = data(CELLS_A, new String[] {"g"}, 1);
         AnnData b = data(CELLS_B, new String[] {"g"}, 2);
         a.obs().put("batch", ArrayColumn.of(new String[] {"x", "y", "x"}));
-        AnnData r = Concat.concat(List.of(a, b), ConcatOptions.defaults().withLabel("batch").withIndexUnique("_"));
-        assertArrayEquals(new String[] {"c1_0", "c2_0", "c3_0", "c1_1", "c9_1"}, r.obs().index());
-        CategoricalColumn label = assertInstanceOf(CategoricalColumn.class, r.obs().column("batch"));
+        AnnData r = Concat.concat(
+                List.of(a, b), ConcatOptions.defaults().withLabel("batch").withIndexUnique("_"));
+        assertArrayEquals(
+                new String[] {"c1_0", "c2_0", "c3_0", "c1_1", "c9_1"}, r.obs().index());
+        CategoricalColumn label =
+                assertInstanceOf(CategoricalColumn.class, r.obs().column("batch"));
         assertArrayEquals(new String[] {"0", "1"}, label.categories().strings());
         assertArrayEquals(new int[] {0, 0, 0, 1, 1}, label.codes());
-        AnnData k = Concat.concat(List.of(a, b), ConcatOptions.defaults().withLabel("src")
-                .withKeys(List.of("zeta", "alpha")));
+        AnnData k = Concat.concat(
+                List.of(a, b), ConcatOptions.defaults().withLabel("src").withKeys(List.of("zeta", "alpha")));
         assertArrayEquals(new String[] {"c1", "c2", "c3", "c1", "c9"}, k.obs().index(), "names kept without sep");
-        assertArrayEquals(new String[] {"zeta", "alpha"},
-                ((CategoricalColumn) k.obs().column("src")).categories().strings(), "keys in the order given");
+        assertArrayEquals(
+                new String[] {"zeta", "alpha"},
+                ((CategoricalColumn) k.obs().column("src")).categories().strings(),
+                "keys in the order given");
         assertFalse(k.obs().has("batch"), "inner join drops a column b lacks");
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Concat.concat(List.of(a, b), ConcatOptions.defaults().withKeys(List.of("one"))));
     }
 
@@ -82,7 +100,8 @@ class ConcatTest {
         a.obs().put("s", ArrayColumn.of(new String[] {"u", "v", "u"}));
         b.obs().put("i", new NullableColumn(DenseArray.of(new long[] {7, 8}), new boolean[] {false, true}));
         AnnData r = Concat.concat(List.of(a, b), ConcatOptions.defaults().withJoin(ConcatOptions.Join.OUTER));
-        assertEquals(List.of("n", "f", "ok", "s", "i"), List.copyOf(r.obs().columns().keySet()));
+        assertEquals(
+                List.of("n", "f", "ok", "s", "i"), List.copyOf(r.obs().columns().keySet()));
         DenseArray n = ((ArrayColumn) r.obs().column("n")).values();
         assertEquals(DType.FLOAT64, n.dtype(), "integers with NaN are float64");
         assertArrayEquals(new double[] {1, 2, 3, Double.NaN, Double.NaN}, (double[]) n.data());
@@ -106,8 +125,8 @@ class ConcatTest {
         AnnData b = data(CELLS_B, new String[] {"g"}, 2);
         a.obs().put("t", CategoricalColumn.fromValues(new String[] {"T10", "T2", "T10"}));
         b.obs().put("t", CategoricalColumn.fromValues(new String[] {"T1", "T2"}));
-        CategoricalColumn t = (CategoricalColumn) Concat.concat(List.of(a, b), ConcatOptions.defaults())
-                .obs().column("t");
+        CategoricalColumn t = (CategoricalColumn)
+                Concat.concat(List.of(a, b), ConcatOptions.defaults()).obs().column("t");
         assertArrayEquals(new String[] {"T1", "T2", "T10"}, t.categories().strings());
         assertArrayEquals(new int[] {2, 1, 2, 0, 1}, t.codes());
         assertFalse(t.ordered());
@@ -134,30 +153,37 @@ class ConcatTest {
 
     @Test
     void denseInputsArePaddedWithNaNAndSparseOnesWithImplicitZeros() {
-        AnnData a = new AnnData(DenseMatrix.of(2, 2, new double[] {1, 2, 3, 4}), new Frame(new String[] {"x", "y"}),
+        AnnData a = new AnnData(
+                DenseMatrix.of(2, 2, new double[] {1, 2, 3, 4}),
+                new Frame(new String[] {"x", "y"}),
                 new Frame(new String[] {"g", "h"}));
-        AnnData b = new AnnData(DenseMatrix.of(1, 1, new double[] {5}), new Frame(new String[] {"z"}),
-                new Frame(new String[] {"k"}));
+        AnnData b = new AnnData(
+                DenseMatrix.of(1, 1, new double[] {5}), new Frame(new String[] {"z"}), new Frame(new String[] {"k"}));
         ConcatOptions outer = ConcatOptions.defaults().withJoin(ConcatOptions.Join.OUTER);
         AnnData r = Concat.concat(List.of(a, b), outer);
         assertTrue(r.x().isDense());
         float nan = Float.NaN;
-        assertArrayEquals(new float[] {1, 2, nan, 3, 4, nan, nan, nan, 5},
-                (float[]) DenseArray.materialize(r.x()).data(), "genes g, h, k");
+        assertArrayEquals(
+                new float[] {1, 2, nan, 3, 4, nan, nan, nan, 5},
+                (float[]) DenseArray.materialize(r.x()).data(),
+                "genes g, h, k");
         AnnData s = Concat.concat(List.of(a, data(CELLS_B, new String[] {"k"}, 4)), outer);
         assertFalse(s.x().isDense());
-        assertArrayEquals(new float[] {1, 2, 0, 3, 4, 0},
-                Arrays.copyOf((float[]) DenseArray.materialize(s.x()).data(), 6), "a sparse input: zeros");
+        assertArrayEquals(
+                new float[] {1, 2, 0, 3, 4, 0},
+                Arrays.copyOf((float[]) DenseArray.materialize(s.x()).data(), 6),
+                "a sparse input: zeros");
         AnnData f = Concat.concat(List.of(a, b), outer.withFillValue(-1f));
-        assertArrayEquals(new float[] {1, 2, -1, 3, 4, -1, -1, -1, 5},
-                (float[]) DenseArray.materialize(f.x()).data());
+        assertArrayEquals(new float[] {1, 2, -1, 3, 4, -1, -1, -1, 5}, (float[])
+                DenseArray.materialize(f.x()).data());
     }
 
     @Test
     void ppConcatEmitsTheContainerOnSubscription() {
         AnnData a = data(CELLS_A, new String[] {"g"}, 1);
         StepVerifier.create(Pp.concat(List.of(a, a), ConcatOptions.defaults().withIndexUnique("-")))
-                .assertNext(r -> assertArrayEquals(new String[] {"c1-0", "c2-0", "c3-0", "c1-1", "c2-1", "c3-1"},
+                .assertNext(r -> assertArrayEquals(
+                        new String[] {"c1-0", "c2-0", "c3-0", "c1-1", "c2-1", "c3-1"},
                         r.obs().index()))
                 .verifyComplete();
     }
@@ -165,8 +191,8 @@ class ConcatTest {
     @Test
     void duplicateGeneNamesAreRefused() {
         AnnData a = data(CELLS_A, new String[] {"g", "g"}, 1);
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> Concat.concat(List.of(a, a), ConcatOptions.defaults()));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> Concat.concat(List.of(a, a), ConcatOptions.defaults()));
         assertTrue(e.getMessage().contains("input 0"), e.getMessage());
     }
 }

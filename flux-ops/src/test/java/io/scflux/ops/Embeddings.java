@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -7,8 +11,7 @@ import io.scflux.core.anndata.DenseArray;
 /** Test access to embeddings: scflux's {@code obsm["X_pca"]} is lazy, a file's is read whole. */
 final class Embeddings {
 
-    private Embeddings() {
-    }
+    private Embeddings() {}
 
     /** {@code obsm["X_pca"]} in memory. */
     static DenseArray xPca(AnnData a) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -13,16 +17,28 @@ class Expm1Test {
         SplittableRandom rnd = new SplittableRandom(20261202);
         for (int i = 0; i < 5_000_000; i++) {
             float y = switch (i % 5) {
-                case 0 -> (float) (rnd.nextDouble() * 12);               // log1p of normalized counts
-                case 1 -> (float) (rnd.nextDouble() * 200 - 100);        // beyond float's range both ways
-                case 2 -> (float) (rnd.nextDouble() * 2 - 1);            // Kahan's formula, and the switch at 0.5
+                case 0 -> (float) (rnd.nextDouble() * 12); // log1p of normalized counts
+                case 1 -> (float) (rnd.nextDouble() * 200 - 100); // beyond float's range both ways
+                case 2 -> (float) (rnd.nextDouble() * 2 - 1); // Kahan's formula, and the switch at 0.5
                 case 3 -> (float) Math.scalb(rnd.nextDouble() - 0.5, -rnd.nextInt(60)); // tiny, both signs
-                default -> Float.intBitsToFloat(rnd.nextInt());          // any float, NaN and infinities too
+                default -> Float.intBitsToFloat(rnd.nextInt()); // any float, NaN and infinities too
             };
             assertEquals(Float.floatToIntBits((float) Math.expm1(y)), Float.floatToIntBits(Expm1.of(y)), "y = " + y);
         }
-        for (float y : new float[] {0f, -0f, 0.5f, -0.5f, 88.72283f, 88.72284f, Float.MAX_VALUE, -Float.MAX_VALUE,
-                Float.MIN_VALUE, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY}) {
+        for (float y : new float[] {
+            0f,
+            -0f,
+            0.5f,
+            -0.5f,
+            88.72283f,
+            88.72284f,
+            Float.MAX_VALUE,
+            -Float.MAX_VALUE,
+            Float.MIN_VALUE,
+            Float.NaN,
+            Float.POSITIVE_INFINITY,
+            Float.NEGATIVE_INFINITY
+        }) {
             assertEquals(Float.floatToIntBits((float) Math.expm1(y)), Float.floatToIntBits(Expm1.of(y)), "y = " + y);
         }
     }
@@ -40,7 +56,9 @@ class Expm1Test {
             float y = seen[rnd.nextInt(seen.length)];
             assertEquals(Float.floatToIntBits(Expm1.of(y)), Float.floatToIntBits(memo.apply(y)), "y = " + y);
         }
-        assertEquals(Float.floatToIntBits(Expm1.of(Float.intBitsToFloat(0x7fffffff))),
-                Float.floatToIntBits(memo.apply(Float.intBitsToFloat(0x7fffffff))), "the empty slots' pattern");
+        assertEquals(
+                Float.floatToIntBits(Expm1.of(Float.intBitsToFloat(0x7fffffff))),
+                Float.floatToIntBits(memo.apply(Float.intBitsToFloat(0x7fffffff))),
+                "the empty slots' pattern");
     }
 }

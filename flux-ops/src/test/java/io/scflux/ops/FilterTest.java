@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -27,8 +31,8 @@ import reactor.test.StepVerifier;
  */
 class FilterTest {
 
-    private static final Streaming STREAMING = Streaming.DEFAULT.withTarget(PlanTarget.ofChunkNnz(30_000))
-            .withThreads(3);
+    private static final Streaming STREAMING =
+            Streaming.DEFAULT.withTarget(PlanTarget.ofChunkNnz(30_000)).withThreads(3);
 
     @Test
     void tutorialFiltersSelectScanpysCellsAndGenesWithItsColumns() {
@@ -56,24 +60,29 @@ class FilterTest {
     @Test
     void countsPositiveValuesAndKeepsBothEndsOfTheThreshold() {
         CsrMatrix x = CsrMatrix.builder(3)
-                .addRow(new int[] {0, 1, 2}, new float[] {2, 0, 1})     // a stored zero is not expressed
+                .addRow(new int[] {0, 1, 2}, new float[] {2, 0, 1}) // a stored zero is not expressed
                 .addRow(new int[] {1}, new float[] {3})
-                .addRow(new int[0], new float[0])                      // an empty cell
-                .addRow(new int[] {0, 2}, new float[] {-1, 4})          // a negative value is not expressed
+                .addRow(new int[0], new float[0]) // an empty cell
+                .addRow(new int[] {0, 2}, new float[] {-1, 4}) // a negative value is not expressed
                 .build();
         AnnData data = AnnData.of(x);
-        AnnData minGenes = Pp.filterCells(data, FilterOptions.minGenes(2), STREAMING).block();
+        AnnData minGenes =
+                Pp.filterCells(data, FilterOptions.minGenes(2), STREAMING).block();
         assertArrayEquals(new String[] {"0"}, minGenes.obs().index());
-        AnnData maxGenes = Pp.filterCells(data, FilterOptions.maxGenes(1), STREAMING).block();
+        AnnData maxGenes =
+                Pp.filterCells(data, FilterOptions.maxGenes(1), STREAMING).block();
         assertArrayEquals(new String[] {"1", "2", "3"}, maxGenes.obs().index());
         assertArrayEquals(new long[] {1, 0, 1}, (long[]) values(maxGenes.obs(), "n_genes"));
-        AnnData minCounts = Pp.filterCells(data, FilterOptions.minCounts(3), STREAMING).block();
+        AnnData minCounts =
+                Pp.filterCells(data, FilterOptions.minCounts(3), STREAMING).block();
         assertArrayEquals(new String[] {"0", "1", "3"}, minCounts.obs().index());
         assertArrayEquals(new float[] {3, 3, 3}, (float[]) values(minCounts.obs(), "n_counts"));
-        AnnData genes = Pp.filterGenes(data, FilterOptions.maxCounts(3), STREAMING).block();
+        AnnData genes =
+                Pp.filterGenes(data, FilterOptions.maxCounts(3), STREAMING).block();
         assertArrayEquals(new String[] {"0", "1"}, genes.var().index());
         assertArrayEquals(new float[] {1, 3}, (float[]) values(genes.var(), "n_counts"));
-        AnnData cells = Pp.filterGenes(data, FilterOptions.minCells(2), STREAMING).block();
+        AnnData cells =
+                Pp.filterGenes(data, FilterOptions.minCells(2), STREAMING).block();
         assertArrayEquals(new String[] {"2"}, cells.var().index());
         assertArrayEquals(new long[] {2}, (long[]) values(cells.var(), "n_cells"));
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.BlockSource;
@@ -9,8 +13,7 @@ import java.time.Duration;
 /** Test data whose sums are not exact in float arithmetic, so that only a fixed summation order repeats the bits. */
 final class Fractional {
 
-    private Fractional() {
-    }
+    private Fractional() {}
 
     /** 300 x 120, about 30% stored, some empty rows, values with fractions (counts times 0.37 plus a little). */
     static CsrMatrix matrix(long seed) {
@@ -32,6 +35,7 @@ final class Fractional {
 
     /** All of {@code x} in memory, read with {@code threads} workers. */
     static CsrMatrix collect(BlockSource x, Threads threads) {
-        return CsrMatrix.collect(x.blocks(x.plan(), threads.execution()), x.nCols()).block(Duration.ofSeconds(120));
+        return CsrMatrix.collect(x.blocks(x.plan(), threads.execution()), x.nCols())
+                .block(Duration.ofSeconds(120));
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -35,7 +39,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Tag("slow")
 class HighlyVariableGenesTest {
 
-    private static final HighlyVariableGenesOptions TOP_500 = HighlyVariableGenesOptions.defaults().withNTopGenes(500);
+    private static final HighlyVariableGenesOptions TOP_500 =
+            HighlyVariableGenesOptions.defaults().withNTopGenes(500);
 
     /** The reference's {@code adata_log1p}: {@code normalize_total(target_sum=1e4)}, {@code log1p}, of the counts. */
     static AnnData log1pNormalized() {
@@ -84,7 +89,8 @@ class HighlyVariableGenesTest {
             assertEquals(data.obs().index()[r], cells[i]);
             assertEquals((int) genes[i], first.indices()[k]);
             float expected = (float) values[i];
-            assertTrue(Math.abs(first.values()[k] - expected) <= Math.ulp(expected),
+            assertTrue(
+                    Math.abs(first.values()[k] - expected) <= Math.ulp(expected),
                     "cell " + cells[i] + " gene " + (int) genes[i] + ": " + first.values()[k] + " vs " + expected);
             k++;
         }
@@ -94,10 +100,20 @@ class HighlyVariableGenesTest {
     void seuratMatchesScanpy() {
         AnnData out = run(log1pNormalized(), TOP_500, Streaming.DEFAULT);
         assertParity("hvg_seurat", out, "means", "dispersions", "dispersions_norm");
-        assertDtypes(out, Map.of("highly_variable", DType.BOOL, "means", DType.FLOAT64, "dispersions", DType.FLOAT64,
-                "dispersions_norm", DType.FLOAT32));
-        assertEquals(List.of("gene_ids", "feature_types", "highly_variable", "means", "dispersions",
-                "dispersions_norm"), new ArrayList<>(out.var().columns().keySet()));
+        assertDtypes(
+                out,
+                Map.of(
+                        "highly_variable",
+                        DType.BOOL,
+                        "means",
+                        DType.FLOAT64,
+                        "dispersions",
+                        DType.FLOAT64,
+                        "dispersions_norm",
+                        DType.FLOAT32));
+        assertEquals(
+                List.of("gene_ids", "feature_types", "highly_variable", "means", "dispersions", "dispersions_norm"),
+                new ArrayList<>(out.var().columns().keySet()));
         assertEquals("seurat", ((DenseArray) ((Map<?, ?>) out.uns().get("hvg")).get("flavor")).get(0));
     }
 
@@ -114,8 +130,15 @@ class HighlyVariableGenesTest {
         assertParity("hvg_seurat_batch", out, "means", "dispersions", "dispersions_norm", "highly_variable_nbatches");
         Reference.Table ref = Reference.csv("hvg_seurat_batch");
         assertArrayEquals(ref.bools("highly_variable_intersection"), bools(out, "highly_variable_intersection"));
-        assertDtypes(out, Map.of("highly_variable_nbatches", DType.INT64, "highly_variable_intersection", DType.BOOL,
-                "dispersions_norm", DType.FLOAT32));
+        assertDtypes(
+                out,
+                Map.of(
+                        "highly_variable_nbatches",
+                        DType.INT64,
+                        "highly_variable_intersection",
+                        DType.BOOL,
+                        "dispersions_norm",
+                        DType.FLOAT32));
     }
 
     @Test
@@ -123,10 +146,29 @@ class HighlyVariableGenesTest {
         AnnData out = run(Reference.counts(), TOP_500.withFlavor(Flavor.SEURAT_V3), Streaming.DEFAULT);
         assertParity("hvg_seurat_v3", out, "means", "variances", "variances_norm");
         assertRanksUpToTies(Reference.csv("hvg_seurat_v3"), out);
-        assertDtypes(out, Map.of("highly_variable", DType.BOOL, "highly_variable_rank", DType.FLOAT32,
-                "means", DType.FLOAT64, "variances", DType.FLOAT64, "variances_norm", DType.FLOAT64));
-        assertEquals(List.of("gene_ids", "feature_types", "highly_variable", "highly_variable_rank", "means",
-                "variances", "variances_norm"), new ArrayList<>(out.var().columns().keySet()));
+        assertDtypes(
+                out,
+                Map.of(
+                        "highly_variable",
+                        DType.BOOL,
+                        "highly_variable_rank",
+                        DType.FLOAT32,
+                        "means",
+                        DType.FLOAT64,
+                        "variances",
+                        DType.FLOAT64,
+                        "variances_norm",
+                        DType.FLOAT64));
+        assertEquals(
+                List.of(
+                        "gene_ids",
+                        "feature_types",
+                        "highly_variable",
+                        "highly_variable_rank",
+                        "means",
+                        "variances",
+                        "variances_norm"),
+                new ArrayList<>(out.var().columns().keySet()));
     }
 
     /** The calls of the parity tests, for the determinism tests. */
@@ -152,9 +194,10 @@ class HighlyVariableGenesTest {
 
         /** The var columns the call adds. */
         List<String> columns() {
-            List<String> out = new ArrayList<>(options.flavor() == Flavor.SEURAT_V3
-                    ? List.of("highly_variable", "highly_variable_rank", "means", "variances", "variances_norm")
-                    : List.of("highly_variable", "means", "dispersions", "dispersions_norm"));
+            List<String> out = new ArrayList<>(
+                    options.flavor() == Flavor.SEURAT_V3
+                            ? List.of("highly_variable", "highly_variable_rank", "means", "variances", "variances_norm")
+                            : List.of("highly_variable", "means", "dispersions", "dispersions_norm"));
             if (options.batchKey() != null) {
                 out.add("highly_variable_nbatches");
             }
@@ -189,7 +232,8 @@ class HighlyVariableGenesTest {
                 for (int g = 0; g < a.size(); g++) {
                     double x = a.getDouble(g);
                     double y = b.getDouble(g);
-                    assertTrue(Double.compare(x, y) == 0 || Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x)),
+                    assertTrue(
+                            Double.compare(x, y) == 0 || Math.abs(x - y) <= 1e-9 * Math.max(1, Math.abs(x)),
                             c + " " + column + " gene " + g + " with " + size + ": " + x + " vs " + y);
                 }
             }
@@ -216,7 +260,8 @@ class HighlyVariableGenesTest {
             logDispersion[g] = Math.log(ss / (v.length - 1) / m);
         }
         double avg = Arrays.stream(logDispersion).average().orElseThrow();
-        double sd = Math.sqrt(Arrays.stream(logDispersion).map(d -> (d - avg) * (d - avg)).sum() / (genes - 1));
+        double sd = Math.sqrt(
+                Arrays.stream(logDispersion).map(d -> (d - avg) * (d - avg)).sum() / (genes - 1));
         double[] outMeans = doubles(data, "means");
         double[] outDispersions = doubles(data, "dispersions");
         double[] outNorm = doubles(data, "dispersions_norm");
@@ -238,8 +283,8 @@ class HighlyVariableGenesTest {
     @Test
     void cutoffsSelectTheGenesInsideTheBounds() {
         AnnData data = AnnData.of(dense(smallLogData()));
-        HighlyVariableGenesOptions options = HighlyVariableGenesOptions.defaults().withNBins(3)
-                .withCutoffs(0.2, 2.5, -0.3, 1.5);
+        HighlyVariableGenesOptions options =
+                HighlyVariableGenesOptions.defaults().withNBins(3).withCutoffs(0.2, 2.5, -0.3, 1.5);
         data = run(data, options, Streaming.DEFAULT);
         double[] means = doubles(data, "means");
         double[] norm = doubles(data, "dispersions_norm");
@@ -261,13 +306,17 @@ class HighlyVariableGenesTest {
         Arrays.fill(same, "all");
         oneBatch.obs().put("one", CategoricalColumn.fromValues(same));
         oneBatch = run(oneBatch, TOP_500.withFlavor(Flavor.SEURAT_V3).withBatchKey("one"), Streaming.DEFAULT);
-        for (String column : List.of("highly_variable", "highly_variable_rank", "means", "variances",
-                "variances_norm")) {
-            assertEquals(((ArrayColumn) plain.var().column(column)).values(),
-                    ((ArrayColumn) oneBatch.var().column(column)).values(), column);
+        for (String column :
+                List.of("highly_variable", "highly_variable_rank", "means", "variances", "variances_norm")) {
+            assertEquals(
+                    ((ArrayColumn) plain.var().column(column)).values(),
+                    ((ArrayColumn) oneBatch.var().column(column)).values(),
+                    column);
         }
         double[] rank = doubles(oneBatch, "highly_variable_rank");
-        long[] nBatches = (long[]) ((ArrayColumn) oneBatch.var().column("highly_variable_nbatches")).values().data();
+        long[] nBatches = (long[]) ((ArrayColumn) oneBatch.var().column("highly_variable_nbatches"))
+                .values()
+                .data();
         for (int g = 0; g < rank.length; g++) {
             assertEquals(Double.isNaN(rank[g]) ? 0 : 1, nBatches[g]);
         }
@@ -285,9 +334,13 @@ class HighlyVariableGenesTest {
         List<double[]> ranks = new ArrayList<>();
         List<double[]> norms = new ArrayList<>();
         for (String b : new String[] {"B1", "B2"}) {
-            int[] rows = java.util.stream.IntStream.range(0, batch.length).filter(i -> batch[i].equals(b)).toArray();
+            int[] rows = java.util.stream.IntStream.range(0, batch.length)
+                    .filter(i -> batch[i].equals(b))
+                    .toArray();
             // a subset keeping all genes shares the container's var: read the columns before the next run
-            AnnData one = run(counts.subset(Selection.of(rows), Selection.all()), TOP_500.withFlavor(Flavor.SEURAT_V3),
+            AnnData one = run(
+                    counts.subset(Selection.of(rows), Selection.all()),
+                    TOP_500.withFlavor(Flavor.SEURAT_V3),
                     Streaming.DEFAULT);
             ranks.add(doubles(one, "highly_variable_rank"));
             norms.add(doubles(one, "variances_norm"));
@@ -295,7 +348,9 @@ class HighlyVariableGenesTest {
         counts = run(counts, TOP_500.withFlavor(Flavor.SEURAT_V3).withBatchKey("batch"), Streaming.DEFAULT);
         double[] rank = doubles(counts, "highly_variable_rank");
         double[] norm = doubles(counts, "variances_norm");
-        long[] nBatches = (long[]) ((ArrayColumn) counts.var().column("highly_variable_nbatches")).values().data();
+        long[] nBatches = (long[]) ((ArrayColumn) counts.var().column("highly_variable_nbatches"))
+                .values()
+                .data();
         double[] r1 = ranks.get(0);
         double[] r2 = ranks.get(1);
         double[] n1 = norms.get(0);
@@ -309,9 +364,13 @@ class HighlyVariableGenesTest {
         }
         Integer[] order = new Integer[rank.length];
         Arrays.setAll(order, g -> g);
-        Arrays.sort(order, (a, b) -> Double.isNaN(rank[a]) || Double.isNaN(rank[b])
-                ? Boolean.compare(Double.isNaN(rank[a]), Double.isNaN(rank[b]))
-                : rank[a] != rank[b] ? Double.compare(rank[a], rank[b]) : Long.compare(nBatches[b], nBatches[a]));
+        Arrays.sort(
+                order,
+                (a, b) -> Double.isNaN(rank[a]) || Double.isNaN(rank[b])
+                        ? Boolean.compare(Double.isNaN(rank[a]), Double.isNaN(rank[b]))
+                        : rank[a] != rank[b]
+                                ? Double.compare(rank[a], rank[b])
+                                : Long.compare(nBatches[b], nBatches[a]));
         boolean[] expected = new boolean[rank.length];
         for (int i = 0; i < 500; i++) {
             expected[order[i]] = true;
@@ -321,7 +380,8 @@ class HighlyVariableGenesTest {
 
     @Test
     void badInputIsAClearError() {
-        IllegalArgumentException noKey = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException noKey = assertThrows(
+                IllegalArgumentException.class,
                 () -> run(Reference.counts(), TOP_500.withBatchKey("donor"), Streaming.DEFAULT));
         assertTrue(noKey.getMessage().contains("donor"), noKey.getMessage());
         assertThrows(IllegalArgumentException.class, () -> HighlyVariableGenesOptions.Flavor.of("pearson"));
@@ -376,8 +436,8 @@ class HighlyVariableGenesTest {
     }
 
     private static void assertDtypes(AnnData out, Map<String, DType> expected) {
-        expected.forEach((column, dtype) ->
-                assertEquals(dtype, ((ArrayColumn) out.var().column(column)).values().dtype(), column));
+        expected.forEach((column, dtype) -> assertEquals(
+                dtype, ((ArrayColumn) out.var().column(column)).values().dtype(), column));
     }
 
     /**
@@ -388,8 +448,8 @@ class HighlyVariableGenesTest {
         Reference.Table ref = Reference.csv(name);
         assertArrayEquals(ref.rowNames(), out.var().index());
         assertArrayEquals(ref.bools("highly_variable"), bools(out, "highly_variable"), name + " selection");
-        StringBuilder report = new StringBuilder(name + ": same " + countTrue(ref.bools("highly_variable"))
-                + " genes selected");
+        StringBuilder report =
+                new StringBuilder(name + ": same " + countTrue(ref.bools("highly_variable")) + " genes selected");
         for (String c : columns) {
             double[] e = ref.doubles(c);
             double[] a = doubles(out, c);
@@ -406,8 +466,13 @@ class HighlyVariableGenesTest {
                 double scale = c.endsWith("_norm") ? Math.max(Math.abs(e[g]), 1) : Math.abs(e[g]);
                 assertTrue(error <= 1e-5 * scale, name + " " + c + " gene " + g + ": " + a[g] + " vs " + e[g]);
             }
-            report.append("; ").append(c).append(" max rel ").append(String.format("%.1e", rel)).append(" (abs ")
-                    .append(String.format("%.1e", abs)).append(')');
+            report.append("; ")
+                    .append(c)
+                    .append(" max rel ")
+                    .append(String.format("%.1e", rel))
+                    .append(" (abs ")
+                    .append(String.format("%.1e", abs))
+                    .append(')');
         }
         System.out.println(report);
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -44,14 +48,20 @@ class LanczosEigenTest {
         eig.decompose(DMatrixRMaj.wrap(p, p, c.clone()));
         Integer[] order = new Integer[p];
         Arrays.setAll(order, i -> i);
-        Arrays.sort(order, (x, y) -> Double.compare(eig.getEigenvalue(y).getReal(), eig.getEigenvalue(x).getReal()));
+        Arrays.sort(
+                order,
+                (x, y) -> Double.compare(
+                        eig.getEigenvalue(y).getReal(), eig.getEigenvalue(x).getReal()));
         LanczosEigen.Pairs top = LanczosEigen.top(c, p, k);
         double largest = eig.getEigenvalue(order[0]).getReal();
         for (int j = 0; j < k; j++) {
             double expected = eig.getEigenvalue(order[j]).getReal();
             assertEquals(expected, top.values()[j], 1e-9 * largest, "eigenvalue " + j);
-            double gap = Math.min(j == 0 ? Double.MAX_VALUE : eig.getEigenvalue(order[j - 1]).getReal() - expected,
-                    j + 1 == p ? Double.MAX_VALUE : expected - eig.getEigenvalue(order[j + 1]).getReal());
+            double gap = Math.min(
+                    j == 0 ? Double.MAX_VALUE : eig.getEigenvalue(order[j - 1]).getReal() - expected,
+                    j + 1 == p
+                            ? Double.MAX_VALUE
+                            : expected - eig.getEigenvalue(order[j + 1]).getReal());
             if (gap > 1e-6 * largest) {
                 double[] v = eig.getEigenVector(order[j]).data;
                 double dot = 0;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,26 +16,41 @@ class LoessTest {
     // Cleveland's gas data (NOx against the equivalence ratio E, 22 engines), the example of netlib's dloess; the
     // expected values are dloess's own output as published with its test suite (R's loess and scikit-misc print the
     // same), rounded to 6 decimals.
-    private static final double[] E = {0.831, 1.045, 1.021, 0.970, 0.825, 0.891, 0.71, 0.801, 1.074, 1.148, 1.000,
-        0.928, 0.767, 0.701, 0.807, 0.902, 0.997, 1.224, 1.089, 0.973, 0.980, 0.665};
-    private static final double[] NOX = {4.818, 2.849, 3.275, 4.691, 4.255, 5.064, 2.118, 4.602, 2.286, 0.970, 3.965,
-        5.344, 3.834, 1.990, 5.199, 5.283, 3.752, 0.537, 1.640, 5.055, 4.937, 1.561};
+    private static final double[] E = {
+        0.831, 1.045, 1.021, 0.970, 0.825, 0.891, 0.71, 0.801, 1.074, 1.148, 1.000, 0.928, 0.767, 0.701, 0.807, 0.902,
+        0.997, 1.224, 1.089, 0.973, 0.980, 0.665
+    };
+    private static final double[] NOX = {
+        4.818, 2.849, 3.275, 4.691, 4.255, 5.064, 2.118, 4.602, 2.286, 0.970, 3.965, 5.344, 3.834, 1.990, 5.199, 5.283,
+        3.752, 0.537, 1.640, 5.055, 4.937, 1.561
+    };
 
     @Test
     void gasFittedValuesAreDloess() {
-        assertClose(new double[] {4.883437, 2.927639, 3.572746, 4.710510, 4.815363, 5.196193, 2.512832, 4.474939,
-            2.149797, 0.990044, 4.089353, 5.303627, 3.864174, 2.267121, 4.575636, 5.240293, 4.154036, 0.523682,
-            1.853026, 4.659184, 4.521148, 1.196414}, Loess.interpolate(E, NOX, 2.0 / 3, 2).at(E), 5e-7);
-        assertClose(new double[] {4.892690, 3.362733, 3.728575, 4.489023, 4.831715, 5.177112, 2.535887, 4.530370,
-            2.873000, 1.453502, 4.059136, 5.052650, 3.943568, 2.265232, 4.614320, 5.163913, 4.107184, -0.276342,
-            2.604373, 4.445040, 4.351615, 1.051719}, Loess.interpolate(E, NOX, 1.0, 2).at(E), 5e-7);
+        assertClose(
+                new double[] {
+                    4.883437, 2.927639, 3.572746, 4.710510, 4.815363, 5.196193, 2.512832, 4.474939, 2.149797, 0.990044,
+                    4.089353, 5.303627, 3.864174, 2.267121, 4.575636, 5.240293, 4.154036, 0.523682, 1.853026, 4.659184,
+                    4.521148, 1.196414
+                },
+                Loess.interpolate(E, NOX, 2.0 / 3, 2).at(E),
+                5e-7);
+        assertClose(
+                new double[] {
+                    4.892690, 3.362733, 3.728575, 4.489023, 4.831715, 5.177112, 2.535887, 4.530370, 2.873000, 1.453502,
+                    4.059136, 5.052650, 3.943568, 2.265232, 4.614320, 5.163913, 4.107184, -0.276342, 2.604373, 4.445040,
+                    4.351615, 1.051719
+                },
+                Loess.interpolate(E, NOX, 1.0, 2).at(E),
+                5e-7);
     }
 
     @Test
     void gasPredictionsBetweenVerticesAreDloess() {
         Loess.Surface gas = Loess.interpolate(E, NOX, 2.0 / 3, 2);
         assertClose(new double[] {1.196414, 5.068747, 0.523682}, gas.at(new double[] {0.665, 0.949, 1.224}), 5e-7);
-        assertClose(new double[] {1.196414, 3.679498, 5.055708, 5.135260, 3.143656, 1.196932, 0.523682},
+        assertClose(
+                new double[] {1.196414, 3.679498, 5.055708, 5.135260, 3.143656, 1.196932, 0.523682},
                 gas.at(new double[] {0.6650000, 0.7581667, 0.8513333, 0.9445000, 1.0376667, 1.1308333, 1.2240000}),
                 5e-7);
     }

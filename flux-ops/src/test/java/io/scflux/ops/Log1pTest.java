@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -28,7 +32,8 @@ class Log1pTest {
     @Test
     void naturalLogarithmOfEveryValueInFloat32() {
         CsrMatrix counts = Fractional.matrix(3);
-        AnnData data = Log1p.log1p(AnnData.of(counts), Log1pOptions.defaults(), Streaming.DEFAULT).block(WAIT);
+        AnnData data = Log1p.log1p(AnnData.of(counts), Log1pOptions.defaults(), Streaming.DEFAULT)
+                .block(WAIT);
         CsrMatrix m = Fractional.collect(data.x(), Threads.EIGHT);
         assertEquals(counts.nnz(), m.nnz());
         for (long k = 0; k < m.nnz(); k++) {
@@ -43,7 +48,8 @@ class Log1pTest {
     @Test
     void aBaseDividesTheFloat32LogarithmByItsLogarithm() {
         CsrMatrix counts = Fractional.matrix(4);
-        AnnData data = Log1p.log1p(AnnData.of(counts), new Log1pOptions(2.0), Streaming.DEFAULT).block(WAIT);
+        AnnData data = Log1p.log1p(AnnData.of(counts), new Log1pOptions(2.0), Streaming.DEFAULT)
+                .block(WAIT);
         CsrMatrix m = Fractional.collect(data.x(), Threads.ONE);
         for (long k = 0; k < m.nnz(); k++) {
             float ln = (float) Math.log1p(counts.value(k));
@@ -56,7 +62,8 @@ class Log1pTest {
     void otherTypesBecomeFloat64() {
         for (DType type : List.of(DType.FLOAT64, DType.INT32)) {
             CsrMatrix counts = Fractional.matrix(4).withDtype(type);
-            AnnData data = Log1p.log1p(AnnData.of(counts), new Log1pOptions(10.0), Streaming.DEFAULT).block(WAIT);
+            AnnData data = Log1p.log1p(AnnData.of(counts), new Log1pOptions(10.0), Streaming.DEFAULT)
+                    .block(WAIT);
             assertEquals(DType.FLOAT64, data.x().dtype(), type.toString());
             CsrMatrix m = Fractional.collect(data.x(), Threads.TWO);
             for (long k = 0; k < m.nnz(); k++) {
@@ -76,8 +83,10 @@ class Log1pTest {
                 .verifyComplete();
         assertSame(counts, data.x(), "the input keeps its X");
         assertEquals(0, counts.opened.get(), "no pass over X");
-        StepVerifier.create(Log1p.log1p(new AnnData(null, data.obs(), data.var()), Log1pOptions.defaults(),
-                Streaming.DEFAULT)).expectErrorMessage("the container has no X").verify(WAIT);
+        StepVerifier.create(Log1p.log1p(
+                        new AnnData(null, data.obs(), data.var()), Log1pOptions.defaults(), Streaming.DEFAULT))
+                .expectErrorMessage("the container has no X")
+                .verify(WAIT);
     }
 
     @Test
@@ -89,11 +98,31 @@ class Log1pTest {
 
     @Test
     void theFastPathIsMathLog1p() {
-        for (float v : new float[] {0, 1e-30f, -1e-30f, 0x1p-29f, 0x1.8p-29f, 1e-9f, 0.5f, 1, 3, 857, 1e7f, 3e38f,
-                -0.5f, -0.999f, -1, -2, Float.NaN, Float.POSITIVE_INFINITY, Float.MIN_VALUE}) {
+        for (float v : new float[] {
+            0,
+            1e-30f,
+            -1e-30f,
+            0x1p-29f,
+            0x1.8p-29f,
+            1e-9f,
+            0.5f,
+            1,
+            3,
+            857,
+            1e7f,
+            3e38f,
+            -0.5f,
+            -0.999f,
+            -1,
+            -2,
+            Float.NaN,
+            Float.POSITIVE_INFINITY,
+            Float.MIN_VALUE
+        }) {
             float exact = (float) Math.log1p(v);
             float fast = (float) Log1pStage.log1p(v);
-            assertTrue(Float.compare(exact, fast) == 0 || Math.abs(exact - fast) <= Math.ulp(exact),
+            assertTrue(
+                    Float.compare(exact, fast) == 0 || Math.abs(exact - fast) <= Math.ulp(exact),
                     "log1p(" + v + "): " + exact + " vs " + fast);
         }
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -24,7 +28,9 @@ class NaturalOrderTest {
         for (int t = 0; t < 20_000; t++) {
             String a = word(random, alphabet);
             String b = word(random, alphabet);
-            assertEquals(Integer.signum(reference(a, b)), Integer.signum(NaturalOrder.INSTANCE.compare(a, b)),
+            assertEquals(
+                    Integer.signum(reference(a, b)),
+                    Integer.signum(NaturalOrder.INSTANCE.compare(a, b)),
                     a + " vs " + b);
         }
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,16 +28,21 @@ import reactor.test.StepVerifier;
 class NormalizeTotalTest {
 
     private static final Duration WAIT = Duration.ofSeconds(120);
-    private static final NormalizeTotalOptions TARGET_1E4 = NormalizeTotalOptions.defaults().withTargetSum(1e4);
+    private static final NormalizeTotalOptions TARGET_1E4 =
+            NormalizeTotalOptions.defaults().withTargetSum(1e4);
 
     @Test
     void medianTargetMatchesScanpy() {
-        AnnData data = NormalizeTotal.normalize(Reference.counts(), NormalizeTotalOptions.defaults()
-                .withKeyAdded("factor"), Streaming.DEFAULT).block(WAIT);
+        AnnData data = NormalizeTotal.normalize(
+                        Reference.counts(), NormalizeTotalOptions.defaults().withKeyAdded("factor"), Streaming.DEFAULT)
+                .block(WAIT);
         NormalizedReference.assertMatches("normalized_median", data.x());
         // the reference's median of the cell totals is 858: each factor is total / 858 in float32
-        double[] totals = Tolerance.doubles(QcMetrics.calculate(Reference.counts(), QcMetricsOptions.defaults(),
-                Streaming.DEFAULT).block(WAIT).obs().column("total_counts"));
+        double[] totals = Tolerance.doubles(
+                QcMetrics.calculate(Reference.counts(), QcMetricsOptions.defaults(), Streaming.DEFAULT)
+                        .block(WAIT)
+                        .obs()
+                        .column("total_counts"));
         double[] factors = Tolerance.doubles(data.obs().column("factor"));
         assertEquals("float32", data.obs().column("factor").typeName());
         for (int i = 0; i < totals.length; i++) {
@@ -44,7 +53,8 @@ class NormalizeTotalTest {
     @Test
     void targetSumThenLog1pMatchesScanpy() {
         AnnData data = NormalizeTotal.normalize(Reference.counts(), TARGET_1E4, Streaming.DEFAULT)
-                .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), Streaming.DEFAULT)).block(WAIT);
+                .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), Streaming.DEFAULT))
+                .block(WAIT);
         NormalizedReference.assertMatches("normalized_log1p", data.x());
     }
 
@@ -68,7 +78,8 @@ class NormalizeTotalTest {
 
     @Test
     void sameBitsWithAnyThreadCount() {
-        for (NormalizeTotalOptions options : List.of(NormalizeTotalOptions.defaults().withKeyAdded("f"),
+        for (NormalizeTotalOptions options : List.of(
+                NormalizeTotalOptions.defaults().withKeyAdded("f"),
                 TARGET_1E4.excludingHighlyExpressed(0.1).withKeyAdded("f"))) {
             CsrMatrix first = null;
             Object firstFactors = null;
@@ -77,7 +88,8 @@ class NormalizeTotalTest {
                 data = NormalizeTotal.normalize(data, options, new Streaming(BlockSize.TINY.target(), t.execution()))
                         .block(WAIT);
                 CsrMatrix m = Fractional.collect(data.x(), t);
-                Object factors = ((io.scflux.core.anndata.ArrayColumn) data.obs().column("f")).values();
+                Object factors =
+                        ((io.scflux.core.anndata.ArrayColumn) data.obs().column("f")).values();
                 if (first == null) {
                     first = m;
                     firstFactors = factors;
@@ -93,14 +105,15 @@ class NormalizeTotalTest {
     void blockSizesAgreeWithinTolerance() {
         double[] reference = values(NormalizeTotalOptions.defaults(), BlockSize.DEFAULT);
         for (BlockSize size : BlockSize.values()) {
-            Tolerance.assertClose(reference, values(NormalizeTotalOptions.defaults(), size), Tolerance.RELATIVE,
-                    size.name());
+            Tolerance.assertClose(
+                    reference, values(NormalizeTotalOptions.defaults(), size), Tolerance.RELATIVE, size.name());
         }
     }
 
     private static double[] values(NormalizeTotalOptions options, BlockSize size) {
         AnnData data = AnnData.of(Fractional.matrix(5));
-        data = NormalizeTotal.normalize(data, options, new Streaming(size.target(), Threads.EIGHT.execution())).block(WAIT);
+        data = NormalizeTotal.normalize(data, options, new Streaming(size.target(), Threads.EIGHT.execution()))
+                .block(WAIT);
         CsrMatrix m = Fractional.collect(data.x(), Threads.ONE);
         double[] out = new double[(int) m.nnz()];
         for (int k = 0; k < out.length; k++) {
@@ -140,8 +153,14 @@ class NormalizeTotalTest {
     @Test
     void highlyExpressedGenesDoNotCount() {
         AnnData data = AnnData.of(edgeCases());
-        data = NormalizeTotal.normalize(data, NormalizeTotalOptions.defaults().withTargetSum(1.0)
-                .excludingHighlyExpressed(0.5).withKeyAdded("f"), Streaming.DEFAULT).block(WAIT);
+        data = NormalizeTotal.normalize(
+                        data,
+                        NormalizeTotalOptions.defaults()
+                                .withTargetSum(1.0)
+                                .excludingHighlyExpressed(0.5)
+                                .withKeyAdded("f"),
+                        Streaming.DEFAULT)
+                .block(WAIT);
         // above half a cell's total: gene 1 (3 of 3), gene 3 (7 of 10); genes 0 and 2 (5 of 11) stay
         double[] keptTotals = {0, 0, 1, 10};
         double[] f = Tolerance.doubles(data.obs().column("f"));
@@ -159,11 +178,15 @@ class NormalizeTotalTest {
     void float64StaysFloat64AndIntegersBecomeFloat32() {
         CsrMatrix base = edgeCases();
         AnnData f64 = AnnData.of(base.withDtype(DType.FLOAT64));
-        f64 = NormalizeTotal.normalize(f64, TARGET_1E4.withKeyAdded("f"), Streaming.DEFAULT).block(WAIT);
+        f64 = NormalizeTotal.normalize(f64, TARGET_1E4.withKeyAdded("f"), Streaming.DEFAULT)
+                .block(WAIT);
         assertEquals(DType.FLOAT64, f64.x().dtype());
         assertEquals("float64", f64.obs().column("f").typeName());
         assertEquals(11 / 1e4, Tolerance.doubles(f64.obs().column("f"))[3], 0);
-        assertEquals((float) (5 / (11 / 1e4)), Fractional.collect(f64.x(), Threads.ONE).value(5), 0);
+        assertEquals(
+                (float) (5 / (11 / 1e4)),
+                Fractional.collect(f64.x(), Threads.ONE).value(5),
+                0);
 
         AnnData ints = AnnData.of(base.withDtype(DType.INT64));
         ints = NormalizeTotal.normalize(ints, TARGET_1E4, Streaming.DEFAULT).block(WAIT);
@@ -178,29 +201,39 @@ class NormalizeTotalTest {
         var normalized = NormalizeTotal.normalize(data, TARGET_1E4, Streaming.DEFAULT);
         assertEquals(0, counts.opened.get());
         assertSame(counts, data.x(), "X unchanged before subscription");
-        StepVerifier.create(normalized).assertNext(out -> assertTrue(out.x() instanceof NormalizedView))
+        StepVerifier.create(normalized)
+                .assertNext(out -> assertTrue(out.x() instanceof NormalizedView))
                 .verifyComplete();
         assertSame(counts, data.x(), "the input keeps its X");
 
         for (NormalizeTotalOptions options : List.of(TARGET_1E4, TARGET_1E4.excludingHighlyExpressed(0.5))) {
             BlockSource failing = CountingSource.failingAt(edgeCases(), 2);
             AnnData bad = AnnData.of(failing);
-            StepVerifier.create(NormalizeTotal.normalize(bad, options,
-                            new Streaming(BlockSize.ONE_ROW.target(), Threads.EIGHT.execution())))
-                    .expectErrorMessage("injected failure at block 2").verify(WAIT);
+            StepVerifier.create(NormalizeTotal.normalize(
+                            bad, options, new Streaming(BlockSize.ONE_ROW.target(), Threads.EIGHT.execution())))
+                    .expectErrorMessage("injected failure at block 2")
+                    .verify(WAIT);
             assertSame(failing, bad.x(), "X unchanged after an error");
         }
-        StepVerifier.create(NormalizeTotal.normalize(new AnnData(null, new io.scflux.core.anndata.Frame(
-                        new String[0]), new io.scflux.core.anndata.Frame(new String[0])), TARGET_1E4,
+        StepVerifier.create(NormalizeTotal.normalize(
+                        new AnnData(
+                                null,
+                                new io.scflux.core.anndata.Frame(new String[0]),
+                                new io.scflux.core.anndata.Frame(new String[0])),
+                        TARGET_1E4,
                         Streaming.DEFAULT))
-                .expectErrorMessage("the container has no X").verify(WAIT);
+                .expectErrorMessage("the container has no X")
+                .verify(WAIT);
     }
 
     @Test
     void optionsAreChecked() {
-        assertThrows(IllegalArgumentException.class, () -> NormalizeTotalOptions.defaults().withTargetSum(0.0));
-        assertThrows(IllegalArgumentException.class, () -> NormalizeTotalOptions.defaults()
-                .excludingHighlyExpressed(1.5));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> NormalizeTotalOptions.defaults().withTargetSum(0.0));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> NormalizeTotalOptions.defaults().excludingHighlyExpressed(1.5));
         assertFalse(NormalizeTotalOptions.defaults().excludeHighlyExpressed());
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,8 +18,7 @@ import java.time.Duration;
  */
 public final class NormalizedReference {
 
-    private NormalizedReference() {
-    }
+    private NormalizedReference() {}
 
     /** Asserts the entries and sums within {@link Tolerance#RELATIVE}; prints the largest errors measured. */
     public static void assertMatches(String name, BlockSource x) {
@@ -23,7 +26,9 @@ public final class NormalizedReference {
         Reference.Table rows = Reference.csv(name + "_rows");
         double[] want = rows.doubles("value");
         double[] got = new double[want.length];
-        long[] genes = java.util.Arrays.stream(rows.strings("gene_index")).mapToLong(Long::parseLong).toArray();
+        long[] genes = java.util.Arrays.stream(rows.strings("gene_index"))
+                .mapToLong(Long::parseLong)
+                .toArray();
         assertEquals(m.indptr(100), want.length, name + ": entries of the first 100 cells");
         int bitEqual = 0;
         for (int k = 0; k < want.length; k++) {
@@ -50,7 +55,8 @@ public final class NormalizedReference {
         }
         assertEquals(rowSums.length + colSums.length, expected.length);
         double sumErr = Tolerance.assertClose(expected, actual, Tolerance.RELATIVE, name + " sums");
-        System.out.printf("%s: %d of %d entries bit-equal, max relative error %.3g; row/column sums %.3g%n", name,
-                bitEqual, want.length, entries, sumErr);
+        System.out.printf(
+                "%s: %d of %d entries bit-equal, max relative error %.3g; row/column sums %.3g%n",
+                name, bitEqual, want.length, entries, sumErr);
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -42,8 +46,10 @@ class NormalizedViewTest {
     @BeforeAll
     static void normalizeTheReferenceCounts() {
         normalized = Reference.counts();
-        normalized = NormalizeTotal.normalize(normalized, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
-                .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), STREAMING)).block(WAIT);
+        normalized = NormalizeTotal.normalize(
+                        normalized, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
+                .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), STREAMING))
+                .block(WAIT);
         materialized = collect(normalized.x());
     }
 
@@ -55,7 +61,9 @@ class NormalizedViewTest {
     void subsettingKeepsTheStatisticsLikeSlicingTheNormalizedMatrix() {
         AnnData sub = normalized.subset(Selection.of(ROWS), Selection.of(COLS));
         assertTrue(sub.x() instanceof NormalizedView, "a subset of a view is a view");
-        CsrMatrix expected = collect(AnnData.of(materialized).subset(Selection.of(ROWS), Selection.of(COLS)).x());
+        CsrMatrix expected = collect(AnnData.of(materialized)
+                .subset(Selection.of(ROWS), Selection.of(COLS))
+                .x());
         Matrices.assertSame(expected, collect(sub.x()));
         Matrices.assertSame(expected, collect(((NormalizedView) normalized.x()).select(ROWS, COLS, false)));
     }
@@ -64,24 +72,29 @@ class NormalizedViewTest {
     void recalculatingEqualsNormalizingTheSlice() {
         AnnData slice = Reference.counts().subset(Selection.of(ROWS), Selection.of(COLS));
         slice = NormalizeTotal.normalize(slice, NormalizeTotalOptions.defaults().withTargetSum(1e4), STREAMING)
-                .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), STREAMING)).block(WAIT);
+                .flatMap(d -> Log1p.log1p(d, Log1pOptions.defaults(), STREAMING))
+                .block(WAIT);
         NormalizedView recalculated = ((NormalizedView) normalized.x()).select(ROWS, COLS, true);
         Matrices.assertSame(collect(slice.x()), collect(recalculated));
         CsrMatrix kept = collect(((NormalizedView) normalized.x()).select(ROWS, COLS, false));
-        assertTrue(kept.value(0) != collect(recalculated).value(0) || kept.nnz() == 0,
+        assertTrue(
+                kept.value(0) != collect(recalculated).value(0) || kept.nnz() == 0,
                 "recalculation changes the values (fewer genes, smaller totals)");
     }
 
     @Test
     void hvgAndPcaOnTheViewEqualThemOnTheMaterializedMatrix() {
         AnnData onView = copyOf(normalized);
-        AnnData onMatrix = copyOf(normalized).setX(materialized.withDtype(normalized.x().dtype()));
+        AnnData onMatrix =
+                copyOf(normalized).setX(materialized.withDtype(normalized.x().dtype()));
         HighlyVariableGenesOptions hvg = HighlyVariableGenesOptions.defaults().withNTopGenes(500);
         PcaOptions pca = PcaOptions.defaults().withNComps(20).withUseHighlyVariable(true);
         onView = HighlyVariableGenes.highlyVariableGenes(onView, hvg, STREAMING)
-                .flatMap(d -> Pca.pca(d, pca, STREAMING)).block(WAIT);
+                .flatMap(d -> Pca.pca(d, pca, STREAMING))
+                .block(WAIT);
         onMatrix = HighlyVariableGenes.highlyVariableGenes(onMatrix, hvg, STREAMING)
-                .flatMap(d -> Pca.pca(d, pca, STREAMING)).block(WAIT);
+                .flatMap(d -> Pca.pca(d, pca, STREAMING))
+                .block(WAIT);
         for (String c : new String[] {"highly_variable", "means", "dispersions", "dispersions_norm"}) {
             assertColumnBits(onMatrix.var().column(c), onView.var().column(c), c);
         }
@@ -91,7 +104,9 @@ class NormalizedViewTest {
 
     @Test
     void scalingJoinsTheViewAndSelectsWithIt() {
-        int[] genes = java.util.stream.IntStream.range(0, 2000).filter(g -> g % 10 == 3).toArray();
+        int[] genes = java.util.stream.IntStream.range(0, 2000)
+                .filter(g -> g % 10 == 3)
+                .toArray();
         AnnData onView = copyOf(normalized).subset(Selection.all(), Selection.of(genes));
         AnnData onMatrix = AnnData.of(collect(onView.x()).withDtype(onView.x().dtype()));
         ScaleOptions options = ScaleOptions.defaults().withMaxValue(10.0);
@@ -103,7 +118,10 @@ class NormalizedViewTest {
         Matrices.assertSame(collect(onMatrix.x()), viewed);
         int[] rows = {5, 2999, 0};
         int[] cols = {7, 0, 199};
-        Matrices.assertSame(collect(AnnData.of(viewed).subset(Selection.of(rows), Selection.of(cols)).x()),
+        Matrices.assertSame(
+                collect(AnnData.of(viewed)
+                        .subset(Selection.of(rows), Selection.of(cols))
+                        .x()),
                 collect(onView.subset(Selection.of(rows), Selection.of(cols)).x()));
         assertThrows(IllegalStateException.class, () -> scaled.select(rows, cols, true));
     }
@@ -131,12 +149,13 @@ class NormalizedViewTest {
     @Test
     void rawRefusesTheView() {
         NormalizedView view = (NormalizedView) normalized.x();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> normalized.setRaw(new Raw(view, normalized.var())));
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> normalized.setRaw(new Raw(view, normalized.var())));
         assertTrue(e.getMessage().startsWith("raw holds counts, not a view"), e.getMessage());
         normalized.setRaw(new Raw(view.counts(), normalized.var()));
-        assertArrayEquals(new long[] {3000, 2000}, new long[] {normalized.raw().x().nRows(),
-                normalized.raw().x().nCols()});
+        assertArrayEquals(
+                new long[] {3000, 2000},
+                new long[] {normalized.raw().x().nRows(), normalized.raw().x().nCols()});
         normalized.setRaw(null);
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,7 +51,8 @@ class OwnerBucketsTest {
             for (int c = 0; c < COLS; c++) {
                 if (rnd.nextInt(5) == 0) {
                     idx[n] = c;
-                    val[n++] = rnd.nextInt(7) == 0 ? 0 : (float) (rnd.nextDouble() * Math.pow(10, rnd.nextInt(-12, 13)));
+                    val[n++] =
+                            rnd.nextInt(7) == 0 ? 0 : (float) (rnd.nextDouble() * Math.pow(10, rnd.nextInt(-12, 13)));
                 }
             }
             int[] rowIdx = Arrays.copyOf(idx, n);
@@ -107,10 +112,13 @@ class OwnerBucketsTest {
             for (BlockSize b : BlockSize.values()) {
                 for (int buckets : new int[] {1, 5, OwnerBuckets.BUCKETS, COLS + 10}) {
                     OwnerBuckets acc = new OwnerBuckets(GROUPS, COLS, group, buckets)
-                            .sum(x, new Streaming(b.target(), t.execution())).block();
+                            .sum(x, new Streaming(b.target(), t.execution()))
+                            .block();
                     String where = t + " " + b + " " + buckets + " buckets";
                     for (int i = 0; i < expected.length; i++) {
-                        assertEquals(Double.doubleToLongBits(expected[i]), Double.doubleToLongBits(acc.sums()[i]),
+                        assertEquals(
+                                Double.doubleToLongBits(expected[i]),
+                                Double.doubleToLongBits(acc.sums()[i]),
                                 where + ": cell " + i);
                     }
                     assertTrue(Arrays.equals(nonzero, acc.nonzero()), where + ": non-zero counts");
@@ -130,7 +138,9 @@ class OwnerBucketsTest {
             assertSame(cells, acc.accumulator(), "the one accumulator is summed in place");
             assertEquals(2 * GROUPS * COLS, cells.length, "a sum and a count per cell");
         }
-        assertEquals(3, new OwnerBuckets(GROUPS, 3, groups(), OwnerBuckets.BUCKETS).buckets(),
+        assertEquals(
+                3,
+                new OwnerBuckets(GROUPS, 3, groups(), OwnerBuckets.BUCKETS).buckets(),
                 "at most one bucket per column");
     }
 
@@ -141,7 +151,8 @@ class OwnerBucketsTest {
     @Test
     void eightThreadsDoNotCopyTheAccumulator() {
         var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        assumeTrue(mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(),
+        assumeTrue(
+                mx.isThreadAllocatedMemorySupported() && mx.isThreadAllocatedMemoryEnabled(),
                 "per-thread allocation counters are not available on this JVM");
         int groups = 400;
         int cols = 5000;
@@ -154,17 +165,23 @@ class OwnerBucketsTest {
         CsrMatrix x = b.build();
         long accumulatorBytes = 2L * 8 * groups * cols;
         Streaming eight = new Streaming(BlockSize.TINY.target(), Threads.EIGHT.execution());
-        new OwnerBuckets(groups, cols, group, OwnerBuckets.BUCKETS).sum(x, eight).block(); // warm the workers up
+        new OwnerBuckets(groups, cols, group, OwnerBuckets.BUCKETS)
+                .sum(x, eight)
+                .block(); // warm the workers up
         Map<Long, Long> before = allocated(mx);
-        OwnerBuckets acc = new OwnerBuckets(groups, cols, group, OwnerBuckets.BUCKETS).sum(x, eight).block();
+        OwnerBuckets acc = new OwnerBuckets(groups, cols, group, OwnerBuckets.BUCKETS)
+                .sum(x, eight)
+                .block();
         Map<Long, Long> after = allocated(mx);
         long total = 0;
         for (Map.Entry<Long, Long> e : after.entrySet()) {
             total += e.getValue() - before.getOrDefault(e.getKey(), 0L);
         }
         assertEquals(2.0, acc.sums()[group[0] * cols + 1]);
-        assertTrue(total < 3 * accumulatorBytes, "allocated " + total + " bytes with an accumulator of "
-                + accumulatorBytes + "; eight copies would be " + 8 * accumulatorBytes);
+        assertTrue(
+                total < 3 * accumulatorBytes,
+                "allocated " + total + " bytes with an accumulator of " + accumulatorBytes + "; eight copies would be "
+                        + 8 * accumulatorBytes);
     }
 
     private static Map<Long, Long> allocated(com.sun.management.ThreadMXBean mx) {

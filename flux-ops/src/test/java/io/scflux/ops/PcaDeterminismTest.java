@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,7 +27,10 @@ class PcaDeterminismTest {
     private static final int K = 20;
 
     private static AnnData pca(PcaOptions.Solver solver, Streaming streaming) {
-        return Pca.pca(ReferenceInput.log1pHvg(), PcaOptions.defaults().withNComps(K).withSolver(solver), streaming)
+        return Pca.pca(
+                        ReferenceInput.log1pHvg(),
+                        PcaOptions.defaults().withNComps(K).withSolver(solver),
+                        streaming)
                 .block();
     }
 
@@ -33,7 +40,9 @@ class PcaDeterminismTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = PcaOptions.Solver.class, names = {"COVARIANCE_EIGH", "RANDOMIZED"})
+    @EnumSource(
+            value = PcaOptions.Solver.class,
+            names = {"COVARIANCE_EIGH", "RANDOMIZED"})
     void oneTwoAndEightThreadsGiveTheSameBits(PcaOptions.Solver solver) {
         Streaming small = Streaming.DEFAULT.withTarget(BlockSize.SMALL.target());
         AnnData one = pca(solver, small.withThreads(Threads.ONE.count()));
@@ -47,16 +56,21 @@ class PcaDeterminismTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = BlockSize.class, names = {"ONE_ROW", "TINY", "SMALL"})
+    @EnumSource(
+            value = BlockSize.class,
+            names = {"ONE_ROW", "TINY", "SMALL"})
     void blockPlansAgreeWithinRounding(BlockSize size) {
         AnnData reference = pca(PcaOptions.Solver.COVARIANCE_EIGH, Streaming.DEFAULT);
-        AnnData other = pca(PcaOptions.Solver.COVARIANCE_EIGH,
+        AnnData other = pca(
+                PcaOptions.Solver.COVARIANCE_EIGH,
                 Streaming.DEFAULT.withTarget(size.target()).withThreads(Threads.TWO.count()));
         assertClose(uns(reference, "variance"), uns(other, "variance"), 1e-6, size + ": variance");
-        assertClose((DenseArray) reference.varm().get("PCs"), (DenseArray) other.varm().get("PCs"), 1e-5,
+        assertClose(
+                (DenseArray) reference.varm().get("PCs"),
+                (DenseArray) other.varm().get("PCs"),
+                1e-5,
                 size + ": PCs");
-        assertClose(Embeddings.xPca(reference), Embeddings.xPca(other), 1e-5,
-                size + ": X_pca");
+        assertClose(Embeddings.xPca(reference), Embeddings.xPca(other), 1e-5, size + ": X_pca");
     }
 
     /** Every element within {@code relative} of the largest magnitude in {@code expected}. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -24,7 +28,8 @@ class PcaTest {
 
     @BeforeAll
     static void run() {
-        ours = Pca.pca(ReferenceInput.log1pHvg(), PcaOptions.defaults().withNComps(K), Streaming.DEFAULT).block();
+        ours = Pca.pca(ReferenceInput.log1pHvg(), PcaOptions.defaults().withNComps(K), Streaming.DEFAULT)
+                .block();
         scanpy = Reference.h5ad("pca");
     }
 
@@ -76,8 +81,8 @@ class PcaTest {
             worstRelative = Math.max(worstRelative, maxAbsDiff(a, b) / maxAbs(b));
             assertTrue(r >= 0.9999, "PC" + (j + 1) + ": correlation " + r);
         }
-        System.out.printf("pca X_pca: min column correlation %.8f, max |difference| / max |value| %.2e%n", worst,
-                worstRelative);
+        System.out.printf(
+                "pca X_pca: min column correlation %.8f, max |difference| / max |value| %.2e%n", worst, worstRelative);
     }
 
     @Test
@@ -122,7 +127,8 @@ class PcaTest {
         boolean[] hvg = Reference.csv("hvg_seurat").bools("highly_variable");
         all.setX(StagedSource.of(all.x(), ReferenceInput::normalizeLog1p));
         all.var().put("highly_variable", ArrayColumn.of(hvg));
-        all = Pca.pca(all, PcaOptions.defaults().withNComps(K), Streaming.DEFAULT).block();
+        all = Pca.pca(all, PcaOptions.defaults().withNComps(K), Streaming.DEFAULT)
+                .block();
 
         assertEquals(uns(ours).get("variance"), uns(all).get("variance"));
         assertEquals(Embeddings.xPca(ours), Embeddings.xPca(all));

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.FoldingSource;
+import io.scflux.core.InvalidValueException;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.backend.Streaming;
@@ -14,7 +19,6 @@ import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.Threads;
-import io.scflux.core.InvalidValueException;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.nio.file.Path;
@@ -33,7 +37,9 @@ class PreprocessTest {
         for (Double target : new Double[] {1e4, null}) {
             PreprocessOptions options = PreprocessOptions.defaults()
                     .withQc(QcMetricsOptions.defaults().withQcVars("mt"))
-                    .withNormalize(NormalizeTotalOptions.defaults().withTargetSum(target).withKeyAdded("factor"));
+                    .withNormalize(NormalizeTotalOptions.defaults()
+                            .withTargetSum(target)
+                            .withKeyAdded("factor"));
             Streaming streaming = new Streaming(BlockSize.SMALL.target(), Threads.TWO.execution());
 
             AnnData fused = QcMetricsTest.countsWithMt();
@@ -44,7 +50,7 @@ class PreprocessTest {
             if (target != null) {
                 assertEquals(0, counts.opened.get(), "with a target sum, no pass of its own");
                 assertTrue(viewed instanceof FoldingSource<?>, "QC rides along the reads of the counts");
-                streaming.blocks(fused.x()).blockLast(WAIT);        // a pass over X, as a write makes
+                streaming.blocks(fused.x()).blockLast(WAIT); // a pass over X, as a write makes
             } else {
                 assertSame(counts, viewed, "X is one view over the counts");
             }
@@ -55,12 +61,13 @@ class PreprocessTest {
 
             AnnData steps = QcMetrics.calculate(QcMetricsTest.countsWithMt(), options.qc(), streaming)
                     .flatMap(d -> NormalizeTotal.normalize(d, options.normalize(), streaming))
-                    .flatMap(d -> Log1p.log1p(d, options.log1p(), streaming)).block(WAIT);
+                    .flatMap(d -> Log1p.log1p(d, options.log1p(), streaming))
+                    .block(WAIT);
             Tolerance.assertSameColumns(steps.obs(), fused.obs());
             Tolerance.assertSameColumns(steps.var(), fused.var());
             assertEquals(steps.x().dtype(), fused.x().dtype());
-            Matrices.assertSame(Fractional.collect(steps.x(), Threads.ONE), Fractional.collect(fused.x(),
-                    Threads.EIGHT));
+            Matrices.assertSame(
+                    Fractional.collect(steps.x(), Threads.ONE), Fractional.collect(fused.x(), Threads.EIGHT));
             assertEquals(steps.uns(), fused.uns());
             if (target != null) {
                 NormalizedReference.assertMatches("normalized_log1p", fused.x());
@@ -70,12 +77,15 @@ class PreprocessTest {
 
     @Test
     void sameBitsWithAnyThreadCount() {
-        PreprocessOptions options = PreprocessOptions.defaults().withQc(QcMetricsOptions.defaults()
-                .withPercentTop(10));
+        PreprocessOptions options =
+                PreprocessOptions.defaults().withQc(QcMetricsOptions.defaults().withPercentTop(10));
         AnnData first = null;
         for (Threads t : Threads.values()) {
-            AnnData data = Preprocess.preprocess(AnnData.of(Fractional.matrix(9)), options,
-                    new Streaming(BlockSize.TINY.target(), t.execution())).block(WAIT);
+            AnnData data = Preprocess.preprocess(
+                            AnnData.of(Fractional.matrix(9)),
+                            options,
+                            new Streaming(BlockSize.TINY.target(), t.execution()))
+                    .block(WAIT);
             if (first == null) {
                 first = data;
                 continue;
@@ -90,26 +100,31 @@ class PreprocessTest {
     void nothingHappensBeforeSubscriptionAndErrorsArriveAsOnError() {
         CountingSource counts = CountingSource.of(Fractional.matrix(9));
         AnnData data = AnnData.of(counts);
-        PreprocessOptions options = PreprocessOptions.defaults().withQc(QcMetricsOptions.defaults()
-                .withPercentTop(10));
+        PreprocessOptions options =
+                PreprocessOptions.defaults().withQc(QcMetricsOptions.defaults().withPercentTop(10));
         var pre = Preprocess.preprocess(data, options, Streaming.DEFAULT);
         assertEquals(0, counts.opened.get());
-        StepVerifier.create(pre).assertNext(out -> assertTrue(out.obs().has("total_counts"))).verifyComplete();
+        StepVerifier.create(pre)
+                .assertNext(out -> assertTrue(out.obs().has("total_counts")))
+                .verifyComplete();
         assertTrue(data.obs().columns().isEmpty(), "the input is left as it was");
 
         BlockSource failing = CountingSource.failingAt(Fractional.matrix(9), 3);
         AnnData bad = AnnData.of(failing);
-        StepVerifier.create(Preprocess.preprocess(bad, options,
-                        new Streaming(BlockSize.ONE_ROW.target(), Threads.TWO.execution())))
-                .expectErrorMessage("injected failure at block 3").verify(WAIT);
+        StepVerifier.create(Preprocess.preprocess(
+                        bad, options, new Streaming(BlockSize.ONE_ROW.target(), Threads.TWO.execution())))
+                .expectErrorMessage("injected failure at block 3")
+                .verify(WAIT);
         assertSame(failing, bad.x());
         assertTrue(bad.obs().columns().isEmpty());
     }
 
     @Test
     void excludingHighlyExpressedGenesIsNotOnePass() {
-        assertThrows(IllegalArgumentException.class, () -> PreprocessOptions.defaults()
-                .withNormalize(NormalizeTotalOptions.defaults().excludingHighlyExpressed(0.05)));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> PreprocessOptions.defaults()
+                        .withNormalize(NormalizeTotalOptions.defaults().excludingHighlyExpressed(0.05)));
     }
 
     private static final PreprocessOptions TARGET = PreprocessOptions.defaults()
@@ -118,8 +133,8 @@ class PreprocessTest {
 
     private static final Streaming TWO_THREADS = new Streaming(BlockSize.SMALL.target(), Threads.TWO.execution());
 
-    private static final WriteOptions WRITE = WriteOptions.DEFAULT.withPlan(BlockSize.SMALL.target())
-            .withExecution(Threads.TWO.execution());
+    private static final WriteOptions WRITE =
+            WriteOptions.DEFAULT.withPlan(BlockSize.SMALL.target()).withExecution(Threads.TWO.execution());
 
     /** With a target sum, writing the result is the only pass: X streams first, obs and var follow with QC's columns. */
     @Test
@@ -128,12 +143,14 @@ class PreprocessTest {
         CountingSource counts = CountingSource.of(data.x());
         data.setX(counts);
         Path fused = dir.resolve("fused.h5ad");
-        H5ad.write(Preprocess.preprocess(data, TARGET, TWO_THREADS).block(WAIT), fused, WRITE).block(WAIT);
+        H5ad.write(Preprocess.preprocess(data, TARGET, TWO_THREADS).block(WAIT), fused, WRITE)
+                .block(WAIT);
         assertEquals(1, counts.opened.get(), "one read of X for the whole write");
 
         AnnData steps = QcMetrics.calculate(QcMetricsTest.countsWithMt(), TARGET.qc(), TWO_THREADS)
                 .flatMap(d -> NormalizeTotal.normalize(d, TARGET.normalize(), TWO_THREADS))
-                .flatMap(d -> Log1p.log1p(d, TARGET.log1p(), TWO_THREADS)).block(WAIT);
+                .flatMap(d -> Log1p.log1p(d, TARGET.log1p(), TWO_THREADS))
+                .block(WAIT);
         Path stepwise = dir.resolve("steps.h5ad");
         H5ad.write(steps, stepwise, WRITE).block(WAIT);
 
@@ -167,10 +184,10 @@ class PreprocessTest {
         Path out = dir.resolve("bad.h5ad");
         AnnData result = Preprocess.preprocess(data, TARGET.withQc(TARGET.qc().withPercentTop(1)), TWO_THREADS)
                 .block(WAIT);
-        InvalidValueException e = assertThrows(InvalidValueException.class,
+        InvalidValueException e = assertThrows(
+                InvalidValueException.class,
                 () -> H5ad.write(result, out, WRITE).block(WAIT));
-        assertTrue(e.getMessage().contains("-3.0") && e.getMessage().contains("calculate_qc_metrics"),
-                e.getMessage());
+        assertTrue(e.getMessage().contains("-3.0") && e.getMessage().contains("calculate_qc_metrics"), e.getMessage());
         try (var left = java.nio.file.Files.list(dir)) {
             assertEquals(List.of(), left.toList());
         }
@@ -179,16 +196,19 @@ class PreprocessTest {
     /** A selection taken before X is read keeps every row's factor: it settles QC's fold first. */
     @Test
     void aSelectionBeforeAnyReadHasEveryFactor() {
-        AnnData fused = Preprocess.preprocess(QcMetricsTest.countsWithMt(), TARGET, TWO_THREADS).block(WAIT);
+        AnnData fused = Preprocess.preprocess(QcMetricsTest.countsWithMt(), TARGET, TWO_THREADS)
+                .block(WAIT);
         AnnData steps = QcMetrics.calculate(QcMetricsTest.countsWithMt(), TARGET.qc(), TWO_THREADS)
                 .flatMap(d -> NormalizeTotal.normalize(d, TARGET.normalize(), TWO_THREADS))
-                .flatMap(d -> Log1p.log1p(d, TARGET.log1p(), TWO_THREADS)).block(WAIT);
+                .flatMap(d -> Log1p.log1p(d, TARGET.log1p(), TWO_THREADS))
+                .block(WAIT);
         int[] rows = {17, 0, 5, 5};
         int[] cols = {3, 1, 40};
         Matrices.assertSame(
                 Fractional.collect(((NormalizedView) steps.x()).select(rows, cols, false), Threads.ONE),
                 Fractional.collect(((NormalizedView) fused.x()).select(rows, cols, false), Threads.TWO));
-        assertEquals(List.of(steps.obs().column("total_counts").get(17)),
+        assertEquals(
+                List.of(steps.obs().column("total_counts").get(17)),
                 List.of(fused.obs().column("total_counts").get(17)));
     }
 }

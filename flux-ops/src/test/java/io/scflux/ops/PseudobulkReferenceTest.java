@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -38,15 +42,19 @@ class PseudobulkReferenceTest {
     void matchesDecoupler(PseudobulkOptions.Mode mode) {
         String name = "pseudobulk_" + mode.name().toLowerCase();
         AnnData counts = Reference.counts();
-        AnnData out = Pseudobulk.pseudobulk(counts, PseudobulkOptions.of("sample", "cell_type").withMode(mode),
-                Streaming.DEFAULT.withThreads(2)).block();
+        AnnData out = Pseudobulk.pseudobulk(
+                        counts,
+                        PseudobulkOptions.of("sample", "cell_type").withMode(mode),
+                        Streaming.DEFAULT.withThreads(2))
+                .block();
         AnnData ref = Reference.h5ad(name);
         Reference.Table table = Reference.csv(name + "_obs");
 
         assertEquals(48, out.nObs());
         assertArrayEquals(table.rowNames(), out.obs().index(), "row names and order");
         assertArrayEquals(ref.obs().index(), out.obs().index());
-        assertEquals(List.of("sample", "cell_type", "batch", "psbulk_cells", "psbulk_counts"),
+        assertEquals(
+                List.of("sample", "cell_type", "batch", "psbulk_cells", "psbulk_counts"),
                 List.copyOf(out.obs().columns().keySet()));
         for (String c : List.of("sample", "cell_type", "batch")) {
             Column mine = out.obs().column(c);
@@ -58,23 +66,33 @@ class PseudobulkReferenceTest {
         }
         for (String c : List.of("psbulk_cells", "psbulk_counts")) {
             assertEquals(ref.obs().column(c), out.obs().column(c), c + ": float64 values");
-            assertArrayEquals(table.doubles(c), (double[]) ((ArrayColumn) out.obs().column(c)).values().data(), c);
+            assertArrayEquals(
+                    table.doubles(c),
+                    (double[]) ((ArrayColumn) out.obs().column(c)).values().data(),
+                    c);
         }
 
         assertArrayEquals(counts.var().index(), out.var().index(), "genes in the input's order");
-        assertEquals(new HashSet<>(Arrays.asList(ref.var().index())),
-                new HashSet<>(Arrays.asList(out.var().index())), "the same genes as decoupler");
+        assertEquals(
+                new HashSet<>(Arrays.asList(ref.var().index())),
+                new HashSet<>(Arrays.asList(out.var().index())),
+                "the same genes as decoupler");
         assertEquals(counts.var().columns().keySet(), out.var().columns().keySet());
         int[] refCol = new int[out.nVars()];
         for (int g = 0; g < refCol.length; g++) {
             refCol[g] = ref.var().positionOf(out.var().index()[g]);
-            assertEquals(ref.var().column("gene_ids").get(refCol[g]), out.var().column("gene_ids").get(g));
+            assertEquals(
+                    ref.var().column("gene_ids").get(refCol[g]),
+                    out.var().column("gene_ids").get(g));
         }
 
         assertTrue(out.x().isDense(), "X is dense, as decoupler's ndarray");
         assertExact("X", float64(name, "/X"), (DenseMatrix) out.x(), refCol);
-        assertExact("psbulk_props", float64(name, "/layers/psbulk_props"),
-                (DenseMatrix) out.layers().get("psbulk_props"), refCol);
+        assertExact(
+                "psbulk_props",
+                float64(name, "/layers/psbulk_props"),
+                (DenseMatrix) out.layers().get("psbulk_props"),
+                refCol);
     }
 
     @Test
@@ -84,13 +102,14 @@ class PseudobulkReferenceTest {
         AnnData base = Pseudobulk.pseudobulk(counts, o, Streaming.DEFAULT).block();
         for (Threads t : Threads.values()) {
             for (BlockSize b : List.of(BlockSize.TINY, BlockSize.SMALL, BlockSize.DEFAULT)) {
-                AnnData out = Pseudobulk.pseudobulk(counts, o, new Streaming(b.target(), t.execution())).block();
+                AnnData out = Pseudobulk.pseudobulk(counts, o, new Streaming(b.target(), t.execution()))
+                        .block();
                 String where = t + " " + b;
                 assertArrayEquals(base.obs().index(), out.obs().index(), where);
                 base.obs().columns().forEach((k, v) -> assertEquals(v, out.obs().column(k), where + " " + k));
                 assertSameBits(where + " X", (DenseMatrix) base.x(), (DenseMatrix) out.x());
-                assertSameBits(where + " props", (DenseMatrix) base.layers().get("psbulk_props"),
-                        (DenseMatrix) out.layers().get("psbulk_props"));
+                assertSameBits(where + " props", (DenseMatrix) base.layers().get("psbulk_props"), (DenseMatrix)
+                        out.layers().get("psbulk_props"));
             }
         }
     }

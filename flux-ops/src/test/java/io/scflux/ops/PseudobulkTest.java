@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -62,15 +66,24 @@ class PseudobulkTest {
         obs.put("donor_age", ArrayColumn.of(new long[] {30, 30, 40, 30, 40, 50, 30, 40, 30, 30}));
         obs.put("sample", ArrayColumn.of(new String[] {"S1", "S1", "S2", "S1", "S2", null, "S1", "S2", "S3", "S3"}));
         obs.put("n_genes", ArrayColumn.of(new int[] {2, 1, 2, 2, 4, 4, 2, 1, 4, 1}));
-        obs.put("cell_type", new CategoricalColumn(DenseArray.of(new String[] {"B", "A", "Z"}),
-                new int[] {1, 0, 1, 1, -1, 1, 0, 0, 1, 1}, false, DType.INT8));
+        obs.put(
+                "cell_type",
+                new CategoricalColumn(
+                        DenseArray.of(new String[] {"B", "A", "Z"}),
+                        new int[] {1, 0, 1, 1, -1, 1, 0, 0, 1, 1},
+                        false,
+                        DType.INT8));
         obs.put("batch", ArrayColumn.of(new String[] {"b1", "b1", "b2", "b1", "b2", "zz", "b1", "b2", "b1", "b1"}));
-        obs.put("is_a", ArrayColumn.of(new boolean[] {true, false, true, true, false, true, false, false, true,
-            true}));
+        obs.put("is_a", ArrayColumn.of(new boolean[] {true, false, true, true, false, true, false, false, true, true}));
         double nan = Double.NaN;
         obs.put("score", ArrayColumn.of(new double[] {nan, 1.5, 1.5, nan, 1.5, 2, 1.5, 1.5, 1.5, 1.5}));
-        obs.put("quality", new CategoricalColumn(DenseArray.of(new String[] {"hi", "lo"}),
-                new int[] {0, 0, 0, 1, 0, 0, 0, 0, 0, 0}, false, DType.INT8));
+        obs.put(
+                "quality",
+                new CategoricalColumn(
+                        DenseArray.of(new String[] {"hi", "lo"}),
+                        new int[] {0, 0, 0, 1, 0, 0, 0, 0, 0, 0},
+                        false,
+                        DType.INT8));
         return new AnnData(b.build(), obs, new Frame(GENES));
     }
 
@@ -104,18 +117,23 @@ class PseudobulkTest {
                 double p = MEMBERS[r].length == 0 ? 0 : (double) expressed / MEMBERS[r].length;
                 assertEquals(p, props.get(r, g), ROWS[r] + " " + GENES[g] + " props");
             }
-            assertEquals((double) MEMBERS[r].length, out.obs().column("psbulk_cells").get(r));
+            assertEquals(
+                    (double) MEMBERS[r].length, out.obs().column("psbulk_cells").get(r));
             assertEquals(total, out.obs().column("psbulk_counts").get(r));
         }
         assertEquals(0.0, props.get(0, 1), "S1_A g1: cell 3's stored zero is not expression");
-        assertEquals(DType.FLOAT64, ((ArrayColumn) out.obs().column("psbulk_cells")).values().dtype());
+        assertEquals(
+                DType.FLOAT64,
+                ((ArrayColumn) out.obs().column("psbulk_cells")).values().dtype());
     }
 
     @Test
     void keepsTheColumnsConstantInEveryPairAsCategoricals() {
         Frame obs = run(PseudobulkOptions.of("sample", "cell_type")).obs();
-        assertEquals(List.of("sample", "cell_type", "donor_age", "batch", "is_a", "score", "psbulk_cells",
-                "psbulk_counts"), List.copyOf(obs.columns().keySet()), "n_genes and quality vary within a pair");
+        assertEquals(
+                List.of("sample", "cell_type", "donor_age", "batch", "is_a", "score", "psbulk_cells", "psbulk_counts"),
+                List.copyOf(obs.columns().keySet()),
+                "n_genes and quality vary within a pair");
         assertCategorical(obs, "sample", new String[] {"S1", "S2", "S3"}, 0, 1, 2, 0, 1, 2);
         assertCategorical(obs, "cell_type", new String[] {"A", "B"}, 0, 0, 0, 1, 1, 1);
         // S3_B has no cells: it takes the values of S3's first cell (cell 8)
@@ -128,8 +146,9 @@ class PseudobulkTest {
     @Test
     void meanDividesByTheCells() {
         AnnData in = cells();
-        DenseMatrix means = (DenseMatrix) run(PseudobulkOptions.of("sample", "cell_type")
-                .withMode(PseudobulkOptions.Mode.MEAN)).x();
+        DenseMatrix means =
+                (DenseMatrix) run(PseudobulkOptions.of("sample", "cell_type").withMode(PseudobulkOptions.Mode.MEAN))
+                        .x();
         float[][] x = dense(in);
         for (int r = 0; r < ROWS.length; r++) {
             for (int g = 0; g < GENES.length; g++) {
@@ -149,10 +168,14 @@ class PseudobulkTest {
         assertArrayEquals(new String[] {"S1_A", "S3_A", "S1_B"}, twoCells.obs().index());
         assertCategorical(twoCells.obs(), "sample", new String[] {"S1", "S3"}, 0, 1, 0);
         DenseMatrix x = (DenseMatrix) twoCells.x();
-        assertArrayEquals(new double[] {0, 5, 1, 0}, new double[] {x.get(2, 0), x.get(2, 1), x.get(2, 2),
-            x.get(2, 3)}, "S1_B, moved up to row 2");
-        AnnData both = run(PseudobulkOptions.of("sample", "cell_type").withMinCells(1).withMinCounts(6));
-        assertArrayEquals(new String[] {"S1_A", "S3_A", "S1_B", "S2_B"}, both.obs().index());
+        assertArrayEquals(
+                new double[] {0, 5, 1, 0},
+                new double[] {x.get(2, 0), x.get(2, 1), x.get(2, 2), x.get(2, 3)},
+                "S1_B, moved up to row 2");
+        AnnData both =
+                run(PseudobulkOptions.of("sample", "cell_type").withMinCells(1).withMinCounts(6));
+        assertArrayEquals(
+                new String[] {"S1_A", "S3_A", "S1_B", "S2_B"}, both.obs().index());
         assertEquals(4, ((DenseMatrix) both.layers().get("psbulk_props")).nRows());
         AnnData counts = run(PseudobulkOptions.of("sample", "cell_type").withMinCounts(7));
         assertArrayEquals(new String[] {"S1_A", "S3_A"}, counts.obs().index());
@@ -165,8 +188,9 @@ class PseudobulkTest {
         Frame obs = new Frame(new String[] {"a", "b"});
         obs.put("s", ArrayColumn.of(new String[] {"S", "S"}));
         obs.put("g", ArrayColumn.of(new String[] {"G", "G"}));
-        AnnData out = Pseudobulk.pseudobulk(new AnnData(x, obs, Frame.ofRange(2)), PseudobulkOptions.of("s", "g"),
-                Streaming.DEFAULT).block();
+        AnnData out = Pseudobulk.pseudobulk(
+                        new AnnData(x, obs, Frame.ofRange(2)), PseudobulkOptions.of("s", "g"), Streaming.DEFAULT)
+                .block();
         assertEquals(0.0, ((DenseMatrix) out.layers().get("psbulk_props")).get(0, 0), "decoupler skips the pair");
         assertEquals(2.0, out.obs().column("psbulk_cells").get(0));
     }
@@ -174,17 +198,20 @@ class PseudobulkTest {
     @Test
     void badColumnsAreNamed() {
         AnnData in = cells();
-        IllegalArgumentException missing = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException missing = assertThrows(
+                IllegalArgumentException.class,
                 () -> Pseudobulk.pseudobulk(in, PseudobulkOptions.of("donor", "cell_type"), Streaming.DEFAULT)
                         .block());
         assertTrue(missing.getMessage().contains("no obs column 'donor'"), missing.getMessage());
-        IllegalArgumentException numeric = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException numeric = assertThrows(
+                IllegalArgumentException.class,
                 () -> Pseudobulk.pseudobulk(in, PseudobulkOptions.of("n_genes", "cell_type"), Streaming.DEFAULT)
                         .block());
         assertTrue(numeric.getMessage().contains("'n_genes' must hold strings"), numeric.getMessage());
         assertThrows(IllegalArgumentException.class, () -> PseudobulkOptions.of("sample", "sample"));
         AnnData noX = new AnnData(null, in.obs(), in.var());
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> Pseudobulk.pseudobulk(noX, PseudobulkOptions.of("sample", "cell_type"), Streaming.DEFAULT)
                         .block());
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,9 +39,11 @@ class QcMetricsTest {
 
     @Test
     void everyColumnMatchesScanpy() {
-        AnnData data = QcMetrics.calculate(countsWithMt(), MT, Streaming.DEFAULT).block(WAIT);
+        AnnData data =
+                QcMetrics.calculate(countsWithMt(), MT, Streaming.DEFAULT).block(WAIT);
         QcReference.assertMatches(data);
-        assertEquals(13, Arrays.stream(Tolerance.doubles(data.var().column("mt"))).sum(), "13 MT- genes");
+        assertEquals(
+                13, Arrays.stream(Tolerance.doubles(data.var().column("mt"))).sum(), "13 MT- genes");
     }
 
     @Test
@@ -65,8 +71,11 @@ class QcMetricsTest {
             Frame[] frames = qc(x, new Streaming(size.target(), Threads.TWO.execution()));
             for (int f = 0; f < 2; f++) {
                 for (String name : reference[f].columns().keySet()) {
-                    Tolerance.assertClose(Tolerance.doubles(reference[f].column(name)),
-                            Tolerance.doubles(frames[f].column(name)), 1e-12, size + " " + name);
+                    Tolerance.assertClose(
+                            Tolerance.doubles(reference[f].column(name)),
+                            Tolerance.doubles(frames[f].column(name)),
+                            1e-12,
+                            size + " " + name);
                 }
             }
         }
@@ -82,8 +91,11 @@ class QcMetricsTest {
             first[g] = g < 7;
         }
         data.var().put("even", ArrayColumn.of(even)).put("first", ArrayColumn.of(first));
-        data = QcMetrics.calculate(data, QcMetricsOptions.defaults().withQcVars("even", "first").withPercentTop(5, 50),
-                streaming).block(WAIT);
+        data = QcMetrics.calculate(
+                        data,
+                        QcMetricsOptions.defaults().withQcVars("even", "first").withPercentTop(5, 50),
+                        streaming)
+                .block(WAIT);
         return new Frame[] {data.obs(), data.var()};
     }
 
@@ -105,15 +117,25 @@ class QcMetricsTest {
         for (DType type : List.of(DType.FLOAT32, DType.FLOAT64, DType.INT32)) {
             AnnData data = AnnData.of(edgeCases().withDtype(type));
             data.var().put("qc", ArrayColumn.of(new boolean[] {true, true, false, false, false}));
-            data = QcMetrics.calculate(data, new QcMetricsOptions(List.of("qc"), List.of(3, 1), true), Streaming.DEFAULT)
+            data = QcMetrics.calculate(
+                            data, new QcMetricsOptions(List.of("qc"), List.of(3, 1), true), Streaming.DEFAULT)
                     .block(WAIT);
             Frame obs = data.obs();
             Frame var = data.var();
             String sum = type == DType.FLOAT32 ? "float32" : type == DType.FLOAT64 ? "float64" : "int64";
             String ratio = type == DType.FLOAT32 ? "float32" : "float64";
-            assertEquals(List.of("n_genes_by_counts", "log1p_n_genes_by_counts", "total_counts", "log1p_total_counts",
-                    "pct_counts_in_top_1_genes", "pct_counts_in_top_3_genes", "total_counts_qc",
-                    "log1p_total_counts_qc", "pct_counts_qc"), List.copyOf(obs.columns().keySet()));
+            assertEquals(
+                    List.of(
+                            "n_genes_by_counts",
+                            "log1p_n_genes_by_counts",
+                            "total_counts",
+                            "log1p_total_counts",
+                            "pct_counts_in_top_1_genes",
+                            "pct_counts_in_top_3_genes",
+                            "total_counts_qc",
+                            "log1p_total_counts_qc",
+                            "pct_counts_qc"),
+                    List.copyOf(obs.columns().keySet()));
             assertEquals(sum, obs.column("total_counts").typeName(), type + " total_counts");
             assertEquals(ratio, obs.column("log1p_total_counts").typeName());
             assertEquals(ratio, obs.column("pct_counts_qc").typeName());
@@ -121,8 +143,12 @@ class QcMetricsTest {
             assertEquals("int32", obs.column("n_genes_by_counts").typeName());
             assertEquals("int64", var.column("n_cells_by_counts").typeName());
             // the sums are held in their type; what scanpy derives from them is worked out when read
-            for (String derived : List.of("log1p_n_genes_by_counts", "log1p_total_counts",
-                    "pct_counts_in_top_1_genes", "pct_counts_in_top_3_genes", "log1p_total_counts_qc",
+            for (String derived : List.of(
+                    "log1p_n_genes_by_counts",
+                    "log1p_total_counts",
+                    "pct_counts_in_top_1_genes",
+                    "pct_counts_in_top_3_genes",
+                    "log1p_total_counts_qc",
                     "pct_counts_qc")) {
                 assertTrue(((ArrayColumn) obs.column(derived)).isComputed(), derived);
             }
@@ -179,8 +205,11 @@ class QcMetricsTest {
             x.addRow(idx, val);
             rows.add(val);
         }
-        AnnData data = QcMetrics.calculate(AnnData.of(x.build().withDtype(DType.FLOAT64)),
-                QcMetricsOptions.defaults().withPercentTop(1, 10, 50, 200), Streaming.DEFAULT).block(WAIT);
+        AnnData data = QcMetrics.calculate(
+                        AnnData.of(x.build().withDtype(DType.FLOAT64)),
+                        QcMetricsOptions.defaults().withPercentTop(1, 10, 50, 200),
+                        Streaming.DEFAULT)
+                .block(WAIT);
         for (int top : new int[] {1, 10, 50, 200}) {
             double[] expected = new double[rows.size()];
             for (int i = 0; i < rows.size(); i++) {
@@ -197,8 +226,11 @@ class QcMetricsTest {
                 }
                 expected[i] = sum / total * 100;
             }
-            Tolerance.assertClose(expected, Tolerance.doubles(data.obs().column("pct_counts_in_top_" + top
-                    + "_genes")), 1e-12, "top " + top);
+            Tolerance.assertClose(
+                    expected,
+                    Tolerance.doubles(data.obs().column("pct_counts_in_top_" + top + "_genes")),
+                    1e-12,
+                    "top " + top);
         }
     }
 
@@ -209,8 +241,8 @@ class QcMetricsTest {
         data.var().put("qc", ArrayColumn.of(new boolean[] {true, true, false, false, false}));
         data = QcMetrics.calculate(data, new QcMetricsOptions(List.of("qc"), List.of(3, 1), true), Streaming.DEFAULT)
                 .block(WAIT);
-        for (String c : List.of("n_genes_by_counts", "total_counts", "pct_counts_in_top_3_genes", "total_counts_qc",
-                "pct_counts_qc")) {
+        for (String c : List.of(
+                "n_genes_by_counts", "total_counts", "pct_counts_in_top_3_genes", "total_counts_qc", "pct_counts_qc")) {
             assertEquals(0, data.obs().column(c).size(), c);
         }
         assertValues(data.var(), "n_cells_by_counts", 0, 0, 0, 0, 0);
@@ -228,12 +260,16 @@ class QcMetricsTest {
         var qc = QcMetrics.calculate(data, QcMetricsOptions.defaults().withPercentTop(2), Streaming.DEFAULT);
         assertEquals(0, x.opened.get(), "no reader before subscription");
         assertTrue(data.obs().columns().isEmpty());
-        StepVerifier.create(qc).assertNext(out -> assertTrue(out.obs().has("n_genes_by_counts"))).verifyComplete();
+        StepVerifier.create(qc)
+                .assertNext(out -> assertTrue(out.obs().has("n_genes_by_counts")))
+                .verifyComplete();
         assertEquals(1, x.opened.get(), "one pass");
         assertTrue(data.obs().columns().isEmpty(), "the input is left as it was");
 
         AnnData failing = AnnData.of(CountingSource.failingAt(edgeCases(), 1));
-        StepVerifier.create(QcMetrics.calculate(failing, QcMetricsOptions.defaults().withPercentTop(2),
+        StepVerifier.create(QcMetrics.calculate(
+                        failing,
+                        QcMetricsOptions.defaults().withPercentTop(2),
                         new Streaming(BlockSize.ONE_ROW.target(), Threads.TWO.execution())))
                 .expectErrorMessage("injected failure at block 1")
                 .verify(WAIT);
@@ -245,21 +281,24 @@ class QcMetricsTest {
         AnnData data = AnnData.of(edgeCases());
         data.var().put("name", ArrayColumn.of(new String[] {"a", "b", "c", "d", "e"}));
         StepVerifier.create(QcMetrics.calculate(data, QcMetricsOptions.defaults(), Streaming.DEFAULT))
-                .expectErrorMessage("percent_top rank 50 is more than the 5 genes").verify(WAIT);
-        StepVerifier.create(QcMetrics.calculate(data, QcMetricsOptions.defaults().withPercentTop(1)
-                        .withQcVars("mt"), Streaming.DEFAULT))
+                .expectErrorMessage("percent_top rank 50 is more than the 5 genes")
+                .verify(WAIT);
+        StepVerifier.create(QcMetrics.calculate(
+                        data, QcMetricsOptions.defaults().withPercentTop(1).withQcVars("mt"), Streaming.DEFAULT))
                 .expectErrorMatches(e -> e.getMessage().startsWith("qc variable mt is not a var column"))
                 .verify(WAIT);
-        StepVerifier.create(QcMetrics.calculate(data, QcMetricsOptions.defaults().withPercentTop(1)
-                        .withQcVars("name"), Streaming.DEFAULT))
-                .expectErrorMessage("qc variable name must be a bool var column, found object").verify(WAIT);
+        StepVerifier.create(QcMetrics.calculate(
+                        data, QcMetricsOptions.defaults().withPercentTop(1).withQcVars("name"), Streaming.DEFAULT))
+                .expectErrorMessage("qc variable name must be a bool var column, found object")
+                .verify(WAIT);
         assertFalse(data.obs().has("n_genes_by_counts"));
     }
 
     @Test
     void genesStartingWithIsStartswith() {
         Frame var = new Frame(new String[] {"MT-CO1", "mt-co2", "XMT-1", "MT-"});
-        assertEquals(DenseArray.of(new boolean[] {true, false, false, true}),
+        assertEquals(
+                DenseArray.of(new boolean[] {true, false, false, true}),
                 ((ArrayColumn) QcMetrics.genesStartingWith(var, "MT-")).values());
     }
 }

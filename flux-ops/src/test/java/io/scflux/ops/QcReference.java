@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,19 +23,26 @@ public final class QcReference {
 
     /** The dtypes scanpy gives each column (expected/README.md). */
     private static final Map<String, String> TYPES = Map.ofEntries(
-            Map.entry("n_genes_by_counts", "int32"), Map.entry("log1p_n_genes_by_counts", "float64"),
-            Map.entry("total_counts", "float32"), Map.entry("log1p_total_counts", "float32"),
-            Map.entry("pct_counts_in_top_50_genes", "float64"), Map.entry("pct_counts_in_top_100_genes", "float64"),
-            Map.entry("pct_counts_in_top_200_genes", "float64"), Map.entry("total_counts_mt", "float32"),
-            Map.entry("log1p_total_counts_mt", "float32"), Map.entry("pct_counts_mt", "float32"),
-            Map.entry("mt", "bool"), Map.entry("n_cells_by_counts", "int64"), Map.entry("mean_counts", "float64"),
-            Map.entry("log1p_mean_counts", "float64"), Map.entry("pct_dropout_by_counts", "float64"));
+            Map.entry("n_genes_by_counts", "int32"),
+            Map.entry("log1p_n_genes_by_counts", "float64"),
+            Map.entry("total_counts", "float32"),
+            Map.entry("log1p_total_counts", "float32"),
+            Map.entry("pct_counts_in_top_50_genes", "float64"),
+            Map.entry("pct_counts_in_top_100_genes", "float64"),
+            Map.entry("pct_counts_in_top_200_genes", "float64"),
+            Map.entry("total_counts_mt", "float32"),
+            Map.entry("log1p_total_counts_mt", "float32"),
+            Map.entry("pct_counts_mt", "float32"),
+            Map.entry("mt", "bool"),
+            Map.entry("n_cells_by_counts", "int64"),
+            Map.entry("mean_counts", "float64"),
+            Map.entry("log1p_mean_counts", "float64"),
+            Map.entry("pct_dropout_by_counts", "float64"));
     /** Integer sums and flags: equal exactly. */
-    private static final List<String> EXACT = List.of("n_genes_by_counts", "total_counts", "total_counts_mt",
-            "n_cells_by_counts", "mt");
+    private static final List<String> EXACT =
+            List.of("n_genes_by_counts", "total_counts", "total_counts_mt", "n_cells_by_counts", "mt");
 
-    private QcReference() {
-    }
+    private QcReference() {}
 
     /** Asserts {@code data}'s obs and var QC columns equal scanpy's; prints the largest relative error of each. */
     public static void assertMatches(AnnData data) {
@@ -47,11 +58,13 @@ public final class QcReference {
             Column column = actual.column(name);
             assertEquals(TYPES.get(name), column.typeName(), name + " dtype");
             double[] all = column.typeName().equals("bool")
-                    ? Arrays.stream(expected.strings(name)).mapToDouble(b -> b.equals("True") ? 1 : 0).toArray()
+                    ? Arrays.stream(expected.strings(name))
+                            .mapToDouble(b -> b.equals("True") ? 1 : 0)
+                            .toArray()
                     : expected.doubles(name);
             double[] want = Arrays.stream(rows).mapToDouble(r -> all[r]).toArray();
-            double err = Tolerance.assertClose(want, Tolerance.doubles(column),
-                    EXACT.contains(name) ? 0 : Tolerance.RELATIVE, name);
+            double err = Tolerance.assertClose(
+                    want, Tolerance.doubles(column), EXACT.contains(name) ? 0 : Tolerance.RELATIVE, name);
             System.out.printf("qc %s: max relative error %.3g%n", name, err);
         }
     }

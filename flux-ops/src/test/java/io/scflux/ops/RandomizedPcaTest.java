@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -67,8 +71,13 @@ class RandomizedPcaTest {
     }
 
     private static AnnData pca(PcaOptions.Solver solver, int k) {
-        return Pca.pca(AnnData.of(planted(5)), PcaOptions.defaults().withNComps(k).withSolver(solver),
-                Streaming.DEFAULT.withTarget(PlanTarget.ofChunkNnz(20_000)).withThreads(2)).block();
+        return Pca.pca(
+                        AnnData.of(planted(5)),
+                        PcaOptions.defaults().withNComps(k).withSolver(solver),
+                        Streaming.DEFAULT
+                                .withTarget(PlanTarget.ofChunkNnz(20_000))
+                                .withThreads(2))
+                .block();
     }
 
     @BeforeAll

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -6,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.ScfluxFormatException;
-import io.scflux.core.TemporaryFiles;
 import io.scflux.core.TemporaryName;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -58,7 +61,9 @@ class RangeSpillTest {
             }
             spill.flush();
             Path file = onlyFile();
-            assertEquals(ProcessHandle.current().pid(), TemporaryName.owner(file.getFileName().toString()).orElse(-1),
+            assertEquals(
+                    ProcessHandle.current().pid(),
+                    TemporaryName.owner(file.getFileName().toString()).orElse(-1),
                     file + " is named with its owner's pid");
             assertTrue(file.getFileName().toString().startsWith(".wilcoxon.scflux-"), file.toString());
             assertArrayEquals(first, readAll(spill, 0));
@@ -72,11 +77,13 @@ class RangeSpillTest {
                 ch.write(b, 4100L * 8 + 3);
             }
             long[] seen = new long[1];
-            ScfluxFormatException e = assertThrows(ScfluxFormatException.class,
-                    () -> spill.read(0, (records, n) -> seen[0] += n));
-            assertEquals(file + ": range 0, block 1 (bytes 32768..40000): does not match its CRC32C checksum: this "
-                    + "spill of X's values for the wilcoxon ranks changed after scflux wrote it; nothing of it was "
-                    + "ranked", e.getMessage());
+            ScfluxFormatException e =
+                    assertThrows(ScfluxFormatException.class, () -> spill.read(0, (records, n) -> seen[0] += n));
+            assertEquals(
+                    file + ": range 0, block 1 (bytes 32768..40000): does not match its CRC32C checksum: this "
+                            + "spill of X's values for the wilcoxon ranks changed after scflux wrote it; nothing of it was "
+                            + "ranked",
+                    e.getMessage());
             assertEquals(0, seen[0], "no record of the range was handed on");
             assertArrayEquals(second, readAll(spill, 1), "the other range is intact");
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -32,8 +36,11 @@ class RankGenesGroupsReferenceTest {
     @ParameterizedTest
     @EnumSource(Method.class)
     void matchesScanpy(Method method) {
-        AnnData out = RankGenesGroups.rankGenesGroups(ReferenceInput.log1pExact(),
-                RankGenesGroupsOptions.of("cell_type").withMethod(method), Streaming.DEFAULT.withThreads(2)).block();
+        AnnData out = RankGenesGroups.rankGenesGroups(
+                        ReferenceInput.log1pExact(),
+                        RankGenesGroupsOptions.of("cell_type").withMethod(method),
+                        Streaming.DEFAULT.withThreads(2))
+                .block();
         @SuppressWarnings("unchecked")
         Map<String, Object> uns = (Map<String, Object>) out.uns().get("rank_genes_groups");
         Reference.Table expected = Reference.csv("rgg_" + method.scanpyName());
@@ -52,8 +59,8 @@ class RankGenesGroupsReferenceTest {
     }
 
     /** One group's columns against the reference's rows of it (in rank order). */
-    private static void assertGroup(String group, Reference.Table expected, List<Integer> rows,
-                                    Map<String, Object> uns) {
+    private static void assertGroup(
+            String group, Reference.Table expected, List<Integer> rows, Map<String, Object> uns) {
         String[] names = field(uns, "names", group).strings();
         assertEquals(rows.size(), names.length, group + ": every gene");
         Map<String, Integer> rowOf = new HashMap<>();
@@ -101,7 +108,7 @@ class RankGenesGroupsReferenceTest {
             return;
         }
         double err = Math.abs(actual - expected) / Math.abs(expected);
-        assertTrue(err <= relative, what + ": expected " + expected + ", got " + actual + " (relative error " + err
-                + ")");
+        assertTrue(
+                err <= relative, what + ": expected " + expected + ", got " + actual + " (relative error " + err + ")");
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -54,21 +58,22 @@ class RankGenesGroupsTest {
      * the values and zeros, a gene that is zero everywhere and one that is the same everywhere.
      */
     private static final float[][] X = {
-            {1.5f, 0, -0.5f, 0, 2},
-            {2.5f, 1, 0, 0, 2},
-            {1.5f, 0, 0.5f, 0, 2},
-            {3f, 1, -0.5f, 0, 2},
-            {0, 0, 0.25f, 0, 2},
-            {0, 1, 1.5f, 0, 2},
-            {0.5f, 2, 0, 0, 2},
-            {0, 1, 1.5f, 0, 2},
-            {0.5f, 3, -1f, 0, 2},
-            {0, 0, 0, 0, 2},
-            {1f, 0.5f, 2f, 0, 2},
-            {0, 0.5f, 0, 0, 2},
-            {1.5f, 0, 0.5f, 0, 2},
-            {0, 1, 0, 0, 2},
+        {1.5f, 0, -0.5f, 0, 2},
+        {2.5f, 1, 0, 0, 2},
+        {1.5f, 0, 0.5f, 0, 2},
+        {3f, 1, -0.5f, 0, 2},
+        {0, 0, 0.25f, 0, 2},
+        {0, 1, 1.5f, 0, 2},
+        {0.5f, 2, 0, 0, 2},
+        {0, 1, 1.5f, 0, 2},
+        {0.5f, 3, -1f, 0, 2},
+        {0, 0, 0, 0, 2},
+        {1f, 0.5f, 2f, 0, 2},
+        {0, 0.5f, 0, 0, 2},
+        {1.5f, 0, 0.5f, 0, 2},
+        {0, 1, 0, 0, 2},
     };
+
     private static final String[] GROUP = {"A", "A", "A", "A", "A", "B", "B", "B", "B", "C", "C", "C", null, null};
     private static final String[] GENES = {"g0", "g1", "g2", "g3", "g4"};
 
@@ -98,7 +103,8 @@ class RankGenesGroupsTest {
     }
 
     private static Map<String, Object> run(AnnData data, RankGenesGroupsOptions options) {
-        return results(RankGenesGroups.rankGenesGroups(data, options, Streaming.DEFAULT.withThreads(2)).block());
+        return results(RankGenesGroups.rankGenesGroups(data, options, Streaming.DEFAULT.withThreads(2))
+                .block());
     }
 
     @SuppressWarnings("unchecked")
@@ -153,8 +159,9 @@ class RankGenesGroupsTest {
             return new double[] {0, 1};
         }
         double df = (vn1 + vn2) * (vn1 + vn2) / (vn1 * vn1 / (a.length - 1) + vn2 * vn2 / (n2 - 1));
-        return new double[] {t, 2 * new TDistribution(null, Double.isNaN(df) ? 1 : df).cumulativeProbability(
-                -Math.abs(t))};
+        return new double[] {
+            t, 2 * new TDistribution(null, Double.isNaN(df) ? 1 : df).cumulativeProbability(-Math.abs(t))
+        };
     }
 
     /**
@@ -224,10 +231,20 @@ class RankGenesGroupsTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"T_TEST,,false", "T_TEST_OVERESTIM_VAR,,false", "WILCOXON,,false", "WILCOXON,,true",
-            "T_TEST,B,false", "T_TEST_OVERESTIM_VAR,B,false", "WILCOXON,B,false", "WILCOXON,B,true"})
+    @CsvSource({
+        "T_TEST,,false",
+        "T_TEST_OVERESTIM_VAR,,false",
+        "WILCOXON,,false",
+        "WILCOXON,,true",
+        "T_TEST,B,false",
+        "T_TEST_OVERESTIM_VAR,B,false",
+        "WILCOXON,B,false",
+        "WILCOXON,B,true"
+    })
     void matchesTheDirectCalculation(Method method, String reference, boolean tieCorrect) {
-        RankGenesGroupsOptions o = RankGenesGroupsOptions.of("group").withMethod(method).withTieCorrect(tieCorrect)
+        RankGenesGroupsOptions o = RankGenesGroupsOptions.of("group")
+                .withMethod(method)
+                .withTieCorrect(tieCorrect)
                 .withReference(reference == null ? RankGenesGroupsOptions.REST : reference)
                 .withCorrMethod(CorrMethod.BENJAMINI_HOCHBERG);
         Map<String, Object> r = run(small(), o);
@@ -285,12 +302,19 @@ class RankGenesGroupsTest {
     @Test
     void storesWhatScanpyStoresWhereItStoresIt() {
         AnnData in = small();
-        AnnData out = RankGenesGroups.rankGenesGroups(in, RankGenesGroupsOptions.of("group").withPts(true)
-                .withGroups(List.of("C", "A")).withNGenes(3).withCorrMethod(CorrMethod.BONFERRONI),
-                Streaming.DEFAULT).block();
+        AnnData out = RankGenesGroups.rankGenesGroups(
+                        in,
+                        RankGenesGroupsOptions.of("group")
+                                .withPts(true)
+                                .withGroups(List.of("C", "A"))
+                                .withNGenes(3)
+                                .withCorrMethod(CorrMethod.BONFERRONI),
+                        Streaming.DEFAULT)
+                .block();
         assertFalse(in.uns().containsKey("rank_genes_groups"), "the input is left as it was");
         Map<String, Object> r = results(out);
-        assertEquals(List.of("params", "pts", "pts_rest", "names", "scores", "pvals", "pvals_adj", "logfoldchanges"),
+        assertEquals(
+                List.of("params", "pts", "pts_rest", "names", "scores", "pvals", "pvals_adj", "logfoldchanges"),
                 List.copyOf(r.keySet()));
         @SuppressWarnings("unchecked")
         Map<String, Object> params = (Map<String, Object>) r.get("params");
@@ -310,7 +334,10 @@ class RankGenesGroupsTest {
         double[][] e = expected(Method.T_TEST, "A", null, false);
         for (int i = 0; i < 3; i++) {
             int g = Arrays.asList(GENES).indexOf(field(r, "names", "A").strings()[i]);
-            assertEquals(Math.min(1, e[g][1] * GENES.length), field(r, "pvals_adj", "A").getDouble(i), 1e-12,
+            assertEquals(
+                    Math.min(1, e[g][1] * GENES.length),
+                    field(r, "pvals_adj", "A").getDouble(i),
+                    1e-12,
                     "bonferroni over all 5 genes");
         }
         Frame pts = assertInstanceOf(Frame.class, r.get("pts"));
@@ -331,10 +358,17 @@ class RankGenesGroupsTest {
 
     @Test
     void againstAReferenceItIsAddedToTheGroupsAndLeftOutOfTheResults() {
-        Map<String, Object> r = run(small(), RankGenesGroupsOptions.of("group").withGroups(List.of("C"))
-                .withReference("A").withPts(true));
-        assertEquals(List.of("C"), List.copyOf(((RecordArray) r.get("names")).fields().keySet()));
-        assertEquals(List.of("C", "A"), List.copyOf(((Frame) r.get("pts")).columns().keySet()));
+        Map<String, Object> r = run(
+                small(),
+                RankGenesGroupsOptions.of("group")
+                        .withGroups(List.of("C"))
+                        .withReference("A")
+                        .withPts(true));
+        assertEquals(
+                List.of("C"),
+                List.copyOf(((RecordArray) r.get("names")).fields().keySet()));
+        assertEquals(
+                List.of("C", "A"), List.copyOf(((Frame) r.get("pts")).columns().keySet()));
         assertFalse(r.containsKey("pts_rest"), "no rest against a reference");
     }
 
@@ -342,13 +376,16 @@ class RankGenesGroupsTest {
     void refusesWhatScanpyRefuses() {
         AnnData data = small();
         assertThrows(MissingColumnException.class, () -> run(data, RankGenesGroupsOptions.of("cluster")));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
                 () -> run(data, RankGenesGroupsOptions.of("group").withReference("D")));
         assertEquals("reference = D needs to be one of groupby = [A, B, C].", e.getMessage());
-        e = assertThrows(IllegalArgumentException.class,
+        e = assertThrows(
+                IllegalArgumentException.class,
                 () -> run(data, RankGenesGroupsOptions.of("group").withGroups(List.of("A", "E"))));
         assertTrue(e.getMessage().contains("'E' is not a category of obs column 'group'"), e.getMessage());
-        e = assertThrows(IllegalArgumentException.class,
+        e = assertThrows(
+                IllegalArgumentException.class,
                 () -> run(data, RankGenesGroupsOptions.of("group").withLayer("counts")));
         assertTrue(e.getMessage().contains("no layer 'counts'"), e.getMessage());
         AnnData singlet = small();
@@ -356,17 +393,17 @@ class RankGenesGroupsTest {
         groups[12] = "D";
         singlet.obs().put("group", ArrayColumn.of(groups));
         e = assertThrows(IllegalArgumentException.class, () -> run(singlet, RankGenesGroupsOptions.of("group")));
-        assertEquals("Could not calculate statistics for groups D since they only contain one sample.",
-                e.getMessage());
+        assertEquals("Could not calculate statistics for groups D since they only contain one sample.", e.getMessage());
         singlet.obs().put("number", ArrayColumn.of(new int[X.length]));
         e = assertThrows(IllegalArgumentException.class, () -> run(singlet, RankGenesGroupsOptions.of("number")));
         assertTrue(e.getMessage().contains("must be categorical or hold strings"), e.getMessage());
-        AnnData nan = new AnnData(CsrMatrix.of(1, new long[] {0, 1, 1, 2, 2}, new int[] {0, 0},
-                new float[] {1, Float.NaN}), new Frame(new String[] {"a", "b", "c", "d"}),
+        AnnData nan = new AnnData(
+                CsrMatrix.of(1, new long[] {0, 1, 1, 2, 2}, new int[] {0, 0}, new float[] {1, Float.NaN}),
+                new Frame(new String[] {"a", "b", "c", "d"}),
                 new Frame(new String[] {"g"}));
         nan.obs().put("group", CategoricalColumn.fromValues(new String[] {"x", "x", "y", "y"}));
-        InvalidValueException invalid = assertThrows(InvalidValueException.class,
-                () -> run(nan, RankGenesGroupsOptions.of("group")));
+        InvalidValueException invalid =
+                assertThrows(InvalidValueException.class, () -> run(nan, RankGenesGroupsOptions.of("group")));
         assertTrue(invalid.getMessage().contains("NaN at cell 'c'"), invalid.getMessage());
     }
 
@@ -374,26 +411,35 @@ class RankGenesGroupsTest {
     void warnsAsScanpyOnRawCountsOnly() {
         List<String> warnings = new ArrayList<>();
         Streaming s = Streaming.DEFAULT.withWarnings(warnings::add);
-        RankGenesGroups.rankGenesGroups(small(), RankGenesGroupsOptions.of("group"), s).block();
+        RankGenesGroups.rankGenesGroups(small(), RankGenesGroupsOptions.of("group"), s)
+                .block();
         assertEquals(List.of(), warnings, "fractional and negative values are no counts");
-        AnnData counts = new AnnData(CsrMatrix.of(1, new long[] {0, 1, 1, 2, 2}, new int[] {0, 0},
-                new float[] {3, 1}), new Frame(new String[] {"a", "b", "c", "d"}), new Frame(new String[] {"g"}));
+        AnnData counts = new AnnData(
+                CsrMatrix.of(1, new long[] {0, 1, 1, 2, 2}, new int[] {0, 0}, new float[] {3, 1}),
+                new Frame(new String[] {"a", "b", "c", "d"}),
+                new Frame(new String[] {"g"}));
         counts.obs().put("group", CategoricalColumn.fromValues(new String[] {"x", "x", "y", "y"}));
-        RankGenesGroups.rankGenesGroups(counts, RankGenesGroupsOptions.of("group"), s).block();
-        assertEquals(List.of("It seems you use rank_genes_groups on the raw count data. Please logarithmize your "
-                + "data before calling rank_genes_groups."), warnings);
+        RankGenesGroups.rankGenesGroups(counts, RankGenesGroupsOptions.of("group"), s)
+                .block();
+        assertEquals(
+                List.of("It seems you use rank_genes_groups on the raw count data. Please logarithmize your "
+                        + "data before calling rank_genes_groups."),
+                warnings);
     }
 
     @ParameterizedTest
     @EnumSource(Method.class)
     void sameBitsWithAnyThreadsAndPlan(Method method) {
         AnnData data = ReferenceInput.log1pExact();
-        RankGenesGroupsOptions o = RankGenesGroupsOptions.of("cell_type").withMethod(method).withPts(true);
-        Map<String, Object> base = results(RankGenesGroups.rankGenesGroups(data, o, Streaming.DEFAULT).block());
+        RankGenesGroupsOptions o =
+                RankGenesGroupsOptions.of("cell_type").withMethod(method).withPts(true);
+        Map<String, Object> base = results(
+                RankGenesGroups.rankGenesGroups(data, o, Streaming.DEFAULT).block());
         for (Threads t : Threads.values()) {
             for (BlockSize b : List.of(BlockSize.TINY, BlockSize.SMALL, BlockSize.DEFAULT)) {
-                Map<String, Object> out = results(RankGenesGroups.rankGenesGroups(data, o,
-                        new Streaming(b.target(), t.execution())).block());
+                Map<String, Object> out =
+                        results(RankGenesGroups.rankGenesGroups(data, o, new Streaming(b.target(), t.execution()))
+                                .block());
                 for (String key : List.of("names", "scores", "pvals", "pvals_adj", "logfoldchanges")) {
                     assertEquals(base.get(key), out.get(key), method + " " + t + " " + b + " " + key);
                 }
@@ -408,16 +454,19 @@ class RankGenesGroupsTest {
         // the first 100 genes, so that a pass per gene stays quick
         AnnData data = ReferenceInput.log1pExact().subset(Selection.all(), Selection.range(0, 100));
         for (String reference : List.of(RankGenesGroupsOptions.REST, "T03")) {
-            GroupLabels groups = GroupLabels.of(data.obs(), RankGenesGroupsOptions.of("cell_type")
-                    .withReference(reference));
-            GeneSums.Sums sums = Streaming.DEFAULT.reduce(data.x(), GeneSums.nonzeroValues(groups.labelOfCell,
-                    groups.labels(), data.nVars())).block();
-            double[][] whole = RankSums.zScores(data.x(), groups, sums, true, Streaming.DEFAULT).block();
+            GroupLabels groups = GroupLabels.of(
+                    data.obs(), RankGenesGroupsOptions.of("cell_type").withReference(reference));
+            GeneSums.Sums sums = Streaming.DEFAULT
+                    .reduce(data.x(), GeneSums.nonzeroValues(groups.labelOfCell, groups.labels(), data.nVars()))
+                    .block();
+            double[][] whole = RankSums.zScores(data.x(), groups, sums, true, Streaming.DEFAULT)
+                    .block();
             // about 40 genes a range, and one (every gene holds more than 8 bytes of values); a pass each, or spilled
             for (long bytes : new long[] {200_000, 8}) {
                 for (int passes : new int[] {Integer.MAX_VALUE, 0}) {
-                    double[][] ranged = RankSums.zScores(data.x(), groups, sums, true,
-                            Streaming.DEFAULT.withThreads(2), bytes, passes).block();
+                    double[][] ranged = RankSums.zScores(
+                                    data.x(), groups, sums, true, Streaming.DEFAULT.withThreads(2), bytes, passes)
+                            .block();
                     for (int k = 0; k < whole.length; k++) {
                         if (!Arrays.equals(whole[k], ranged[k])) {
                             fail(reference + ", ranges of " + bytes + " bytes, " + passes + " passes: group " + k
@@ -426,13 +475,20 @@ class RankGenesGroupsTest {
                     }
                 }
             }
-            assertEquals(List.of(), TemporaryFiles.writing().stream()
-                    .filter(f -> f.getFileName().toString().startsWith(".wilcoxon.scflux-")).toList(), "spills forgotten");
+            assertEquals(
+                    List.of(),
+                    TemporaryFiles.writing().stream()
+                            .filter(f -> f.getFileName().toString().startsWith(".wilcoxon.scflux-"))
+                            .toList(),
+                    "spills forgotten");
             Path scratch = TemporaryFiles.scratchDir();
             if (Files.isDirectory(scratch)) {
                 try (Stream<Path> files = Files.list(scratch)) {
-                    assertEquals(List.of(), files.filter(f -> f.getFileName().toString().startsWith(".wilcoxon.scflux-"))
-                            .toList(), "spills deleted");
+                    assertEquals(
+                            List.of(),
+                            files.filter(f -> f.getFileName().toString().startsWith(".wilcoxon.scflux-"))
+                                    .toList(),
+                            "spills deleted");
                 }
             }
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import io.scflux.core.anndata.AnnData;
@@ -25,8 +29,7 @@ import java.util.zip.GZIPInputStream;
  */
 public final class Reference {
 
-    private Reference() {
-    }
+    private Reference() {}
 
     /**
      * The oracle's input: synth-3k counts (3000 x 2000, CSR float32). The int64 copy holds the same values as
@@ -44,8 +47,8 @@ public final class Reference {
     /** A reference CSV ({@code qc_obs}, {@code hvg_seurat}, ...): first column the row name. */
     public static Table csv(String name) {
         try (InputStream raw = Files.newInputStream(resource(name + ".csv.gz"));
-             BufferedReader in = new BufferedReader(new InputStreamReader(new GZIPInputStream(raw),
-                     StandardCharsets.UTF_8))) {
+                BufferedReader in =
+                        new BufferedReader(new InputStreamReader(new GZIPInputStream(raw), StandardCharsets.UTF_8))) {
             String[] header = in.readLine().split(",", -1);
             List<String[]> rows = new ArrayList<>();
             for (String line = in.readLine(); line != null; line = in.readLine()) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -18,8 +22,7 @@ import io.scflux.core.anndata.Selection;
  */
 final class ReferenceInput {
 
-    private ReferenceInput() {
-    }
+    private ReferenceInput() {}
 
     /** The counts normalized and log-transformed, restricted to the 500 highly variable genes (a lazy view). */
     static AnnData log1pHvg() {
@@ -38,8 +41,11 @@ final class ReferenceInput {
      */
     static AnnData log1pExact() {
         AnnData counts = Reference.counts();
-        CsrMatrix mine = CsrMatrix.collect(StagedSource.of(counts.x(), ReferenceInput::normalizeLog1p).blocks(),
-                counts.nVars()).block();
+        CsrMatrix mine = CsrMatrix.collect(
+                        StagedSource.of(counts.x(), ReferenceInput::normalizeLog1p)
+                                .blocks(),
+                        counts.nVars())
+                .block();
         long[] indptr = new long[counts.nObs() + 1];
         for (int r = 0; r <= counts.nObs(); r++) {
             indptr[r] = mine.indptr(r);
@@ -55,7 +61,9 @@ final class ReferenceInput {
         for (int i = 0; i < ulps.size(); i++) {
             int k = Integer.parseInt(ulps.string(i, "entry"));
             float theirs = (float) Double.parseDouble(ulps.string(i, "value"));
-            assertEquals(1, Math.abs(Float.floatToIntBits(theirs) - Float.floatToIntBits(values[k])),
+            assertEquals(
+                    1,
+                    Math.abs(Float.floatToIntBits(theirs) - Float.floatToIntBits(values[k])),
                     "entry " + k + ": numpy's log1p one ulp away");
             values[k] = theirs;
         }

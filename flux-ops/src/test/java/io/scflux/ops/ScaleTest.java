@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -47,8 +51,9 @@ class ScaleTest {
 
     @Test
     void matchesScanpyOnTheReferenceInput() {
-        AnnData ours = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0),
-                Streaming.DEFAULT).block();
+        AnnData ours = Scale.scale(
+                        ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0), Streaming.DEFAULT)
+                .block();
         AnnData scanpy = Reference.h5ad("scaled");
         for (String column : new String[] {"mean", "std"}) {
             double[] mine = doubles(ours, column);
@@ -79,7 +84,8 @@ class ScaleTest {
                 }
             }
         }
-        System.out.printf("scale X (first %d rows): max |difference| / max(1, |value|) %.2e, %d clipped%n",
+        System.out.printf(
+                "scale X (first %d rows): max |difference| / max(1, |value|) %.2e, %d clipped%n",
                 theirs.length, worst, clipped);
         assertTrue(clipped > 0, "the reference clips some values");
         assertTrue(worst <= 1e-6, "scaled values differ by up to " + worst);
@@ -91,7 +97,8 @@ class ScaleTest {
         AnnData ours = ReferenceInput.log1pHvg();
         BlockSource input = ours.x();
         double[][] x = dense(input, Streaming.DEFAULT);
-        ours = Scale.scale(ours, new ScaleOptions(false, 3.0), Streaming.DEFAULT).block();
+        ours = Scale.scale(ours, new ScaleOptions(false, 3.0), Streaming.DEFAULT)
+                .block();
         assertFalse(ours.x().isDense());
         assertEquals(DType.FLOAT64, ours.x().dtype());
         double[] std = doubles(ours, "std");
@@ -110,8 +117,10 @@ class ScaleTest {
             assertEquals(expected, std[c], 1e-6 * expected, "std of column " + c);
             assertEquals(mean, doubles(ours, "mean")[c], 1e-9 * Math.abs(mean), "mean of column " + c);
         }
-        CsrMatrix scaled = CsrMatrix.collect(Streaming.DEFAULT.blocks(ours.x()), std.length).block();
-        CsrMatrix original = CsrMatrix.collect(Streaming.DEFAULT.blocks(input), std.length).block();
+        CsrMatrix scaled = CsrMatrix.collect(Streaming.DEFAULT.blocks(ours.x()), std.length)
+                .block();
+        CsrMatrix original =
+                CsrMatrix.collect(Streaming.DEFAULT.blocks(input), std.length).block();
         assertEquals(original.nnz(), scaled.nnz());
         boolean anyClipped = false;
         for (long k = 0; k < scaled.nnz(); k++) {
@@ -146,12 +155,16 @@ class ScaleTest {
     @Test
     void oneTwoAndEightThreadsGiveTheSameBits() {
         Streaming small = Streaming.DEFAULT.withTarget(BlockSize.SMALL.target());
-        AnnData one = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0),
-                small.withThreads(Threads.ONE.count())).block();
+        AnnData one = Scale.scale(
+                        ReferenceInput.log1pHvg(),
+                        ScaleOptions.defaults().withMaxValue(10.0),
+                        small.withThreads(Threads.ONE.count()))
+                .block();
         double[][] x = dense(one.x(), small);
         for (Threads t : new Threads[] {Threads.TWO, Threads.EIGHT}) {
             Streaming s = small.withThreads(t.count());
-            AnnData other = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0), s)
+            AnnData other = Scale.scale(
+                            ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0), s)
                     .block();
             assertArrayEquals(doubles(one, "mean"), doubles(other, "mean"), t + ": mean");
             assertArrayEquals(doubles(one, "std"), doubles(other, "std"), t + ": std");
@@ -163,12 +176,16 @@ class ScaleTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = BlockSize.class, names = {"ONE_ROW", "TINY", "DEFAULT"})
+    @EnumSource(
+            value = BlockSize.class,
+            names = {"ONE_ROW", "TINY", "DEFAULT"})
     void blockPlansAgreeWithinRounding(BlockSize size) {
         Streaming reference = Streaming.DEFAULT.withTarget(BlockSize.SMALL.target());
-        AnnData a = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults(), reference).block();
+        AnnData a = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults(), reference)
+                .block();
         Streaming other = Streaming.DEFAULT.withTarget(size.target()).withThreads(2);
-        AnnData b = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults(), other).block();
+        AnnData b = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults(), other)
+                .block();
         for (String column : new String[] {"mean", "std"}) {
             double[] u = doubles(a, column);
             double[] v = doubles(b, column);
@@ -187,10 +204,12 @@ class ScaleTest {
 
     @Test
     void theScaledMatrixIsWrittenDenseWithItsStatistics() {
-        AnnData ours = Scale.scale(ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0),
-                Streaming.DEFAULT).block();
+        AnnData ours = Scale.scale(
+                        ReferenceInput.log1pHvg(), ScaleOptions.defaults().withMaxValue(10.0), Streaming.DEFAULT)
+                .block();
         Path file = dir.resolve("scaled.h5ad");
-        H5ad.write(ours, file, io.scflux.io.WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(100_000))).block();
+        H5ad.write(ours, file, io.scflux.io.WriteOptions.DEFAULT.withPlan(PlanTarget.ofChunkNnz(100_000)))
+                .block();
         AnnData back = H5ad.read(file);
         assertTrue(back.x().isDense());
         assertEquals(DType.FLOAT64, back.x().dtype());

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -11,7 +15,6 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
-import io.scflux.core.anndata.Frame;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
@@ -39,24 +42,41 @@ class StepContractTest {
 
     /** Every step, with options that fit the container of {@link #input}. */
     enum Step {
-        QC((d, s) -> Pp.calculateQcMetrics(d, QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5), s)),
-        NORMALIZE((d, s) -> Pp.normalizeTotal(d, NormalizeTotalOptions.defaults().withKeyAdded("f"), s)),
+        QC((d, s) -> Pp.calculateQcMetrics(
+                d, QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5), s)),
+        NORMALIZE(
+                (d, s) -> Pp.normalizeTotal(d, NormalizeTotalOptions.defaults().withKeyAdded("f"), s)),
         LOG1P((d, s) -> Pp.log1p(d, Log1pOptions.defaults(), s)),
-        PREPROCESS((d, s) -> Pp.preprocess(d, new PreprocessOptions(QcMetricsOptions.defaults().withQcVars("mt")
-                .withPercentTop(5), NormalizeTotalOptions.defaults(), Log1pOptions.defaults()), s)),
+        PREPROCESS((d, s) -> Pp.preprocess(
+                d,
+                new PreprocessOptions(
+                        QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5),
+                        NormalizeTotalOptions.defaults(),
+                        Log1pOptions.defaults()),
+                s)),
         FILTER_CELLS((d, s) -> Pp.filterCells(d, FilterOptions.minGenes(10), s)),
         FILTER_GENES((d, s) -> Pp.filterGenes(d, FilterOptions.minCells(10), s)),
-        HVG_SEURAT_V3((d, s) -> Pp.highlyVariableGenes(d, HighlyVariableGenesOptions.defaults()
-                .withFlavor(HighlyVariableGenesOptions.Flavor.SEURAT_V3).withNTopGenes(10), s)),
-        PIPELINE((d, s) -> Pp.pipeline(d, new PreprocessOptions(QcMetricsOptions.defaults().withQcVars("mt")
-                        .withPercentTop(5), NormalizeTotalOptions.defaults(), Log1pOptions.defaults()),
-                HighlyVariableGenesOptions.defaults().withNTopGenes(20), PcaOptions.defaults().withNComps(3), s)),
+        HVG_SEURAT_V3((d, s) -> Pp.highlyVariableGenes(
+                d,
+                HighlyVariableGenesOptions.defaults()
+                        .withFlavor(HighlyVariableGenesOptions.Flavor.SEURAT_V3)
+                        .withNTopGenes(10),
+                s)),
+        PIPELINE((d, s) -> Pp.pipeline(
+                d,
+                new PreprocessOptions(
+                        QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5),
+                        NormalizeTotalOptions.defaults(),
+                        Log1pOptions.defaults()),
+                HighlyVariableGenesOptions.defaults().withNTopGenes(20),
+                PcaOptions.defaults().withNComps(3),
+                s)),
         PCA((d, s) -> Pp.pca(d, PcaOptions.defaults().withNComps(3), s)),
         SCALE((d, s) -> Pp.scale(d, new ScaleOptions(true, 10.0), s)),
         PSEUDOBULK((d, s) -> Pp.pseudobulk(d, PseudobulkOptions.of("sample", "group"), s)),
         RANK_GENES_GROUPS((d, s) -> RankGenesGroups.rankGenesGroups(d, RankGenesGroupsOptions.of("group"), s)),
-        RANK_GENES_GROUPS_WILCOXON((d, s) -> RankGenesGroups.rankGenesGroups(d, RankGenesGroupsOptions.of("group")
-                .withMethod(RankGenesGroupsOptions.Method.WILCOXON), s));
+        RANK_GENES_GROUPS_WILCOXON((d, s) -> RankGenesGroups.rankGenesGroups(
+                d, RankGenesGroupsOptions.of("group").withMethod(RankGenesGroupsOptions.Method.WILCOXON), s));
 
         final BiFunction<AnnData, Streaming, Mono<AnnData>> run;
 
@@ -121,8 +141,9 @@ class StepContractTest {
             c.put("X", values);
         }
         for (Map.Entry<String, Object> e : a.obsm().entrySet()) {
-            c.put("obsm " + e.getKey(), e.getValue() instanceof BlockSource s ? DenseArray.materialize(s)
-                    : e.getValue());
+            c.put(
+                    "obsm " + e.getKey(),
+                    e.getValue() instanceof BlockSource s ? DenseArray.materialize(s) : e.getValue());
         }
         return c;
     }
@@ -146,10 +167,10 @@ class StepContractTest {
     @ParameterizedTest
     @EnumSource(Step.class)
     void aFailingReadIsTheStepsError(Step step) {
-        AnnData in = input(CountingSource.failingAt(counts(), 0));   // block 0: pseudobulk reads one large block
+        AnnData in = input(CountingSource.failingAt(counts(), 0)); // block 0: pseudobulk reads one large block
         StepVerifier.create(step.run.apply(in, STREAMING).flatMap(out -> Mono.fromCallable(() -> contents(out))))
-                .expectErrorSatisfies(e -> assertTrue(String.valueOf(e.getMessage()).contains("injected failure"),
-                        String.valueOf(e)))
+                .expectErrorSatisfies(
+                        e -> assertTrue(String.valueOf(e.getMessage()).contains("injected failure"), String.valueOf(e)))
                 .verify(Duration.ofSeconds(60));
     }
 
@@ -158,9 +179,7 @@ class StepContractTest {
     void aCancelledStepReadsNoFurther(Step step) throws InterruptedException {
         CountingSource x = CountingSource.of(counts());
         AnnData in = input(x);
-        StepVerifier.create(step.run.apply(in, STREAMING))
-                .thenCancel()
-                .verify(Duration.ofSeconds(10));
+        StepVerifier.create(step.run.apply(in, STREAMING)).thenCancel().verify(Duration.ofSeconds(10));
         Thread.sleep(50);
         int reads = x.reads.get();
         Thread.sleep(200);

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -16,8 +20,7 @@ final class Tolerance {
     /** The tolerance for normalized and log1p values and the QC columns that are not integer sums. */
     static final double RELATIVE = 1e-6;
 
-    private Tolerance() {
-    }
+    private Tolerance() {}
 
     /** The values of a plain numeric column as float64. */
     static double[] doubles(Column column) {
@@ -56,7 +59,9 @@ final class Tolerance {
 
     /** The same columns in the same order, every value equal (floats bit for bit, as boxed equals compares them). */
     static void assertSameColumns(Frame expected, Frame actual) {
-        assertEquals(List.copyOf(expected.columns().keySet()), List.copyOf(actual.columns().keySet()));
+        assertEquals(
+                List.copyOf(expected.columns().keySet()),
+                List.copyOf(actual.columns().keySet()));
         for (String name : expected.columns().keySet()) {
             Column e = expected.column(name);
             Column a = actual.column(name);

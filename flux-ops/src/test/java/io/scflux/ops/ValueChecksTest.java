@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -29,16 +33,30 @@ class ValueChecksTest {
 
     /** Steps that expect raw counts, with the name scanpy's messages give them. */
     enum CountsStep {
-        QC("`calculate_qc_metrics`", (d, s) -> Pp.calculateQcMetrics(d, QcMetricsOptions.defaults()
-                .withPercentTop(1), s)),
+        QC(
+                "`calculate_qc_metrics`",
+                (d, s) -> Pp.calculateQcMetrics(d, QcMetricsOptions.defaults().withPercentTop(1), s)),
         NORMALIZE("`normalize_total`", (d, s) -> Pp.normalizeTotal(d, NormalizeTotalOptions.defaults(), s)),
-        NORMALIZE_EXCLUDING("`normalize_total`", (d, s) -> Pp.normalizeTotal(d, NormalizeTotalOptions.defaults()
-                .excludingHighlyExpressed(0.5), s)),
-        PREPROCESS("`calculate_qc_metrics`", (d, s) -> Pp.preprocess(d, new PreprocessOptions(
-                QcMetricsOptions.defaults().withPercentTop(1), NormalizeTotalOptions.defaults(),
-                Log1pOptions.defaults()), s)),
-        SEURAT_V3("`flavor='seurat_v3'`", (d, s) -> Pp.highlyVariableGenes(d, HighlyVariableGenesOptions.defaults()
-                .withFlavor(HighlyVariableGenesOptions.Flavor.SEURAT_V3).withNTopGenes(2), s)),
+        NORMALIZE_EXCLUDING(
+                "`normalize_total`",
+                (d, s) -> Pp.normalizeTotal(d, NormalizeTotalOptions.defaults().excludingHighlyExpressed(0.5), s)),
+        PREPROCESS(
+                "`calculate_qc_metrics`",
+                (d, s) -> Pp.preprocess(
+                        d,
+                        new PreprocessOptions(
+                                QcMetricsOptions.defaults().withPercentTop(1),
+                                NormalizeTotalOptions.defaults(),
+                                Log1pOptions.defaults()),
+                        s)),
+        SEURAT_V3(
+                "`flavor='seurat_v3'`",
+                (d, s) -> Pp.highlyVariableGenes(
+                        d,
+                        HighlyVariableGenesOptions.defaults()
+                                .withFlavor(HighlyVariableGenesOptions.Flavor.SEURAT_V3)
+                                .withNTopGenes(2),
+                        s)),
         PSEUDOBULK("`pseudobulk`", (d, s) -> Pp.pseudobulk(d, PseudobulkOptions.of("sample", "group"), s));
 
         final String name;
@@ -52,13 +70,22 @@ class ValueChecksTest {
 
     /** Steps that expect normalized data: any finite value. */
     enum FiniteStep {
-        HVG_SEURAT("`highly_variable_genes`", (d, s) -> Pp.highlyVariableGenes(d, HighlyVariableGenesOptions
-                .defaults().withNTopGenes(3), s)),
-        HVG_CELL_RANGER("`highly_variable_genes`", (d, s) -> Pp.highlyVariableGenes(d, HighlyVariableGenesOptions
-                .defaults().withFlavor(HighlyVariableGenesOptions.Flavor.CELL_RANGER).withNTopGenes(3), s)),
+        HVG_SEURAT(
+                "`highly_variable_genes`",
+                (d, s) -> Pp.highlyVariableGenes(
+                        d, HighlyVariableGenesOptions.defaults().withNTopGenes(3), s)),
+        HVG_CELL_RANGER(
+                "`highly_variable_genes`",
+                (d, s) -> Pp.highlyVariableGenes(
+                        d,
+                        HighlyVariableGenesOptions.defaults()
+                                .withFlavor(HighlyVariableGenesOptions.Flavor.CELL_RANGER)
+                                .withNTopGenes(3),
+                        s)),
         PCA_EXACT("`pca`", (d, s) -> Pp.pca(d, PcaOptions.defaults().withNComps(2), s)),
-        PCA_RANDOMIZED("`pca`", (d, s) -> Pp.pca(d, PcaOptions.defaults().withNComps(2)
-                .withSolver(PcaOptions.Solver.RANDOMIZED), s)),
+        PCA_RANDOMIZED(
+                "`pca`",
+                (d, s) -> Pp.pca(d, PcaOptions.defaults().withNComps(2).withSolver(PcaOptions.Solver.RANDOMIZED), s)),
         SCALE("`scale`", (d, s) -> Pp.scale(d, new ScaleOptions(true, null), s));
 
         final String name;
@@ -125,8 +152,11 @@ class ValueChecksTest {
     @EnumSource(value = CountsStep.class, mode = EnumSource.Mode.EXCLUDE, names = "PSEUDOBULK")
     void aFractionalCountIsNamedOnceWhateverTheThreads(CountsStep step) {
         for (Threads t : Threads.values()) {
-            assertEquals(List.of(step.name + " expects raw count data, but non-integers were found (2.5 at cell "
-                    + "'cell37', gene 'E')"), run(step.run, 2.5f, t), t.toString());
+            assertEquals(
+                    List.of(step.name + " expects raw count data, but non-integers were found (2.5 at cell "
+                            + "'cell37', gene 'E')"),
+                    run(step.run, 2.5f, t),
+                    t.toString());
         }
     }
 
@@ -136,8 +166,11 @@ class ValueChecksTest {
         for (float odd : new float[] {-1, Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY}) {
             for (Threads t : Threads.values()) {
                 InvalidValueException e = assertThrows(InvalidValueException.class, () -> run(step.run, odd, t));
-                assertEquals("X holds " + odd + " at cell 'cell37', gene 'E': " + step.name + " expects raw counts, "
-                        + "finite and not negative", e.getMessage(), t.toString());
+                assertEquals(
+                        "X holds " + odd + " at cell 'cell37', gene 'E': " + step.name + " expects raw counts, "
+                                + "finite and not negative",
+                        e.getMessage(),
+                        t.toString());
             }
         }
     }
@@ -148,8 +181,10 @@ class ValueChecksTest {
         for (float odd : new float[] {Float.NaN, Float.POSITIVE_INFINITY}) {
             for (Threads t : Threads.values()) {
                 InvalidValueException e = assertThrows(InvalidValueException.class, () -> run(step.run, odd, t));
-                assertEquals("X holds " + odd + " at cell 'cell37', gene 'E': " + step.name + " expects finite "
-                        + "values", e.getMessage(), t.toString());
+                assertEquals(
+                        "X holds " + odd + " at cell 'cell37', gene 'E': " + step.name + " expects finite " + "values",
+                        e.getMessage(),
+                        t.toString());
             }
         }
     }
@@ -164,12 +199,18 @@ class ValueChecksTest {
     @ParameterizedTest
     @EnumSource(Threads.class)
     void normalizingAnEmptyCellWarnsAsScanpy(Threads threads) {
-        CsrMatrix x = CsrMatrix.builder(3).addRow(new int[] {0}, new float[] {2}).addRow(new int[0], new float[0])
-                .addRow(new int[] {1, 2}, new float[] {1, 1}).build();
+        CsrMatrix x = CsrMatrix.builder(3)
+                .addRow(new int[] {0}, new float[] {2})
+                .addRow(new int[0], new float[0])
+                .addRow(new int[] {1, 2}, new float[] {1, 1})
+                .build();
         for (boolean fused : new boolean[] {false, true}) {
             List<String> warnings = new CopyOnWriteArrayList<>();
             Streaming s = new Streaming(PlanTarget.ofChunkNnz(1), threads.execution()).withWarnings(warnings::add);
-            (fused ? CountsStep.PREPROCESS : CountsStep.NORMALIZE).run.apply(AnnData.of(x), s).block();
+            (fused ? CountsStep.PREPROCESS : CountsStep.NORMALIZE)
+                    .run
+                    .apply(AnnData.of(x), s)
+                    .block();
             assertEquals(List.of("Some cells have zero counts"), warnings, fused ? "preprocess" : "normalize");
         }
     }

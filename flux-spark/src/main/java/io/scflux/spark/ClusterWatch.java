@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import io.scflux.core.ClusterException;
@@ -27,9 +31,11 @@ final class ClusterWatch extends SparkListener {
     private final AtomicInteger running = new AtomicInteger();
     /** Executors lost since a task last finished. */
     private final AtomicInteger lost = new AtomicInteger();
+
     private volatile String lastLoss;
     /** When a task last finished, or a watched job started: the bound counts from the later. */
     private volatile long progressNanos = System.nanoTime();
+
     private volatile String failure;
 
     private ClusterWatch(JavaSparkContext context, Duration bound) {
@@ -53,8 +59,9 @@ final class ClusterWatch extends SparkListener {
     public void onExecutorRemoved(SparkListenerExecutorRemoved removed) {
         alive.decrementAndGet();
         lost.incrementAndGet();
-        lastLoss = "executor " + removed.executorId() + " exited: " + removed.reason() + " (its output: in the worker's "
-                + "work directory, " + context.sc().applicationId() + "/" + removed.executorId() + "/stderr)";
+        lastLoss =
+                "executor " + removed.executorId() + " exited: " + removed.reason() + " (its output: in the worker's "
+                        + "work directory, " + context.sc().applicationId() + "/" + removed.executorId() + "/stderr)";
     }
 
     @Override

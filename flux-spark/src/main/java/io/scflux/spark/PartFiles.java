@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import io.scflux.core.BlockPlan;
@@ -26,8 +30,7 @@ final class PartFiles {
 
     private static final int HEADER = 4 + 8 + 4 + 4 + 4 + 4;
 
-    private PartFiles() {
-    }
+    private PartFiles() {}
 
     static Path part(Path folder, String matrix, int task) {
         return folder.resolve("part-" + matrix + "-" + task);
@@ -41,8 +44,11 @@ final class PartFiles {
         long[] offsets = new long[range[1] - range[0]];
         Path temp = part.resolveSibling(part.getFileName() + "." + attempt);
         try (RowReader reader = source.open();
-             FileChannel out = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                     StandardOpenOption.TRUNCATE_EXISTING)) {
+                FileChannel out = FileChannel.open(
+                        temp,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE,
+                        StandardOpenOption.TRUNCATE_EXISTING)) {
             long at = 0;
             for (int b = range[0]; b < range[1]; b++) {
                 RowBlock block = reader.read(b, plan.rowStart(b), plan.rowEnd(b));
@@ -70,8 +76,12 @@ final class PartFiles {
         int storedType = stored == null ? -1 : stored.dtype().ordinal();
         int bytes = Math.toIntExact(HEADER + 4L * (block.nRows() + 1) + 8L * nnz + storedBytes(storedType, nnz));
         ByteBuffer buf = ByteBuffer.allocate(bytes).order(ByteOrder.nativeOrder());
-        buf.putInt(block.blockIndex()).putLong(block.rowStart()).putInt(block.nRows()).putInt(block.nCols())
-                .putInt(nnz).putInt(storedType);
+        buf.putInt(block.blockIndex())
+                .putLong(block.rowStart())
+                .putInt(block.nRows())
+                .putInt(block.nCols())
+                .putInt(nnz)
+                .putInt(storedType);
         buf.asIntBuffer().put(block.indptr());
         buf.position(buf.position() + 4 * (block.nRows() + 1));
         buf.asIntBuffer().put(block.indices());
@@ -91,7 +101,9 @@ final class PartFiles {
 
     /** Bytes of {@code nnz} stored values of the dtype numbered {@code dtype}, or 0 for -1 (none). */
     private static long storedBytes(int dtype, int nnz) {
-        return dtype < 0 ? 0 : (long) nnz * ExactValues.arrayType(DType.values()[dtype]).size();
+        return dtype < 0
+                ? 0
+                : (long) nnz * ExactValues.arrayType(DType.values()[dtype]).size();
     }
 
     /** The block at {@code offset} of an open part, which must be block {@code blockIndex}. */
@@ -105,11 +117,11 @@ final class PartFiles {
             int nnz = head.getInt();
             int storedType = head.getInt();
             if (index != blockIndex) {
-                throw new IllegalStateException(part + ": block " + index + " at offset " + offset + ", expected "
-                        + blockIndex);
+                throw new IllegalStateException(
+                        part + ": block " + index + " at offset " + offset + ", expected " + blockIndex);
             }
-            ByteBuffer body = fill(in, offset + HEADER, 4L * (nRows + 1) + 8L * nnz + storedBytes(storedType, nnz),
-                    part);
+            ByteBuffer body =
+                    fill(in, offset + HEADER, 4L * (nRows + 1) + 8L * nnz + storedBytes(storedType, nnz), part);
             int[] indptr = new int[nRows + 1];
             int[] indices = new int[nnz];
             float[] values = new float[nnz];

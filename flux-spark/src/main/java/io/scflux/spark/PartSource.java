@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import io.scflux.core.BlockPlan;
@@ -21,6 +25,7 @@ final class PartSource extends ForwardingSource {
     private final Path[] parts;
     /** Block {@code b} lies in {@code parts[partOf[b]]} at {@code offsets[b]}. */
     private final int[] partOf;
+
     private final long[] offsets;
 
     PartSource(BlockSource computed, BlockPlan plan, Path[] parts, int[] partOf, long[] offsets) {
@@ -54,8 +59,8 @@ final class PartSource extends ForwardingSource {
                             + plan.rowStart(blockIndex) + ", " + plan.rowEnd(blockIndex) + "), not [" + from + ", "
                             + to + ")");
                 }
-                return PartFiles.read(channel(partOf[blockIndex]), offsets[blockIndex], blockIndex,
-                        parts[partOf[blockIndex]]);
+                return PartFiles.read(
+                        channel(partOf[blockIndex]), offsets[blockIndex], blockIndex, parts[partOf[blockIndex]]);
             }
 
             private synchronized FileChannel channel(int part) {

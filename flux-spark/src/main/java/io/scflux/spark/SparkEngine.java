@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import io.scflux.core.BlockPlan;
@@ -9,8 +13,8 @@ import io.scflux.core.RowReader;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.Objects;
+import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
@@ -90,24 +94,26 @@ public final class SparkEngine implements Engine, AutoCloseable {
     @Override
     public <A> Mono<A> reduce(BlockSource source, BlockPlan plan, Reducer<A> reducer, Execution execution) {
         return Mono.fromCallable(() -> watched(() -> {
-            List<int[]> ranges = Reducer.runs(plan.size(), reducer.segmentBlocks());
-            JavaRDD<A> partials = context.parallelize(ranges, Math.max(1, ranges.size()))
-                    .mapPartitions(range -> List.of(run(source, plan, reducer, range.next())).iterator());
-            A acc = reducer.identity();
-            int window = 2 * Math.max(1, context.defaultParallelism());
-            for (int first = 0; first < ranges.size(); first += window) {
-                int[] ids = new int[Math.min(window, ranges.size() - first)];
-                for (int i = 0; i < ids.length; i++) {
-                    ids[i] = first + i;
-                }
-                for (List<A> part : partials.collectPartitions(ids)) {
-                    for (A p : part) {
-                        acc = reducer.merge(acc, p);
+                    List<int[]> ranges = Reducer.runs(plan.size(), reducer.segmentBlocks());
+                    JavaRDD<A> partials = context.parallelize(ranges, Math.max(1, ranges.size()))
+                            .mapPartitions(range -> List.of(run(source, plan, reducer, range.next()))
+                                    .iterator());
+                    A acc = reducer.identity();
+                    int window = 2 * Math.max(1, context.defaultParallelism());
+                    for (int first = 0; first < ranges.size(); first += window) {
+                        int[] ids = new int[Math.min(window, ranges.size() - first)];
+                        for (int i = 0; i < ids.length; i++) {
+                            ids[i] = first + i;
+                        }
+                        for (List<A> part : partials.collectPartitions(ids)) {
+                            for (A p : part) {
+                                acc = reducer.merge(acc, p);
+                            }
+                        }
                     }
-                }
-            }
-            return acc;
-        })).subscribeOn(Schedulers.boundedElastic());
+                    return acc;
+                }))
+                .subscribeOn(Schedulers.boundedElastic());
     }
 
     /** One task: the partial of the run of blocks {@code [range[0], range[1])}. */
@@ -119,8 +125,9 @@ public final class SparkEngine implements Engine, AutoCloseable {
 
     @Override
     public <R> Mono<List<R>> run(List<? extends Task<R>> tasks, Execution execution) {
-        return Mono.fromCallable(() -> watched(() -> context.parallelize(List.copyOf(tasks),
-                        Math.max(1, tasks.size())).map(Task::call).collect()))
+        return Mono.fromCallable(() -> watched(() -> context.parallelize(List.copyOf(tasks), Math.max(1, tasks.size()))
+                        .map(Task::call)
+                        .collect()))
                 .subscribeOn(Schedulers.boundedElastic());
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import io.scflux.core.BlockPlan;
@@ -34,8 +38,7 @@ import reactor.core.scheduler.Schedulers;
  */
 public final class SparkWriter {
 
-    private SparkWriter() {
-    }
+    private SparkWriter() {}
 
     /**
      * Writes {@code data} to {@code target} on subscription, computing its derived matrices on {@code engine};
@@ -68,11 +71,12 @@ public final class SparkWriter {
     }
 
     /** {@code data}'s derived matrices computed into parts beside {@code target}, then written by {@code writer}. */
-    private static Mono<Void> write(AnnData data, Path target, WriteOptions options, SparkEngine engine,
-                                    Writer writer) {
+    private static Mono<Void> write(
+            AnnData data, Path target, WriteOptions options, SparkEngine engine, Writer writer) {
         return Mono.usingWhen(
-                Mono.fromCallable(() -> Files.createTempDirectory(target.toAbsolutePath().getParent(),
-                        "." + target.getFileName() + ".parts-")).subscribeOn(Schedulers.boundedElastic()),
+                Mono.fromCallable(() -> Files.createTempDirectory(
+                                target.toAbsolutePath().getParent(), "." + target.getFileName() + ".parts-"))
+                        .subscribeOn(Schedulers.boundedElastic()),
                 folder -> Mono.fromCallable(() -> withParts(data, folder, options, engine))
                         .subscribeOn(Schedulers.boundedElastic())
                         .flatMap(parts -> writer.write(parts, target, options)),
@@ -88,14 +92,17 @@ public final class SparkWriter {
     /** A shallow copy of {@code data} whose computed matrices are read from parts Spark wrote to {@code folder}. */
     private static AnnData withParts(AnnData data, Path folder, WriteOptions options, SparkEngine engine) {
         int[] matrix = {0};
-        AnnData out = new AnnData(data.x() == null ? null : parts(data.x(), "X", folder, options, engine),
-                data.obs(), data.var());
+        AnnData out = new AnnData(
+                data.x() == null ? null : parts(data.x(), "X", folder, options, engine), data.obs(), data.var());
         for (Map.Entry<String, BlockSource> e : data.layers().entrySet()) {
             out.putLayer(e.getKey(), parts(e.getValue(), "layer" + matrix[0]++, folder, options, engine));
         }
         for (Map.Entry<String, Object> e : data.obsm().entrySet()) {
-            out.putObsm(e.getKey(), e.getValue() instanceof BlockSource s
-                    ? parts(s, "obsm" + matrix[0]++, folder, options, engine) : e.getValue());
+            out.putObsm(
+                    e.getKey(),
+                    e.getValue() instanceof BlockSource s
+                            ? parts(s, "obsm" + matrix[0]++, folder, options, engine)
+                            : e.getValue());
         }
         data.varm().forEach(out::putVarm);
         data.obsp().forEach(out::putObsp);
@@ -106,8 +113,8 @@ public final class SparkWriter {
     }
 
     /** {@code source} itself when it is stored; when it is computed, its blocks computed by tasks into parts. */
-    private static BlockSource parts(BlockSource source, String name, Path folder, WriteOptions options,
-                                     SparkEngine engine) {
+    private static BlockSource parts(
+            BlockSource source, String name, Path folder, WriteOptions options, SparkEngine engine) {
         if (!(source instanceof StagedSource || source instanceof NormalizedView)) {
             return source;
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 /**
@@ -8,8 +12,7 @@ final class LocalSpark {
 
     private static SparkEngine engine;
 
-    private LocalSpark() {
-    }
+    private LocalSpark() {}
 
     static synchronized SparkEngine engine() {
         if (engine == null) {

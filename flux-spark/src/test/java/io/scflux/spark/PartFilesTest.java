@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -54,7 +58,8 @@ class PartFilesTest {
         try (FileChannel in = FileChannel.open(part)) {
             RowBlock first = PartFiles.read(in, offsets[0], 0, part);
             assertEquals(DType.INT32, first.exact().dtype());
-            assertArrayEquals(new int[] {2147483647, 1, 16777217}, (int[]) first.exact().array());
+            assertArrayEquals(
+                    new int[] {2147483647, 1, 16777217}, (int[]) first.exact().array());
             assertArrayEquals(new float[] {2147483647f, 1f, 16777217f}, first.values());
             RowBlock second = PartFiles.read(in, offsets[1], 1, part);
             assertNull(second.exact(), "a block whose floats are its values carries no stored values");

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -20,8 +24,7 @@ import java.util.Map;
  */
 final class SameBits {
 
-    private SameBits() {
-    }
+    private SameBits() {}
 
     static void assertSameBits(AnnData expected, AnnData actual) {
         assertSame(expected.obs(), actual.obs(), "obs");

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import static io.scflux.spark.SameBits.assertSameBits;
@@ -72,37 +76,62 @@ class SparkEngineTest {
         return data;
     }
 
-    static final PreprocessOptions PREPROCESS = PreprocessOptions.defaults()
-            .withQc(QcMetricsOptions.defaults().withQcVars("mt"));
+    static final PreprocessOptions PREPROCESS =
+            PreprocessOptions.defaults().withQc(QcMetricsOptions.defaults().withQcVars("mt"));
 
     @ParameterizedTest
     @ValueSource(strings = {"synth-3k-b.h5ad", "synth-3k.int64.h5ad", "synth-3k.csc-gzip.h5ad"})
     void pipelineOfPreprocessHvgAndPcaIsTheSameBits(String file) {
-        AnnData out = same(file, (d, s) -> Pp.pipeline(d, PREPROCESS, HighlyVariableGenesOptions.defaults(),
-                PcaOptions.defaults().withNComps(20), s));
-        assertTrue(out.obs().has("pct_counts_mt") && out.var().has("highly_variable") && out.varm().containsKey("PCs"));
+        AnnData out = same(
+                file,
+                (d, s) -> Pp.pipeline(
+                        d,
+                        PREPROCESS,
+                        HighlyVariableGenesOptions.defaults(),
+                        PcaOptions.defaults().withNComps(20),
+                        s));
+        assertTrue(out.obs().has("pct_counts_mt")
+                && out.var().has("highly_variable")
+                && out.varm().containsKey("PCs"));
         assertTrue(out.x().plan(SMALL).size() > 2 * Reducer.RUN_SEGMENTS * Reducer.SEGMENT_BLOCKS, "several runs");
     }
 
     @Test
     void qcMetricsAreTheSameBits() {
-        same("synth-3k.int64.h5ad", (d, s) -> Pp.calculateQcMetrics(d,
-                QcMetricsOptions.defaults().withQcVars("mt").withLog1p(true), s));
+        same(
+                "synth-3k.int64.h5ad",
+                (d, s) -> Pp.calculateQcMetrics(
+                        d, QcMetricsOptions.defaults().withQcVars("mt").withLog1p(true), s));
     }
 
     @Test
     void normalizeTotalExcludingHighlyExpressedThenLog1pIsTheSameBits() {
-        same("synth-3k-b.h5ad", (d, s) -> Pp.normalizeTotal(d,
-                NormalizeTotalOptions.defaults().excludingHighlyExpressed(0.05).withKeyAdded("norm"), s)
-                .flatMap(n -> Pp.log1p(n, Log1pOptions.defaults(), s)));
+        same(
+                "synth-3k-b.h5ad",
+                (d, s) -> Pp.normalizeTotal(
+                                d,
+                                NormalizeTotalOptions.defaults()
+                                        .excludingHighlyExpressed(0.05)
+                                        .withKeyAdded("norm"),
+                                s)
+                        .flatMap(n -> Pp.log1p(n, Log1pOptions.defaults(), s)));
     }
 
     @Test
     void seuratV3AndBatchedSeuratAreTheSameBits() {
-        same("synth-3k.int64.h5ad", (d, s) -> Pp.highlyVariableGenes(d, HighlyVariableGenesOptions.defaults()
-                .withFlavor(HighlyVariableGenesOptions.Flavor.SEURAT_V3).withNTopGenes(300), s));
-        same("synth-3k.int64.h5ad", (d, s) -> Pp.preprocess(d, PREPROCESS, s).flatMap(p -> Pp.highlyVariableGenes(p,
-                HighlyVariableGenesOptions.defaults().withBatchKey("batch"), s)));
+        same(
+                "synth-3k.int64.h5ad",
+                (d, s) -> Pp.highlyVariableGenes(
+                        d,
+                        HighlyVariableGenesOptions.defaults()
+                                .withFlavor(HighlyVariableGenesOptions.Flavor.SEURAT_V3)
+                                .withNTopGenes(300),
+                        s));
+        same(
+                "synth-3k.int64.h5ad",
+                (d, s) -> Pp.preprocess(d, PREPROCESS, s)
+                        .flatMap(p -> Pp.highlyVariableGenes(
+                                p, HighlyVariableGenesOptions.defaults().withBatchKey("batch"), s)));
     }
 
     /** Pseudobulk means of log-normalized values: fractional sums, whose bits depend on the order of additions. */
@@ -113,8 +142,8 @@ class SparkEngineTest {
         for (int i = 0; i < 2; i++) {
             Streaming s = engines[i];
             results[i] = Pp.preprocess(read("synth-3k.int64.h5ad"), PREPROCESS, s)
-                    .flatMap(d -> Pp.pseudobulk(d, PseudobulkOptions.of("sample", "cell_type")
-                            .withMode(PseudobulkOptions.Mode.MEAN), s))
+                    .flatMap(d -> Pp.pseudobulk(
+                            d, PseudobulkOptions.of("sample", "cell_type").withMode(PseudobulkOptions.Mode.MEAN), s))
                     .block();
         }
         assertSameBits(results[0], results[1]);
@@ -123,13 +152,22 @@ class SparkEngineTest {
 
     @Test
     void pipelineOnAConcatenationOfThreeFilesIsTheSameBits() {
-        BiFunction<AnnData, Streaming, Mono<AnnData>> pipeline = (d, s) -> Pp.pipeline(d, PREPROCESS,
-                HighlyVariableGenesOptions.defaults(), PcaOptions.defaults().withNComps(10), s);
+        BiFunction<AnnData, Streaming, Mono<AnnData>> pipeline = (d, s) -> Pp.pipeline(
+                d,
+                PREPROCESS,
+                HighlyVariableGenesOptions.defaults(),
+                PcaOptions.defaults().withNComps(10),
+                s);
         AnnData[] results = new AnnData[2];
         Streaming[] engines = {LOCAL, spark};
         for (int i = 0; i < 2; i++) {
-            AnnData all = Pp.concat(List.of(read("synth-3k-b.h5ad"), read("synth-3k.int64.h5ad"),
-                    read("synth-3k.csc-gzip.h5ad")), ConcatOptions.defaults().withIndexUnique("-")).block();
+            AnnData all = Pp.concat(
+                            List.of(
+                                    read("synth-3k-b.h5ad"),
+                                    read("synth-3k.int64.h5ad"),
+                                    read("synth-3k.csc-gzip.h5ad")),
+                            ConcatOptions.defaults().withIndexUnique("-"))
+                    .block();
             results[i] = pipeline.apply(withQcVariable(all), engines[i]).block();
         }
         assertSameBits(results[0], results[1]);
@@ -138,7 +176,8 @@ class SparkEngineTest {
 
     @Test
     void tasksAreTheMergeRuns() {
-        assertEquals(List.of("0-256", "256-512", "512-600"), Reducer.runs(600).stream()
-                .map(r -> r[0] + "-" + r[1]).toList());
+        assertEquals(
+                List.of("0-256", "256-512", "512-600"),
+                Reducer.runs(600).stream().map(r -> r[0] + "-" + r[1]).toList());
     }
 }

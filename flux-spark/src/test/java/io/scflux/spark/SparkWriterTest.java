@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.spark;
 
 import static io.scflux.spark.SameBits.assertSameBits;
@@ -38,8 +42,13 @@ class SparkWriterTest {
     Path dir;
 
     private static AnnData pipeline(AnnData data, Streaming streaming) {
-        return Pp.pipeline(data, SparkEngineTest.PREPROCESS, HighlyVariableGenesOptions.defaults(),
-                PcaOptions.defaults().withNComps(10), streaming).block();
+        return Pp.pipeline(
+                        data,
+                        SparkEngineTest.PREPROCESS,
+                        HighlyVariableGenesOptions.defaults(),
+                        PcaOptions.defaults().withNComps(10),
+                        streaming)
+                .block();
     }
 
     private void assertSameFiles(AnnData remote) throws IOException {

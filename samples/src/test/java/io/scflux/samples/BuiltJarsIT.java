@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -37,7 +41,9 @@ class BuiltJarsIT {
         }
         assertTrue(Files.isRegularFile(jar), jar + " is built by package");
         List<String> naming = new ArrayList<>();
-        List<byte[]> checkout = checkoutPaths().stream().map(p -> p.getBytes(StandardCharsets.UTF_8)).toList();
+        List<byte[]> checkout = checkoutPaths().stream()
+                .map(p -> p.getBytes(StandardCharsets.UTF_8))
+                .toList();
         try (JarFile file = new JarFile(jar.toFile())) {
             for (Enumeration<JarEntry> entries = file.entries(); entries.hasMoreElements(); ) {
                 JarEntry entry = entries.nextElement();
@@ -57,7 +63,8 @@ class BuiltJarsIT {
         if (name.equals("scflux-spark.jar")) {
             Path home = TARGET.resolve("spark-home").resolve("jars");
             try (Stream<Path> jars = Files.list(home)) {
-                assertTrue(jars.anyMatch(p -> p.getFileName().toString().startsWith("spark-core_")),
+                assertTrue(
+                        jars.anyMatch(p -> p.getFileName().toString().startsWith("spark-core_")),
                         "the Spark home beside " + name + " has Spark's jars: " + home);
             }
         }

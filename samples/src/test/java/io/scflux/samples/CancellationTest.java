@@ -1,10 +1,14 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
@@ -40,8 +44,8 @@ class CancellationTest {
 
     static final int RUNS = 100;
     /** Threads that belong to pools which outlive a run by design. */
-    static final List<String> POOLS = List.of("boundedElastic-", "parallel-", "scflux-hdf5", "single-",
-            "boundedElastic-evictor", "reactor-");
+    static final List<String> POOLS =
+            List.of("boundedElastic-", "parallel-", "scflux-hdf5", "single-", "boundedElastic-evictor", "reactor-");
 
     @TempDir
     Path dir;
@@ -53,8 +57,12 @@ class CancellationTest {
         Streaming streaming = Streaming.DEFAULT.withThreads(2);
         Supplier<Mono<Void>> run = () -> Mono.fromCallable(() -> H5ad.read(input))
                 .map(d -> new AnnData(cache.cached(d.x()), d.obs(), d.var()))
-                .flatMap(d -> Pp.pipeline(d, PreprocessOptions.defaults(), HighlyVariableGenesOptions.defaults()
-                        .withNTopGenes(200), PcaOptions.defaults().withNComps(10), streaming))
+                .flatMap(d -> Pp.pipeline(
+                        d,
+                        PreprocessOptions.defaults(),
+                        HighlyVariableGenesOptions.defaults().withNTopGenes(200),
+                        PcaOptions.defaults().withNComps(10),
+                        streaming))
                 .flatMap(d -> H5ad.write(d, dir.resolve("out.h5ad")))
                 .subscribeOn(streaming.execution().scheduler());
 
@@ -99,7 +107,8 @@ class CancellationTest {
         String output = dir.resolve("out.h5ad").getFileName().toString();
         for (Throwable e : dropped) {
             String message = String.valueOf(e.getMessage());
-            assertTrue(message.contains(input.getFileName().toString()) || message.startsWith(output + ": "),
+            assertTrue(
+                    message.contains(input.getFileName().toString()) || message.startsWith(output + ": "),
                     "an error dropped after a cancel that is not on the run's input or output: " + e);
         }
 
@@ -109,12 +118,14 @@ class CancellationTest {
                 + usedHeapAfterGc() / 1024 / 1024 + " MB");
         String inputPath = input.toRealPath().toString();
         List<String> open = openFileNames();
-        for (int i = 0; i < 100 && open.stream().anyMatch(f -> f.equals(inputPath) || f.startsWith(dir.toString()));
+        for (int i = 0;
+                i < 100 && open.stream().anyMatch(f -> f.equals(inputPath) || f.startsWith(dir.toString()));
                 i++) {
             Thread.sleep(100); // a cancelled write is closed and deleted on the HDF5 thread, after what it was doing
             open = openFileNames();
         }
-        assertTrue(open.stream().noneMatch(f -> f.equals(inputPath) || f.startsWith(dir.toString())),
+        assertTrue(
+                open.stream().noneMatch(f -> f.equals(inputPath) || f.startsWith(dir.toString())),
                 "a file of the runs is still open 10 s after the last cancel: " + open);
         assertTrue(openFiles() <= fds, "more handles open than before the runs: " + open);
         Set<String> extra = liveThreads();
@@ -154,17 +165,21 @@ class CancellationTest {
     private static List<String> openFileNames() throws Exception {
         try (Stream<Path> s = Files.list(Path.of("/proc/self/fd"))) {
             return s.map(p -> {
-                try {
-                    return Files.readSymbolicLink(p).toString();
-                } catch (Exception e) {
-                    return "?";
-                }
-            }).sorted().collect(Collectors.toList());
+                        try {
+                            return Files.readSymbolicLink(p).toString();
+                        } catch (Exception e) {
+                            return "?";
+                        }
+                    })
+                    .sorted()
+                    .collect(Collectors.toList());
         }
     }
 
     private static Set<String> liveThreads() {
-        return Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
                 .collect(Collectors.toCollection(java.util.TreeSet::new));
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,9 +46,12 @@ class ConcurrencyTest {
     @Test
     void blockHoundIsWatching() {
         StepVerifier.create(Mono.fromCallable(() -> {
-            Thread.sleep(1);
-            return 1;
-        }).subscribeOn(Schedulers.parallel())).expectError(BlockingOperationError.class).verify();
+                            Thread.sleep(1);
+                            return 1;
+                        })
+                        .subscribeOn(Schedulers.parallel()))
+                .expectError(BlockingOperationError.class)
+                .verify();
     }
 
     @Test
@@ -57,7 +64,8 @@ class ConcurrencyTest {
         Map<String, Object> alone = qc(file, cache, options, streaming).block();
         List<Map<String, Object>> together = Flux.range(0, SUBSCRIBERS)
                 .flatMap(i -> qc(file, cache, options, streaming).subscribeOn(Schedulers.parallel()), SUBSCRIBERS)
-                .collectList().block();
+                .collectList()
+                .block();
 
         assertEquals(SUBSCRIBERS, together.size());
         for (Map<String, Object> r : together) {
@@ -73,8 +81,8 @@ class ConcurrencyTest {
      * QC metrics of {@code file}, opened the reactive way (its obs and var read on a bounded-elastic worker) with X read
      * through the shared {@code cache}: the obs and var columns' values by name.
      */
-    private static Mono<Map<String, Object>> qc(Path file, BlockCache cache, QcMetricsOptions options,
-            Streaming streaming) {
+    private static Mono<Map<String, Object>> qc(
+            Path file, BlockCache cache, QcMetricsOptions options, Streaming streaming) {
         return H5ad.open(file)
                 .map(data -> new AnnData(cache.cached(data.x()), data.obs(), data.var()))
                 .flatMap(data -> Pp.calculateQcMetrics(data, options, streaming))

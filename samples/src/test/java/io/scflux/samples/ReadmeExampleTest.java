@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -10,10 +14,10 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.ReadmeSnippet;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
@@ -45,27 +49,28 @@ class ReadmeExampleTest {
     // README steps begins
     // scanpy's preprocessing of a file larger than memory: each step a cold Mono, composed with flatMap
     static Mono<AnnData> preprocess(Path file, Path out) {
-        Streaming streaming = Streaming.DEFAULT.withThreads(4);     // same bits on 1 or 16 threads
-        return H5ad.open(file)                                      // obs and var read on a worker; X stays in the file
+        Streaming streaming = Streaming.DEFAULT.withThreads(4); // same bits on 1 or 16 threads
+        return H5ad.open(file) // obs and var read on a worker; X stays in the file
                 .flatMap(a -> Pp.calculateQcMetrics(a, QcMetricsOptions.defaults(), streaming))
-                .flatMap(a -> Pp.normalizeTotal(a, NormalizeTotalOptions.defaults().withTargetSum(1e4), streaming))
+                .flatMap(a ->
+                        Pp.normalizeTotal(a, NormalizeTotalOptions.defaults().withTargetSum(1e4), streaming))
                 .flatMap(a -> Pp.log1p(a, Log1pOptions.defaults(), streaming))
-                .flatMap(a -> Pp.highlyVariableGenes(a, HighlyVariableGenesOptions.defaults().withNTopGenes(500),
-                        streaming))
+                .flatMap(a -> Pp.highlyVariableGenes(
+                        a, HighlyVariableGenesOptions.defaults().withNTopGenes(500), streaming))
                 .flatMap(a -> Pp.pca(a, PcaOptions.defaults().withNComps(30), streaming))
-                .flatMap(a -> H5ad.write(a, out).thenReturn(a));    // renamed into place when complete
+                .flatMap(a -> H5ad.write(a, out).thenReturn(a)); // renamed into place when complete
     }
     // README steps ends
 
     // README example begins
     // sum of log1p(counts) per gene, on 4 threads, in the memory of a few blocks
     static double[] geneLog1pSums(Path file) {
-        AnnData adata = H5ad.read(file);                    // obs and var in memory, X stays in the file
+        AnnData adata = H5ad.read(file); // obs and var in memory, X stays in the file
         BlockSource x = adata.x();
-        BlockPlan plan = x.plan(PlanTarget.DEFAULT);        // from the data only: same bits on 1 or 16 threads
+        BlockPlan plan = x.plan(PlanTarget.DEFAULT); // from the data only: same bits on 1 or 16 threads
         Execution exec = Execution.threads(4);
         Stage log1p = block -> {
-            float[] v = block.values().clone();             // a stage never writes into its input
+            float[] v = block.values().clone(); // a stage never writes into its input
             for (int i = 0; i < v.length; i++) {
                 v[i] = (float) Math.log1p(v[i]);
             }
@@ -76,7 +81,7 @@ class ReadmeExampleTest {
                 return new double[x.nCols()];
             }
 
-            public double[] fold(RowBlock b) {              // one partial per block, on any worker
+            public double[] fold(RowBlock b) { // one partial per block, on any worker
                 double[] sums = identity();
                 for (int i = 0; i < b.nnz(); i++) {
                     sums[b.indices()[i]] += b.values()[i];
@@ -84,14 +89,14 @@ class ReadmeExampleTest {
                 return sums;
             }
 
-            public double[] merge(double[] earlier, double[] later) {    // always in block order
+            public double[] merge(double[] earlier, double[] later) { // always in block order
                 for (int g = 0; g < earlier.length; g++) {
                     earlier[g] += later[g];
                 }
                 return earlier;
             }
         };
-        Flux<RowBlock> blocks = log1p.on(x.blocks(plan, exec));  // a block is read when it is requested
+        Flux<RowBlock> blocks = log1p.on(x.blocks(plan, exec)); // a block is read when it is requested
         return geneSums.reduce(blocks, exec).block();
     }
     // README example ends
@@ -114,10 +119,13 @@ class ReadmeExampleTest {
 
     @Test
     void theStepsGiveScanpysGenesAndComponents(@TempDir Path tmp) {
-        AnnData a = preprocess(TestFixtures.path("synth-3k.int64.h5ad"), tmp.resolve("out.h5ad")).block();
+        AnnData a = preprocess(TestFixtures.path("synth-3k.int64.h5ad"), tmp.resolve("out.h5ad"))
+                .block();
         AnnData written = H5ad.read(tmp.resolve("out.h5ad"));
         for (AnnData result : new AnnData[] {a, written}) {
-            boolean[] hv = (boolean[]) ((ArrayColumn) result.var().column("highly_variable")).values().data();
+            boolean[] hv = (boolean[]) ((ArrayColumn) result.var().column("highly_variable"))
+                    .values()
+                    .data();
             assertArrayEquals(Reference.csv("hvg_seurat").bools("highly_variable"), hv);
             @SuppressWarnings("unchecked")
             DenseArray ratio = (DenseArray) ((Map<String, Object>) result.uns().get("pca")).get("variance_ratio");

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -56,19 +60,22 @@ class ReproducibleArchivesIT {
         try (JarFile file = new JarFile(jar.toFile())) {
             for (Enumeration<JarEntry> entries = file.entries(); entries.hasMoreElements(); ) {
                 JarEntry entry = entries.nextElement();
-                if (!entry.getName().equals("META-INF/MANIFEST.MF") && !entry.getName().startsWith("io/scflux/")) {
+                if (!entry.getName().equals("META-INF/MANIFEST.MF")
+                        && !entry.getName().startsWith("io/scflux/")) {
                     continue;
                 }
                 checked++;
-                LocalDateTime wall = LocalDateTime.ofInstant(Instant.ofEpochMilli(entry.getTime()),
-                        ZoneId.systemDefault());
+                LocalDateTime wall =
+                        LocalDateTime.ofInstant(Instant.ofEpochMilli(entry.getTime()), ZoneId.systemDefault());
                 if (!wall.equals(expected)) {
                     other.add(entry.getName() + " " + wall);
                 }
             }
         }
         assertTrue(checked > 100, name + ": scflux's classes and the manifest are in it (" + checked + ")");
-        assertEquals(List.of(), other.subList(0, Math.min(5, other.size())),
+        assertEquals(
+                List.of(),
+                other.subList(0, Math.min(5, other.size())),
                 name + ": " + other.size() + " entries not at " + expected);
     }
 

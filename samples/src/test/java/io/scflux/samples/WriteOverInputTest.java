@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -40,13 +44,16 @@ class WriteOverInputTest {
         /** {@code H5ad.write} of the file's own container. */
         H5AD(in -> Mono.just(H5ad.read(in)), false),
         /** {@code H5ad.write} of a normalized view over the file's counts. */
-        NORMALIZED_VIEW(in -> Pp.normalizeTotal(H5ad.read(in), NormalizeTotalOptions.defaults(), Streaming.DEFAULT),
-                false),
+        NORMALIZED_VIEW(
+                in -> Pp.normalizeTotal(H5ad.read(in), NormalizeTotalOptions.defaults(), Streaming.DEFAULT), false),
         /** {@code H5ad.writeCellRanger} of a Cell Ranger file's own counts. */
         CELL_RANGER(in -> Mono.just(H5ad.read(in)), true),
         /** {@code H5ad.write} of a concatenation whose second input is the file. */
-        CONCAT(in -> Mono.just(Concat.concat(List.of(H5ad.read(TestFixtures.path("synth-3k-b.h5ad")), H5ad.read(in)),
-                ConcatOptions.defaults())), false);
+        CONCAT(
+                in -> Mono.just(Concat.concat(
+                        List.of(H5ad.read(TestFixtures.path("synth-3k-b.h5ad")), H5ad.read(in)),
+                        ConcatOptions.defaults())),
+                false);
 
         final Function<Path, Mono<AnnData>> data;
         final boolean cellRanger;
@@ -57,14 +64,18 @@ class WriteOverInputTest {
         }
 
         Mono<Void> write(AnnData a, Path target) {
-            return cellRanger ? H5ad.writeCellRanger(a, target, WriteOptions.DEFAULT)
+            return cellRanger
+                    ? H5ad.writeCellRanger(a, target, WriteOptions.DEFAULT)
                     : H5ad.write(a, target, WriteOptions.DEFAULT);
         }
     }
 
     /** How the target names the input. */
     enum Spelling {
-        SAME_PATH, SYMBOLIC_LINK, HARD_LINK, DOTTED_PATH
+        SAME_PATH,
+        SYMBOLIC_LINK,
+        HARD_LINK,
+        DOTTED_PATH
     }
 
     @ParameterizedTest
@@ -87,14 +98,18 @@ class WriteOverInputTest {
                 case DOTTED_PATH -> dir.resolve(".").resolve(input.getFileName());
             };
             Mono<Void> write = writer.data.apply(input).flatMap(a -> writer.write(a, target));
-            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, write::block,
-                    writer + " to " + spelling);
-            assertTrue(e.getMessage().contains(target.toString()) && e.getMessage().contains(input.getFileName()
-                    .toString()), writer + " to " + spelling + ": the message names both files: " + e.getMessage());
+            IllegalArgumentException e =
+                    assertThrows(IllegalArgumentException.class, write::block, writer + " to " + spelling);
+            assertTrue(
+                    e.getMessage().contains(target.toString())
+                            && e.getMessage().contains(input.getFileName().toString()),
+                    writer + " to " + spelling + ": the message names both files: " + e.getMessage());
             assertArrayEquals(before, Files.readAllBytes(input), writer + " to " + spelling + ": the input unchanged");
         }
         try (var left = Files.list(dir)) {
-            assertEquals(0, left.filter(p -> p.getFileName().toString().contains("tmp")).count(),
+            assertEquals(
+                    0,
+                    left.filter(p -> p.getFileName().toString().contains("tmp")).count(),
                     "no temporary file was made");
         }
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
@@ -133,8 +137,8 @@ public final class AnnData {
     /** Sets {@code raw}, which must hold counts: a {@link Raw} refuses a normalized or staged view. */
     public AnnData setRaw(Raw newRaw) {
         if (newRaw != null && newRaw.x().nRows() != nObs()) {
-            throw new IllegalArgumentException("raw has " + newRaw.x().nRows() + " rows, the container " + nObs()
-                    + " cells");
+            throw new IllegalArgumentException(
+                    "raw has " + newRaw.x().nRows() + " rows, the container " + nObs() + " cells");
         }
         this.raw = newRaw;
         return this;
@@ -151,8 +155,8 @@ public final class AnnData {
         if (x != null) {
             files.addAll(x.files());
         }
-        for (Collection<?> values : List.of(layers.values(), obsm.values(), varm.values(), obsp.values(),
-                varp.values(), uns.values())) {
+        for (Collection<?> values :
+                List.of(layers.values(), obsm.values(), varm.values(), obsp.values(), varp.values(), uns.values())) {
             addFiles(values, files);
         }
         if (raw != null) {
@@ -203,7 +207,9 @@ public final class AnnData {
     public AnnData subset(Selection rows, Selection cols) {
         int[] r = rows.resolve(obs);
         int[] c = cols.resolve(var);
-        AnnData out = new AnnData(x == null ? null : view(x, r, c), r == null ? obs.copy() : obs.take(r),
+        AnnData out = new AnnData(
+                x == null ? null : view(x, r, c),
+                r == null ? obs.copy() : obs.take(r),
                 c == null ? var.copy() : var.take(c));
         layers.forEach((k, v) -> out.putLayer(k, view(v, r, c)));
         obsm.forEach((k, v) -> out.putObsm(k, takeRows(v, r)));
@@ -259,8 +265,8 @@ public final class AnnData {
 
     private static void checkShape(String what, BlockSource s, int rows, int cols) {
         if (s.nRows() != rows || s.nCols() != cols) {
-            throw new IllegalArgumentException(what + " is " + s.nRows() + " x " + s.nCols() + ", expected " + rows
-                    + " x " + cols);
+            throw new IllegalArgumentException(
+                    what + " is " + s.nRows() + " x " + s.nCols() + ", expected " + rows + " x " + cols);
         }
     }
 
@@ -291,7 +297,9 @@ public final class AnnData {
 
     @Override
     public String toString() {
-        StringBuilder sb = new StringBuilder("AnnData object with n_obs x n_vars = ").append(nObs()).append(" x ")
+        StringBuilder sb = new StringBuilder("AnnData object with n_obs x n_vars = ")
+                .append(nObs())
+                .append(" x ")
                 .append(nVars());
         line(sb, "obs", obs.columns().keySet());
         line(sb, "var", var.columns().keySet());

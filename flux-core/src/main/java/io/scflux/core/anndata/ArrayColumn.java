@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.DType;
@@ -14,6 +18,7 @@ public final class ArrayColumn implements Column {
 
     /** The values, or null for a computed column. */
     private final DenseArray values;
+
     private final DType dtype;
     private final int size;
     private final IntToDoubleFunction element;

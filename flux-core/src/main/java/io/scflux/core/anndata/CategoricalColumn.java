@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.DType;
@@ -19,6 +23,7 @@ public final class CategoricalColumn implements Column {
     private final byte[] narrow;
     /** The codes otherwise, else null. */
     private final int[] wide;
+
     private final boolean ordered;
     private final DType codeType;
 
@@ -71,7 +76,8 @@ public final class CategoricalColumn implements Column {
 
     /** The categorical of these string values, categories sorted as pandas sorts them, codes in the smallest type. */
     public static CategoricalColumn fromValues(String[] values) {
-        String[] cats = Arrays.stream(values).filter(v -> v != null).distinct().sorted().toArray(String[]::new);
+        String[] cats =
+                Arrays.stream(values).filter(v -> v != null).distinct().sorted().toArray(String[]::new);
         Map<String, Integer> pos = new HashMap<>();
         for (int i = 0; i < cats.length; i++) {
             pos.put(cats[i], i);
@@ -124,7 +130,8 @@ public final class CategoricalColumn implements Column {
 
     /** The codes as they are held, int8 or int32, not copied: what a writer stores as {@link #codeType}. */
     public DenseArray codeArray() {
-        return narrow != null ? DenseArray.of(DType.INT8, narrow, narrow.length)
+        return narrow != null
+                ? DenseArray.of(DType.INT8, narrow, narrow.length)
                 : DenseArray.of(DType.INT32, wide, wide.length);
     }
 
@@ -162,8 +169,11 @@ public final class CategoricalColumn implements Column {
 
     @Override
     public boolean equals(Object o) {
-        if (!(o instanceof CategoricalColumn c) || !categories.equals(c.categories) || ordered != c.ordered
-                || codeType != c.codeType || size() != c.size()) {
+        if (!(o instanceof CategoricalColumn c)
+                || !categories.equals(c.categories)
+                || ordered != c.ordered
+                || codeType != c.codeType
+                || size() != c.size()) {
             return false;
         }
         for (int i = 0, n = size(); i < n; i++) {

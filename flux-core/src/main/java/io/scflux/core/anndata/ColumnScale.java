@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.RowBlock;
@@ -18,6 +22,7 @@ public final class ColumnScale implements Stage {
     private final boolean float32Steps;
     /** What a missing (zero) entry of each column becomes, when centring. */
     private final float[] zeros;
+
     private final int[] columns;
 
     /**

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockPlan;
@@ -59,7 +63,9 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
         DType type = null;
         for (int i = 0; i < inputs.size(); i++) {
             starts[i + 1] = starts[i] + inputs.get(i).nRows();
-            type = type == null ? inputs.get(i).dtype() : DType.promote(type, inputs.get(i).dtype());
+            type = type == null
+                    ? inputs.get(i).dtype()
+                    : DType.promote(type, inputs.get(i).dtype());
         }
         boolean filled = fill != 0 && Arrays.stream(maps).anyMatch(m -> m != null && m.missingCount() > 0);
         boolean fractional = Float.isNaN(fill) || fill != Math.rint(fill);
@@ -72,8 +78,8 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
      * have {@code nCols}). Output columns an input lacks hold {@code fillValue} (0 keeps them implicit, as anndata
      * pads sparse data). The value type is numpy's promotion of the inputs' types.
      */
-    public static ConcatSource of(List<? extends BlockSource> inputs, List<int[]> columnMaps, int nCols,
-                                  float fillValue) {
+    public static ConcatSource of(
+            List<? extends BlockSource> inputs, List<int[]> columnMaps, int nCols, float fillValue) {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("nothing to concatenate");
         }
@@ -87,12 +93,12 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             int[] map = columnMaps.get(i);
             if (map == null) {
                 if (s.nCols() != nCols) {
-                    throw new IllegalArgumentException(s.describe() + " has " + s.nCols() + " columns, not " + nCols
-                            + ", and no column map");
+                    throw new IllegalArgumentException(
+                            s.describe() + " has " + s.nCols() + " columns, not " + nCols + ", and no column map");
                 }
             } else if (map.length != s.nCols()) {
-                throw new IllegalArgumentException(s.describe() + " has " + s.nCols() + " columns but its map "
-                        + map.length);
+                throw new IllegalArgumentException(
+                        s.describe() + " has " + s.nCols() + " columns but its map " + map.length);
             } else {
                 maps[i] = ColumnMap.of(map, nCols, s.describe());
             }
@@ -228,8 +234,8 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             if (filled(i) == 0) {
                 plans.add(inputs.get(i).plan(target));
             } else {
-                plans.add(BlockPlan.of(new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {maps[i]}, nCols, fill),
-                        target));
+                plans.add(BlockPlan.of(
+                        new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {maps[i]}, nCols, fill), target));
             }
         }
         return BlockPlan.concat(target, plans);
@@ -269,8 +275,11 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             if (!told.getAndSet(true)) {
                 Set<String> names = new LinkedHashSet<>();
                 Arrays.stream(backends).forEach(x -> names.add(x.name()));
-                LOG.info("concatenated data are on backends {}; moving the blocks of the inputs not on {} (the first "
-                        + "input's backend) there", names, backends[0].name());
+                LOG.info(
+                        "concatenated data are on backends {}; moving the blocks of the inputs not on {} (the first "
+                                + "input's backend) there",
+                        names,
+                        backends[0].name());
             }
             b = on.upload(backends[i].download(read));
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockBuffer;
@@ -24,8 +28,7 @@ public final class CsrMatrix implements BlockSource {
     private final int pageShift;
     private final DType dtype;
 
-    private CsrMatrix(int nCols, long[] indptr, int[][] indexPages, float[][] valuePages, int pageShift,
-                      DType dtype) {
+    private CsrMatrix(int nCols, long[] indptr, int[][] indexPages, float[][] valuePages, int pageShift, DType dtype) {
         this.nCols = nCols;
         this.indptr = indptr;
         this.indexPages = indexPages;
@@ -39,10 +42,12 @@ public final class CsrMatrix implements BlockSource {
      * pages.
      */
     public static CsrMatrix of(int nCols, long[] indptr, int[] indices, float[] values) {
-        if (indptr.length == 0 || indptr[0] != 0 || indptr[indptr.length - 1] != indices.length
+        if (indptr.length == 0
+                || indptr[0] != 0
+                || indptr[indptr.length - 1] != indices.length
                 || indices.length != values.length) {
-            throw new IllegalArgumentException("indptr must run from 0 to nnz = " + indices.length
-                    + " and values must have nnz entries");
+            throw new IllegalArgumentException(
+                    "indptr must run from 0 to nnz = " + indices.length + " and values must have nnz entries");
         }
         Builder b = builder(nCols);
         for (int r = 0; r + 1 < indptr.length; r++) {
@@ -135,8 +140,7 @@ public final class CsrMatrix implements BlockSource {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 
@@ -144,8 +148,8 @@ public final class CsrMatrix implements BlockSource {
     private int entries(long from, long to) {
         long nnz = indptr[Math.toIntExact(to)] - indptr[Math.toIntExact(from)];
         if (nnz > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("rows " + from + ".." + to + " hold " + nnz
-                    + " entries, more than one block can");
+            throw new IllegalArgumentException(
+                    "rows " + from + ".." + to + " hold " + nnz + " entries, more than one block can");
         }
         return (int) nnz;
     }
@@ -222,8 +226,8 @@ public final class CsrMatrix implements BlockSource {
         /** Appends one row given its column indices and values. */
         public Builder addRow(int[] indices, float[] values) {
             if (indices.length != values.length) {
-                throw new IllegalArgumentException("row " + rows + ": " + indices.length + " indices, "
-                        + values.length + " values");
+                throw new IllegalArgumentException(
+                        "row " + rows + ": " + indices.length + " indices, " + values.length + " values");
             }
             append(indices, values, 0, indices.length);
             return this;
@@ -232,8 +236,8 @@ public final class CsrMatrix implements BlockSource {
         private void append(int[] idx, float[] val, int from, int to) {
             for (int k = from; k < to; k++) {
                 if (idx[k] < 0 || idx[k] >= nCols) {
-                    throw new IllegalArgumentException("row " + rows + ": column index " + idx[k] + " outside [0, "
-                            + nCols + ")");
+                    throw new IllegalArgumentException(
+                            "row " + rows + ": column index " + idx[k] + " outside [0, " + nCols + ")");
                 }
             }
             long start = indptr[rows];

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.DType;
@@ -34,8 +38,8 @@ public final class DenseArray {
             n *= d;
         }
         if (n != length(data)) {
-            throw new IllegalArgumentException("shape " + Arrays.toString(shape) + " holds " + n + " elements, data has "
-                    + length(data));
+            throw new IllegalArgumentException(
+                    "shape " + Arrays.toString(shape) + " holds " + n + " elements, data has " + length(data));
         }
     }
 
@@ -69,15 +73,17 @@ public final class DenseArray {
         }
         int cols = source.nCols();
         float[] out = new float[(int) cells];
-        source.blocks().doOnNext(b -> {
-            int[] ip = b.indptr();
-            for (int r = 0; r < b.nRows(); r++) {
-                int base = (int) (b.rowStart() + r) * cols;
-                for (int k = ip[r]; k < ip[r + 1]; k++) {
-                    out[base + b.indices()[k]] = b.values()[k];
-                }
-            }
-        }).blockLast();
+        source.blocks()
+                .doOnNext(b -> {
+                    int[] ip = b.indptr();
+                    for (int r = 0; r < b.nRows(); r++) {
+                        int base = (int) (b.rowStart() + r) * cols;
+                        for (int k = ip[r]; k < ip[r + 1]; k++) {
+                            out[base + b.indices()[k]] = b.values()[k];
+                        }
+                    }
+                })
+                .blockLast();
         return of(DType.FLOAT32, out, source.nRows(), cols);
     }
 
@@ -108,7 +114,8 @@ public final class DenseArray {
         if (value instanceof Double d) {
             return of(DType.FLOAT64, new double[] {d});
         }
-        throw new IllegalArgumentException("not a scalar type: " + value.getClass().getName());
+        throw new IllegalArgumentException(
+                "not a scalar type: " + value.getClass().getName());
     }
 
     /** The Java array class that holds elements of {@code dtype}. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
@@ -28,8 +32,8 @@ public final class DenseMatrix implements BlockSource {
     public static DenseMatrix of(int nRows, int nCols, double[] values) {
         Objects.requireNonNull(values, "values");
         if (nRows < 0 || nCols < 0 || (long) nRows * nCols != values.length) {
-            throw new IllegalArgumentException(nRows + " x " + nCols + " needs " + (long) nRows * nCols
-                    + " values, got " + values.length);
+            throw new IllegalArgumentException(
+                    nRows + " x " + nCols + " needs " + (long) nRows * nCols + " values, got " + values.length);
         }
         return new DenseMatrix(nRows, nCols, values);
     }
@@ -81,8 +85,7 @@ public final class DenseMatrix implements BlockSource {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import java.util.Collections;
@@ -18,6 +22,7 @@ public final class Frame {
 
     /** The index, read at most once and shared by the frames made from this one ({@link #copy}, ...). */
     private final Once index;
+
     private final String indexName;
     private final LinkedHashMap<String, Column> columns = new LinkedHashMap<>();
     private Map<String, Integer> positions;
@@ -153,8 +158,8 @@ public final class Frame {
         Objects.requireNonNull(name, "name");
         settle();
         if (column.size() != size()) {
-            throw new IllegalArgumentException("column " + name + " has " + column.size() + " values, frame has "
-                    + size() + " rows");
+            throw new IllegalArgumentException(
+                    "column " + name + " has " + column.size() + " values, frame has " + size() + " rows");
         }
         columns.put(name, column);
         return this;
@@ -231,8 +236,8 @@ public final class Frame {
                     if (n == null) {
                         n = read.get();
                         if (n.size() != size) {
-                            throw new IllegalStateException("an index of " + size + " rows read " + n.size()
-                                    + " names");
+                            throw new IllegalStateException(
+                                    "an index of " + size + " rows read " + n.size() + " names");
                         }
                         names = n;
                         read = null;

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockPlan;
@@ -45,8 +49,14 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
     private final DType dtype;
     private final Backend backend;
 
-    private NormalizedView(BlockSource counts, Mono<double[]> factors, SizeFactorRule rule, boolean log1p,
-                           Double base, ColumnScale scaling, Backend backend) {
+    private NormalizedView(
+            BlockSource counts,
+            Mono<double[]> factors,
+            SizeFactorRule rule,
+            boolean log1p,
+            Double base,
+            ColumnScale scaling,
+            Backend backend) {
         if (counts instanceof NormalizedView || counts instanceof io.scflux.core.StagedSource) {
             throw new IllegalArgumentException("a normalized view reads counts, not " + counts.describe());
         }
@@ -110,7 +120,8 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
         }
         BlockSource selected = rows == null && cols == null ? counts : new SubsetSource(counts, rows, cols);
         Mono<double[]> f = recalculate
-                ? Mono.defer(() -> rule.factors(selected, Streaming.DEFAULT)).contextWrite(Pass.named("normalize"))
+                ? Mono.defer(() -> rule.factors(selected, Streaming.DEFAULT))
+                        .contextWrite(Pass.named("normalize"))
                         .cache()
                 : settled().map(all -> rows == null ? all : pick(all, rows)).cache();
         ColumnScale s = scaling == null || cols == null ? scaling : scaling.select(cols);
@@ -120,8 +131,8 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
     /** This view with its factors computed again on its counts by its rule (normalize_total on this data). */
     public Mono<NormalizedView> renormalized(Streaming streaming) {
         if (scaling != null) {
-            return Mono.error(new IllegalStateException("a scaled view keeps its statistics; scale again after "
-                    + "renormalizing"));
+            return Mono.error(new IllegalStateException(
+                    "a scaled view keeps its statistics; scale again after " + "renormalizing"));
         }
         return rule.factors(counts, streaming)
                 .map(f -> new NormalizedView(counts, Mono.just(f), rule, log1p, base, null, backend));
@@ -173,7 +184,8 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
      * they are read ({@link FoldingSource}, whose folds make the factors row by row), once the fold has made them all.
      */
     private Mono<double[]> settled() {
-        return counts instanceof FoldingSource<?> folding ? Mono.fromRunnable(folding::result).then(factors)
+        return counts instanceof FoldingSource<?> folding
+                ? Mono.fromRunnable(folding::result).then(factors)
                 : factors;
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.DType;
@@ -15,8 +19,8 @@ public record NullableColumn(DenseArray values, boolean[] mask) implements Colum
             throw new IllegalArgumentException("values " + values + " and mask of " + mask.length + " disagree");
         }
         if (values.dtype().isFloat()) {
-            throw new IllegalArgumentException("nullable columns hold integers, bools or strings, not "
-                    + values.dtype());
+            throw new IllegalArgumentException(
+                    "nullable columns hold integers, bools or strings, not " + values.dtype());
         }
     }
 
@@ -55,7 +59,8 @@ public record NullableColumn(DenseArray values, boolean[] mask) implements Colum
             return "string";
         }
         String n = t.numpyName();
-        return (t.isUnsigned() ? "U" : "") + Character.toUpperCase(n.charAt(t.isUnsigned() ? 1 : 0))
+        return (t.isUnsigned() ? "U" : "")
+                + Character.toUpperCase(n.charAt(t.isUnsigned() ? 1 : 0))
                 + n.substring(t.isUnsigned() ? 2 : 1);
     }
 

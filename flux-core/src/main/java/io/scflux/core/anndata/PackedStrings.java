@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import java.nio.charset.StandardCharsets;
@@ -50,7 +54,8 @@ public final class PackedStrings {
             total += each[i].length;
         }
         if (total > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException(strings.length + " strings take " + total + " bytes, more than one array");
+            throw new IllegalArgumentException(
+                    strings.length + " strings take " + total + " bytes, more than one array");
         }
         byte[] utf8 = new byte[(int) total];
         int[] ends = new int[strings.length];

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
@@ -19,8 +23,7 @@ public record Raw(BlockSource x, Frame var, Map<String, Object> varm) {
                     + "); set raw before normalizing, or pass the view's counts()");
         }
         if (x.nCols() != var.size()) {
-            throw new IllegalArgumentException("raw X has " + x.nCols() + " columns, raw var " + var.size()
-                    + " rows");
+            throw new IllegalArgumentException("raw X has " + x.nCols() + " columns, raw var " + var.size() + " rows");
         }
         varm = new LinkedHashMap<>(varm == null ? Map.of() : varm);
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import java.util.Collections;
@@ -28,8 +32,8 @@ public final class RecordArray {
         for (Map.Entry<String, DenseArray> f : fields.entrySet()) {
             DenseArray a = Objects.requireNonNull(f.getValue(), f.getKey());
             if (a.ndim() != 1) {
-                throw new IllegalArgumentException("field '" + f.getKey() + "' of a structured array must be 1-D, "
-                        + "found " + a.ndim() + "-D");
+                throw new IllegalArgumentException(
+                        "field '" + f.getKey() + "' of a structured array must be 1-D, " + "found " + a.ndim() + "-D");
             }
             if (size >= 0 && a.size() != size) {
                 throw new IllegalArgumentException("field '" + f.getKey() + "' holds " + a.size() + " elements, "
@@ -63,7 +67,8 @@ public final class RecordArray {
     @Override
     public boolean equals(Object o) {
         // the same fields in the same order: numpy's dtypes differ when only the order does
-        return o instanceof RecordArray r && size == r.size
+        return o instanceof RecordArray r
+                && size == r.size
                 && List.copyOf(fields.entrySet()).equals(List.copyOf(r.fields.entrySet()));
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
@@ -26,12 +30,14 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
     private final int nCols;
     /** Base column c goes to output columns mapTo[mapPtr[c] .. mapPtr[c + 1]); null when all columns are kept. */
     private final int[] mapPtr;
+
     private final int[] mapTo;
     /**
      * Base column c goes to output column {@code keep[c]}, or nowhere when negative: the one lookup per entry of the
      * usual selection (a mask: distinct columns in increasing order); null otherwise.
      */
     private final int[] keep;
+
     private final boolean sortedColumns;
     private final int maxRepeat;
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import java.util.Locale;
@@ -7,7 +11,9 @@ import java.util.Locale;
  * {@code cpu} (the host) or {@code cuda} (a CUDA device, or an error).
  */
 public enum BackendChoice {
-    AUTO, CPU, CUDA;
+    AUTO,
+    CPU,
+    CUDA;
 
     /** The choice named {@code text} (case-insensitive), with an error listing the accepted names. */
     public static BackendChoice parse(String text) {

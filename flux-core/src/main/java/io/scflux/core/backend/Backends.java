@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import java.util.ServiceLoader;
@@ -12,8 +16,7 @@ public final class Backends {
 
     private static final Logger LOG = LoggerFactory.getLogger(Backends.class);
 
-    private Backends() {
-    }
+    private Backends() {}
 
     /** {@link #select(BackendChoice, long)} with no cap. */
     public static Backend select(BackendChoice choice) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import io.scflux.core.ExactValues;
@@ -41,8 +45,8 @@ public final class ColumnMap implements java.io.Serializable {
                 continue;
             }
             if (o < -1 || o >= nOut) {
-                throw new IllegalArgumentException(input + ": column " + c + " maps to " + o + ", outside [-1, "
-                        + nOut + ")");
+                throw new IllegalArgumentException(
+                        input + ": column " + c + " maps to " + o + ", outside [-1, " + nOut + ")");
             }
             if (hit[o]) {
                 throw new IllegalArgumentException(input + ": two columns map to output column " + o);
@@ -137,8 +141,16 @@ public final class ColumnMap implements java.io.Serializable {
      * {@code outVal}, plus {@code fill} at every missing column when it is not zero, sorted by column (merged when the
      * map keeps the input's order, else by {@code sorter}). Returns the end of the written row.
      */
-    private int remapRow(int[] idx, float[] val, int from, int to, int[] outIdx, float[] outVal, int at, float fill,
-                 RowSorter sorter) {
+    private int remapRow(
+            int[] idx,
+            float[] val,
+            int from,
+            int to,
+            int[] outIdx,
+            float[] outVal,
+            int at,
+            float fill,
+            RowSorter sorter) {
         int n = at;
         for (int k = from; k < to; k++) {
             int o = this.to[idx[k]];

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import io.scflux.core.MemoryAccount;
@@ -15,8 +19,7 @@ public final class HostBackend implements Backend, java.io.Serializable {
 
     public static final HostBackend INSTANCE = new HostBackend();
 
-    private HostBackend() {
-    }
+    private HostBackend() {}
 
     /** What a serialized host backend is: the receiving JVM's own. */
     private Object readResolve() {
@@ -107,7 +110,13 @@ public final class HostBackend implements Backend, java.io.Serializable {
             if (!increasing(block.indptr(), block.indices(), block.nRows())) {
                 for (RowBlock each : blocks) {
                     for (int r = 0; r < each.nRows(); r++) {
-                        gramRow(each.indptr()[r], each.indptr()[r + 1], each.indices(), each.values(), p, upper,
+                        gramRow(
+                                each.indptr()[r],
+                                each.indptr()[r + 1],
+                                each.indices(),
+                                each.values(),
+                                p,
+                                upper,
                                 columnSums);
                     }
                 }
@@ -122,7 +131,15 @@ public final class HostBackend implements Backend, java.io.Serializable {
             }
             for (int b = 0; b < cursors.length; b++) {
                 RowBlock block = blocks.get(b);
-                gramPanel(block.indptr(), block.indices(), block.values(), block.nRows(), cursors[b], end, p, upper,
+                gramPanel(
+                        block.indptr(),
+                        block.indices(),
+                        block.values(),
+                        block.nRows(),
+                        cursors[b],
+                        end,
+                        p,
+                        upper,
                         columnSums);
             }
             first = end;
@@ -133,8 +150,16 @@ public final class HostBackend implements Backend, java.io.Serializable {
      * One block's pairs whose first column is below {@code end}, from each row's {@code cursor} on, which it moves
      * past them.
      */
-    private static void gramPanel(int[] indptr, int[] indices, float[] values, int rows, int[] cursor, int end, int p,
-                                  double[] upper, double[] columnSums) {
+    private static void gramPanel(
+            int[] indptr,
+            int[] indices,
+            float[] values,
+            int rows,
+            int[] cursor,
+            int end,
+            int p,
+            double[] upper,
+            double[] columnSums) {
         for (int r = 0; r < rows; r++) {
             int to = indptr[r + 1];
             int i = cursor[r];
@@ -153,8 +178,8 @@ public final class HostBackend implements Backend, java.io.Serializable {
     }
 
     /** One row's products, its columns in any order. */
-    private static void gramRow(int from, int to, int[] indices, float[] values, int p, double[] upper,
-                                double[] columnSums) {
+    private static void gramRow(
+            int from, int to, int[] indices, float[] values, int p, double[] upper, double[] columnSums) {
         for (int i = from; i < to; i++) {
             int a = indices[i];
             double va = values[i];

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import io.scflux.core.BlockSource;
@@ -33,8 +37,9 @@ final class PlacedSource extends ForwardingSource implements Resident {
     @Override
     public RowReader open() {
         RowReader reader = super.open();
-        return RowReader.over(reader, (blockIndex, rowFrom, rowTo) ->
-                to.upload(from.download(reader.read(blockIndex, rowFrom, rowTo))));
+        return RowReader.over(
+                reader,
+                (blockIndex, rowFrom, rowTo) -> to.upload(from.download(reader.read(blockIndex, rowFrom, rowTo))));
     }
 
     @Override

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import io.scflux.core.RowBlock;
@@ -18,8 +22,8 @@ public final class ResidentBlock extends RowBlock {
     }
 
     /** A block of {@code nRows} rows and {@code nnz} entries whose arrays are {@code arrays}. */
-    public static ResidentBlock of(int blockIndex, long rowStart, int nRows, int nCols, int nnz,
-                                   ResidentArrays arrays) {
+    public static ResidentBlock of(
+            int blockIndex, long rowStart, int nRows, int nCols, int nnz, ResidentArrays arrays) {
         return new ResidentBlock(blockIndex, rowStart, nRows, nCols, nnz, arrays);
     }
 

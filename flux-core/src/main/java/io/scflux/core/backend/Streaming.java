@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import io.scflux.core.BlockBuffer;
@@ -23,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * <p>Warnings are logged (SLF4J, at warn) unless a caller passes its own place for them ({@link #withWarnings}): the
  * command line prints them as {@code scflux: warning: ...}.
  */
-public record Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine,
-                        Consumer<String> warnings) {
+public record Streaming(
+        PlanTarget target, Execution execution, Backend backend, Engine engine, Consumer<String> warnings) {
 
     private static final Logger LOG = LoggerFactory.getLogger(Streaming.class);
 

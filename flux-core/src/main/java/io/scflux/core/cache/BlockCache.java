@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.cache;
 
 import com.github.benmanes.caffeine.cache.Cache;
@@ -27,12 +31,14 @@ public final class BlockCache {
             throw new IllegalArgumentException("cache budget must be at least 0, got " + budget);
         }
         this.budget = budget;
-        this.cache = budget == 0 ? null : Caffeine.newBuilder()
-                .maximumWeight(budget)
-                .weigher((Key k, PackedBlock b) -> (int) Math.min(Integer.MAX_VALUE, b.sizeInBytes()))
-                .executor(Runnable::run)
-                .recordStats()
-                .build();
+        this.cache = budget == 0
+                ? null
+                : Caffeine.newBuilder()
+                        .maximumWeight(budget)
+                        .weigher((Key k, PackedBlock b) -> (int) Math.min(Integer.MAX_VALUE, b.sizeInBytes()))
+                        .executor(Runnable::run)
+                        .recordStats()
+                        .build();
     }
 
     /** A cache of at most {@code bytes} bytes; 0 caches nothing (every read goes to the source). */
@@ -60,8 +66,8 @@ public final class BlockCache {
     /** Hits, misses, evictions, blocks not admitted and bytes held so far. */
     public CacheStats stats() {
         long evictions = cache == null ? 0 : cache.stats().evictionCount();
-        return new CacheStats(hits.sum(), misses.sum(), evictions, rejections.sum(), cache == null ? 0 : held(),
-                budget);
+        return new CacheStats(
+                hits.sum(), misses.sum(), evictions, rejections.sum(), cache == null ? 0 : held(), budget);
     }
 
     /** Drops every block (tests, and a caller that knows its sources changed). */
@@ -109,6 +115,5 @@ public final class BlockCache {
     }
 
     /** A block's identity: its source's data and its rows. */
-    record Key(Object source, long from, long to) {
-    }
+    record Key(Object source, long from, long to) {}
 }

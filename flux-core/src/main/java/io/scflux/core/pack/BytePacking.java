@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.pack;
 
 /**
@@ -11,8 +15,7 @@ final class BytePacking {
 
     static final int GROUP = 128;
 
-    private BytePacking() {
-    }
+    private BytePacking() {}
 
     /** Bytes per value for a group whose largest value is {@code max >= 0}: 0, 1, 2 or 4. */
     static int bytesFor(int max) {
@@ -52,7 +55,9 @@ final class BytePacking {
             default -> {
                 for (int i = 0; i < n; i++) {
                     int p = at + 4 * i;
-                    dst[to + i] = src[p] & 0xff | (src[p + 1] & 0xff) << 8 | (src[p + 2] & 0xff) << 16
+                    dst[to + i] = src[p] & 0xff
+                            | (src[p + 1] & 0xff) << 8
+                            | (src[p + 2] & 0xff) << 16
                             | (src[p + 3] & 0xff) << 24;
                 }
             }
@@ -76,7 +81,9 @@ final class BytePacking {
             default -> {
                 for (int i = 0; i < n; i++) {
                     int p = at + 4 * i;
-                    dst[to + i] = src[p] & 0xff | (src[p + 1] & 0xff) << 8 | (src[p + 2] & 0xff) << 16
+                    dst[to + i] = src[p] & 0xff
+                            | (src[p + 1] & 0xff) << 8
+                            | (src[p + 2] & 0xff) << 16
                             | (src[p + 3] & 0xff) << 24;
                 }
             }

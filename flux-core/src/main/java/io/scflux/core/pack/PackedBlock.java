@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.pack;
 
 import io.scflux.core.BlockBuffer;
@@ -18,6 +22,7 @@ public final class PackedBlock {
     private final int nnz;
     /** Packed streams: row lengths, then index gaps, then values; null when the block is kept unpacked. */
     private final byte[] words;
+
     private final byte[] widths;
     private final int gapsAt;
     private final int valuesAt;
@@ -25,8 +30,17 @@ public final class PackedBlock {
     private final int valueGroupsAt;
     private final RowBlock plain;
 
-    private PackedBlock(int nRows, int nCols, int nnz, byte[] words, byte[] widths, int gapsAt, int valuesAt,
-                        int gapGroupsAt, int valueGroupsAt, RowBlock plain) {
+    private PackedBlock(
+            int nRows,
+            int nCols,
+            int nnz,
+            byte[] words,
+            byte[] widths,
+            int gapsAt,
+            int valuesAt,
+            int gapGroupsAt,
+            int valueGroupsAt,
+            RowBlock plain) {
         this.nRows = nRows;
         this.nCols = nCols;
         this.nnz = nnz;
@@ -73,7 +87,8 @@ public final class PackedBlock {
         int lengthGroups = groups(rows);
         int gapGroups = groups(n);
         byte[] widths = new byte[lengthGroups + 2 * gapGroups];
-        int total = sizeOf(lengths, rows, widths, 0) + sizeOf(gaps, n, widths, lengthGroups)
+        int total = sizeOf(lengths, rows, widths, 0)
+                + sizeOf(gaps, n, widths, lengthGroups)
                 + sizeOf(counts, n, widths, lengthGroups + gapGroups);
         byte[] words = new byte[total];
         int at = write(lengths, rows, widths, 0, words, 0);
@@ -81,8 +96,8 @@ public final class PackedBlock {
         at = write(gaps, n, widths, lengthGroups, words, at);
         int valuesAt = at;
         write(counts, n, widths, lengthGroups + gapGroups, words, at);
-        return new PackedBlock(rows, block.nCols(), n, words, widths, gapsAt, valuesAt, lengthGroups,
-                lengthGroups + gapGroups, null);
+        return new PackedBlock(
+                rows, block.nCols(), n, words, widths, gapsAt, valuesAt, lengthGroups, lengthGroups + gapGroups, null);
     }
 
     private static int groups(int n) {
@@ -136,8 +151,14 @@ public final class PackedBlock {
     /** The block again, as {@code blockIndex} starting at {@code rowStart}, with fresh arrays. */
     public RowBlock unpack(int blockIndex, long rowStart) {
         if (plain != null) {
-            return RowBlock.of(blockIndex, rowStart, nCols, plain.indptr().clone(), plain.indices().clone(),
-                    plain.values().clone()).withExact(plain.exact());
+            return RowBlock.of(
+                            blockIndex,
+                            rowStart,
+                            nCols,
+                            plain.indptr().clone(),
+                            plain.indices().clone(),
+                            plain.values().clone())
+                    .withExact(plain.exact());
         }
         int[] indptr = new int[nRows + 1];
         int[] indices = new int[nnz];
@@ -202,7 +223,10 @@ public final class PackedBlock {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof PackedBlock p && nRows == p.nRows && nnz == p.nnz && Arrays.equals(words, p.words)
+        return o instanceof PackedBlock p
+                && nRows == p.nRows
+                && nnz == p.nnz
+                && Arrays.equals(words, p.words)
                 && java.util.Objects.equals(plain, p.plain);
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.pack;
 
 import io.scflux.core.BlockBuffer;
@@ -122,8 +126,7 @@ public final class PackedMatrix implements BlockSource {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -43,7 +47,8 @@ class ArrayColumnTest {
         assertEquals(DType.FLOAT32, c.dtype());
         assertEquals("float32", c.typeName());
         assertEquals(TOTALS.length, c.size());
-        assertArrayEquals((float[]) held(DType.FLOAT32).values().data(), (float[]) c.values().data());
+        assertArrayEquals((float[]) held(DType.FLOAT32).values().data(), (float[])
+                c.values().data());
         for (int i = 0; i < TOTALS.length; i++) {
             assertEquals((float) Math.log1p(TOTALS[i]), c.get(i), "row " + i);
             assertEquals((double) (float) Math.log1p(TOTALS[i]), c.getDouble(i), "row " + i);
@@ -55,7 +60,8 @@ class ArrayColumnTest {
     void computedFloat64ValuesAreTheFunctionsOwn() {
         ArrayColumn c = log1p(DType.FLOAT64);
         assertEquals("float64", c.typeName());
-        assertArrayEquals((double[]) held(DType.FLOAT64).values().data(), (double[]) c.values().data());
+        assertArrayEquals((double[]) held(DType.FLOAT64).values().data(), (double[])
+                c.values().data());
         assertEquals(Math.log1p(TOTALS[3]), c.get(3));
     }
 
@@ -82,9 +88,10 @@ class ArrayColumnTest {
         assertThrows(IndexOutOfBoundsException.class, () -> c.get(TOTALS.length));
         assertThrows(IndexOutOfBoundsException.class, () -> c.getDouble(-1));
         assertThrows(IndexOutOfBoundsException.class, () -> c.take(new int[] {0, 5}));
-        assertEquals("a computed column is float32 or float64, not int64",
-                assertThrows(IllegalArgumentException.class,
-                        () -> ArrayColumn.computed(DType.INT64, 2, i -> i)).getMessage());
+        assertEquals(
+                "a computed column is float32 or float64, not int64",
+                assertThrows(IllegalArgumentException.class, () -> ArrayColumn.computed(DType.INT64, 2, i -> i))
+                        .getMessage());
         assertThrows(IllegalArgumentException.class, () -> ArrayColumn.computed(DType.FLOAT32, -1, i -> i));
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -20,7 +24,8 @@ class CategoricalColumnTest {
         CategoricalColumn narrow = new CategoricalColumn(CATS, codes, false, DType.INT8);
         CategoricalColumn wide = new CategoricalColumn(CATS, codes, false, DType.INT32);
         assertEquals(DType.INT8, narrow.codeArray().dtype());
-        assertArrayEquals(new byte[] {2, -1, 0, 1, 2}, (byte[]) narrow.codeArray().data());
+        assertArrayEquals(
+                new byte[] {2, -1, 0, 1, 2}, (byte[]) narrow.codeArray().data());
         assertEquals(DType.INT32, wide.codeArray().dtype());
         assertArrayEquals(codes, narrow.codes());
         assertArrayEquals(codes, wide.codes());
@@ -38,8 +43,8 @@ class CategoricalColumnTest {
         CategoricalColumn c = CategoricalColumn.ofInt8(CATS, stored, true);
         assertSame(stored, c.codeArray().data(), "held, not copied");
         assertEquals(2, c.code(1));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> CategoricalColumn.ofInt8(CATS, new byte[] {0, 3}, false));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class, () -> CategoricalColumn.ofInt8(CATS, new byte[] {0, 3}, false));
         assertEquals("code 3 at row 1 outside [-1, 3)", e.getMessage());
     }
 

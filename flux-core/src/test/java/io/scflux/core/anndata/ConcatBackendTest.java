@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -34,14 +38,21 @@ class ConcatBackendTest {
     private static final CsrMatrix EMPTY = Matrices.random(0, 7, 0.3, 3);
     private static final CsrMatrix B = Matrices.random(25, 7, 0.3, 2);
     private static final PlanTarget TARGET = BlockSize.TINY.target();
-    private static final Streaming STREAMING = Streaming.DEFAULT.withTarget(TARGET).withThreads(2);
+    private static final Streaming STREAMING =
+            Streaming.DEFAULT.withTarget(TARGET).withThreads(2);
 
     /** Outer join onto 14 columns, B's columns reversed (rows sorted) and filled with -1; A shifted (merged). */
-    private static final List<int[]> OUTER = Arrays.asList(new int[] {2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
-            new int[] {6, 5, 4, 3, 2, 1, 0}, new int[] {13, 12, 11, 10, 1, 0, 4}, null);
+    private static final List<int[]> OUTER = Arrays.asList(
+            new int[] {2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
+            new int[] {6, 5, 4, 3, 2, 1, 0},
+            new int[] {13, 12, 11, 10, 1, 0, 4},
+            null);
     /** Inner join onto A's columns 1, 3, 5, 7 (B's 6, 4, 2, 0 in reverse), with an input kept as it is. */
-    private static final List<int[]> INNER = Arrays.asList(new int[] {-1, 0, -1, 1, -1, 2, -1, 3, -1, -1},
-            new int[] {3, -1, 2, -1, 1, -1, 0}, new int[] {3, -1, 2, -1, 1, -1, 0}, null);
+    private static final List<int[]> INNER = Arrays.asList(
+            new int[] {-1, 0, -1, 1, -1, 2, -1, 3, -1, -1},
+            new int[] {3, -1, 2, -1, 1, -1, 0},
+            new int[] {3, -1, 2, -1, 1, -1, 0},
+            null);
 
     private final RecordingBackend device = new RecordingBackend("double");
     /** What the concatenation logs when it moves blocks between backends. */
@@ -57,7 +68,10 @@ class ConcatBackendTest {
 
     /** The blocks of the host path: every input on the heap. */
     private static List<RowBlock> onHost(List<CsrMatrix> inputs, List<int[]> maps, int nCols, float fill) {
-        return STREAMING.blocks(ConcatSource.of(inputs, maps, nCols, fill)).collectList().block();
+        return STREAMING
+                .blocks(ConcatSource.of(inputs, maps, nCols, fill))
+                .collectList()
+                .block();
     }
 
     private List<BlockSource> on(Backend backend, List<CsrMatrix> inputs) {
@@ -88,7 +102,8 @@ class ConcatBackendTest {
         ConcatSource s = concat(on(device, inputs), maps, nCols, fill);
         assertSame(device, s.backend());
         List<RowBlock> read = new ArrayList<>();
-        List<String> moved = Logs.during(() -> read.addAll(STREAMING.blocks(s).collectList().block()), MOVING);
+        List<String> moved =
+                Logs.during(() -> read.addAll(STREAMING.blocks(s).collectList().block()), MOVING);
         int inputBlocks = 0;
         int mapped = 0;
         for (int i = 0; i < inputs.size(); i++) {
@@ -97,9 +112,16 @@ class ConcatBackendTest {
         }
         assertEquals(inputBlocks, device.count("upload"), "each input block placed on the device once, by its input");
         assertEquals(mapped, device.count("reindex"), "every mapped block re-indexed on the device " + device.calls);
-        List<String> downloads = read.stream().map(b -> "download " + b.rowStart() + "-" + b.rowEnd()).toList();
-        assertEquals(downloads, device.calls.stream().filter(c -> c.startsWith("download")).sorted((x, y) ->
-                Long.compare(start(x), start(y))).toList(), "each output block downloaded once, by the consumer");
+        List<String> downloads = read.stream()
+                .map(b -> "download " + b.rowStart() + "-" + b.rowEnd())
+                .toList();
+        assertEquals(
+                downloads,
+                device.calls.stream()
+                        .filter(c -> c.startsWith("download"))
+                        .sorted((x, y) -> Long.compare(start(x), start(y)))
+                        .toList(),
+                "each output block downloaded once, by the consumer");
         assertEquals(List.of(), moved, "nothing moved between backends");
         assertEquals(0, device.memory().reserved(), "every resident block consumed");
         assertTrue(device.memory().peak() > 0, "blocks were resident");
@@ -120,10 +142,12 @@ class ConcatBackendTest {
         ConcatSource s = concat(mixed, OUTER, 14, -1);
         assertSame(device, s.backend(), "the first input's backend");
         List<RowBlock> read = new ArrayList<>();
-        List<String> moved = Logs.during(() -> {
-            STREAMING.blocks(s).blockLast();
-            read.addAll(STREAMING.blocks(s).collectList().block());
-        }, MOVING);
+        List<String> moved = Logs.during(
+                () -> {
+                    STREAMING.blocks(s).blockLast();
+                    read.addAll(STREAMING.blocks(s).collectList().block());
+                },
+                MOVING);
         assertEquals(1, moved.size(), "said once over two passes: " + moved);
         assertTrue(moved.get(0).contains("[double, host]"), moved.get(0));
         int bBlocks = blocks(B);
@@ -144,7 +168,8 @@ class ConcatBackendTest {
         ConcatSource s = concat(mixed, INNER, 4, 0);
         assertSame(HostBackend.INSTANCE, s.backend());
         List<RowBlock> read = new ArrayList<>();
-        List<String> moved = Logs.during(() -> read.addAll(STREAMING.blocks(s).collectList().block()), MOVING);
+        List<String> moved =
+                Logs.during(() -> read.addAll(STREAMING.blocks(s).collectList().block()), MOVING);
         assertEquals(1, moved.size(), moved.toString());
         assertTrue(moved.get(0).contains("[host, double]"), moved.get(0));
         assertEquals(blocks(B), device.count("upload"), "B placed on the device by its input");
@@ -160,7 +185,8 @@ class ConcatBackendTest {
         ConcatSource host = ConcatSource.of(inputs(last), OUTER, 14, 2);
         RowBlock across;
         RowBlock expected;
-        try (RowReader r = s.open(); RowReader h = host.open()) {
+        try (RowReader r = s.open();
+                RowReader h = host.open()) {
             across = r.read(3, 30, 50);
             expected = h.read(3, 30, 50);
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -104,8 +108,8 @@ class ConcatSourceContractTest {
         }
 
         List<int[]> maps() {
-            return Arrays.asList(new int[] {0, -1, 1, -1, 2, -1, 3, -1, 4, -1, 5, -1},
-                    new int[] {5, 4, -1, 3, 2, -1, 1, 0, -1});
+            return Arrays.asList(
+                    new int[] {0, -1, 1, -1, 2, -1, 3, -1, 4, -1, 5, -1}, new int[] {5, 4, -1, 3, 2, -1, 1, 0, -1});
         }
 
         int nCols() {
@@ -125,8 +129,11 @@ class ConcatSourceContractTest {
             for (int c = 0; c < 12; c++) {
                 shifted[c] = c + 3;
             }
-            return Arrays.asList(shifted, new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8},
-                    new int[] {14, 0, 13, 1, 12, 2, 11, 3, 10}, new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+            return Arrays.asList(
+                    shifted,
+                    new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8},
+                    new int[] {14, 0, 13, 1, 12, 2, 11, 3, 10},
+                    new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11});
         }
 
         int nCols() {
@@ -224,7 +231,8 @@ class ConcatSourceContractTest {
     /** The concatenation of {@code inputs} placed on a test double device, as a host consumer reads it. */
     static BlockSource onDevice(List<CsrMatrix> inputs, List<int[]> maps, int nCols, float fill) {
         RecordingBackend device = new RecordingBackend("double");
-        List<BlockSource> placed = inputs.stream().map(m -> Resident.on(device, m)).toList();
+        List<BlockSource> placed =
+                inputs.stream().map(m -> Resident.on(device, m)).toList();
         return Resident.on(HostBackend.INSTANCE, ConcatSource.of(placed, maps, nCols, fill));
     }
 
@@ -236,8 +244,8 @@ class ConcatSourceContractTest {
         }
 
         List<int[]> maps() {
-            return Arrays.asList(new int[] {1, 3, 5, 7, 9, 11, 13, 2, 0}, new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9,
-                10, 12});
+            return Arrays.asList(
+                    new int[] {1, 3, 5, 7, 9, 11, 13, 2, 0}, new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12});
         }
 
         int nCols() {
@@ -272,8 +280,9 @@ class ConcatSourceContractTest {
                 expected += A.index(k) == 0 ? 1 : 0;
             }
             long own = A.indptr(r + 1) - A.indptr(r);
-            assertTrue(counts[r] >= expected && counts[r] <= own, "row " + r + ": " + counts[r] + " not in ["
-                    + expected + ", " + own + "]");
+            assertTrue(
+                    counts[r] >= expected && counts[r] <= own,
+                    "row " + r + ": " + counts[r] + " not in [" + expected + ", " + own + "]");
         }
     }
 
@@ -286,7 +295,10 @@ class ConcatSourceContractTest {
         for (int i = 0; i < alone.size(); i++) {
             assertEquals(alone.get(i), both.get(i));
             RowBlock second = both.get(alone.size() + i);
-            assertEquals(alone.get(i).relocate(alone.size() + i, A.nRows() + alone.get(i).rowStart()), second);
+            assertEquals(
+                    alone.get(i)
+                            .relocate(alone.size() + i, A.nRows() + alone.get(i).rowStart()),
+                    second);
         }
     }
 
@@ -295,16 +307,25 @@ class ConcatSourceContractTest {
         BlockSource ints = A.withDtype(DType.INT32);
         BlockSource floats = A.withDtype(DType.FLOAT32);
         assertEquals(DType.FLOAT64, ConcatSource.of(List.of(ints, floats)).dtype(), "int32 + float32");
-        assertEquals(DType.FLOAT32, ConcatSource.of(List.of(A.withDtype(DType.INT16), floats)).dtype());
-        assertEquals(DType.INT64, ConcatSource.of(List.of(ints, A.withDtype(DType.UINT32))).dtype());
+        assertEquals(
+                DType.FLOAT32,
+                ConcatSource.of(List.of(A.withDtype(DType.INT16), floats)).dtype());
+        assertEquals(
+                DType.INT64,
+                ConcatSource.of(List.of(ints, A.withDtype(DType.UINT32))).dtype());
         assertEquals(DType.FLOAT32, ConcatSource.of(List.of(floats, floats)).dtype());
         int[] wider = new int[12];
         for (int c = 0; c < 12; c++) {
             wider[c] = c;
         }
-        assertEquals(DType.FLOAT64, ConcatSource.of(List.of(ints), List.<int[]>of(wider), 13, Float.NaN).dtype(),
+        assertEquals(
+                DType.FLOAT64,
+                ConcatSource.of(List.of(ints), List.<int[]>of(wider), 13, Float.NaN)
+                        .dtype(),
                 "a NaN fill makes integers float64");
-        assertEquals(DType.INT32, ConcatSource.of(List.of(ints), List.<int[]>of(wider), 13, 0).dtype());
+        assertEquals(
+                DType.INT32,
+                ConcatSource.of(List.of(ints), List.<int[]>of(wider), 13, 0).dtype());
     }
 
     @Test
@@ -322,14 +343,19 @@ class ConcatSourceContractTest {
         for (int c = 0; c < 12; c++) {
             swap[c] = 11 - c;
         }
-        assertNotEquals(same, ConcatSource.of(List.of(keyed, keyed), Arrays.asList(null, swap), 12, 0).cacheKey());
+        assertNotEquals(
+                same,
+                ConcatSource.of(List.of(keyed, keyed), Arrays.asList(null, swap), 12, 0)
+                        .cacheKey());
     }
 
     @Test
     void badColumnMapsAreRefused() {
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ConcatSource.of(List.of(B), List.<int[]>of(new int[] {0, 0, 1, 2, 3, 4, 5, 6, 7}), 9, 0));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> ConcatSource.of(List.of(B), List.<int[]>of(new int[] {0, 1}), 9, 0));
         assertThrows(IllegalArgumentException.class, () -> ConcatSource.of(List.of(A, B)));
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,8 +31,11 @@ class CsrMatrixTest {
         RowBlock middle = m.open().read(5, 1, 4);
         assertEquals(5, middle.blockIndex());
         assertEquals(1, middle.rowStart());
-        assertEquals(java.util.List.of(0, 5, 5, 8), java.util.Arrays.stream(middle.indptr()).boxed().toList());
-        assertEquals(java.util.List.of(3, 4, 5, 6, 7, 9, 8, 0),
+        assertEquals(
+                java.util.List.of(0, 5, 5, 8),
+                java.util.Arrays.stream(middle.indptr()).boxed().toList());
+        assertEquals(
+                java.util.List.of(3, 4, 5, 6, 7, 9, 8, 0),
                 java.util.Arrays.stream(middle.indices()).boxed().toList());
         assertEquals(11f, middle.values()[7]);
     }
@@ -37,8 +44,9 @@ class CsrMatrixTest {
     void rejectsColumnsOutsideTheShape() {
         CsrMatrix.Builder b = CsrMatrix.builder(3);
         assertThrows(IllegalArgumentException.class, () -> b.addRow(new int[] {3}, new float[] {1}));
-        assertThrows(IllegalArgumentException.class, () -> CsrMatrix.of(3, new long[] {0, 2}, new int[] {0},
-                new float[] {1}));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> CsrMatrix.of(3, new long[] {0, 2}, new int[] {0}, new float[] {1}));
     }
 
     @Test

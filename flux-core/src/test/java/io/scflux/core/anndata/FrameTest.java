@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -17,10 +21,13 @@ class FrameTest {
     @Test
     void aLazyIndexIsReadOnceWhenFirstAskedForAndSharedByCopies() {
         AtomicInteger reads = new AtomicInteger();
-        Frame f = new Frame(3, () -> {
-            reads.incrementAndGet();
-            return PackedStrings.of(NAMES);
-        }, "cell");
+        Frame f = new Frame(
+                3,
+                () -> {
+                    reads.incrementAndGet();
+                    return PackedStrings.of(NAMES);
+                },
+                "cell");
         f.put("n", ArrayColumn.of(new double[] {1, 2, 3}));
         Frame copy = f.copy();
         Frame indexOnly = f.indexOnly();
@@ -29,7 +36,8 @@ class FrameTest {
         assertArrayEquals(NAMES, copy.index());
         assertSame(f.names(), indexOnly.names(), "the copies share the one read");
         assertEquals(2, f.positionOf("细胞-002"));
-        assertArrayEquals(new String[] {"细胞-002", "AAAC-1"}, f.take(new int[] {2, 0}).index());
+        assertArrayEquals(
+                new String[] {"细胞-002", "AAAC-1"}, f.take(new int[] {2, 0}).index());
         assertEquals(1, reads.get());
         assertEquals("cell", copy.indexName());
     }
@@ -37,15 +45,18 @@ class FrameTest {
     @Test
     void aFailedReadIsThrownToEachCallerAndAWrongSizeIsRefused() {
         AtomicInteger reads = new AtomicInteger();
-        Frame failing = new Frame(3, () -> {
-            reads.incrementAndGet();
-            throw new IllegalStateException("file gone");
-        }, null);
+        Frame failing = new Frame(
+                3,
+                () -> {
+                    reads.incrementAndGet();
+                    throw new IllegalStateException("file gone");
+                },
+                null);
         assertThrows(IllegalStateException.class, failing::names);
         assertThrows(IllegalStateException.class, failing::index);
         assertEquals(2, reads.get(), "a failure is not remembered as the index");
-        IllegalStateException wrong = assertThrows(IllegalStateException.class,
-                () -> new Frame(2, () -> PackedStrings.of(NAMES), null).names());
+        IllegalStateException wrong = assertThrows(
+                IllegalStateException.class, () -> new Frame(2, () -> PackedStrings.of(NAMES), null).names());
         assertTrue(wrong.getMessage().contains("an index of 2 rows read 3 names"), wrong.getMessage());
     }
 
@@ -58,11 +69,11 @@ class FrameTest {
         boolean[] started = new boolean[1];
         f.defer(() -> {
             if (started[0]) {
-                return;             // as the contract asks: a no-op from within and once run
+                return; // as the contract asks: a no-op from within and once run
             }
             started[0] = true;
             runs.incrementAndGet();
-            f.put("b", ArrayColumn.of(new int[] {4, 5, 6}));   // through the frame, which calls it again
+            f.put("b", ArrayColumn.of(new int[] {4, 5, 6})); // through the frame, which calls it again
         });
         assertEquals(0, runs.get(), "nothing runs before a look");
         assertEquals(3, f.size());
@@ -70,11 +81,15 @@ class FrameTest {
 
         Frame copy = f.copy();
         assertEquals(1, runs.get());
-        assertEquals(java.util.List.of("a", "b"), java.util.List.copyOf(copy.columns().keySet()));
+        assertEquals(
+                java.util.List.of("a", "b"),
+                java.util.List.copyOf(copy.columns().keySet()));
         assertTrue(f.has("b"));
         assertEquals(5, f.column("b").get(1));
         f.put("c", ArrayColumn.of(new int[] {7, 8, 9}));
-        assertEquals(java.util.List.of("a", "b", "c"), java.util.List.copyOf(f.columns().keySet()),
+        assertEquals(
+                java.util.List.of("a", "b", "c"),
+                java.util.List.copyOf(f.columns().keySet()),
                 "a column put later comes after the deferred ones");
         assertEquals(1, runs.get());
     }
@@ -83,7 +98,7 @@ class FrameTest {
     void aDeferredActionThatFailsFailsTheLookAndRunsAgainAtTheNext() {
         Frame f = new Frame(NAMES);
         AtomicInteger tries = new AtomicInteger();
-        boolean[] state = new boolean[2];       // running, done
+        boolean[] state = new boolean[2]; // running, done
         f.defer(() -> {
             if (state[0] || state[1]) {
                 return;

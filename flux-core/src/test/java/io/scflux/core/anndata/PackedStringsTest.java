@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -30,8 +34,10 @@ class PackedStringsTest {
     @Test
     void concatOfPartsOverLongerArraysTakesOnlyTheirStrings() {
         PackedStrings over = PackedStrings.of("abcTRAILING".getBytes(StandardCharsets.UTF_8), new int[] {1, 3});
-        assertArrayEquals(new String[] {"a", "bc", "a_", "bc_"},
-                PackedStrings.concat(List.of(over, over), new String[] {null, "_"}).toArray());
+        assertArrayEquals(
+                new String[] {"a", "bc", "a_", "bc_"},
+                PackedStrings.concat(List.of(over, over), new String[] {null, "_"})
+                        .toArray());
         assertEquals(3, PackedStrings.concat(List.of(over)).utf8().length);
     }
 

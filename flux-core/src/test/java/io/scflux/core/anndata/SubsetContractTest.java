@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
@@ -45,7 +49,9 @@ class SubsetContractTest {
 
         @Override
         protected BlockSource source() {
-            return AnnData.of(BASE).subset(Selection.of(rows()), Selection.of(cols())).x();
+            return AnnData.of(BASE)
+                    .subset(Selection.of(rows()), Selection.of(cols()))
+                    .x();
         }
 
         @Override
@@ -57,7 +63,9 @@ class SubsetContractTest {
     @Nested
     class SortedRowsAllColumns extends Case {
         int[] rows() {
-            return java.util.stream.IntStream.range(0, 200).filter(i -> i % 3 != 1).toArray();
+            return java.util.stream.IntStream.range(0, 200)
+                    .filter(i -> i % 3 != 1)
+                    .toArray();
         }
 
         int[] cols() {

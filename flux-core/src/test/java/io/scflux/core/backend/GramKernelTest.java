@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -19,11 +23,12 @@ class GramKernelTest {
 
     @ParameterizedTest(name = "{0} rows x {1} columns, density {2}, rows shuffled: {3}")
     @CsvSource({
-            "50, 40, 0.3, false",
-            "200, 700, 0.2, false",
-            "200, 700, 0.2, true",
-            "120, 1500, 0.05, false",
-            "30, 1, 0.5, false"})
+        "50, 40, 0.3, false",
+        "200, 700, 0.2, false",
+        "200, 700, 0.2, true",
+        "120, 1500, 0.05, false",
+        "30, 1, 0.5, false"
+    })
     void givesTheRowOrderSumsOfTheDenseProducts(int rows, int cols, double density, boolean shuffled) {
         if (cols >= 700) {
             assertTrue(8L * cols * (cols + 1) / 2 > 3L * HostBackend.GRAM_PANEL_BYTES, "spans several panels");
@@ -56,8 +61,8 @@ class GramKernelTest {
             }
             indptr[r + 1] = nnz;
         }
-        RowBlock block = RowBlock.of(0, 0, cols, indptr, java.util.Arrays.copyOf(idx, nnz),
-                java.util.Arrays.copyOf(val, nnz));
+        RowBlock block =
+                RowBlock.of(0, 0, cols, indptr, java.util.Arrays.copyOf(idx, nnz), java.util.Arrays.copyOf(val, nnz));
 
         double[] expected = new double[cols * (cols + 1) / 2];
         double[] expectedSums = new double[cols];
@@ -100,7 +105,12 @@ class GramKernelTest {
             indptr[r - from] = b.indptr()[r] - start;
         }
         int end = b.indptr()[to];
-        return RowBlock.of(0, from, b.nCols(), indptr, java.util.Arrays.copyOfRange(b.indices(), start, end),
+        return RowBlock.of(
+                0,
+                from,
+                b.nCols(),
+                indptr,
+                java.util.Arrays.copyOfRange(b.indices(), start, end),
                 java.util.Arrays.copyOfRange(b.values(), start, end));
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,8 +28,11 @@ class NormalizeLog1pTest {
             for (int k = ip[r]; k < ip[r + 1]; k++) {
                 idx[k] = k - ip[r];
                 int kind = rnd.nextInt(10);
-                val[k] = kind < 6 ? 1 + rnd.nextInt(4) : kind < 8 ? rnd.nextInt(200) : kind == 8
-                        ? (float) (rnd.nextDouble() * 50) : (rnd.nextBoolean() ? -0.0f : -3f);
+                val[k] = kind < 6
+                        ? 1 + rnd.nextInt(4)
+                        : kind < 8
+                                ? rnd.nextInt(200)
+                                : kind == 8 ? (float) (rnd.nextDouble() * 50) : (rnd.nextBoolean() ? -0.0f : -3f);
             }
         }
         RowBlock block = RowBlock.of(0, 0, 30, ip, idx, val);
@@ -37,7 +44,9 @@ class NormalizeLog1pTest {
         RowBlock expected = log1p.apply(new RowScale(factors).apply(block));
         RowBlock fused = new NormalizeLog1p(factors, log1p).apply(block);
         for (int k = 0; k < n; k++) {
-            assertEquals(Float.floatToRawIntBits(expected.values()[k]), Float.floatToRawIntBits(fused.values()[k]),
+            assertEquals(
+                    Float.floatToRawIntBits(expected.values()[k]),
+                    Float.floatToRawIntBits(fused.values()[k]),
                     "entry " + k + " value " + val[k]);
         }
     }

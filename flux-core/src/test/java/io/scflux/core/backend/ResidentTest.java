@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.backend;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,7 +50,8 @@ class ResidentTest {
         }
         ResidentBlock moved = b.relocate(5, 100);
         assertSame(b.arrays(), moved.arrays(), "relocated with its arrays");
-        assertEquals(RowBlock.of(5, 100, heap.nCols(), heap.indptr(), heap.indices(), heap.values()),
+        assertEquals(
+                RowBlock.of(5, 100, heap.nCols(), heap.indptr(), heap.indices(), heap.values()),
                 device.download(moved));
         assertEquals(0, device.memory().reserved());
         assertEquals(heap.sizeInBytes(), device.memory().peak());
@@ -56,8 +61,10 @@ class ResidentTest {
     void theHostRefusesAResidentBlockNamingItsBackend() {
         RowBlock b = device.upload(first());
         ColumnMap reversed = ColumnMap.of(new int[] {7, 6, 5, 4, 3, 2, 1, 0}, 8, "M");
-        for (Runnable use : List.<Runnable>of(() -> HostBackend.INSTANCE.upload(b),
-                () -> HostBackend.INSTANCE.download(b), () -> HostBackend.INSTANCE.reindex(b, reversed, 0))) {
+        for (Runnable use : List.<Runnable>of(
+                () -> HostBackend.INSTANCE.upload(b),
+                () -> HostBackend.INSTANCE.download(b),
+                () -> HostBackend.INSTANCE.reindex(b, reversed, 0))) {
             Exception e = assertThrows(IllegalArgumentException.class, use::run);
             assertTrue(e.getMessage().contains("resident on double"), e.getMessage());
         }

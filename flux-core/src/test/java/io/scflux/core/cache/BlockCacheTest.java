@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.cache;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -46,14 +50,15 @@ class BlockCacheTest {
 
     @ParameterizedTest(name = "{0} x {1} x {2} x {3}")
     @MethodSource("matrix")
-    void sameBlocksAndOneReadPerBlockWhenItFits(CacheBudget budget, BlockSize size, Threads threads,
-                                                 Emission emission) {
+    void sameBlocksAndOneReadPerBlockWhenItFits(
+            CacheBudget budget, BlockSize size, Threads threads, Emission emission) {
         CountingSource file = CountingSource.keyed(DATA, "data-v1");
         BlockCache cache = budget.cacheFor(DATA_BYTES);
         BlockSource x = cache.cached(file);
         BlockPlan plan = x.plan(size.target());
         for (int pass = 0; pass < 3; pass++) {
-            CsrMatrix seen = CsrMatrix.collect(emission.blocks(x, plan, threads.execution()), DATA.nCols()).block();
+            CsrMatrix seen = CsrMatrix.collect(emission.blocks(x, plan, threads.execution()), DATA.nCols())
+                    .block();
             Matrices.assertSame(DATA, seen);
         }
         CacheStats s = cache.stats();

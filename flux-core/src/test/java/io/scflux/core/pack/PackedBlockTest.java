@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.pack;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -63,7 +67,8 @@ class PackedBlockTest {
             v[i] = new float[r[i].length];
             for (int j = 0; j < r[i].length; j++) {
                 // counts as single-cell data hold them: mostly 1 to 3, a long tail, a rare large value
-                v[i][j] = rnd.nextInt(1000) == 0 ? rnd.nextInt(1, 100_000)
+                v[i][j] = rnd.nextInt(1000) == 0
+                        ? rnd.nextInt(1, 100_000)
                         : 1 + (int) (-Math.log(1 - rnd.nextDouble()) * 1.5);
             }
         }
@@ -83,7 +88,8 @@ class PackedBlockTest {
         assertRoundTrip(block(new int[][] {{1}}, new float[][] {{-0.0f}}, 5), false);
         assertRoundTrip(block(new int[][] {{1}}, new float[][] {{Float.NaN}}, 5), false);
         assertRoundTrip(block(new int[][] {{1}}, new float[][] {{3e9f}}, 5), false);
-        assertFalse(PackedBlock.pack(block(new int[][] {{1}}, new float[][] {{0.25f}}, 5)).isPacked());
+        assertFalse(PackedBlock.pack(block(new int[][] {{1}}, new float[][] {{0.25f}}, 5))
+                .isPacked());
     }
 
     @Test

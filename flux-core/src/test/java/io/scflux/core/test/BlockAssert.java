@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -53,7 +57,8 @@ public final class BlockAssert {
         assertTrue(row >= 0 && row < block.nRows(), () -> block + ": no local row " + row);
         int from = block.indptr()[row];
         int to = block.indptr()[row + 1];
-        assertArrayEquals(columns, Arrays.copyOfRange(block.indices(), from, to), () -> block + ": columns of row " + row);
+        assertArrayEquals(
+                columns, Arrays.copyOfRange(block.indices(), from, to), () -> block + ": columns of row " + row);
         assertArrayEquals(values, Arrays.copyOfRange(block.values(), from, to), () -> block + ": values of row " + row);
         return this;
     }
@@ -65,7 +70,8 @@ public final class BlockAssert {
             double e = expected[i];
             double a = block.values()[i];
             int at = i;
-            assertTrue(Math.abs(a - e) <= relative * Math.max(Math.abs(e), Double.MIN_NORMAL),
+            assertTrue(
+                    Math.abs(a - e) <= relative * Math.max(Math.abs(e), Double.MIN_NORMAL),
                     () -> block + ": entry " + at + " is " + a + ", expected " + e + " within " + relative);
         }
         return this;

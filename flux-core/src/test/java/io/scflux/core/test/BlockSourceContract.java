@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,7 +51,8 @@ public abstract class BlockSourceContract {
     void sameEntriesWithAnyPlanAndThreads(BlockSize size, Threads threads, Emission emission) {
         BlockSource s = source();
         BlockPlan plan = s.plan(size.target());
-        List<RowBlock> blocks = emission.blocks(s, plan, threads.execution()).collectList().block(WAIT);
+        List<RowBlock> blocks =
+                emission.blocks(s, plan, threads.execution()).collectList().block(WAIT);
         assertEquals(plan.size(), blocks.size());
         long row = 0;
         for (int i = 0; i < blocks.size(); i++) {
@@ -139,7 +144,8 @@ public abstract class BlockSourceContract {
     @EnumSource(Emission.class)
     void completionClosesTheReader(Emission emission) {
         CountingSource s = CountingSource.of(source());
-        StepVerifier.create(emission.blocks(s, s.plan(), Execution.sequential())).expectNextCount(s.plan().size())
+        StepVerifier.create(emission.blocks(s, s.plan(), Execution.sequential()))
+                .expectNextCount(s.plan().size())
                 .verifyComplete();
         awaitClosed(s);
     }
@@ -168,8 +174,9 @@ public abstract class BlockSourceContract {
                 .verifyComplete();
         long perBuffer = 4L * (plan.maxBlockRows() + 1) + 8L * plan.maxBlockNnz() + 8L * (plan.maxBlockRows() + 1);
         assertTrue(seen.size() <= threads.count() + 1, seen.size() + " buffers for " + threads);
-        assertTrue(account.peak() <= seen.size() * perBuffer, "peak " + account.peak() + " bytes for " + seen.size()
-                + " buffers of " + perBuffer);
+        assertTrue(
+                account.peak() <= seen.size() * perBuffer,
+                "peak " + account.peak() + " bytes for " + seen.size() + " buffers of " + perBuffer);
         assertTrue(held.stream().allMatch(h -> h > 0), "the buffers are held in the pass's account while it runs");
         assertEquals(0, account.reserved(), "released at the end");
         assertEquals(List.of(), account.children(), "the pass's account is closed");

@@ -1,10 +1,16 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import io.scflux.core.cache.BlockCache;
 
 /** The cache-budget axis of the scenario matrix: none, a quarter of the data, all of it. */
 public enum CacheBudget {
-    NONE(0), QUARTER(0.25), ALL(4);
+    NONE(0),
+    QUARTER(0.25),
+    ALL(4);
 
     private final double fraction;
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import io.scflux.core.BlockPlan;
@@ -12,7 +16,8 @@ import reactor.core.publisher.Flux;
  * their own ({@code blocks}), or reused buffers that the subscriber gives back after each block ({@code buffers}).
  */
 public enum Emission {
-    BLOCKS, BUFFERS;
+    BLOCKS,
+    BUFFERS;
 
     /**
      * The blocks of {@code plan} as this emission delivers them, each as a block of its own: a buffer is copied, then

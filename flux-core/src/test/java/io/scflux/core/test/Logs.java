@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import java.io.ByteArrayOutputStream;
@@ -13,8 +17,7 @@ import java.util.List;
  */
 public final class Logs {
 
-    private Logs() {
-    }
+    private Logs() {}
 
     /** The lines logged while {@code action} ran. */
     public static List<String> during(Runnable action) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,8 +13,7 @@ import java.util.SplittableRandom;
 /** In-memory and random sparse matrices for tests (seeded), and a bit-for-bit comparison. */
 public final class Matrices {
 
-    private Matrices() {
-    }
+    private Matrices() {}
 
     /**
      * A random {@code rows x cols} matrix with about {@code density} of its entries stored, some empty rows, values

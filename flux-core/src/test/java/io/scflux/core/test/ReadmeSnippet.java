@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -12,8 +16,7 @@ import java.util.stream.Collectors;
 /** Checks that code shown in the README is, word for word, code a test compiles and runs. */
 public final class ReadmeSnippet {
 
-    private ReadmeSnippet() {
-    }
+    private ReadmeSnippet() {}
 
     /**
      * The README block that starts with {@code fence} (e.g. {@code "```java\n"}) equals the lines of {@code source}
@@ -35,8 +38,11 @@ public final class ReadmeSnippet {
 
     private static String unindent(String code) {
         List<String> lines = code.lines().map(String::stripTrailing).collect(Collectors.toList());
-        int indent = lines.stream().filter(l -> !l.isEmpty()).mapToInt(l -> l.length() - l.stripLeading().length())
-                .min().orElse(0);
+        int indent = lines.stream()
+                .filter(l -> !l.isEmpty())
+                .mapToInt(l -> l.length() - l.stripLeading().length())
+                .min()
+                .orElse(0);
         return lines.stream().map(l -> l.isEmpty() ? l : l.substring(indent)).collect(Collectors.joining("\n"));
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import java.util.ArrayList;
@@ -7,8 +11,7 @@ import org.junit.jupiter.params.provider.Arguments;
 /** The cartesian product of configuration axes, as Caffeine drives its cache tests. */
 public final class Scenario {
 
-    private Scenario() {
-    }
+    private Scenario() {}
 
     /** Every combination of block size, threads and emission. */
     public static List<Arguments> blockSizesByThreadsByEmission() {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -27,12 +31,9 @@ class TestKitTest {
     // README test kit begins
     @Test
     void log1pStageTransformsEachBlockOnDemand() {
-        CsrMatrix counts = Matrices.of(                         // an in-memory source from dense rows
-                new float[] {0, 3, 0},
-                new float[] {1, 0, 0},
-                new float[] {0, 0, 0},
-                new float[] {7, 0, 2});
-        BlockPlan plan = counts.plan(new PlanTarget(2, 2));     // at most 2 entries and 2 rows per block
+        CsrMatrix counts = Matrices.of( // an in-memory source from dense rows
+                new float[] {0, 3, 0}, new float[] {1, 0, 0}, new float[] {0, 0, 0}, new float[] {7, 0, 2});
+        BlockPlan plan = counts.plan(new PlanTarget(2, 2)); // at most 2 entries and 2 rows per block
         Stage log1p = block -> {
             float[] v = block.values().clone();
             for (int i = 0; i < v.length; i++) {
@@ -41,23 +42,36 @@ class TestKitTest {
             return block.withValues(v);
         };
         StepVerifier.create(log1p.on(counts.blocks(plan, Execution.sequential())), 1)
-                .assertNext(b -> BlockAssert.assertThat(b).isWellFormed().startsAtRow(0).hasRows(2)
+                .assertNext(b -> BlockAssert.assertThat(b)
+                        .isWellFormed()
+                        .startsAtRow(0)
+                        .hasRows(2)
                         .hasRow(0, new int[] {1}, new float[] {(float) Math.log1p(3)}))
-                .thenRequest(1)                                 // nothing more is read until it is requested
-                .assertNext(b -> BlockAssert.assertThat(b).isWellFormed().startsAtRow(2).hasRows(2)
+                .thenRequest(1) // nothing more is read until it is requested
+                .assertNext(b -> BlockAssert.assertThat(b)
+                        .isWellFormed()
+                        .startsAtRow(2)
+                        .hasRows(2)
                         .hasRow(0, new int[0], new float[0])
                         .hasRow(1, new int[] {0, 2}, new float[] {(float) Math.log1p(7), (float) Math.log1p(2)}))
-                .expectComplete()                               // the last block comes with the end
+                .expectComplete() // the last block comes with the end
                 .verify(Duration.ofSeconds(10));
     }
     // README test kit ends
 
     @Test
     void eachAssertionFailsOnAWrongBlock() {
-        RowBlock b = Matrices.of(new float[] {0, 5}, new float[] {2, 0}).blocks(
-                BlockPlan.uniform(2, 2, 1, PlanTarget.DEFAULT), Execution.sequential()).blockFirst();
-        BlockAssert ok = BlockAssert.assertThat(b).hasRows(2).startsAtRow(0).hasColumns(2).hasNnz(2).isWellFormed()
-                .hasRow(0, new int[] {1}, new float[] {5}).hasValuesCloseTo(new float[] {5, 2}, 0);
+        RowBlock b = Matrices.of(new float[] {0, 5}, new float[] {2, 0})
+                .blocks(BlockPlan.uniform(2, 2, 1, PlanTarget.DEFAULT), Execution.sequential())
+                .blockFirst();
+        BlockAssert ok = BlockAssert.assertThat(b)
+                .hasRows(2)
+                .startsAtRow(0)
+                .hasColumns(2)
+                .hasNnz(2)
+                .isWellFormed()
+                .hasRow(0, new int[] {1}, new float[] {5})
+                .hasValuesCloseTo(new float[] {5, 2}, 0);
         assertTrue(ok != null);
         List<Runnable> wrong = List.of(
                 () -> BlockAssert.assertThat(b).hasRows(3),
@@ -79,7 +93,8 @@ class TestKitTest {
     @Test
     void randomMatricesAreSeeded() {
         Matrices.assertSame(Matrices.random(200, 30, 0.2, 7), Matrices.random(200, 30, 0.2, 7));
-        assertThrows(AssertionFailedError.class,
+        assertThrows(
+                AssertionFailedError.class,
                 () -> Matrices.assertSame(Matrices.random(200, 30, 0.2, 7), Matrices.random(200, 30, 0.2, 8)));
         CsrMatrix empty = Matrices.of(new float[3], new float[3]);
         assertEquals(2, empty.nRows());

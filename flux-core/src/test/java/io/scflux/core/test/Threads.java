@@ -1,10 +1,16 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.core.test;
 
 import io.scflux.core.Execution;
 
 /** The thread axis of the scenario matrix. */
 public enum Threads {
-    ONE(1), TWO(2), EIGHT(8);
+    ONE(1),
+    TWO(2),
+    EIGHT(8);
 
     private final int n;
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io.test;
 
 import java.io.BufferedReader;
@@ -20,7 +24,8 @@ public final class H5pyHolder implements AutoCloseable {
     /** Debian's Python, which has h5py (the one on the PATH may not). */
     public static final String PYTHON = "/usr/bin/python3";
 
-    private static final String SCRIPT = String.join("\n",
+    private static final String SCRIPT = String.join(
+            "\n",
             "import sys, h5py",
             "f = h5py.File(sys.argv[1], sys.argv[2])",
             "print('ready', flush=True)",
@@ -49,7 +54,8 @@ public final class H5pyHolder implements AutoCloseable {
     public static H5pyHolder open(Path file, String mode) throws IOException {
         assumeH5py();
         Process p = new ProcessBuilder(PYTHON, "-c", SCRIPT, file.toString(), mode)
-                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         H5pyHolder h = new H5pyHolder(p);
         String line = h.out.readLine();
         if (!"ready".equals(line)) {
@@ -63,8 +69,10 @@ public final class H5pyHolder implements AutoCloseable {
     public static void assumeH5py() {
         String why = null;
         try {
-            Process p = new ProcessBuilder(PYTHON, "-c", "import h5py").redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(PYTHON, "-c", "import h5py")
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             if (!p.waitFor(60, TimeUnit.SECONDS) || p.exitValue() != 0) {
                 why = PYTHON + " cannot import h5py";
             }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.io.test;
 
 import java.io.IOException;
@@ -18,8 +22,7 @@ public final class TestFixtures {
 
     private static final ConcurrentMap<String, Path> COPIES = new ConcurrentHashMap<>();
 
-    private TestFixtures() {
-    }
+    private TestFixtures() {}
 
     /** The path of fixture {@code name} (e.g. {@code synth-3k.int64.h5ad}). */
     public static Path path(String name) {

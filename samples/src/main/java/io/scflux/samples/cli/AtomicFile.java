@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.TemporaryFiles;
@@ -25,8 +29,7 @@ final class AtomicFile {
         void writeTo(OutputStream out) throws IOException;
     }
 
-    private AtomicFile() {
-    }
+    private AtomicFile() {}
 
     /** Writes {@code target}; refused, before anything is written, when it is a folder, a FIFO or a device. */
     static void write(Path target, Content content) throws IOException {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.TemporaryFiles;
@@ -23,18 +27,26 @@ import picocli.CommandLine.Spec;
  * removing them along with what killed runs left there. A folder another user owns, or that group or others may
  * write, is refused, as every run refuses it.
  */
-@Command(name = "cache", mixinStandardHelpOptions = true,
-        description = {"Lists (list, the default) or removes (clear) the row-major copies scflux makes of CSC "
-                + "matrices to read them by rows; clear also removes the unfinished copies and spills of runs that "
-                + "were killed. They live in $SCFLUX_CACHE_DIR, else in scflux-cache-<uid> in $TMPDIR (else in the "
-                + "system's temporary folder), a folder of your own (mode 0700): one copy per CSC matrix read, "
-                + "replaced when that file changes, and checked against its checksums whenever it is read."})
+@Command(
+        name = "cache",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Lists (list, the default) or removes (clear) the row-major copies scflux makes of CSC "
+                    + "matrices to read them by rows; clear also removes the unfinished copies and spills of runs that "
+                    + "were killed. They live in $SCFLUX_CACHE_DIR, else in scflux-cache-<uid> in $TMPDIR (else in the "
+                    + "system's temporary folder), a folder of your own (mode 0700): one copy per CSC matrix read, "
+                    + "replaced when that file changes, and checked against its checksums whenever it is read."
+        })
 final class CacheCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", arity = "0..1", paramLabel = "list|clear", defaultValue = "list",
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "list|clear",
+            defaultValue = "list",
             description = "What to do (default: list).")
     private String action;
 
@@ -53,8 +65,9 @@ final class CacheCommand implements Callable<Integer> {
         }
         switch (action) {
             case "list" -> {
-                out.printf("%s: %d cop%s of CSC matrices, %,d bytes (bound: %,d bytes)%n", dir, stores.size(),
-                        stores.size() == 1 ? "y" : "ies", bytes, H5ad.transposedCacheMax());
+                out.printf(
+                        "%s: %d cop%s of CSC matrices, %,d bytes (bound: %,d bytes)%n",
+                        dir, stores.size(), stores.size() == 1 ? "y" : "ies", bytes, H5ad.transposedCacheMax());
                 for (Path p : stores) {
                     out.printf("  %s  %,d bytes%n", p.getFileName(), Files.size(p));
                 }
@@ -63,15 +76,21 @@ final class CacheCommand implements Callable<Integer> {
                 for (Path p : stores) {
                     Files.deleteIfExists(p);
                 }
-                int left = Files.isDirectory(dir) ? TemporaryName.removeStale(dir).size() + removeEarlierParts(dir)
-                        : 0;
-                out.printf("removed %d cop%s of CSC matrices (%,d bytes) from %s%s%n", stores.size(),
-                        stores.size() == 1 ? "y" : "ies", bytes, dir, left == 0 ? ""
-                                : String.format(", and %d unfinished file%s of killed runs", left,
-                                left == 1 ? "" : "s"));
+                int left =
+                        Files.isDirectory(dir) ? TemporaryName.removeStale(dir).size() + removeEarlierParts(dir) : 0;
+                out.printf(
+                        "removed %d cop%s of CSC matrices (%,d bytes) from %s%s%n",
+                        stores.size(),
+                        stores.size() == 1 ? "y" : "ies",
+                        bytes,
+                        dir,
+                        left == 0
+                                ? ""
+                                : String.format(
+                                        ", and %d unfinished file%s of killed runs", left, left == 1 ? "" : "s"));
             }
-            default -> throw new ParameterException(spec.commandLine(),
-                    "cache takes list or clear, got '" + action + "'");
+            default ->
+                throw new ParameterException(spec.commandLine(), "cache takes list or clear, got '" + action + "'");
         }
         out.flush();
         return 0;

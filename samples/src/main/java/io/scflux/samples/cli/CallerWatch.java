@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import java.io.IOException;
@@ -15,8 +19,7 @@ final class CallerWatch {
     /** The environment variable that asks for the watch. */
     static final String ENVIRONMENT = "SCFLUX_CALLER_PIPE";
 
-    private CallerWatch() {
-    }
+    private CallerWatch() {}
 
     /** Starts the watch when the environment asks for it; {@code gone} runs once the pipe has ended. */
     static void startIfAsked(Runnable gone) {
@@ -27,17 +30,19 @@ final class CallerWatch {
 
     /** Reads {@code pipe} to its end on a daemon thread, then runs {@code gone}. */
     static void start(InputStream pipe, Runnable gone) {
-        Thread watch = new Thread(() -> {
-            try {
-                byte[] ignored = new byte[256];
-                while (pipe.read(ignored) >= 0) {
-                    // the caller writes nothing; what it might write is not a message
-                }
-            } catch (IOException e) {
-                // a pipe that fails is a caller gone as well
-            }
-            gone.run();
-        }, "scflux-caller-watch");
+        Thread watch = new Thread(
+                () -> {
+                    try {
+                        byte[] ignored = new byte[256];
+                        while (pipe.read(ignored) >= 0) {
+                            // the caller writes nothing; what it might write is not a message
+                        }
+                    } catch (IOException e) {
+                        // a pipe that fails is a caller gone as well
+                    }
+                    gone.run();
+                },
+                "scflux-caller-watch");
         watch.setDaemon(true);
         watch.start();
     }

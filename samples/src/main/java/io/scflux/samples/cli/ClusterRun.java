@@ -1,12 +1,16 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import io.scflux.io.WriteOptions;
+import java.lang.reflect.InvocationTargetException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.lang.reflect.InvocationTargetException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 import reactor.core.publisher.Mono;
@@ -40,12 +44,15 @@ interface ClusterRun extends AutoCloseable {
         try {
             run = Class.forName(ClusterRun.class.getPackageName() + ".SparkRun");
         } catch (ClassNotFoundException e) {
-            throw new ParameterException(spec.commandLine(), "--engine spark: this scflux.jar was built without the "
-                    + "Spark engine; build it with mvn -Pspark -DskipTests package");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--engine spark: this scflux.jar was built without the "
+                            + "Spark engine; build it with mvn -Pspark -DskipTests package");
         }
         try {
-            return (ClusterRun) run.getDeclaredMethod("start", CommandSpec.class, String.class, Map.class,
-                    Duration.class).invoke(null, spec, master, conf, bound);
+            return (ClusterRun)
+                    run.getDeclaredMethod("start", CommandSpec.class, String.class, Map.class, Duration.class)
+                            .invoke(null, spec, master, conf, bound);
         } catch (InvocationTargetException e) {
             throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
         } catch (ReflectiveOperationException e) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.ops.FilterOptions;
@@ -6,11 +10,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code scflux filter-cells}: scanpy's {@code pp.filter_cells} with one criterion (see {@link FilterCommand}). */
-@Command(name = "filter-cells", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Keeps the cells with at least (at most) so many counts or genes expressed, as scanpy's "
-                + "pp.filter_cells: one criterion per call; obs n_counts (X's sum type) or n_genes (int64) is added. "
-                + "X, layers and obsm are subset as they are written (one pass counts, the write reads the kept "
-                + "cells)."})
+@Command(
+        name = "filter-cells",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Keeps the cells with at least (at most) so many counts or genes expressed, as scanpy's "
+                    + "pp.filter_cells: one criterion per call; obs n_counts (X's sum type) or n_genes (int64) is added. "
+                    + "X, layers and obsm are subset as they are written (one pass counts, the write reads the kept "
+                    + "cells)."
+        })
 final class FilterCellsCommand extends FilterCommand {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -18,26 +27,40 @@ final class FilterCellsCommand extends FilterCommand {
 
     /** scanpy's four parameters, exactly one given. */
     static final class Criterion {
-        @Option(names = "--min-counts", required = true, paramLabel = "X",
+        @Option(
+                names = "--min-counts",
+                required = true,
+                paramLabel = "X",
                 description = "Keep cells with at least X counts.")
         Double minCounts;
 
-        @Option(names = "--min-genes", required = true, paramLabel = "N",
+        @Option(
+                names = "--min-genes",
+                required = true,
+                paramLabel = "N",
                 description = "Keep cells expressing at least N genes.")
         Long minGenes;
 
-        @Option(names = "--max-counts", required = true, paramLabel = "X",
+        @Option(
+                names = "--max-counts",
+                required = true,
+                paramLabel = "X",
                 description = "Keep cells with at most X counts.")
         Double maxCounts;
 
-        @Option(names = "--max-genes", required = true, paramLabel = "N",
+        @Option(
+                names = "--max-genes",
+                required = true,
+                paramLabel = "N",
                 description = "Keep cells expressing at most N genes.")
         Long maxGenes;
 
         FilterOptions options() {
-            return minCounts != null ? FilterOptions.minCounts(minCounts) : minGenes != null
-                    ? FilterOptions.minGenes(minGenes) : maxCounts != null ? FilterOptions.maxCounts(maxCounts)
-                    : FilterOptions.maxGenes(maxGenes);
+            return minCounts != null
+                    ? FilterOptions.minCounts(minCounts)
+                    : minGenes != null
+                            ? FilterOptions.minGenes(minGenes)
+                            : maxCounts != null ? FilterOptions.maxCounts(maxCounts) : FilterOptions.maxGenes(maxGenes);
         }
     }
 

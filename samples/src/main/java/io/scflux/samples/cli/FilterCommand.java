@@ -1,7 +1,11 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.ops.FilterOptions;
 import io.scflux.ops.Pp;
 import reactor.core.publisher.Mono;
@@ -23,7 +27,8 @@ abstract class FilterCommand extends OpCommand {
         FilterOptions options = options();
         boolean cells = cells();
         return (cells ? Pp.filterCells(data, options, streaming) : Pp.filterGenes(data, options, streaming))
-                .doOnNext(out -> spec.commandLine().getOut().println(options.report(cells, cells
-                        ? data.nObs() - out.nObs() : data.nVars() - out.nVars())));
+                .doOnNext(out -> spec.commandLine()
+                        .getOut()
+                        .println(options.report(cells, cells ? data.nObs() - out.nObs() : data.nVars() - out.nVars())));
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.ops.FilterOptions;
@@ -6,10 +10,15 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code scflux filter-genes}: scanpy's {@code pp.filter_genes} with one criterion (see {@link FilterCommand}). */
-@Command(name = "filter-genes", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Keeps the genes with at least (at most) so many counts or cells expressing them, as scanpy's "
-                + "pp.filter_genes: one criterion per call; var n_counts (X's sum type) or n_cells (int64) is added. "
-                + "X, layers and varm are subset as they are written."})
+@Command(
+        name = "filter-genes",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Keeps the genes with at least (at most) so many counts or cells expressing them, as scanpy's "
+                    + "pp.filter_genes: one criterion per call; var n_counts (X's sum type) or n_cells (int64) is added. "
+                    + "X, layers and varm are subset as they are written."
+        })
 final class FilterGenesCommand extends FilterCommand {
 
     @ArgGroup(exclusive = true, multiplicity = "1")
@@ -17,26 +26,40 @@ final class FilterGenesCommand extends FilterCommand {
 
     /** scanpy's four parameters, exactly one given. */
     static final class Criterion {
-        @Option(names = "--min-counts", required = true, paramLabel = "X",
+        @Option(
+                names = "--min-counts",
+                required = true,
+                paramLabel = "X",
                 description = "Keep genes with at least X counts.")
         Double minCounts;
 
-        @Option(names = "--min-cells", required = true, paramLabel = "N",
+        @Option(
+                names = "--min-cells",
+                required = true,
+                paramLabel = "N",
                 description = "Keep genes expressed in at least N cells.")
         Long minCells;
 
-        @Option(names = "--max-counts", required = true, paramLabel = "X",
+        @Option(
+                names = "--max-counts",
+                required = true,
+                paramLabel = "X",
                 description = "Keep genes with at most X counts.")
         Double maxCounts;
 
-        @Option(names = "--max-cells", required = true, paramLabel = "N",
+        @Option(
+                names = "--max-cells",
+                required = true,
+                paramLabel = "N",
                 description = "Keep genes expressed in at most N cells.")
         Long maxCells;
 
         FilterOptions options() {
-            return minCounts != null ? FilterOptions.minCounts(minCounts) : minCells != null
-                    ? FilterOptions.minCells(minCells) : maxCounts != null ? FilterOptions.maxCounts(maxCounts)
-                    : FilterOptions.maxCells(maxCells);
+            return minCounts != null
+                    ? FilterOptions.minCounts(minCounts)
+                    : minCells != null
+                            ? FilterOptions.minCells(minCells)
+                            : maxCounts != null ? FilterOptions.maxCounts(maxCounts) : FilterOptions.maxCells(maxCells);
         }
     }
 

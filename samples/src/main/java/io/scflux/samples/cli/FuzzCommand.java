@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.samples.fuzz.Fuzzer;
@@ -11,19 +15,24 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** {@code scflux fuzz}: damages copies of real files and reads each, counting how every case ends ({@link Fuzzer}). */
-@Command(name = "fuzz", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Damages copies of FILEs (bit flips and byte runs in headers, indexes and data, truncations, "
-                + "broken indptr/indices/shape) and reads each copy: metadata, a scan of X and QC metrics. Prints "
-                + "the count of cases by outcome and every defect (an unclear exception, an OutOfMemoryError or a "
-                + "case past the time limit), with what replays it; exits 1 when there is one.",
-            "Case i of a seed is always the same damage."})
+@Command(
+        name = "fuzz",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Damages copies of FILEs (bit flips and byte runs in headers, indexes and data, truncations, "
+                    + "broken indptr/indices/shape) and reads each copy: metadata, a scan of X and QC metrics. Prints "
+                    + "the count of cases by outcome and every defect (an unclear exception, an OutOfMemoryError or a "
+                    + "case past the time limit), with what replays it; exits 1 when there is one.",
+            "Case i of a seed is always the same damage."
+        })
 final class FuzzCommand implements Callable<Integer> {
 
     @Spec
@@ -32,17 +41,30 @@ final class FuzzCommand implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "Intact .h5ad files to damage.")
     private List<Path> files;
 
-    @Option(names = "--cases", paramLabel = "N", defaultValue = "10000", description = "Cases (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--cases",
+            paramLabel = "N",
+            defaultValue = "10000",
+            description = "Cases (default: ${DEFAULT-VALUE}).")
     private int cases;
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "20261129", description = "Seed (default: ${DEFAULT-VALUE}).")
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            defaultValue = "20261129",
+            description = "Seed (default: ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--time-limit", paramLabel = "SECONDS", defaultValue = "60",
+    @Option(
+            names = "--time-limit",
+            paramLabel = "SECONDS",
+            defaultValue = "60",
             description = "Time allowed per case (default: ${DEFAULT-VALUE}).")
     private long timeLimit;
 
-    @Option(names = "--replay", paramLabel = "I",
+    @Option(
+            names = "--replay",
+            paramLabel = "I",
             description = "Only case I: write its damaged file to fuzz-case-I.h5ad here, read it in this thread and "
                     + "print how it ends, with the stack trace of any failure.")
     private Integer replay;
@@ -51,12 +73,13 @@ final class FuzzCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
         if (replay != null && replay < 0) {
-            throw new ParameterException(spec.commandLine(), "--replay must be a case number, at least 0, got "
-                    + replay);
+            throw new ParameterException(
+                    spec.commandLine(), "--replay must be a case number, at least 0, got " + replay);
         }
         if (cases < 1 || timeLimit < 1) {
-            throw new ParameterException(spec.commandLine(), "--cases and --time-limit must be at least 1, got "
-                    + cases + " and " + timeLimit);
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--cases and --time-limit must be at least 1, got " + cases + " and " + timeLimit);
         }
         List<Path> readable = readable();
         Path work = Files.createTempDirectory("scflux-fuzz");

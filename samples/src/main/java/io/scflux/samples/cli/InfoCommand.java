@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.BlockSource;
@@ -5,7 +9,6 @@ import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.FileMatrix;
-import io.scflux.io.H5ad;
 import io.scflux.samples.report.JsonLine;
 import io.scflux.samples.report.Summary;
 import java.io.IOException;
@@ -24,11 +27,16 @@ import picocli.CommandLine.Spec;
  * with their types, the keys of obsm, varm, layers, obsp, varp and uns), or the same as one JSON object with the sum
  * of X, which streams the whole matrix.
  */
-@Command(name = "info", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Prints what an .h5ad holds: shape, X encoding, dtype, nnz, index types and compression, obs "
-                + "and var columns with their types, and the keys of obsm, varm, layers, obsp, varp and uns.",
+@Command(
+        name = "info",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Prints what an .h5ad holds: shape, X encoding, dtype, nnz, index types and compression, obs "
+                    + "and var columns with their types, and the keys of obsm, varm, layers, obsp, varp and uns.",
             "With --json, prints one JSON object that also has x_sum, the sum of all X values (this reads all of X; "
-                + "the sum does not depend on --threads)."})
+                    + "the sum does not depend on --threads)."
+        })
 final class InfoCommand implements Callable<Integer> {
 
     @Spec
@@ -51,8 +59,11 @@ final class InfoCommand implements Callable<Integer> {
         if (json) {
             Map<String, Object> report = Summary.of(data);
             if (x != null) {
-                BlockSource tracked = global.progress(spec.commandLine().getErr()).track(global.cache(false).cached(x));
-                report.put("x_sum", Totals.of(tracked, tracked.plan(target), execution).sum());
+                BlockSource tracked = global.progress(spec.commandLine().getErr())
+                        .track(global.cache(false).cached(x));
+                report.put(
+                        "x_sum",
+                        Totals.of(tracked, tracked.plan(target), execution).sum());
             } else {
                 report.put("x_sum", null);
             }
@@ -61,7 +72,9 @@ final class InfoCommand implements Callable<Integer> {
             out.print(Summary.text(data));
         }
         out.flush();
-        global.printStats(spec.commandLine().getErr(), x == null ? 0 : x.plan(target).size(),
+        global.printStats(
+                spec.commandLine().getErr(),
+                x == null ? 0 : x.plan(target).size(),
                 x instanceof FileMatrix m ? m.stats().blocksRead() : 0);
         return 0;
     }

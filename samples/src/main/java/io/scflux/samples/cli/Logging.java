@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import java.util.LinkedHashMap;
@@ -20,8 +24,7 @@ final class Logging {
 
     private static final String PROPERTY = "org.slf4j.simpleLogger.";
 
-    private Logging() {
-    }
+    private Logging() {}
 
     /**
      * Sets slf4j-simple up for the command line {@code args} as {@code cl} parses them; when they do not parse, for
@@ -53,8 +56,8 @@ final class Logging {
      * an operator reads.
      */
     static Map<String, String> properties(int verbosity, boolean serving) {
-        String scflux = verbosity < 0 ? "error" : verbosity >= 2 ? "debug"
-                : verbosity == 1 || serving ? "info" : "warn";
+        String scflux =
+                verbosity < 0 ? "error" : verbosity >= 2 ? "debug" : verbosity == 1 || serving ? "info" : "warn";
         Map<String, String> p = new LinkedHashMap<>();
         // said, not left to the default: a jar on the class path may bring its own simplelogger.properties (jhdf's
         // says System.out)

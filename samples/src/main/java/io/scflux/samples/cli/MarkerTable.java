@@ -1,11 +1,15 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.RecordArray;
 import io.scflux.ops.RankGenesGroups;
 import java.io.BufferedWriter;
-import java.io.OutputStreamWriter;
 import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -21,8 +25,7 @@ final class MarkerTable {
 
     private static final List<String> COLUMNS = List.of("names", "scores", "logfoldchanges", "pvals", "pvals_adj");
 
-    private MarkerTable() {
-    }
+    private MarkerTable() {}
 
     /** Writes the table of {@code uns["rank_genes_groups"]} to {@code target} ({@link AtomicFile}). */
     static void write(Map<String, Object> results, Path target) {

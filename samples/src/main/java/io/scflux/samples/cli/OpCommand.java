@@ -1,9 +1,13 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.InvalidValueException;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
@@ -12,8 +16,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,11 +45,16 @@ abstract class OpCommand implements Callable<Integer> {
 
     /** Where the result goes: {@code -o OUT}, or over the input ({@code --in-place}); exactly one. */
     static final class Destination {
-        @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT",
+        @Option(
+                names = {"-o", "--output"},
+                required = true,
+                paramLabel = "OUT",
                 description = "The .h5ad to write (not the input itself: see --in-place).")
         Path output;
 
-        @Option(names = "--in-place", required = true,
+        @Option(
+                names = "--in-place",
+                required = true,
                 description = "Rewrite IN with the result: written beside it under a temporary name and renamed over "
                         + "it when complete, so an interrupted run leaves IN as it was.")
         boolean inPlace;
@@ -54,40 +63,57 @@ abstract class OpCommand implements Callable<Integer> {
     /** Set by {@link #call}: where the result is written (IN itself with {@code --in-place}). */
     Path output;
 
-    @Option(names = "--annotations-only",
+    @Option(
+            names = "--annotations-only",
             description = "Write OUT without X, layers and raw: only obs, var, obsm, varm, obsp, varp and uns (what a "
                     + "step added, without copying the matrix).")
     boolean annotationsOnly;
 
-    @Option(names = "--compression", paramLabel = "none|gzip", defaultValue = "none",
+    @Option(
+            names = "--compression",
+            paramLabel = "none|gzip",
+            defaultValue = "none",
             description = "Compression of the written datasets (default: ${DEFAULT-VALUE}).")
     WriteOptions.Compression compression;
 
-    @Option(names = "--engine", paramLabel = "local|spark", defaultValue = "local",
+    @Option(
+            names = "--engine",
+            paramLabel = "local|spark",
+            defaultValue = "local",
             description = "Where the passes over X run: this JVM (local, the default) or Apache Spark (spark, on the "
                     + "host backend; Spark must be on the class path: scflux-spark.jar or spark-submit). Results "
                     + "are the same bits.")
     EngineChoice engine;
 
-    @Option(names = "--master", paramLabel = "URL",
+    @Option(
+            names = "--master",
+            paramLabel = "URL",
             description = "With --engine spark: the Spark master (local[2], spark://host:7077; default: the one "
                     + "spark-submit sets, else local[*]). Every executor must see IN's path and OUT's folder.")
     String master;
 
-    @Option(names = "--conf", paramLabel = "KEY=VALUE",
+    @Option(
+            names = "--conf",
+            paramLabel = "KEY=VALUE",
             description = "With --engine spark: a Spark setting (repeatable), as spark-submit's --conf: e.g. "
                     + "spark.executor.memory=4g, spark.driver.host=HOST (the address executors reach the driver at "
                     + "on a cluster of several hosts).")
     Map<String, String> sparkConf = new LinkedHashMap<>();
 
-    @Option(names = "--spark-timeout", paramLabel = "SECONDS", defaultValue = "120",
+    @Option(
+            names = "--spark-timeout",
+            paramLabel = "SECONDS",
+            defaultValue = "120",
             description = "With --engine spark on a cluster: fail, naming Spark's reason, when no task finishes and "
                     + "none runs for this long (no executor registered, executors that keep exiting; default: "
                     + "${DEFAULT-VALUE}).")
     int sparkTimeout;
 
     /** The engines of {@code --engine}. */
-    enum EngineChoice { LOCAL, SPARK }
+    enum EngineChoice {
+        LOCAL,
+        SPARK
+    }
 
     /**
      * How a result is written: {@link H5ad#write}, or from Spark's part files; {@code --in-place} by
@@ -124,12 +150,15 @@ abstract class OpCommand implements Callable<Integer> {
         Streaming streaming = global.streaming(spec.commandLine().getErr());
         if (engine == EngineChoice.SPARK) {
             if (sparkTimeout < 1) {
-                throw new ParameterException(spec.commandLine(), "--spark-timeout must be at least 1 second, got "
-                        + sparkTimeout);
+                throw new ParameterException(
+                        spec.commandLine(), "--spark-timeout must be at least 1 second, got " + sparkTimeout);
             }
             try (ClusterRun spark = ClusterRun.spark(spec, master, sparkConf, Duration.ofSeconds(sparkTimeout))) {
                 spec.commandLine().getErr().println("scflux: passes over X on " + spark);
-                return run(global, spark.streaming(streaming), false,
+                return run(
+                        global,
+                        spark.streaming(streaming),
+                        false,
                         destination.inPlace ? spark::writeInPlace : spark::write);
             }
         }
@@ -144,12 +173,16 @@ abstract class OpCommand implements Callable<Integer> {
     private Path target() throws IOException {
         if (destination.inPlace) {
             if (annotationsOnly) {
-                throw new ParameterException(spec.commandLine(), "--annotations-only with --in-place would drop IN's "
-                        + "matrices; write the annotations with -o OUT");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--annotations-only with --in-place would drop IN's "
+                                + "matrices; write the annotations with -o OUT");
             }
             if (H5ad.isCellRanger(input)) {
-                throw new ParameterException(spec.commandLine(), "--in-place: " + input + " is a Cell Ranger file, "
-                        + "which is not rewritten as an .h5ad; write the result with -o OUT.h5ad");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--in-place: " + input + " is a Cell Ranger file, "
+                                + "which is not rewritten as an .h5ad; write the result with -o OUT.h5ad");
             }
             return input.toRealPath();
         }
@@ -190,15 +223,24 @@ abstract class OpCommand implements Callable<Integer> {
         AnnData result;
         try {
             result = apply(data, streaming).block();
-            writer.write(written(result), output, WriteOptions.DEFAULT.withCompression(compression)
-                    .withPlan(streaming.target()).withExecution(streaming.execution())).block();
+            writer.write(
+                            written(result),
+                            output,
+                            WriteOptions.DEFAULT
+                                    .withCompression(compression)
+                                    .withPlan(streaming.target())
+                                    .withExecution(streaming.execution()))
+                    .block();
         } catch (InvalidValueException e) {
             throw ErrorMessage.inFile(input, e);
         }
-        global.printStats(spec.commandLine().getErr(), file == null ? 0 : file.plan(streaming.target()).size(),
+        global.printStats(
+                spec.commandLine().getErr(),
+                file == null ? 0 : file.plan(streaming.target()).size(),
                 file instanceof FileMatrix m ? m.stats().blocksRead() : 0);
-        spec.commandLine().getOut().printf("wrote %s: %s in %.1f s%n", output, shape(result),
-                (System.nanoTime() - started) / 1e9);
+        spec.commandLine()
+                .getOut()
+                .printf("wrote %s: %s in %.1f s%n", output, shape(result), (System.nanoTime() - started) / 1e9);
         return 0;
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.BlockPlan;
@@ -24,7 +28,10 @@ import picocli.CommandLine.Spec;
  * against CSR float32 + int32 and the unpacking rate against re-reading the same blocks from the file (which, just
  * read, sits in the page cache): what the block cache trades.
  */
-@Command(name = "pack", mixinStandardHelpOptions = true, sortOptions = false,
+@Command(
+        name = "pack",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
         description = "Packs X and prints one JSON line: the compression ratio against CSR float32 + int32, and on one "
                 + "core nonzeros/s unpacking the blocks against re-reading them from the file (best of --repeat).")
 final class PackBench implements Callable<Integer> {
@@ -35,7 +42,10 @@ final class PackBench implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "The .h5ad file.")
     private Path file;
 
-    @Option(names = "--repeat", paramLabel = "R", defaultValue = "3",
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            defaultValue = "3",
             description = "Passes of each kind; the best is reported (default: ${DEFAULT-VALUE}).")
     private int repeat;
 

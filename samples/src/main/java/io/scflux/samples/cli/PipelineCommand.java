@@ -1,7 +1,11 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.ops.FilterOptions;
 import io.scflux.ops.HighlyVariableGenesOptions;
 import io.scflux.ops.Log1pOptions;
@@ -17,12 +21,17 @@ import picocli.CommandLine.Spec;
 import reactor.core.publisher.Mono;
 
 /** {@code scflux pipeline}: preprocess, seurat highly variable genes, PCA on them ({@link Pp#pipeline}). */
-@Command(name = "pipeline", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"The standard preprocessing in one command: qc + normalize_total + log1p in one pass, "
-                + "highly variable genes (flavor seurat), and PCA on them. OUT holds IN plus every column, obsm "
-                + "X_pca, varm PCs and uns entries these add, with X log-normalized.",
+@Command(
+        name = "pipeline",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "The standard preprocessing in one command: qc + normalize_total + log1p in one pass, "
+                    + "highly variable genes (flavor seurat), and PCA on them. OUT holds IN plus every column, obsm "
+                    + "X_pca, varm PCs and uns entries these add, with X log-normalized.",
             "Passes over X: the qc pass, the HVG pass, the PCA covariance and projection passes; with --cache-mb "
-                + "large enough for the packed counts, X is read from the file once."})
+                    + "large enough for the packed counts, X is read from the file once."
+        })
 final class PipelineCommand extends OpCommand {
 
     @Spec
@@ -34,19 +43,29 @@ final class PipelineCommand extends OpCommand {
     @Mixin
     private QcOptions qc;
 
-    @Option(names = "--n-top-genes", paramLabel = "N", defaultValue = "2000",
+    @Option(
+            names = "--n-top-genes",
+            paramLabel = "N",
+            defaultValue = "2000",
             description = "Highly variable genes to keep (default: ${DEFAULT-VALUE}).")
     private int nTopGenes;
 
-    @Option(names = "--n-comps", paramLabel = "N", defaultValue = "50",
+    @Option(
+            names = "--n-comps",
+            paramLabel = "N",
+            defaultValue = "50",
             description = "Principal components (default: ${DEFAULT-VALUE}).")
     private int nComps;
 
-    @Option(names = "--min-genes", paramLabel = "N",
+    @Option(
+            names = "--min-genes",
+            paramLabel = "N",
             description = "First keep the cells expressing at least N genes (scanpy's filter_cells(min_genes=N)).")
     private Long minGenes;
 
-    @Option(names = "--min-cells", paramLabel = "N",
+    @Option(
+            names = "--min-cells",
+            paramLabel = "N",
             description = "Then keep the genes expressed in at least N of those cells (filter_genes(min_cells=N)), "
                     + "before QC, as in scanpy's tutorial.")
     private Long minCells;
@@ -63,9 +82,12 @@ final class PipelineCommand extends OpCommand {
         if (minCells != null) {
             filtered = filtered.flatMap(d -> Pp.filterGenes(d, FilterOptions.minCells(minCells), streaming));
         }
-        return filtered.flatMap(d -> Pp.pipeline(d, new PreprocessOptions(qc.apply(d), target.options(),
-                Log1pOptions.defaults()), HighlyVariableGenesOptions.defaults().withNTopGenes(nTopGenes),
-                PcaOptions.defaults().withNComps(nComps), streaming));
+        return filtered.flatMap(d -> Pp.pipeline(
+                d,
+                new PreprocessOptions(qc.apply(d), target.options(), Log1pOptions.defaults()),
+                HighlyVariableGenesOptions.defaults().withNTopGenes(nTopGenes),
+                PcaOptions.defaults().withNComps(nComps),
+                streaming));
     }
 
     @Override

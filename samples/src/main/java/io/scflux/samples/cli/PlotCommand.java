@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.samples.plot.Plot;
@@ -14,34 +18,51 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code scflux plot}: one {@link Plot} of an {@code .h5ad}'s annotations as a PNG file; X is never read. */
-@Command(name = "plot", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Draws a PNG from what qc, hvg and pca wrote: qc, histograms of obs total_counts, "
-                + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm and dispersions "
-                + "(seurat_v3: variances_norm and variances, against a log mean axis) against means, highly "
-                + "variable genes in colour, genes far beyond the rest drawn at the axis' edge; pca, obsm X_pca PC1 "
-                + "against PC2, coloured by --color; rank-genes-groups, each group's best --n-genes genes by score "
-                + "against their rank, named, as sc.pl.rank_genes_groups draws them."})
+@Command(
+        name = "plot",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Draws a PNG from what qc, hvg and pca wrote: qc, histograms of obs total_counts, "
+                    + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm and dispersions "
+                    + "(seurat_v3: variances_norm and variances, against a log mean axis) against means, highly "
+                    + "variable genes in colour, genes far beyond the rest drawn at the axis' edge; pca, obsm X_pca PC1 "
+                    + "against PC2, coloured by --color; rank-genes-groups, each group's best --n-genes genes by score "
+                    + "against their rank, named, as sc.pl.rank_genes_groups draws them."
+        })
 final class PlotCommand implements Callable<Integer> {
 
     @Spec
     private CommandSpec spec;
 
-    @Parameters(index = "0", paramLabel = "qc|hvg|pca|rank-genes-groups", converter = PlotConverter.class,
+    @Parameters(
+            index = "0",
+            paramLabel = "qc|hvg|pca|rank-genes-groups",
+            converter = PlotConverter.class,
             description = "The plot.")
     private Plot plot;
 
     @Parameters(index = "1", paramLabel = "IN", description = "The .h5ad to read.")
     private Path input;
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "OUT.png", description = "The PNG to write.")
+    @Option(
+            names = {"-o", "--output"},
+            required = true,
+            paramLabel = "OUT.png",
+            description = "The PNG to write.")
     private Path output;
 
-    @Option(names = "--color", paramLabel = "COL",
+    @Option(
+            names = "--color",
+            paramLabel = "COL",
             description = "The obs column that colours the pca scatter: one colour per category, or for a "
                     + "numeric column the viridis scale with a colour bar (default: one colour).")
     private String color;
 
-    @Option(names = "--n-genes", paramLabel = "N", defaultValue = "20",
+    @Option(
+            names = "--n-genes",
+            paramLabel = "N",
+            defaultValue = "20",
             description = "Genes shown per group in the rank-genes-groups plot (default: ${DEFAULT-VALUE}).")
     private int nGenes;
 

@@ -1,7 +1,11 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.ops.Log1pOptions;
 import io.scflux.ops.Preprocess;
 import io.scflux.ops.PreprocessOptions;
@@ -10,9 +14,14 @@ import picocli.CommandLine.Mixin;
 import reactor.core.publisher.Mono;
 
 /** {@code scflux preprocess}: QC, normalize_total and log1p fused into one pass over X ({@link Preprocess}). */
-@Command(name = "preprocess", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"qc, normalize and log1p in one pass over X: adds the qc columns, and writes X normalized "
-                + "by each cell's total and log1p-transformed, the same as the three commands one after another."})
+@Command(
+        name = "preprocess",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "qc, normalize and log1p in one pass over X: adds the qc columns, and writes X normalized "
+                    + "by each cell's total and log1p-transformed, the same as the three commands one after another."
+        })
 final class PreprocessCommand extends OpCommand {
 
     @Mixin
@@ -23,7 +32,7 @@ final class PreprocessCommand extends OpCommand {
 
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        return Preprocess.preprocess(data, new PreprocessOptions(qc.apply(data), target.options(),
-                Log1pOptions.defaults()), streaming);
+        return Preprocess.preprocess(
+                data, new PreprocessOptions(qc.apply(data), target.options(), Log1pOptions.defaults()), streaming);
     }
 }

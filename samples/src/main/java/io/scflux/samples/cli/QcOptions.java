@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
@@ -20,13 +24,18 @@ final class QcOptions {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
-    @Option(names = "--qc-var", paramLabel = "NAME[=PREFIX]",
+    @Option(
+            names = "--qc-var",
+            paramLabel = "NAME[=PREFIX]",
             description = "A qc variable: total_counts_NAME and pct_counts_NAME are reported for the genes of the bool "
                     + "var column NAME; with =PREFIX that column is first made, true for genes whose name starts "
                     + "with PREFIX (repeatable; e.g. mt=MT-).")
     private List<String> qcVars = new ArrayList<>();
 
-    @Option(names = "--percent-top", split = ",", paramLabel = "N",
+    @Option(
+            names = "--percent-top",
+            split = ",",
+            paramLabel = "N",
             description = "Ranks n of the pct_counts_in_top_n_genes columns (default: scanpy's 50,100,200,500; "
                     + "none: no such column).")
     private List<String> percentTop;
@@ -42,8 +51,8 @@ final class QcOptions {
             int eq = v.indexOf('=');
             String name = eq < 0 ? v : v.substring(0, eq);
             if (name.isEmpty()) {
-                throw new ParameterException(spec.commandLine(), "--qc-var needs a column name (NAME or "
-                        + "NAME=PREFIX), got '" + v + "'");
+                throw new ParameterException(
+                        spec.commandLine(), "--qc-var needs a column name (NAME or " + "NAME=PREFIX), got '" + v + "'");
             }
             if (names.contains(name)) {
                 throw new ParameterException(spec.commandLine(), "--qc-var " + name + " is given twice");
@@ -60,10 +69,13 @@ final class QcOptions {
         if (percentTop == null) {
             List<Integer> ranks = QcMetricsOptions.DEFAULT_PERCENT_TOP;
             if (ranks.get(ranks.size() - 1) > nVars) {
-                throw new ParameterException(spec.commandLine(), "the default --percent-top ranks "
-                        + ranks.stream().map(String::valueOf).collect(Collectors.joining(","))
-                        + " reach past the " + nVars + " genes (scanpy fails the same way): give ranks up to " + nVars
-                        + " (e.g. --percent-top " + Math.max(1, nVars / 10) + ") or --percent-top none");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "the default --percent-top ranks "
+                                + ranks.stream().map(String::valueOf).collect(Collectors.joining(","))
+                                + " reach past the " + nVars + " genes (scanpy fails the same way): give ranks up to "
+                                + nVars
+                                + " (e.g. --percent-top " + Math.max(1, nVars / 10) + ") or --percent-top none");
             }
             return QcMetricsOptions.DEFAULT_PERCENT_TOP;
         }
@@ -76,12 +88,13 @@ final class QcOptions {
             try {
                 n = Integer.parseInt(r.strip());
             } catch (NumberFormatException e) {
-                throw new ParameterException(spec.commandLine(), "--percent-top takes whole numbers or none, got '"
-                        + r + "'");
+                throw new ParameterException(
+                        spec.commandLine(), "--percent-top takes whole numbers or none, got '" + r + "'");
             }
             if (n < 1 || n > nVars) {
-                throw new ParameterException(spec.commandLine(), "--percent-top ranks must be in [1, " + nVars
-                        + "] (the number of genes), got " + n);
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--percent-top ranks must be in [1, " + nVars + "] (the number of genes), got " + n);
             }
             ranks.add(n);
         }

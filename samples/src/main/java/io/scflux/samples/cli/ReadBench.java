@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.BlockPlan;
@@ -27,10 +31,15 @@ import picocli.CommandLine.Spec;
  * the stored values and indices (as the file's dtypes hold them), so that {@code samples/bench/h5py_read.py}, which
  * reads the same row slices with h5py, reports comparable numbers.
  */
-@Command(name = "read", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Streams all blocks of X (sums the values) and prints one JSON line: nnz_per_s and mb_per_s "
-                + "of the best of --repeat passes, MB being the stored bytes of values and indices.",
-            "samples/bench/h5py_read.py reads the same row slices with h5py and prints the same keys."})
+@Command(
+        name = "read",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Streams all blocks of X (sums the values) and prints one JSON line: nnz_per_s and mb_per_s "
+                    + "of the best of --repeat passes, MB being the stored bytes of values and indices.",
+            "samples/bench/h5py_read.py reads the same row slices with h5py and prints the same keys."
+        })
 final class ReadBench implements Callable<Integer> {
 
     @Spec
@@ -39,11 +48,17 @@ final class ReadBench implements Callable<Integer> {
     @Parameters(paramLabel = "FILE", description = "The .h5ad file.")
     private Path file;
 
-    @Option(names = "--repeat", paramLabel = "R", defaultValue = "1",
+    @Option(
+            names = "--repeat",
+            paramLabel = "R",
+            defaultValue = "1",
             description = "Passes over X; the best is reported (default: ${DEFAULT-VALUE}).")
     private int repeat;
 
-    @Option(names = "--element", paramLabel = "PATH", defaultValue = "/X",
+    @Option(
+            names = "--element",
+            paramLabel = "PATH",
+            defaultValue = "/X",
             description = "The matrix element to read (default: ${DEFAULT-VALUE}).")
     private String element;
 
@@ -70,7 +85,9 @@ final class ReadBench implements Callable<Integer> {
         }
         double best = seconds.stream().mapToDouble(Double::doubleValue).min().orElseThrow();
         long stored = info.nnz();
-        long bytes = stored * (info.dtype().size() + (info.indicesDtype() == null ? 0 : info.indicesDtype().size()));
+        long bytes = stored
+                * (info.dtype().size()
+                        + (info.indicesDtype() == null ? 0 : info.indicesDtype().size()));
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("tool", "scflux");
         r.put("file", file.toString());

@@ -1,15 +1,19 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.Execution;
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Printable;
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
 import io.scflux.core.backend.HostBackend;
-import io.scflux.core.MemoryAccount;
-import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.CellRangerOptions;
 import io.scflux.io.FileGuard;
@@ -44,16 +48,36 @@ import reactor.core.scheduler.Schedulers;
  * wrong or missing, a column named that the data lack) print that line, then {@code see 'scflux CMD --help'} after
  * an option's mistake, and exit 2.
  */
-@Command(name = "scflux", mixinStandardHelpOptions = true, versionProvider = Scflux.Version.class,
+@Command(
+        name = "scflux",
+        mixinStandardHelpOptions = true,
+        versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.")
 public final class Scflux implements Runnable {
 
     /** The commands, in the order {@code scflux --help} lists them. */
-    private static final List<Class<?>> COMMANDS = List.of(SynthCommand.class, InfoCommand.class, BenchCommand.class,
-            QcCommand.class, FilterCellsCommand.class, FilterGenesCommand.class, NormalizeCommand.class,
-            Log1pCommand.class, PreprocessCommand.class, HvgCommand.class, PcaCommand.class, ScaleCommand.class,
-            PseudobulkCommand.class, RankGenesGroupsCommand.class, PipelineCommand.class, ConcatCommand.class,
-            ConvertCommand.class, PlotCommand.class, ServeCommand.class, CacheCommand.class, FuzzCommand.class);
+    private static final List<Class<?>> COMMANDS = List.of(
+            SynthCommand.class,
+            InfoCommand.class,
+            BenchCommand.class,
+            QcCommand.class,
+            FilterCellsCommand.class,
+            FilterGenesCommand.class,
+            NormalizeCommand.class,
+            Log1pCommand.class,
+            PreprocessCommand.class,
+            HvgCommand.class,
+            PcaCommand.class,
+            ScaleCommand.class,
+            PseudobulkCommand.class,
+            RankGenesGroupsCommand.class,
+            PipelineCommand.class,
+            ConcatCommand.class,
+            ConvertCommand.class,
+            PlotCommand.class,
+            ServeCommand.class,
+            CacheCommand.class,
+            FuzzCommand.class);
 
     /** How long {@link #fatal} lets the shutdown hooks run. */
     static final long HOOKS_MS = 5000;
@@ -71,28 +95,43 @@ public final class Scflux implements Runnable {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--threads", paramLabel = "N", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--threads",
+            paramLabel = "N",
+            scope = ScopeType.INHERIT,
             description = "Workers decoding and folding blocks (default: this machine's cores, ${DEFAULT-VALUE}), "
                     + "by default fewer where the heap would not hold their blocks. Results do not depend on it.")
     private int threads = Runtime.getRuntime().availableProcessors();
 
-    @Option(names = "--chunk-nnz", paramLabel = "N", defaultValue = "" + PlanTarget.DEFAULT_CHUNK_NNZ,
+    @Option(
+            names = "--chunk-nnz",
+            paramLabel = "N",
+            defaultValue = "" + PlanTarget.DEFAULT_CHUNK_NNZ,
             scope = ScopeType.INHERIT,
             description = "About this many nonzeros per row block (default: ${DEFAULT-VALUE}).")
     private long chunkNnz;
 
-    @Option(names = "--device", paramLabel = "auto|cpu|cuda", defaultValue = "auto", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--device",
+            paramLabel = "auto|cpu|cuda",
+            defaultValue = "auto",
+            scope = ScopeType.INHERIT,
             converter = DeviceConverter.class,
             description = "Where operators compute: a CUDA GPU when one is usable (auto, the default; else the host, "
                     + "said in one line), the host (cpu) or a CUDA GPU or an error (cuda).")
     private BackendChoice device;
 
-    @Option(names = "--device-mem-mb", paramLabel = "N", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--device-mem-mb",
+            paramLabel = "N",
+            scope = ScopeType.INHERIT,
             description = "Cap on the device memory the GPU's buffers may take, in MiB (default: no cap); blocks "
                     + "are cut smaller so that they fit.")
     private Long deviceMemMb;
 
-    @Option(names = "--progress", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--progress",
+            scope = ScopeType.INHERIT,
             description = "Show progress on stderr, a line per pass over X, numbered and named for what it computes: "
                     + "[3 hvg] 62%% 2,806/4,638 blocks 61k rows/s ETA 0:04.")
     private boolean progress;
@@ -100,31 +139,45 @@ public final class Scflux implements Runnable {
     @Option(names = "--debug", scope = ScopeType.INHERIT, description = "Print stack traces of errors.")
     private boolean debug;
 
-    @Option(names = {"-v", "--verbose"}, scope = ScopeType.INHERIT,
+    @Option(
+            names = {"-v", "--verbose"},
+            scope = ScopeType.INHERIT,
             description = "Also log on stderr what a run does (the device chosen, a CSC input's row-major copy, a "
                     + "step's extra pass); -vv: with details (debug).")
     private boolean[] verbose = new boolean[0];
 
-    @Option(names = {"-q", "--quiet"}, scope = ScopeType.INHERIT,
+    @Option(
+            names = {"-q", "--quiet"},
+            scope = ScopeType.INHERIT,
             description = "Print only errors on stderr (no warnings).")
     private boolean quiet;
 
-    @Option(names = "--cache-mb", paramLabel = "N", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--cache-mb",
+            paramLabel = "N",
+            scope = ScopeType.INHERIT,
             description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
                     + "(default: an eighth of the maximum heap for commands that read a compressed X several times, else 0). "
                     + "Results do not depend on it.")
     private Long cacheMb;
 
-    @Option(names = "--stats", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--stats",
+            scope = ScopeType.INHERIT,
             description = "Print one JSON line of block and cache statistics on stderr at the end.")
     private boolean stats;
 
-    @Option(names = "--all-features", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--all-features",
+            scope = ScopeType.INHERIT,
             description = "A Cell Ranger input keeps every feature type (default: Gene Expression only, as scanpy's "
                     + "read_10x_h5).")
     private boolean allFeatures;
 
-    @Option(names = "--genome", paramLabel = "NAME", scope = ScopeType.INHERIT,
+    @Option(
+            names = "--genome",
+            paramLabel = "NAME",
+            scope = ScopeType.INHERIT,
             description = "A Cell Ranger input keeps the features of this genome (needed for a Cell Ranger 2 file of "
                     + "several genomes).")
     private String genome;
@@ -155,8 +208,8 @@ public final class Scflux implements Runnable {
         if (!FATAL.compareAndSet(false, true)) {
             return; // one line for the first error; the exit it started stops the threads that fail after it
         }
-        System.err.println("scflux: error: " + (error instanceof OutOfMemoryError m ? ErrorMessage.outOfMemory(m)
-                : ErrorMessage.of(error)));
+        System.err.println("scflux: error: "
+                + (error instanceof OutOfMemoryError m ? ErrorMessage.outOfMemory(m) : ErrorMessage.of(error)));
         System.err.flush();
         exitAfterHooks();
     }
@@ -200,8 +253,11 @@ public final class Scflux implements Runnable {
      */
     static CommandLine commandLine(String[] args) {
         String first = args.length > 0 ? args[0] : "";
-        return commandLine(COMMANDS.stream().filter(c -> c.getAnnotation(Command.class).name().equals(first))
-                .findFirst().map(List::<Class<?>>of).orElse(COMMANDS));
+        return commandLine(COMMANDS.stream()
+                .filter(c -> c.getAnnotation(Command.class).name().equals(first))
+                .findFirst()
+                .map(List::<Class<?>>of)
+                .orElse(COMMANDS));
     }
 
     private static CommandLine commandLine(List<Class<?>> commands) {
@@ -227,14 +283,16 @@ public final class Scflux implements Runnable {
             printKind(err, kind);
             // an option's value an options record refuses, and a column the command line names and the data lack,
             // are the command line's mistakes, in every command
-            return kind == ErrorKind.MISSING_KEY || kind == ErrorKind.USAGE ? CommandLine.ExitCode.USAGE
+            return kind == ErrorKind.MISSING_KEY || kind == ErrorKind.USAGE
+                    ? CommandLine.ExitCode.USAGE
                     : CommandLine.ExitCode.SOFTWARE;
         });
         cl.setParameterExceptionHandler((e, args) -> {
             CommandLine failed = e.getCommandLine();
             PrintWriter err = failed.getErr();
             err.println("scflux: error: " + Printable.escape(e.getMessage()));
-            if (e instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+            if (e instanceof CommandLine.UnmatchedArgumentException u
+                    && !u.getSuggestions().isEmpty()) {
                 err.println("scflux: did you mean " + String.join(" or ", u.getSuggestions()) + "?");
             }
             err.println("see '" + failed.getCommandSpec().qualifiedName() + " --help'");
@@ -270,16 +328,17 @@ public final class Scflux implements Runnable {
 
     /** How a Cell Ranger input is read: {@code --all-features}, {@code --genome}. */
     CellRangerOptions cellRanger() {
-        CellRangerOptions options = CellRangerOptions.defaults().withGenome(genome == null || genome.isEmpty() ? null
-                : genome);
+        CellRangerOptions options =
+                CellRangerOptions.defaults().withGenome(genome == null || genome.isEmpty() ? null : genome);
         return allFeatures ? options.withAllFeatures() : options;
     }
 
     /** The block plan constants of {@code --chunk-nnz}. */
     PlanTarget planTarget() {
         if (chunkNnz < 1 || chunkNnz > PlanTarget.MAX_CHUNK_NNZ) {
-            throw new ParameterException(spec.commandLine(), "--chunk-nnz must be in [1, " + PlanTarget.MAX_CHUNK_NNZ
-                    + "], got " + chunkNnz);
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--chunk-nnz must be in [1, " + PlanTarget.MAX_CHUNK_NNZ + "], got " + chunkNnz);
         }
         return PlanTarget.ofChunkNnz(chunkNnz);
     }
@@ -300,11 +359,16 @@ public final class Scflux implements Runnable {
             return Execution.threads((int) Math.min(threads, fit));
         }
         if (threads > fit) {
-            throw new ParameterException(spec.commandLine(), "--threads " + threads + " would hold about "
-                    + (threads * perThread >> 20) + " MiB of blocks in flight (" + (perThread >> 20) + " MiB each at "
-                    + "--chunk-nnz " + chunkNnz + "), more than a " + (Runtime.getRuntime().maxMemory() >> 20)
-                    + " MiB heap allows (" + fit + " threads): lower --threads or --chunk-nnz, or give a larger heap ("
-                    + ErrorMessage.largerHeap(threads * perThread * 4) + ")");
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--threads " + threads + " would hold about "
+                            + (threads * perThread >> 20) + " MiB of blocks in flight (" + (perThread >> 20)
+                            + " MiB each at "
+                            + "--chunk-nnz " + chunkNnz + "), more than a "
+                            + (Runtime.getRuntime().maxMemory() >> 20)
+                            + " MiB heap allows (" + fit
+                            + " threads): lower --threads or --chunk-nnz, or give a larger heap ("
+                            + ErrorMessage.largerHeap(threads * perThread * 4) + ")");
         }
         return Execution.threads(threads);
     }
@@ -326,8 +390,8 @@ public final class Scflux implements Runnable {
     Backend backend() {
         if (backend == null) {
             if (deviceMemMb != null && deviceMemMb < 1) {
-                throw new ParameterException(spec.commandLine(), "--device-mem-mb must be at least 1, got "
-                        + deviceMemMb);
+                throw new ParameterException(
+                        spec.commandLine(), "--device-mem-mb must be at least 1, got " + deviceMemMb);
             }
             long cap = deviceMemMb == null ? Long.MAX_VALUE : deviceMemMb << 20;
             try {
@@ -387,10 +451,13 @@ public final class Scflux implements Runnable {
             }
             long budget = MemoryAccount.host().cap() >> 20;
             if (mb > budget) {
-                throw new ParameterException(spec.commandLine(), "--cache-mb " + mb + " is more than a "
-                        + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap allows (its memory budget, " + budget
-                        + " MiB, holds the cache and the blocks in flight): lower --cache-mb, or give a larger heap ("
-                        + ErrorMessage.largerHeap((mb << 20) * 4) + ")");
+                throw new ParameterException(
+                        spec.commandLine(),
+                        "--cache-mb " + mb + " is more than a "
+                                + (Runtime.getRuntime().maxMemory() >> 20) + " MiB heap allows (its memory budget, "
+                                + budget
+                                + " MiB, holds the cache and the blocks in flight): lower --cache-mb, or give a larger heap ("
+                                + ErrorMessage.largerHeap((mb << 20) * 4) + ")");
             }
             cache = BlockCache.ofMegabytes(mb);
         }
@@ -404,7 +471,8 @@ public final class Scflux implements Runnable {
     void printStats(PrintWriter err, long blocks, long blocksReadFromFile) {
         if (stats) {
             err.println("{\"blocks\": " + blocks + ", \"blocks_read_from_file\": " + blocksReadFromFile
-                    + ", \"cache\": " + (cache != null ? cache : BlockCache.ofBytes(0)).stats().toJson()
+                    + ", \"cache\": "
+                    + (cache != null ? cache : BlockCache.ofBytes(0)).stats().toJson()
                     + ", \"device\": " + deviceJson() + "}");
             err.flush();
         }
@@ -453,11 +521,12 @@ public final class Scflux implements Runnable {
      */
     static Path output(CommandSpec spec, Path out, List<Path> inputs) {
         target(spec, "-o", out, inputs);
-        String name = out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(Locale.ROOT);
+        String name =
+                out.getFileName() == null ? "" : out.getFileName().toString().toLowerCase(Locale.ROOT);
         for (String table : new String[] {".csv", ".tsv", ".txt", ".xlsx"}) {
             if (name.endsWith(table)) {
-                of(spec).warnings(spec.commandLine().getErr()).accept("-o " + out + " names a " + table
-                        + " file, but scflux writes an .h5ad (HDF5) there");
+                of(spec).warnings(spec.commandLine().getErr())
+                        .accept("-o " + out + " names a " + table + " file, but scflux writes an .h5ad (HDF5) there");
             }
         }
         return out;
@@ -476,9 +545,11 @@ public final class Scflux implements Runnable {
             throw new ParameterException(spec.commandLine(), option + " " + e.getMessage(), e);
         }
         FileGuard.readFrom(file, inputs).ifPresent(in -> {
-            throw new ParameterException(spec.commandLine(), option + " " + file + " is the input " + in
-                    + " itself; write elsewhere" + (inputs.size() == 1 && "-o".equals(option)
-                    ? ", or use --in-place to rewrite it" : ""));
+            throw new ParameterException(
+                    spec.commandLine(),
+                    option + " " + file + " is the input " + in
+                            + " itself; write elsewhere"
+                            + (inputs.size() == 1 && "-o".equals(option) ? ", or use --in-place to rewrite it" : ""));
         });
         return file;
     }

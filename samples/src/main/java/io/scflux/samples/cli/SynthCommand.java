@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
@@ -18,11 +22,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code scflux synth}: writes realistic synthetic counts ({@link SyntheticCounts}) to an {@code .h5ad}, streaming. */
-@Command(name = "synth", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Writes realistic single-cell counts to an .h5ad without holding the matrix: negative "
-                + "binomial counts with cell-type gene programs, donor effects, per-cell library sizes and 13 MT- "
-                + "genes; obs 'sample' and 'cell_type' (categorical), var 'gene_ids'.",
-            "The data depend only on the options (not on --threads or --chunk-nnz)."})
+@Command(
+        name = "synth",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Writes realistic single-cell counts to an .h5ad without holding the matrix: negative "
+                    + "binomial counts with cell-type gene programs, donor effects, per-cell library sizes and 13 MT- "
+                    + "genes; obs 'sample' and 'cell_type' (categorical), var 'gene_ids'.",
+            "The data depend only on the options (not on --threads or --chunk-nnz)."
+        })
 final class SynthCommand implements Callable<Integer> {
 
     @Spec
@@ -34,36 +43,60 @@ final class SynthCommand implements Callable<Integer> {
     @Option(names = "--genes", required = true, paramLabel = "G", description = "Genes (columns), at least 14.")
     private int genes;
 
-    @Option(names = "--nnz-per-cell", paramLabel = "K",
+    @Option(
+            names = "--nnz-per-cell",
+            paramLabel = "K",
             description = "Mean nonzeros per cell, at most G / 2 (default: 400, or G / 5 when fewer).")
     private Double nnzPerCell;
 
-    @Option(names = "--donors", paramLabel = "D", defaultValue = "" + SynthSpec.DEFAULT_DONORS,
+    @Option(
+            names = "--donors",
+            paramLabel = "D",
+            defaultValue = "" + SynthSpec.DEFAULT_DONORS,
             description = "Donors, obs 'sample' D01... (default: ${DEFAULT-VALUE}).")
     private int donors;
 
-    @Option(names = "--cell-types", paramLabel = "T", defaultValue = "" + SynthSpec.DEFAULT_CELL_TYPES,
+    @Option(
+            names = "--cell-types",
+            paramLabel = "T",
+            defaultValue = "" + SynthSpec.DEFAULT_CELL_TYPES,
             description = "Cell types, obs 'cell_type' T01... (default: ${DEFAULT-VALUE}).")
     private int cellTypes;
 
-    @Option(names = "--seed", paramLabel = "S", defaultValue = "" + SynthSpec.DEFAULT_SEED,
+    @Option(
+            names = "--seed",
+            paramLabel = "S",
+            defaultValue = "" + SynthSpec.DEFAULT_SEED,
             description = "Random seed (default: ${DEFAULT-VALUE}).")
     private long seed;
 
-    @Option(names = "--compression", paramLabel = "none|gzip", defaultValue = "none",
+    @Option(
+            names = "--compression",
+            paramLabel = "none|gzip",
+            defaultValue = "none",
             description = "Compression of the matrix datasets (default: ${DEFAULT-VALUE}).")
     private WriteOptions.Compression compression;
 
-    @Option(names = "--format", paramLabel = "h5ad|cellranger", defaultValue = "h5ad",
+    @Option(
+            names = "--format",
+            paramLabel = "h5ad|cellranger",
+            defaultValue = "h5ad",
             description = "h5ad (the default), or cellranger: Cell Ranger 3's HDF5 feature-barcode matrix "
                     + "(filtered_feature_bc_matrix.h5: int32 counts, barcodes, features; obs and var columns are not "
                     + "part of that format).")
     private Format format;
 
     /** The file formats synth writes. */
-    enum Format { H5AD, CELLRANGER }
+    enum Format {
+        H5AD,
+        CELLRANGER
+    }
 
-    @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE", description = "The file to write.")
+    @Option(
+            names = {"-o", "--output"},
+            required = true,
+            paramLabel = "FILE",
+            description = "The file to write.")
     private Path output;
 
     @Override
@@ -71,13 +104,20 @@ final class SynthCommand implements Callable<Integer> {
         Scflux global = Scflux.of(spec);
         SynthSpec synth;
         try {
-            synth = new SynthSpec(cells, genes, nnzPerCell != null ? nnzPerCell : SynthSpec.defaultNnzPerCell(genes),
-                    donors, cellTypes, seed);
+            synth = new SynthSpec(
+                    cells,
+                    genes,
+                    nnzPerCell != null ? nnzPerCell : SynthSpec.defaultNnzPerCell(genes),
+                    donors,
+                    cellTypes,
+                    seed);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         Scflux.output(spec, output, List.of());
-        WriteOptions options = WriteOptions.DEFAULT.withCompression(compression).withPlan(global.planTarget())
+        WriteOptions options = WriteOptions.DEFAULT
+                .withCompression(compression)
+                .withPlan(global.planTarget())
                 .withExecution(global.execution());
         long started = System.nanoTime();
         SyntheticCounts counts = new SyntheticCounts(synth);
@@ -85,15 +125,19 @@ final class SynthCommand implements Callable<Integer> {
         data.setX(global.progress(spec.commandLine().getErr()).track(counts));
         if (format == Format.CELLRANGER) {
             String[] genome = new String[genes];
-            Arrays.fill(genome, "GRCh38");        // the human-like reference the MT- genes suggest
+            Arrays.fill(genome, "GRCh38"); // the human-like reference the MT- genes suggest
             data.var().put("genome", CategoricalColumn.fromValues(genome));
             H5ad.writeCellRanger(data, output, options).block();
         } else {
             H5ad.write(data, output, options).block();
         }
-        spec.commandLine().getOut().printf("wrote %s: %d cells x %d genes in %.1f s%n", output, cells, genes,
-                (System.nanoTime() - started) / 1e9);
-        global.printStats(spec.commandLine().getErr(), counts.plan(options.plan()).size(), 0);
+        spec.commandLine()
+                .getOut()
+                .printf(
+                        "wrote %s: %d cells x %d genes in %.1f s%n",
+                        output, cells, genes, (System.nanoTime() - started) / 1e9);
+        global.printStats(
+                spec.commandLine().getErr(), counts.plan(options.plan()).size(), 0);
         return 0;
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.ops.NormalizeTotalOptions;
@@ -12,7 +16,9 @@ final class TargetSumOption {
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
-    @Option(names = "--target-sum", paramLabel = "S",
+    @Option(
+            names = "--target-sum",
+            paramLabel = "S",
             description = "Each cell's total after normalization (default: the median of the nonzero cell totals, "
                     + "as scanpy).")
     private Double targetSum;

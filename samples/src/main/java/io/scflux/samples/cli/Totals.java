@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import io.scflux.core.BlockPlan;
@@ -37,6 +41,8 @@ record Totals(long rows, long nnz, double sum) {
 
     /** The totals of {@code source} streamed in {@code plan}'s blocks by {@code execution}'s workers: a pass "sum". */
     static Totals of(BlockSource source, BlockPlan plan, Execution execution) {
-        return REDUCER.reduce(source, plan, execution).contextWrite(Pass.named("sum")).block();
+        return REDUCER.reduce(source, plan, execution)
+                .contextWrite(Pass.named("sum"))
+                .block();
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.fuzz;
 
 import io.jhdf.HdfFile;
@@ -26,11 +30,11 @@ final class FileLayout {
     }
 
     /** A contiguous dataset's data: where it lies and how wide its elements are. */
-    record Data(long start, int elementSize, long elements) {
-    }
+    record Data(long start, int elementSize, long elements) {}
 
-    private static final String[] SIGNATURES = {"TREE", "BTHD", "BTLF", "SNOD", "HEAP", "GCOL", "FRHP", "FHDB", "FHIB",
-        "FSHD", "OHDR", "OCHK"};
+    private static final String[] SIGNATURES = {
+        "TREE", "BTHD", "BTLF", "SNOD", "HEAP", "GCOL", "FRHP", "FHDB", "FHIB", "FSHD", "OHDR", "OCHK"
+    };
 
     final long size;
     final List<Range> headers = new ArrayList<>();
@@ -38,6 +42,7 @@ final class FileLayout {
     final List<Range> data = new ArrayList<>();
     /** Sparse X's arrays when they are contiguous, else null. */
     Data indptr;
+
     Data indices;
     /** X's shape attribute values {@code n_obs, n_vars}, or null for dense X. */
     long[] shape;
@@ -54,11 +59,14 @@ final class FileLayout {
         layout.headers.add(new Range(0, Math.min(bytes.length, 96)));
         try (HdfFile hdf = new HdfFile(file)) {
             layout.walk(hdf);
-            layout.matrixOnly = hdf.getChildren().containsKey("X") && !hdf.getChildren().containsKey("obs");
+            layout.matrixOnly =
+                    hdf.getChildren().containsKey("X") && !hdf.getChildren().containsKey("obs");
         }
         for (int at = 0; at + 4 <= bytes.length; at++) {
             for (String sig : SIGNATURES) {
-                if (bytes[at] == sig.charAt(0) && bytes[at + 1] == sig.charAt(1) && bytes[at + 2] == sig.charAt(2)
+                if (bytes[at] == sig.charAt(0)
+                        && bytes[at + 1] == sig.charAt(1)
+                        && bytes[at + 2] == sig.charAt(2)
                         && bytes[at + 3] == sig.charAt(3)) {
                     layout.indexes.add(new Range(at, Math.min(bytes.length, at + 256)));
                 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.fuzz;
 
 import io.scflux.core.BlockSource;
@@ -5,8 +9,8 @@ import io.scflux.core.InvalidValueException;
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.io.H5ad;
 import io.scflux.ops.Pp;
 import io.scflux.ops.QcMetricsOptions;
@@ -85,8 +89,7 @@ public final class Fuzzer implements AutoCloseable {
     }
 
     /** An intact file and its layout. */
-    private record Base(Path file, byte[] bytes, FileLayout layout) {
-    }
+    private record Base(Path file, byte[] bytes, FileLayout layout) {}
 
     private final List<Base> bases = new ArrayList<>();
     private final Path workDir;
@@ -182,8 +185,7 @@ public final class Fuzzer implements AutoCloseable {
     }
 
     /** One prepared case. */
-    private record Case(Base base, Mutation mutation, long seed, byte[] bytes) {
-    }
+    private record Case(Base base, Mutation mutation, long seed, byte[] bytes) {}
 
     /** Stops the worker thread (one stuck in a timed-out case included). */
     @Override
@@ -241,12 +243,14 @@ public final class Fuzzer implements AutoCloseable {
         }
         Streaming streaming = Streaming.DEFAULT;
         streaming.blocks(x).doOnNext(b -> check(b, x)).blockLast();
-        Integer[] top = QcMetricsOptions.DEFAULT_PERCENT_TOP.stream().filter(n -> n <= x.nCols())
+        Integer[] top = QcMetricsOptions.DEFAULT_PERCENT_TOP.stream()
+                .filter(n -> n <= x.nCols())
                 .toArray(Integer[]::new);
         try {
-            Pp.calculateQcMetrics(data, QcMetricsOptions.defaults().withPercentTop(top), streaming).block();
+            Pp.calculateQcMetrics(data, QcMetricsOptions.defaults().withPercentTop(top), streaming)
+                    .block();
         } catch (InvalidValueException e) {
-            throw ErrorMessage.inFile(file, e);    // what `scflux qc` says: values that are not counts, named
+            throw ErrorMessage.inFile(file, e); // what `scflux qc` says: values that are not counts, named
         }
     }
 

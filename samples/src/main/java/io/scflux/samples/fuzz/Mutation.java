@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.fuzz;
 
 import java.nio.ByteBuffer;
@@ -144,13 +148,16 @@ enum Mutation {
             int axis = r.nextInt(2);
             long n = l.shape[axis];
             long[] choices = {n - 1, n + 1, 0, n * 1000, 1L << 40, Long.MAX_VALUE, -n};
-            ByteBuffer.wrap(f).order(ByteOrder.LITTLE_ENDIAN).putLong(at + 8 * axis, choices[r.nextInt(choices.length)]);
+            ByteBuffer.wrap(f)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(at + 8 * axis, choices[r.nextInt(choices.length)]);
             return f;
         }
     };
 
-    private static final String[] ATTRIBUTES = {"encoding-type", "encoding-version", "shape", "_index",
-        "column-order", "ordered", "h5sparse_format"};
+    private static final String[] ATTRIBUTES = {
+        "encoding-type", "encoding-version", "shape", "_index", "column-order", "ordered", "h5sparse_format"
+    };
 
     abstract byte[] damage(byte[] file, FileLayout layout, SplittableRandom random);
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.plot;
 
 import java.util.Arrays;
@@ -22,7 +26,8 @@ record AxisRange(double lo, double hi) {
      * that spread on each side, or to the extreme value when it lies within; {@link #ALL} when nothing is beyond.
      */
     static AxisRange robust(double[] values) {
-        double[] sorted = Arrays.stream(values).filter(Double::isFinite).sorted().toArray();
+        double[] sorted =
+                Arrays.stream(values).filter(Double::isFinite).sorted().toArray();
         if (sorted.length == 0) {
             return ALL;
         }

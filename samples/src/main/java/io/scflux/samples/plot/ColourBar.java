@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.plot;
 
 import java.awt.BasicStroke;
@@ -17,6 +21,7 @@ final class ColourBar {
 
     /** Ticks at most on the bar: about one per 50 pixels of a 300-pixel bar. */
     private static final int TICKS = 6;
+
     private static final int BAR_WIDTH = 16;
     private static final Color TEXT = new Color(0x333333);
 
@@ -57,7 +62,8 @@ final class ColourBar {
         Ticks ticks = min <= max ? Ticks.between(min, max, TICKS) : new Ticks(new double[0], 0);
         int labelsRight = left + BAR_WIDTH + 4;
         for (int i = 0; i < ticks.values().length; i++) {
-            int y = max > min ? (int) Math.round(bottom - (ticks.values()[i] - min) / (max - min) * (bottom - top))
+            int y = max > min
+                    ? (int) Math.round(bottom - (ticks.values()[i] - min) / (max - min) * (bottom - top))
                     : (top + bottom) / 2;
             String label = ticks.label(i);
             g.drawLine(left + BAR_WIDTH, y, left + BAR_WIDTH + 3, y);

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.plot;
 
 import io.scflux.core.anndata.CategoricalColumn;
@@ -25,10 +29,12 @@ final class Groups {
 
     /** Steps of a numeric colour, as matplotlib's colour maps have: more than an eye tells apart on a point. */
     private static final int LEVELS = 256;
+
     private static final Color MISSING = new Color(0xbbbbbb);
-    private static final int[] PALETTE = {0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2,
-        0x7f7f7f, 0xbcbd22, 0x17becf, 0xaec7e8, 0xffbb78, 0x98df8a, 0xff9896, 0xc5b0d5, 0xc49c94, 0xf7b6d2, 0xc7c7c7,
-        0xdbdb8d, 0x9edae5};
+    private static final int[] PALETTE = {
+        0x1f77b4, 0xff7f0e, 0x2ca02c, 0xd62728, 0x9467bd, 0x8c564b, 0xe377c2, 0x7f7f7f, 0xbcbd22, 0x17becf, 0xaec7e8,
+        0xffbb78, 0x98df8a, 0xff9896, 0xc5b0d5, 0xc49c94, 0xf7b6d2, 0xc7c7c7, 0xdbdb8d, 0x9edae5
+    };
 
     private final String[] labels;
     private final Color[] colors;
@@ -170,11 +176,13 @@ final class Groups {
                         gy[j++] = Math.max(yRange.lo(), Math.min(yRange.hi(), y[i]));
                     }
                 }
-                String label = labels[g] + switch (side) {
-                    case 0 -> "";
-                    case 1 -> " above the axis";
-                    default -> " below the axis";
-                } + " (" + size + ")";
+                String label = labels[g]
+                        + switch (side) {
+                            case 0 -> "";
+                            case 1 -> " above the axis";
+                            default -> " below the axis";
+                        }
+                        + " (" + size + ")";
                 XYSeries series = chart.addSeries(label, gx, gy);
                 series.setMarker(side == 0 ? SeriesMarkers.CIRCLE : new Beyond(side == 1));
                 series.setMarkerColor(colors[g]);

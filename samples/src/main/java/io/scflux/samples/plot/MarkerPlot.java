@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.plot;
 
 import io.scflux.core.anndata.AnnData;
@@ -32,8 +36,7 @@ final class MarkerPlot {
     private final double hi;
 
     /** One group's panel: its first genes by rank and their scores. */
-    record Group(String name, String[] genes, double[] scores) {
-    }
+    record Group(String name, String[] genes, double[] scores) {}
 
     private MarkerPlot(String reference, List<Group> groups, double lo, double hi) {
         this.reference = reference;
@@ -103,7 +106,8 @@ final class MarkerPlot {
     /** {@code params["reference"]}: a string as the operator leaves it, a scalar as a file holds it. */
     private static String reference(Map<?, ?> results) {
         Object value = results.get("params") instanceof Map<?, ?> params ? params.get("reference") : null;
-        return value instanceof DenseArray a && a.size() == 1 ? String.valueOf(a.get(0))
+        return value instanceof DenseArray a && a.size() == 1
+                ? String.valueOf(a.get(0))
                 : value == null ? "rest" : value.toString();
     }
 
@@ -131,8 +135,8 @@ final class MarkerPlot {
     void paint(Graphics2D g, int i, int width, int height) {
         Group group = groups.get(i);
         int rows = (groups.size() + COLUMNS - 1) / COLUMNS;
-        XYChart chart = Plot.chart(title(i), i >= COLUMNS * (rows - 1) ? "ranking" : " ",
-                i % COLUMNS == 0 ? "score" : " ");
+        XYChart chart =
+                Plot.chart(title(i), i >= COLUMNS * (rows - 1) ? "ranking" : " ", i % COLUMNS == 0 ? "score" : " ");
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisMin(-0.9);
         chart.getStyler().setXAxisMax(group.genes().length - 0.1);

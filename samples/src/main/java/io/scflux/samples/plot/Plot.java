@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.plot;
 
 import io.scflux.core.BlockSource;
@@ -52,9 +56,12 @@ public enum Plot {
             List<String> names = data.obs().has("pct_counts_mt")
                     ? List.of("total_counts", "n_genes_by_counts", "pct_counts_mt")
                     : List.of("total_counts", "n_genes_by_counts");
-            return encode(List.of(names.stream()
-                    .map(n -> histogram(n, numbers(data.obs().column(n), "obs column " + n)))
-                    .map(chart -> new Panel(chart::paint, 420)).toList()), 320);
+            return encode(
+                    List.of(names.stream()
+                            .map(n -> histogram(n, numbers(data.obs().column(n), "obs column " + n)))
+                            .map(chart -> new Panel(chart::paint, 420))
+                            .toList()),
+                    320);
         }
     },
     /**
@@ -70,13 +77,18 @@ public enum Plot {
                 return absent;
             }
             String flavor = flavor(data);
-            return dispersions(data.var(), flavor).isEmpty() ? "no var column " + dispersionNames(flavor).get(0)
+            return dispersions(data.var(), flavor).isEmpty()
+                    ? "no var column " + dispersionNames(flavor).get(0)
                     : null;
         }
 
         @Override
         byte[] draw(AnnData data, PlotOptions options) {
-            return encode(List.of(hvgCharts(data).stream().map(chart -> new Panel(chart::paint, 600)).toList()), 480);
+            return encode(
+                    List.of(hvgCharts(data).stream()
+                            .map(chart -> new Panel(chart::paint, 600))
+                            .toList()),
+                    480);
         }
     },
     /** The first two principal components of {@code obsm["X_pca"]}, coloured by an obs column when one is named. */
@@ -87,7 +99,8 @@ public enum Plot {
             if (pca == null) {
                 return "no obsm X_pca";
             }
-            long cols = pca instanceof DenseArray a && a.ndim() == 2 ? a.shape()[1]
+            long cols = pca instanceof DenseArray a && a.ndim() == 2
+                    ? a.shape()[1]
                     : pca instanceof BlockSource s ? s.nCols() : 0;
             return cols < 2 ? "obsm X_pca has fewer than two components" : null;
         }
@@ -105,7 +118,8 @@ public enum Plot {
                 pc1[i] = pca.getDouble(i * k);
                 pc2[i] = pca.getDouble(i * k + 1);
             }
-            Groups groups = color == null ? Groups.all(n) : Groups.of(color, data.obs().column(color));
+            Groups groups =
+                    color == null ? Groups.all(n) : Groups.of(color, data.obs().column(color));
             XYChart chart = scatter(color == null ? "PCA" : "PCA coloured by " + color, "PC1", "PC2");
             groups.addTo(chart, pc1, pc2, AxisRange.ALL);
             ColourBar bar = groups.bar();
@@ -118,9 +132,19 @@ public enum Plot {
             double high = Arrays.stream(finite).max().orElse(0);
             Font font = chart.getStyler().getAxisTickLabelsFont();
             // painted after the chart, so that the bar spans the height of its points
-            return encode(List.of(List.of(new Panel(chart::paint, 600), new Panel((g, width, height) -> bar.paint(g,
-                    width, height, (int) chart.getScreenYFromChart(high), (int) chart.getScreenYFromChart(low), font),
-                    120))), 560);
+            return encode(
+                    List.of(List.of(
+                            new Panel(chart::paint, 600),
+                            new Panel(
+                                    (g, width, height) -> bar.paint(
+                                            g,
+                                            width,
+                                            height,
+                                            (int) chart.getScreenYFromChart(high),
+                                            (int) chart.getScreenYFromChart(low),
+                                            font),
+                                    120))),
+                    560);
         }
     },
     /**
@@ -142,8 +166,8 @@ public enum Plot {
                     rows.add(new ArrayList<>());
                 }
                 int group = i;
-                rows.get(rows.size() - 1).add(new Panel((g, width, height) -> plot.paint(g, group, width, height),
-                        MARKER_PANEL));
+                rows.get(rows.size() - 1)
+                        .add(new Panel((g, width, height) -> plot.paint(g, group, width, height), MARKER_PANEL));
             }
             return encode(rows, MARKER_PANEL);
         }
@@ -151,6 +175,7 @@ public enum Plot {
 
     /** Axis labels: thousands grouped, at most three decimals. */
     private static final String NUMBER = "#,##0.###";
+
     private static final String SEURAT_V3 = "seurat_v3";
     /** A rank_genes_groups panel's width and height in pixels. */
     private static final int MARKER_PANEL = 320;
@@ -225,7 +250,8 @@ public enum Plot {
      * var has its {@code variances_norm}, else null (seurat or cell_ranger, which write the same columns).
      */
     private static String flavor(AnnData data) {
-        if (data.uns().get("hvg") instanceof Map<?, ?> hvg && hvg.get("flavor") instanceof DenseArray flavor
+        if (data.uns().get("hvg") instanceof Map<?, ?> hvg
+                && hvg.get("flavor") instanceof DenseArray flavor
                 && flavor.size() == 1) {
             return String.valueOf(flavor.get(0));
         }
@@ -234,7 +260,8 @@ public enum Plot {
 
     /** The columns HVG of {@code flavor} writes that its plot shows, normalized first, as scanpy's two panels. */
     private static List<String> dispersionNames(String flavor) {
-        return SEURAT_V3.equals(flavor) ? List.of("variances_norm", "variances")
+        return SEURAT_V3.equals(flavor)
+                ? List.of("variances_norm", "variances")
                 : List.of("dispersions_norm", "dispersions");
     }
 
@@ -250,7 +277,9 @@ public enum Plot {
     public static String defaultColour(Frame obs) {
         return obs.columns().entrySet().stream()
                 .filter(c -> c.getValue() instanceof CategoricalColumn && Groups.canColour(c.getValue()))
-                .map(Map.Entry::getKey).findFirst().orElse(null);
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElse(null);
     }
 
     /** The panels of the HVG plot of {@code data}, which {@link #missing} found complete: normalized first. */
@@ -268,8 +297,13 @@ public enum Plot {
                 }
             }
         }
-        String x = "mean expression" + (!logMean ? "" : unplaced == 0 ? " (log scale)" : " (log scale; " + unplaced
-                + (unplaced == 1 ? " gene" : " genes") + " of mean 0 left out)");
+        String x = "mean expression"
+                + (!logMean
+                        ? ""
+                        : unplaced == 0
+                                ? " (log scale)"
+                                : " (log scale; " + unplaced + (unplaced == 1 ? " gene" : " genes")
+                                        + " of mean 0 left out)");
         Groups groups = Groups.flags(var.column("highly_variable"), "highly variable genes", "other genes");
         List<XYChart> charts = new ArrayList<>();
         for (String y : dispersions(var, flavor)) {
@@ -278,8 +312,11 @@ public enum Plot {
                 values[i] = Double.isNaN(mean[i]) ? Double.NaN : values[i];
             }
             AxisRange range = AxisRange.robust(values);
-            XYChart chart = scatter("Highly variable genes" + (flavor == null ? "" : " (" + flavor + ")")
-                    + (y.endsWith("_norm") ? "" : ", not normalized"), x, y);
+            XYChart chart = scatter(
+                    "Highly variable genes" + (flavor == null ? "" : " (" + flavor + ")")
+                            + (y.endsWith("_norm") ? "" : ", not normalized"),
+                    x,
+                    y);
             chart.getStyler().setXAxisLogarithmic(logMean);
             chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
             if (range.limits()) {
@@ -297,7 +334,9 @@ public enum Plot {
      * {@link Groups#MAX_CATEGORIES} distinct values.
      */
     public static List<String> colourable(Frame obs) {
-        return obs.columns().entrySet().stream().filter(c -> Groups.canColour(c.getValue())).map(Map.Entry::getKey)
+        return obs.columns().entrySet().stream()
+                .filter(c -> Groups.canColour(c.getValue()))
+                .map(Map.Entry::getKey)
                 .toList();
     }
 
@@ -321,8 +360,8 @@ public enum Plot {
     }
 
     private static DenseArray values(Column column) {
-        DenseArray values = column instanceof ArrayColumn a ? a.values()
-                : column instanceof NullableColumn n ? n.values() : null;
+        DenseArray values =
+                column instanceof ArrayColumn a ? a.values() : column instanceof NullableColumn n ? n.values() : null;
         return values != null && values.ndim() == 1 && values.dtype().isNumeric() ? values : null;
     }
 
@@ -332,10 +371,14 @@ public enum Plot {
      */
     static XYChart histogram(String name, double[] values) {
         final int bins = 40;
-        List<Double> kept = Arrays.stream(values).filter(v -> !Double.isNaN(v)).boxed().toList();
-        DoubleSummaryStatistics stats = kept.stream().mapToDouble(Double::doubleValue).summaryStatistics();
-        XYChart chart = chart(String.format(Locale.ROOT, "%s (mean %.4g)", name,
-                kept.isEmpty() ? Double.NaN : stats.getAverage()), name, "cells");
+        List<Double> kept =
+                Arrays.stream(values).filter(v -> !Double.isNaN(v)).boxed().toList();
+        DoubleSummaryStatistics stats =
+                kept.stream().mapToDouble(Double::doubleValue).summaryStatistics();
+        XYChart chart = chart(
+                String.format(Locale.ROOT, "%s (mean %.4g)", name, kept.isEmpty() ? Double.NaN : stats.getAverage()),
+                name,
+                "cells");
         chart.getStyler().setLegendVisible(false);
         if (kept.isEmpty()) {
             return chart;
@@ -345,8 +388,9 @@ public enum Plot {
         List<Double> counts = new Histogram(kept, bins, min, max).getyAxisData();
         // Added first, the mean's x keeps XChart from ticking at every k-th bin edge (as it does for x values
         // equally spaced from the first one, which gave ticks like 709.5): its ticks are then round numbers.
-        XYSeries mean = chart.addSeries("mean", new double[] {stats.getAverage(), stats.getAverage()},
-                new double[] {0, counts.stream().mapToDouble(Double::doubleValue).max().orElse(0)});
+        XYSeries mean = chart.addSeries("mean", new double[] {stats.getAverage(), stats.getAverage()}, new double[] {
+            0, counts.stream().mapToDouble(Double::doubleValue).max().orElse(0)
+        });
         mean.setMarker(SeriesMarkers.NONE);
         mean.setLineColor(new Color(0x555555));
         mean.setLineStyle(SeriesLines.DASH_DASH);
@@ -378,7 +422,13 @@ public enum Plot {
     }
 
     static XYChart chart(String title, String x, String y) {
-        XYChart chart = new XYChartBuilder().width(400).height(300).title(title).xAxisTitle(x).yAxisTitle(y).build();
+        XYChart chart = new XYChartBuilder()
+                .width(400)
+                .height(300)
+                .title(title)
+                .xAxisTitle(x)
+                .yAxisTitle(y)
+                .build();
         chart.getStyler().setChartBackgroundColor(Color.WHITE);
         chart.getStyler().setPlotGridLinesColor(new Color(0xe0e0e0));
         chart.getStyler().setAntiAlias(true);
@@ -393,7 +443,10 @@ public enum Plot {
      * high, as one PNG on a white ground.
      */
     private static byte[] encode(List<List<Panel>> rows, int height) {
-        int width = rows.stream().mapToInt(row -> row.stream().mapToInt(Panel::width).sum()).max().orElse(0);
+        int width = rows.stream()
+                .mapToInt(row -> row.stream().mapToInt(Panel::width).sum())
+                .max()
+                .orElse(0);
         BufferedImage image = new BufferedImage(width, height * rows.size(), BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
@@ -426,6 +479,5 @@ public enum Plot {
     }
 
     /** A part of the image, {@code width} pixels wide. */
-    private record Panel(Painter painter, int width) {
-    }
+    private record Panel(Painter painter, int width) {}
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.plot;
 
 import java.awt.Color;
@@ -12,11 +16,12 @@ final class Viridis {
      * matplotlib's 256-entry table at every sixteenth of the scale (its colours at 0, 1/16, ..., 1); straight lines
      * between them stay within 5/255 of each of its entries.
      */
-    private static final int[] ANCHORS = {0x440154, 0x48186a, 0x472d7b, 0x424086, 0x3b528b, 0x33638d, 0x2c728e,
-        0x26828e, 0x21918c, 0x1fa088, 0x28ae80, 0x3fbc73, 0x5ec962, 0x84d44b, 0xaddc30, 0xd8e219, 0xfde725};
+    private static final int[] ANCHORS = {
+        0x440154, 0x48186a, 0x472d7b, 0x424086, 0x3b528b, 0x33638d, 0x2c728e, 0x26828e, 0x21918c, 0x1fa088, 0x28ae80,
+        0x3fbc73, 0x5ec962, 0x84d44b, 0xaddc30, 0xd8e219, 0xfde725
+    };
 
-    private Viridis() {
-    }
+    private Viridis() {}
 
     /** The colour at {@code t} on the scale from 0 (lowest) to 1 (highest); outside, the nearest end's. */
     static Color at(double t) {

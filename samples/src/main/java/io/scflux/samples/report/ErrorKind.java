@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.report;
 
 import io.scflux.core.ClusterException;
@@ -55,11 +59,14 @@ public enum ErrorKind {
             if (t instanceof ParameterException || t instanceof InvalidOptionException) {
                 return USAGE;
             }
-            if (t instanceof ScfluxFormatException || t instanceof MemoryBudgetExceededException
+            if (t instanceof ScfluxFormatException
+                    || t instanceof MemoryBudgetExceededException
                     || t instanceof IllegalArgumentException) {
                 return INVALID;
             }
-            if (t instanceof IOException || t instanceof UncheckedIOException || t instanceof ClusterException
+            if (t instanceof IOException
+                    || t instanceof UncheckedIOException
+                    || t instanceof ClusterException
                     || t instanceof OutOfMemoryError) {
                 return IO;
             }

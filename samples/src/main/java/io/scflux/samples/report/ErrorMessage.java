@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.report;
 
 import com.sun.management.UnixOperatingSystemMXBean;
@@ -24,8 +28,7 @@ public final class ErrorMessage {
     /** The reason the operating system gives for EMFILE. */
     private static final String TOO_MANY_OPEN_FILES = "Too many open files";
 
-    private ErrorMessage() {
-    }
+    private ErrorMessage() {}
 
     /**
      * The message of the first format or I/O error among {@code e} and its causes, else {@code e}'s: one line, what
@@ -45,7 +48,8 @@ public final class ErrorMessage {
     /** {@code " is N"}: the limit of open files of this process, where the JVM tells it. */
     private static String openFileLimit() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof UnixOperatingSystemMXBean unix
-                ? " is " + unix.getMaxFileDescriptorCount() : "";
+                ? " is " + unix.getMaxFileDescriptorCount()
+                : "";
     }
 
     /**
@@ -81,7 +85,8 @@ public final class ErrorMessage {
             if (t instanceof OutOfMemoryError m) {
                 return outOfMemory(m);
             }
-            if (t instanceof ScfluxFormatException || t instanceof MemoryBudgetExceededException
+            if (t instanceof ScfluxFormatException
+                    || t instanceof MemoryBudgetExceededException
                     || t instanceof ClusterException) {
                 return t.getMessage();
             }
@@ -92,7 +97,8 @@ public final class ErrorMessage {
                 return f.getFile() + ": permission denied";
             }
             if (t instanceof FileSystemException f) {
-                return f.getFile() + ": " + (f.getReason() != null ? f.getReason() : f.getClass().getSimpleName());
+                return f.getFile() + ": "
+                        + (f.getReason() != null ? f.getReason() : f.getClass().getSimpleName());
             }
             if (t instanceof IOException || t instanceof IllegalArgumentException) {
                 return t.getMessage() != null ? t.getMessage() : t.toString();

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.report;
 
 import com.fasterxml.jackson.core.JsonGenerator;
@@ -21,15 +25,15 @@ public final class JsonLine {
                     .addSerializer(Float.class, new FiniteOrNull()))
             .writer();
 
-    private JsonLine() {
-    }
+    private JsonLine() {}
 
     /** {@code value} (maps, lists, strings, numbers, booleans, null) as one line of JSON. */
     public static String of(Object value) {
         try {
             return WRITER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("no JSON form for " + value.getClass().getName(), e);
+            throw new IllegalArgumentException(
+                    "no JSON form for " + value.getClass().getName(), e);
         }
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.report;
 
 import io.scflux.core.BlockSource;
@@ -26,8 +30,15 @@ public final class Progress {
      * The state of a pass: its number (from 1, in the order the passes start), its name (null when no step named
      * it), blocks and rows read of its plan's, rows per second since it started, whether it read its last block.
      */
-    public record Report(int pass, String name, int blocks, int totalBlocks, long rows, long totalRows,
-                         double rowsPerSecond, boolean last) {
+    public record Report(
+            int pass,
+            String name,
+            int blocks,
+            int totalBlocks,
+            long rows,
+            long totalRows,
+            double rowsPerSecond,
+            boolean last) {
 
         /** The share of the rows read, 1 for a pass of none. */
         public double fraction() {
@@ -80,9 +91,17 @@ public final class Progress {
      */
     public static String line(Report r) {
         double seconds = (r.last() ? r.rows() : r.totalRows() - r.rows()) / Math.max(r.rowsPerSecond(), 1e-9);
-        return String.format(Locale.ROOT, "[%d%s] %d%% %,d/%,d blocks %s rows/s %s %s", r.pass(),
-                r.name() == null ? "" : " " + r.name(), (int) Math.floor(100 * r.fraction()), r.blocks(),
-                r.totalBlocks(), compact(r.rowsPerSecond()), r.last() ? "in" : "ETA", clock(seconds));
+        return String.format(
+                Locale.ROOT,
+                "[%d%s] %d%% %,d/%,d blocks %s rows/s %s %s",
+                r.pass(),
+                r.name() == null ? "" : " " + r.name(),
+                (int) Math.floor(100 * r.fraction()),
+                r.blocks(),
+                r.totalBlocks(),
+                compact(r.rowsPerSecond()),
+                r.last() ? "in" : "ETA",
+                clock(seconds));
     }
 
     /** {@code x} in at most 3 significant digits: 950, 61k, 1.2M. */
@@ -99,7 +118,8 @@ public final class Progress {
     /** {@code seconds} as m:ss (h:mm:ss past an hour). */
     public static String clock(double seconds) {
         long s = Math.round(Math.min(seconds, 359_999));
-        return s >= 3600 ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+        return s >= 3600
+                ? String.format(Locale.ROOT, "%d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
                 : String.format(Locale.ROOT, "%d:%02d", s / 60, s % 60);
     }
 
@@ -140,8 +160,15 @@ public final class Progress {
             if (last || now - lastDrawn >= REDRAW_NANOS) {
                 lastDrawn = now;
                 double seconds = Math.max(1e-9, (now - started) / 1e9);
-                listener.update(new Report(number, pass.name(), blocksRead, pass.blocks(), rowsRead, pass.rows(),
-                        rowsRead / seconds, last));
+                listener.update(new Report(
+                        number,
+                        pass.name(),
+                        blocksRead,
+                        pass.blocks(),
+                        rowsRead,
+                        pass.rows(),
+                        rowsRead / seconds,
+                        last));
             }
         }
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.report;
 
 import io.scflux.core.BlockSource;
@@ -18,8 +22,7 @@ import java.util.Map;
  */
 public final class Summary {
 
-    private Summary() {
-    }
+    private Summary() {}
 
     /** The JSON model of {@code data}: shape, X, obs and var columns with their types, the keys of the rest, raw. */
     public static Map<String, Object> of(AnnData data) {
@@ -54,12 +57,16 @@ public final class Summary {
             m.put("encoding", info.encoding());
             m.put("dtype", info.dtype().numpyName());
             if ("array".equals(info.encoding())) {
-                m.put("shape", List.of(x.nRows(), x.nCols()));      // a dense array stores every element
+                m.put("shape", List.of(x.nRows(), x.nCols())); // a dense array stores every element
             } else {
                 m.put("nnz", info.nnz());
             }
-            m.put("indptr_dtype", info.indptrDtype() == null ? null : info.indptrDtype().numpyName());
-            m.put("indices_dtype", info.indicesDtype() == null ? null : info.indicesDtype().numpyName());
+            m.put(
+                    "indptr_dtype",
+                    info.indptrDtype() == null ? null : info.indptrDtype().numpyName());
+            m.put(
+                    "indices_dtype",
+                    info.indicesDtype() == null ? null : info.indicesDtype().numpyName());
             m.put("compression", info.compression());
             m.put("chunked", info.chunked());
         } else {
@@ -77,16 +84,22 @@ public final class Summary {
 
     /** The pandas dtype of a column, with the number of categories of a categorical: {@code category(8)}. */
     private static String typeOf(Column column) {
-        return column instanceof CategoricalColumn c ? "category(" + c.categories().size() + ")" : column.typeName();
+        return column instanceof CategoricalColumn c
+                ? "category(" + c.categories().size() + ")"
+                : column.typeName();
     }
 
     /** The report as anndata's repr lays it out: one line per non-empty part. */
     @SuppressWarnings("unchecked")
     public static String text(AnnData data) {
         Map<String, Object> r = of(data);
-        StringBuilder sb = new StringBuilder("AnnData object with n_obs x n_vars = ").append(data.nObs()).append(" x ")
-                .append(data.nVars()).append('\n');
-        sb.append("    X: ").append(r.get("x") == null ? "none" : matrixLine((Map<String, Object>) r.get("x")))
+        StringBuilder sb = new StringBuilder("AnnData object with n_obs x n_vars = ")
+                .append(data.nObs())
+                .append(" x ")
+                .append(data.nVars())
+                .append('\n');
+        sb.append("    X: ")
+                .append(r.get("x") == null ? "none" : matrixLine((Map<String, Object>) r.get("x")))
                 .append('\n');
         for (String part : List.of("obs", "var", "uns", "obsm", "varm", "layers", "obsp", "varp")) {
             Object v = r.get(part);
@@ -97,30 +110,47 @@ public final class Summary {
                 ((List<String>) v).forEach(k -> items.add("'" + k + "'"));
             }
             if (!items.isEmpty()) {
-                sb.append("    ").append(part).append(": ").append(String.join(", ", items)).append('\n');
+                sb.append("    ")
+                        .append(part)
+                        .append(": ")
+                        .append(String.join(", ", items))
+                        .append('\n');
             }
         }
         if (r.get("raw") instanceof Map<?, ?> raw) {
-            sb.append("    raw: n_vars = ").append(raw.get("n_vars")).append(", X: ")
-                    .append(matrixLine((Map<String, Object>) raw.get("x"))).append('\n');
+            sb.append("    raw: n_vars = ")
+                    .append(raw.get("n_vars"))
+                    .append(", X: ")
+                    .append(matrixLine((Map<String, Object>) raw.get("x")))
+                    .append('\n');
         }
         return sb.toString();
     }
 
     private static String matrixLine(Map<String, Object> x) {
         StringBuilder sb = new StringBuilder();
-        sb.append(x.get("encoding") == null ? "matrix" : x.get("encoding")).append(' ').append(x.get("dtype"));
+        sb.append(x.get("encoding") == null ? "matrix" : x.get("encoding"))
+                .append(' ')
+                .append(x.get("dtype"));
         if (x.containsKey("nnz")) {
             sb.append(", nnz ").append(x.get("nnz"));
         }
         if (x.get("shape") instanceof List<?> shape) {
-            sb.append(", shape (").append(shape.get(0)).append(", ").append(shape.get(1)).append(')');
+            sb.append(", shape (")
+                    .append(shape.get(0))
+                    .append(", ")
+                    .append(shape.get(1))
+                    .append(')');
         }
         if (x.get("indptr_dtype") != null) {
-            sb.append(", indptr ").append(x.get("indptr_dtype")).append(", indices ").append(x.get("indices_dtype"));
+            sb.append(", indptr ")
+                    .append(x.get("indptr_dtype"))
+                    .append(", indices ")
+                    .append(x.get("indices_dtype"));
         }
         if (x.containsKey("compression")) {
-            sb.append(", compression ").append(x.get("compression"))
+            sb.append(", compression ")
+                    .append(x.get("compression"))
                     .append(Boolean.TRUE.equals(x.get("chunked")) ? " (chunked)" : " (contiguous)");
         }
         return sb.toString();

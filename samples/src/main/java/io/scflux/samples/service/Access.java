@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -49,8 +53,8 @@ final class Access {
      */
     static String checkToken(String token) {
         if (token == null || !WELL_FORMED.matcher(token).matches()) {
-            throw new IllegalArgumentException("a token must have at least 16 characters, each a letter, a digit or "
-                    + "one of . _ ~ -");
+            throw new IllegalArgumentException(
+                    "a token must have at least 16 characters, each a letter, a digit or " + "one of . _ ~ -");
         }
         return token;
     }
@@ -63,8 +67,11 @@ final class Access {
         String origin = request.requestHeaders().get(HttpHeaderNames.ORIGIN);
         String host = request.requestHeaders().get(HttpHeaderNames.HOST);
         if (origin != null && !sameOrigin(origin, host)) {
-            throw new Problem(HttpResponseStatus.FORBIDDEN, "Cross-origin request refused", "origin " + origin
-                    + " is not this server's (http://" + host + ")", null);
+            throw new Problem(
+                    HttpResponseStatus.FORBIDDEN,
+                    "Cross-origin request refused",
+                    "origin " + origin + " is not this server's (http://" + host + ")",
+                    null);
         }
         String cookie = cookieName(request);
         if (matches(bearer(request)) || matches(cookie(request, cookie))) {
@@ -79,9 +86,14 @@ final class Access {
             response.addCookie(set);
             return;
         }
-        throw new Problem(HttpResponseStatus.UNAUTHORIZED, "Token required", "this service needs its token: "
-                + "Authorization: Bearer TOKEN, or ?token=TOKEN in a browser (scflux serve prints the URL with it "
-                + "first)", null).withHeader(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"scflux\"");
+        throw new Problem(
+                        HttpResponseStatus.UNAUTHORIZED,
+                        "Token required",
+                        "this service needs its token: "
+                                + "Authorization: Bearer TOKEN, or ?token=TOKEN in a browser (scflux serve prints the URL with it "
+                                + "first)",
+                        null)
+                .withHeader(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"scflux\"");
     }
 
     private boolean matches(String given) {
@@ -96,7 +108,8 @@ final class Access {
     private static String bearer(HttpServerRequest request) {
         String header = request.requestHeaders().get(HttpHeaderNames.AUTHORIZATION);
         return header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length())
-                ? header.substring(BEARER.length()).trim() : null;
+                ? header.substring(BEARER.length()).trim()
+                : null;
     }
 
     private static String cookie(HttpServerRequest request, String name) {
@@ -120,8 +133,11 @@ final class Access {
         try {
             URI o = new URI(origin);
             URI own = new URI("http://" + host);
-            return "http".equalsIgnoreCase(o.getScheme()) && o.getHost() != null && own.getHost() != null
-                    && o.getHost().equalsIgnoreCase(own.getHost()) && port(o) == port(own)
+            return "http".equalsIgnoreCase(o.getScheme())
+                    && o.getHost() != null
+                    && own.getHost() != null
+                    && o.getHost().equalsIgnoreCase(own.getHost())
+                    && port(o) == port(own)
                     && (o.getRawPath() == null || o.getRawPath().isEmpty());
         } catch (URISyntaxException e) {
             return false;

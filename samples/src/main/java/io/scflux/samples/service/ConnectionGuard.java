@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.netty.buffer.Unpooled;
@@ -48,6 +52,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     private final RequestLog log;
     /** Request heads read and final responses ended on this connection: it waits for a head when they are equal. */
     private long heads;
+
     private long ended;
     private ScheduledFuture<?> deadline;
 
@@ -100,9 +105,10 @@ final class ConnectionGuard extends ChannelDuplexHandler {
         ReferenceCountUtil.release(msg);
         Problem problem = unreadable(cause);
         byte[] body = problem.json(redaction).getBytes(StandardCharsets.UTF_8);
-        FullHttpResponse response = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, problem.status(),
-                Unpooled.wrappedBuffer(body));
-        response.headers().set(HttpHeaderNames.CONTENT_TYPE, Problem.CONTENT_TYPE)
+        FullHttpResponse response =
+                new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, problem.status(), Unpooled.wrappedBuffer(body));
+        response.headers()
+                .set(HttpHeaderNames.CONTENT_TYPE, Problem.CONTENT_TYPE)
                 .setInt(HttpHeaderNames.CONTENT_LENGTH, body.length)
                 .set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
         log.unread(problem.status().code());
@@ -111,8 +117,9 @@ final class ConnectionGuard extends ChannelDuplexHandler {
 
     @Override
     public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
-        if (msg instanceof LastHttpContent && !(msg instanceof HttpResponse r
-                && r.status().codeClass() == HttpStatusClass.INFORMATIONAL)) { // a 100 Continue ends no request
+        if (msg instanceof LastHttpContent
+                && !(msg instanceof HttpResponse r
+                        && r.status().codeClass() == HttpStatusClass.INFORMATIONAL)) { // a 100 Continue ends no request
             promise = promise.unvoid().addListener(f -> {
                 if (++ended == heads && ctx.channel().isActive()) {
                     awaitHead(ctx);
@@ -125,26 +132,40 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     /** The 414, 431 or 400 problem of a head Netty could not decode for {@code cause}. */
     private static Problem unreadable(Throwable cause) {
         if (cause instanceof TooLongHttpLineException) {
-            return new Problem(HttpResponseStatus.REQUEST_URI_TOO_LONG, "URI too long", "the request line is over "
-                    + "the " + HttpDecoderSpec.DEFAULT_MAX_INITIAL_LINE_LENGTH + " bytes this service reads", null);
+            return new Problem(
+                    HttpResponseStatus.REQUEST_URI_TOO_LONG,
+                    "URI too long",
+                    "the request line is over " + "the " + HttpDecoderSpec.DEFAULT_MAX_INITIAL_LINE_LENGTH
+                            + " bytes this service reads",
+                    null);
         }
         if (cause instanceof TooLongHttpHeaderException) {
-            return new Problem(HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Request header fields too large",
+            return new Problem(
+                    HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                    "Request header fields too large",
                     "the request's headers are over the " + HttpDecoderSpec.DEFAULT_MAX_HEADER_SIZE + " bytes this "
-                    + "service reads", null);
+                            + "service reads",
+                    null);
         }
         String why = cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
-        return new Problem(HttpResponseStatus.BAD_REQUEST, "Bad request", "the request's line or headers are not "
-                + "HTTP/1.1" + why, null);
+        return new Problem(
+                HttpResponseStatus.BAD_REQUEST,
+                "Bad request",
+                "the request's line or headers are not " + "HTTP/1.1" + why,
+                null);
     }
 
     /** Waits for the next head: the deadline armed, the connection one that may be closed for a new one. */
     private void awaitHead(ChannelHandlerContext ctx) {
         disarm();
         connections.waiting(ctx.channel(), true);
-        deadline = ctx.executor().schedule(() -> {
-            ctx.close();
-        }, timeoutNanos, TimeUnit.NANOSECONDS); // a block, as ctx::close would fit Callable and Runnable alike
+        deadline = ctx.executor()
+                .schedule(
+                        () -> {
+                            ctx.close();
+                        },
+                        timeoutNanos,
+                        TimeUnit.NANOSECONDS); // a block, as ctx::close would fit Callable and Runnable alike
     }
 
     private void disarm() {

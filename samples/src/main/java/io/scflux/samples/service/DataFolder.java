@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.scflux.core.Printable;
@@ -41,10 +45,12 @@ final class DataFolder {
             throw new UncheckedIOException(e);
         }
         this.prefixes = spellings(path);
-        this.outside = Stream.of(Map.entry(TemporaryFiles.scratchDir(), "<cache>"),
+        this.outside = Stream.of(
+                        Map.entry(TemporaryFiles.scratchDir(), "<cache>"),
                         Map.entry(Path.of(System.getProperty("java.io.tmpdir")), "<tmp>"))
                 .flatMap(e -> spellings(e.getKey()).stream().map(p -> Map.entry(p, e.getValue())))
-                .sorted(Comparator.comparingInt((Map.Entry<Pattern, String> e) -> e.getKey().pattern().length())
+                .sorted(Comparator.comparingInt((Map.Entry<Pattern, String> e) ->
+                                e.getKey().pattern().length())
                         .reversed())
                 .toList();
     }
@@ -62,10 +68,14 @@ final class DataFolder {
         } catch (IOException e) {
             resolved = given;
         }
-        return Stream.of(given, resolved).filter(p -> p.getNameCount() > 0).map(Path::toString)
-                .flatMap(p -> Stream.of(p, Printable.escape(p))).distinct()
+        return Stream.of(given, resolved)
+                .filter(p -> p.getNameCount() > 0)
+                .map(Path::toString)
+                .flatMap(p -> Stream.of(p, Printable.escape(p)))
+                .distinct()
                 .sorted(Comparator.comparingInt(String::length).reversed())
-                .map(p -> Pattern.compile(Pattern.quote(p) + "(/|(?![\\w.-]))")).toList();
+                .map(p -> Pattern.compile(Pattern.quote(p) + "(/|(?![\\w.-]))"))
+                .toList();
     }
 
     /** The folder, absolute, as given (links not resolved): where the service writes its outputs. */
@@ -91,8 +101,9 @@ final class DataFolder {
         if (!path.equals(file.getParent()) || !name.equals(file.getFileName().toString())) {
             throw new InvalidField(field, field + " " + name + " is outside the data folder");
         }
-        InvalidField unreadable = new InvalidField(field, field + " " + name + " is not a readable .h5ad (or Cell "
-                + "Ranger .h5) file of the data folder");
+        InvalidField unreadable = new InvalidField(
+                field,
+                field + " " + name + " is not a readable .h5ad (or Cell " + "Ranger .h5) file of the data folder");
         if (!(name.endsWith(".h5ad") || name.endsWith(".h5"))) {
             throw unreadable;
         }
@@ -103,8 +114,9 @@ final class DataFolder {
             throw unreadable;
         }
         if (!target.startsWith(real)) {
-            throw new InvalidField(field, field + " " + name + " is not a dataset of the data folder: it links to a "
-                    + "file outside it");
+            throw new InvalidField(
+                    field,
+                    field + " " + name + " is not a dataset of the data folder: it links to a " + "file outside it");
         }
         if (!Files.isRegularFile(target) || !Files.isReadable(target)) {
             throw unreadable;
@@ -115,7 +127,10 @@ final class DataFolder {
     /** The names of the folder's datasets, sorted. Touches the file system. */
     List<String> datasets() {
         try (Stream<Path> files = Files.list(path)) {
-            return files.map(f -> f.getFileName().toString()).filter(this::isDataset).sorted().toList();
+            return files.map(f -> f.getFileName().toString())
+                    .filter(this::isDataset)
+                    .sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
@@ -6,8 +10,8 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
@@ -163,43 +167,49 @@ final class Job {
      */
     Mono<Void> run(Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics, Results results) {
         return Mono.defer(() -> {
-            if (!started.compareAndSet(false, true)) {
-                return Mono.<Void>empty();
-            }
-            long began = System.nanoTime();
-            AtomicReference<ReadStats> reads = new AtomicReference<>();
-            emit(JobEvent.started());
-            Mono<Void> pipeline = Mono.fromRunnable(this::checkNotCancelled)
-                    .then(H5ad.open(request.file()))
-                    .publishOn(work)
-                    .flatMap(data -> Mono.fromCallable(() -> {
-                        if (data.x() instanceof FileMatrix m) {
-                            reads.set(m.stats());
-                        }
-                        results.makeRoom(request.estimate(data));
-                        return data;
-                    }))
-                    .flatMap(data -> apply(data, streaming, cache, metrics))
-                    .flatMap(result -> {
-                        stageStarts("write");
-                        return H5ad.write(result, output, WriteOptions.DEFAULT.withPlan(streaming.target())
-                                .withExecution(streaming.execution()));
-                    })
-                    .then(Mono.<Void>fromRunnable(() -> count(results)).subscribeOn(work))
-                    .subscribeOn(work);
-            Consumer<JobEvent> finish = event -> {
-                metrics.jobEnded(event.name(), System.nanoTime() - began, reads.get());
-                end(event);
-            };
-            return pipeline
-                    .then(Mono.fromRunnable(() -> finish.accept(JobEvent.done(output.getFileName().toString(),
-                            "/jobs/" + id + "/page"))))
-                    .onErrorResume(e -> {
-                        finish.accept(cancelRequested ? JobEvent.cancelled()
-                                : JobEvent.failed(redaction.apply(ErrorMessage.of(e))));
-                        return Mono.empty();
-                    });
-        }).then();
+                    if (!started.compareAndSet(false, true)) {
+                        return Mono.<Void>empty();
+                    }
+                    long began = System.nanoTime();
+                    AtomicReference<ReadStats> reads = new AtomicReference<>();
+                    emit(JobEvent.started());
+                    Mono<Void> pipeline = Mono.fromRunnable(this::checkNotCancelled)
+                            .then(H5ad.open(request.file()))
+                            .publishOn(work)
+                            .flatMap(data -> Mono.fromCallable(() -> {
+                                if (data.x() instanceof FileMatrix m) {
+                                    reads.set(m.stats());
+                                }
+                                results.makeRoom(request.estimate(data));
+                                return data;
+                            }))
+                            .flatMap(data -> apply(data, streaming, cache, metrics))
+                            .flatMap(result -> {
+                                stageStarts("write");
+                                return H5ad.write(
+                                        result,
+                                        output,
+                                        WriteOptions.DEFAULT
+                                                .withPlan(streaming.target())
+                                                .withExecution(streaming.execution()));
+                            })
+                            .then(Mono.<Void>fromRunnable(() -> count(results)).subscribeOn(work))
+                            .subscribeOn(work);
+                    Consumer<JobEvent> finish = event -> {
+                        metrics.jobEnded(event.name(), System.nanoTime() - began, reads.get());
+                        end(event);
+                    };
+                    return pipeline.then(Mono.fromRunnable(() -> finish.accept(
+                                    JobEvent.done(output.getFileName().toString(), "/jobs/" + id + "/page"))))
+                            .onErrorResume(e -> {
+                                finish.accept(
+                                        cancelRequested
+                                                ? JobEvent.cancelled()
+                                                : JobEvent.failed(redaction.apply(ErrorMessage.of(e))));
+                                return Mono.empty();
+                            });
+                })
+                .then();
     }
 
     /** Counts the output, written, among the {@code results}. Blocking. */
@@ -216,7 +226,11 @@ final class Job {
         if (x != null) {
             data.setX(cancellable(Progress.to(this::progress).track(cache.cached(x)), metrics));
         }
-        return applyAll(data, request.steps(), streaming, i -> stageStarts(request.stepNames().get(i)));
+        return applyAll(
+                data,
+                request.steps(),
+                streaming,
+                i -> stageStarts(request.stepNames().get(i)));
     }
 
     /**

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -26,12 +30,19 @@ record JobEvent(String name, ObjectNode data) {
     }
 
     static JobEvent progress(String stage, int blocks, int totalBlocks, long rows, double rowsPerSecond) {
-        return new JobEvent("progress", JSON.createObjectNode().put("stage", stage).put("blocks", blocks)
-                .put("totalBlocks", totalBlocks).put("rows", rows).put("rowsPerSecond", Math.round(rowsPerSecond)));
+        return new JobEvent(
+                "progress",
+                JSON.createObjectNode()
+                        .put("stage", stage)
+                        .put("blocks", blocks)
+                        .put("totalBlocks", totalBlocks)
+                        .put("rows", rows)
+                        .put("rowsPerSecond", Math.round(rowsPerSecond)));
     }
 
     static JobEvent done(String output, String page) {
-        return new JobEvent("done", JSON.createObjectNode().put("output", output).put("page", page));
+        return new JobEvent(
+                "done", JSON.createObjectNode().put("output", output).put("page", page));
     }
 
     static JobEvent failed(String error) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -65,8 +69,9 @@ record JobRequest(String input, Path file, DataFolder folder, List<String> stepN
                 field = field + ".step";
             }
             if (entry == null || !entry.isTextual()) {
-                throw new InvalidField(field, field + " must be a step name (or {\"step\": NAME, \"params\": "
-                        + "{...}}), got " + entry);
+                throw new InvalidField(
+                        field,
+                        field + " must be a step name (or {\"step\": NAME, \"params\": " + "{...}}), got " + entry);
             }
             Step step = Step.of(entry.textValue(), field);
             names.add(step.wireName());

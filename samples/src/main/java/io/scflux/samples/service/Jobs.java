@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.scflux.core.backend.Streaming;
@@ -25,21 +29,31 @@ final class Jobs implements Disposable {
     private final Map<String, Job> byId = new ConcurrentHashMap<>();
     /** The ids in submission order (those forgotten are skipped when listed, and dropped now and then). */
     private final Deque<String> order = new ArrayDeque<>();
+
     private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Disposable runner;
     private final int keepJobs;
     /** The ids of the jobs that ended, oldest first. */
     private final Deque<String> ended = new ArrayDeque<>();
+
     private final UnaryOperator<String> redaction;
 
-    Jobs(int maxJobs, int keepJobs, Scheduler work, Streaming streaming, BlockCache cache, ServiceMetrics metrics,
-         Results results, UnaryOperator<String> redaction) {
+    Jobs(
+            int maxJobs,
+            int keepJobs,
+            Scheduler work,
+            Streaming streaming,
+            BlockCache cache,
+            ServiceMetrics metrics,
+            Results results,
+            UnaryOperator<String> redaction) {
         if (keepJobs < 1) {
             throw new IllegalArgumentException("keepJobs must be at least 1, got " + keepJobs);
         }
         this.keepJobs = keepJobs;
         this.redaction = redaction;
-        this.runner = queue.asFlux().flatMap(job -> job.run(work, streaming, cache, metrics, results), maxJobs)
+        this.runner = queue.asFlux()
+                .flatMap(job -> job.run(work, streaming, cache, metrics, results), maxJobs)
                 .subscribe();
     }
 

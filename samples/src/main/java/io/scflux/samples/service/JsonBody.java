@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.netty.buffer.ByteBufUtil;
@@ -17,16 +21,19 @@ import reactor.netty.http.server.HttpServerRequest;
  */
 final class JsonBody {
 
-    private JsonBody() {
-    }
+    private JsonBody() {}
 
     /** The body of {@code request}, at most {@code maxBytes}; fails with the 415 or 413 {@link Problem}. */
     static Mono<byte[]> read(HttpServerRequest request, long maxBytes) {
         return Mono.defer(() -> {
             String type = request.requestHeaders().get(HttpHeaderNames.CONTENT_TYPE);
-            if (type == null || !type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT).equals("application/json")) {
-                throw new Problem(HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type",
-                        "the body must be application/json, not " + (type == null ? "without a type" : type), null)
+            if (type == null
+                    || !type.split(";", 2)[0].trim().toLowerCase(Locale.ROOT).equals("application/json")) {
+                throw new Problem(
+                                HttpResponseStatus.UNSUPPORTED_MEDIA_TYPE,
+                                "Unsupported media type",
+                                "the body must be application/json, not " + (type == null ? "without a type" : type),
+                                null)
                         .withHeader("Accept-Post", "application/json");
             }
             long declared = declaredLength(request);
@@ -34,13 +41,15 @@ final class JsonBody {
                 throw tooLarge(declared + " bytes", maxBytes);
             }
             ByteArrayOutputStream body = new ByteArrayOutputStream((int) Math.min(Math.max(declared, 8192), 1 << 24));
-            return request.receive().<byte[]>handle((chunk, sink) -> {
-                if (body.size() + (long) chunk.readableBytes() > maxBytes) {
-                    sink.error(tooLarge("more than " + maxBytes + " bytes", maxBytes));
-                } else {
-                    body.writeBytes(ByteBufUtil.getBytes(chunk));
-                }
-            }).then(Mono.fromSupplier(body::toByteArray));
+            return request.receive()
+                    .<byte[]>handle((chunk, sink) -> {
+                        if (body.size() + (long) chunk.readableBytes() > maxBytes) {
+                            sink.error(tooLarge("more than " + maxBytes + " bytes", maxBytes));
+                        } else {
+                            body.writeBytes(ByteBufUtil.getBytes(chunk));
+                        }
+                    })
+                    .then(Mono.fromSupplier(body::toByteArray));
         });
     }
 
@@ -51,7 +60,10 @@ final class JsonBody {
     }
 
     private static Problem tooLarge(String size, long maxBytes) {
-        return new Problem(HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE, "Body too large", "the body has " + size
-                + "; this service reads at most " + maxBytes + " (--max-body)", null);
+        return new Problem(
+                HttpResponseStatus.REQUEST_ENTITY_TOO_LARGE,
+                "Body too large",
+                "the body has " + size + "; this service reads at most " + maxBytes + " (--max-body)",
+                null);
     }
 }

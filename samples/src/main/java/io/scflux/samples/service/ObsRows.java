@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.scflux.core.anndata.Column;
@@ -15,16 +19,17 @@ import reactor.core.publisher.Flux;
  */
 final class ObsRows {
 
-    private ObsRows() {
-    }
+    private ObsRows() {}
 
     /** {@code obs}'s rows with the columns {@code columns} (all when empty); unknown names are an InvalidField. */
     static Flux<String> of(Frame obs, List<String> columns) {
         List<String> names = columns.isEmpty() ? List.copyOf(obs.columns().keySet()) : columns;
         for (String name : names) {
             if (!obs.has(name)) {
-                throw new InvalidField("columns", "no obs column " + name + " (columns: "
-                        + String.join(", ", obs.columns().keySet()) + ")");
+                throw new InvalidField(
+                        "columns",
+                        "no obs column " + name + " (columns: "
+                                + String.join(", ", obs.columns().keySet()) + ")");
             }
         }
         Column[] picked = names.stream().map(obs::column).toArray(Column[]::new);

@@ -1,9 +1,13 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.anndata.PackedStrings;
 import io.scflux.core.anndata.Column;
+import io.scflux.core.anndata.PackedStrings;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.util.HashSet;
@@ -83,8 +87,8 @@ record OutputEstimate(long matrices, long annotations, long nObs, long nVars) {
         for (int i = 0; i < names.size(); i++) {
             name = Math.max(name, names.end(i) - names.start(i));
         }
-        return new OutputEstimate(matrices, annotations + distinct(data, groupby) * genes * (name + 6 * 8), nObs,
-                nVars);
+        return new OutputEstimate(
+                matrices, annotations + distinct(data, groupby) * genes * (name + 6 * 8), nObs, nVars);
     }
 
     private static long distinct(AnnData data, String column) {

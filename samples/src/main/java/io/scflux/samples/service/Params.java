@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -51,8 +55,10 @@ final class Params {
         for (String name : names) {
             if (value(name) != null) {
                 if (given != null) {
-                    throw new InvalidField(fieldOf(name), "step " + step + " takes one of " + String.join(", ", names)
-                            + ", got " + given + " and " + name);
+                    throw new InvalidField(
+                            fieldOf(name),
+                            "step " + step + " takes one of " + String.join(", ", names) + ", got " + given + " and "
+                                    + name);
                 }
                 given = name;
             }
@@ -104,8 +110,8 @@ final class Params {
             }
         }
         if (!v.isArray() || out == null) {
-            throw new InvalidField(fieldOf(name), name + " must be an array of integers of at least " + min + ", got "
-                    + v);
+            throw new InvalidField(
+                    fieldOf(name), name + " must be an array of integers of at least " + min + ", got " + v);
         }
         return out;
     }
@@ -138,8 +144,9 @@ final class Params {
     String requiredText(String name, String step) {
         String v = text(name);
         if (v == null) {
-            throw new InvalidField((shared == null ? field : shared.field) + "." + name, "step " + step + " needs "
-                    + "params." + name);
+            throw new InvalidField(
+                    (shared == null ? field : shared.field) + "." + name,
+                    "step " + step + " needs " + "params." + name);
         }
         return v;
     }
@@ -149,11 +156,14 @@ final class Params {
         if (node == null || node.isNull()) {
             return;
         }
-        for (Iterator<String> names = node.fieldNames(); names.hasNext();) {
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
             String name = names.next();
             if (!read.contains(name)) {
-                throw new InvalidField(fieldOf(name), shared == null ? "no step of this job reads params." + name
-                        : "this step does not read " + name);
+                throw new InvalidField(
+                        fieldOf(name),
+                        shared == null
+                                ? "no step of this job reads params." + name
+                                : "this step does not read " + name);
             }
         }
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -58,8 +62,11 @@ final class Problem extends RuntimeException {
 
     /** The document, its detail through {@code redaction}. */
     String json(UnaryOperator<String> redaction) {
-        ObjectNode body = JSON.createObjectNode().put("type", "about:blank").put("title", title)
-                .put("status", status.code()).put("detail", redaction.apply(getMessage()));
+        ObjectNode body = JSON.createObjectNode()
+                .put("type", "about:blank")
+                .put("title", title)
+                .put("status", status.code())
+                .put("detail", redaction.apply(getMessage()));
         if (field != null) {
             body.put("field", field);
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.netty.handler.codec.http.QueryStringDecoder;
@@ -46,7 +50,8 @@ final class RequestLog {
     Mono<Void> around(HttpServerRequest request, HttpServerResponse response, Mono<Void> answer) {
         long started = System.nanoTime();
         return answer.doFinally(signal -> lines.accept(request.method() + " "
-                + path(new QueryStringDecoder(request.uri()).rawPath()) + " " + response.status().code() + " "
+                + path(new QueryStringDecoder(request.uri()).rawPath()) + " "
+                + response.status().code() + " "
                 + (System.nanoTime() - started) / 1_000_000 + " ms"));
     }
 

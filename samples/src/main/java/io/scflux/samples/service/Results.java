@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import java.io.IOException;
@@ -53,9 +57,12 @@ final class Results {
      */
     synchronized void makeRoom(long estimate) {
         if (estimate > maxBytes) {
-            throw new IllegalArgumentException(String.format(Locale.ROOT, "the output would take up to %.1f MiB by "
-                    + "its estimate from the input, more than the %.1f MiB the results may take (--max-results-mb)",
-                    estimate / MIB, maxBytes / MIB));
+            throw new IllegalArgumentException(String.format(
+                    Locale.ROOT,
+                    "the output would take up to %.1f MiB by "
+                            + "its estimate from the input, more than the %.1f MiB the results may take (--max-results-mb)",
+                    estimate / MIB,
+                    maxBytes / MIB));
         }
         evictWhileOver(maxBytes - estimate);
     }

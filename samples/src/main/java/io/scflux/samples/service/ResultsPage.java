@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.scflux.core.anndata.AnnData;
@@ -42,8 +46,7 @@ final class ResultsPage {
             report();
             """;
 
-    private ResultsPage() {
-    }
+    private ResultsPage() {}
 
     /**
      * The page of {@code job}; {@code output} is its output's annotations once it is done (else null: the page says
@@ -53,18 +56,30 @@ final class ResultsPage {
     static String html(Job job, AnnData output, String color) {
         StringBuilder body = new StringBuilder();
         JobEvent last = job.last();
-        body.append("<h1>scflux job ").append(escape(job.id())).append("</h1>\n<p>")
-                .append(escape(job.input())).append(" → ").append(escape(String.join(", ", job.steps())))
-                .append(job.done() ? " → <a href=\"/jobs/" + escape(job.id()) + "/result\">"
-                        + escape(job.output().getFileName().toString()) + "</a>" : "")
+        body.append("<h1>scflux job ")
+                .append(escape(job.id()))
+                .append("</h1>\n<p>")
+                .append(escape(job.input()))
+                .append(" → ")
+                .append(escape(String.join(", ", job.steps())))
+                .append(
+                        job.done()
+                                ? " → <a href=\"/jobs/" + escape(job.id()) + "/result\">"
+                                        + escape(job.output().getFileName().toString()) + "</a>"
+                                : "")
                 .append("</p>\n");
         boolean refresh = last == null;
         if (last == null) {
-            body.append("<p>The job ").append(job.started() ? "runs" : "is queued")
+            body.append("<p>The job ")
+                    .append(job.started() ? "runs" : "is queued")
                     .append("; this page reloads until it ends.</p>\n");
         } else if (output == null) {
-            body.append("<p>The job ended ").append(escape(last.name()))
-                    .append(last.data().has("error") ? ": " + escape(last.data().get("error").asText()) : "")
+            body.append("<p>The job ended ")
+                    .append(escape(last.name()))
+                    .append(
+                            last.data().has("error")
+                                    ? ": " + escape(last.data().get("error").asText())
+                                    : "")
                     .append("; it has no output to plot.</p>\n");
         } else {
             for (Plot plot : Plot.values()) {
@@ -87,12 +102,21 @@ final class ResultsPage {
             case PCA -> "PCA";
             case RANK_GENES_GROUPS -> "Marker genes";
         };
-        body.append("<section id=\"").append(plot.wireName()).append("\">\n<h2>").append(title).append("</h2>\n");
+        body.append("<section id=\"")
+                .append(plot.wireName())
+                .append("\">\n<h2>")
+                .append(title)
+                .append("</h2>\n");
         String missing = plot.missing(output);
         if (missing != null) {
-            body.append("<p class=\"missing\">Not drawn: ").append(escape(job.output().getFileName().toString()))
-                    .append(" has ").append(escape(missing)).append(". Add the ").append(plot.step())
-                    .append(" step to the job (steps: ").append(escape(String.join(", ", job.steps())))
+            body.append("<p class=\"missing\">Not drawn: ")
+                    .append(escape(job.output().getFileName().toString()))
+                    .append(" has ")
+                    .append(escape(missing))
+                    .append(". Add the ")
+                    .append(plot.step())
+                    .append(" step to the job (steps: ")
+                    .append(escape(String.join(", ", job.steps())))
                     .append(").</p>\n</section>\n");
             return;
         }
@@ -103,15 +127,26 @@ final class ResultsPage {
             String picked = wanted != null && output.obs().has(wanted) ? wanted : null;
             src = picked == null ? base : base + "?color=" + escape(URLEncoder.encode(picked, StandardCharsets.UTF_8));
             body.append("<label>Colour by <select id=\"color\">\n<option value=\"\"")
-                    .append(picked == null ? " selected" : "").append(">none</option>\n");
+                    .append(picked == null ? " selected" : "")
+                    .append(">none</option>\n");
             for (String c : Plot.colourable(output.obs())) {
-                body.append("<option").append(c.equals(picked) ? " selected" : "").append(">").append(escape(c))
+                body.append("<option")
+                        .append(c.equals(picked) ? " selected" : "")
+                        .append(">")
+                        .append(escape(c))
                         .append("</option>\n");
             }
             body.append("</select></label><br>\n");
         }
-        body.append("<img class=\"plot\" id=\"plot-").append(plot.wireName()).append("\" data-base=\"").append(base)
-                .append("\" src=\"").append(src).append("\" alt=\"").append(title).append("\">\n</section>\n");
+        body.append("<img class=\"plot\" id=\"plot-")
+                .append(plot.wireName())
+                .append("\" data-base=\"")
+                .append(base)
+                .append("\" src=\"")
+                .append(src)
+                .append("\" alt=\"")
+                .append(title)
+                .append("\">\n</section>\n");
     }
 
     /** {@code text} with the characters HTML gives a meaning escaped, for text and attribute values. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
@@ -26,13 +30,11 @@ import reactor.netty.http.server.HttpServerResponse;
 final class Router {
 
     /** A route's handler, as Reactor Netty's. */
-    interface Handler extends BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> {
-    }
+    interface Handler extends BiFunction<HttpServerRequest, HttpServerResponse, Publisher<Void>> {}
 
     private static final Pattern VARIABLE = Pattern.compile("\\{(\\w+)}");
 
-    private record Route(HttpMethod method, Pattern path, List<String> names, Handler handler) {
-    }
+    private record Route(HttpMethod method, Pattern path, List<String> names, Handler handler) {}
 
     private final List<Route> routes = new ArrayList<>();
 
@@ -70,8 +72,12 @@ final class Router {
         if (allowed.isEmpty()) {
             throw new Problem(HttpResponseStatus.NOT_FOUND, "Unknown route", "no route " + path, null);
         }
-        throw new Problem(HttpResponseStatus.METHOD_NOT_ALLOWED, "Method not allowed", path + " takes "
-                + String.join(", ", allowed) + ", not " + request.method().name(), null)
+        throw new Problem(
+                        HttpResponseStatus.METHOD_NOT_ALLOWED,
+                        "Method not allowed",
+                        path + " takes " + String.join(", ", allowed) + ", not "
+                                + request.method().name(),
+                        null)
                 .withHeader(HttpHeaderNames.ALLOW, String.join(", ", allowed));
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import java.security.SecureRandom;
@@ -13,8 +17,7 @@ final class Secrets {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
-    private Secrets() {
-    }
+    private Secrets() {}
 
     /** 256 random bits in URL-safe base64 without padding: 43 characters of A-Z a-z 0-9 - _. */
     static String token() {

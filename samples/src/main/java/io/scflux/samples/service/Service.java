@@ -1,16 +1,19 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.QueryStringDecoder;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.MissingColumnException;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import io.scflux.samples.plot.Plot;
@@ -58,19 +61,32 @@ public final class Service implements Disposable {
     private final ServiceOptions options;
     private final Redaction redaction;
     private final ServiceMetrics metrics;
-    private final Cache<Path, Mono<AnnData>> outputs = Caffeine.newBuilder().maximumSize(OUTPUTS_KEPT).build();
+    private final Cache<Path, Mono<AnnData>> outputs =
+            Caffeine.newBuilder().maximumSize(OUTPUTS_KEPT).build();
     private final Jobs jobs;
     private final Connections connections;
     private final DisposableServer server;
 
-    private Service(DataFolder folder, ServiceOptions options, Scheduler work, Streaming streaming,
-                    BlockCache cache, Function<Redaction, RequestLog> log) {
+    private Service(
+            DataFolder folder,
+            ServiceOptions options,
+            Scheduler work,
+            Streaming streaming,
+            BlockCache cache,
+            Function<Redaction, RequestLog> log) {
         this.folder = folder;
         this.options = options;
         this.redaction = new Redaction(folder, options.token());
         this.metrics = new ServiceMetrics(cache);
-        this.jobs = new Jobs(options.maxJobs(), options.keepJobs(), work, streaming, cache, metrics,
-                new Results(options.maxResultsBytes()), redaction);
+        this.jobs = new Jobs(
+                options.maxJobs(),
+                options.keepJobs(),
+                work,
+                streaming,
+                cache,
+                metrics,
+                new Results(options.maxResultsBytes()),
+                redaction);
         Access access = new Access(options.token());
         RequestLog requests = log.apply(redaction);
         this.connections = new Connections(options.maxConnections());
@@ -90,15 +106,24 @@ public final class Service implements Disposable {
         // reading a keep-alive connection when a request that came before the last one's operations ended is answered
         // synchronously (reactor/reactor-netty#4361), and a 401 is: every other request of a browser's connection
         // after an anonymous one waited for ever (17 to 21 of 40 connections alternating with and without the token).
-        this.server = HttpServer.create().host(options.host()).port(options.port())
-                .doOnChannelInit((observer, channel, address) -> channel.pipeline().addAfter(NettyPipeline.HttpCodec,
-                        ConnectionGuard.NAME, new ConnectionGuard(options.idleTimeout(), connections, redaction,
-                                requests)))
+        this.server = HttpServer.create()
+                .host(options.host())
+                .port(options.port())
+                .doOnChannelInit((observer, channel, address) -> channel.pipeline()
+                        .addAfter(
+                                NettyPipeline.HttpCodec,
+                                ConnectionGuard.NAME,
+                                new ConnectionGuard(options.idleTimeout(), connections, redaction, requests)))
                 .readTimeout(options.idleTimeout())
-                .handle((request, response) -> requests.around(request, response, Mono.defer(() -> {
-                    access.check(request, response);
-                    return Mono.from(router.dispatch(request, response));
-                }).onErrorResume(e -> fail(request, response, e)).subscribeOn(Schedulers.parallel())))
+                .handle((request, response) -> requests.around(
+                        request,
+                        response,
+                        Mono.defer(() -> {
+                                    access.check(request, response);
+                                    return Mono.from(router.dispatch(request, response));
+                                })
+                                .onErrorResume(e -> fail(request, response, e))
+                                .subscribeOn(Schedulers.parallel())))
                 .bindNow();
     }
 
@@ -107,14 +132,25 @@ public final class Service implements Disposable {
      * streaming X as {@code streaming} says and sharing the jobs' reads of X through {@code cache}. Blocking (it
      * resolves the folder's real path and binds the port).
      */
-    public static Service start(Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache) {
+    public static Service start(
+            Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache) {
         return new Service(new DataFolder(data), options, work, streaming, cache, RequestLog::new);
     }
 
     /** {@link #start}, the request log's lines sent to {@code requestLog} (a test's capture) instead of slf4j. */
-    static Service start(Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache,
-                         Consumer<String> requestLog) {
-        return new Service(new DataFolder(data), options, work, streaming, cache,
+    static Service start(
+            Path data,
+            ServiceOptions options,
+            Scheduler work,
+            Streaming streaming,
+            BlockCache cache,
+            Consumer<String> requestLog) {
+        return new Service(
+                new DataFolder(data),
+                options,
+                work,
+                streaming,
+                cache,
                 redaction -> new RequestLog(redaction, requestLog));
     }
 
@@ -163,17 +199,21 @@ public final class Service implements Disposable {
         return Mono.fromCallable(() -> IndexPage.html(folder.datasets(), jobs.all()))
                 .subscribeOn(Schedulers.boundedElastic())
                 .flatMap(html -> response.header(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
-                        .sendString(Mono.just(html)).then());
+                        .sendString(Mono.just(html))
+                        .then());
     }
 
     private Publisher<Void> submit(HttpServerRequest request, HttpServerResponse response) {
         return JsonBody.read(request, options.maxBodyBytes())
                 .publishOn(Schedulers.boundedElastic())
                 .map(body -> jobs.submit(JobRequest.parse(body, folder)))
-                .flatMap(job -> json(response.status(HttpResponseStatus.ACCEPTED), JSON.createObjectNode()
-                        .put("id", job.id())))
-                .onErrorMap(InvalidField.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
-                        "Invalid job request", e.getMessage(), e.field()));
+                .flatMap(job -> json(
+                        response.status(HttpResponseStatus.ACCEPTED),
+                        JSON.createObjectNode().put("id", job.id())))
+                .onErrorMap(
+                        InvalidField.class,
+                        e -> new Problem(
+                                HttpResponseStatus.BAD_REQUEST, "Invalid job request", e.getMessage(), e.field()));
     }
 
     /** {@code GET /jobs}: the jobs known, in submission order, with their state and links. */
@@ -193,24 +233,25 @@ public final class Service implements Disposable {
         boolean cancelOnDisconnect = "true".equals(query(request, "cancelOnDisconnect"));
         return response.header(HttpHeaderNames.CONTENT_TYPE, "text/event-stream")
                 .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
-                .sendString(job.events().map(JobEvent::toSse)
-                        .doOnCancel(() -> {
-                            if (cancelOnDisconnect) {
-                                job.cancel();
-                            }
-                        }))
+                .sendString(job.events().map(JobEvent::toSse).doOnCancel(() -> {
+                    if (cancelOnDisconnect) {
+                        job.cancel();
+                    }
+                }))
                 .then();
     }
 
     private Publisher<Void> result(HttpServerRequest request, HttpServerResponse response) {
         Job job = finished(job(request));
         Path file = job.output();
-        return Mono.fromCallable(() -> Files.size(file)).subscribeOn(Schedulers.boundedElastic())
-                .flatMap(size -> response
-                        .header(HttpHeaderNames.CONTENT_TYPE, "application/x-hdf5")
-                        .header(HttpHeaderNames.CONTENT_DISPOSITION,
+        return Mono.fromCallable(() -> Files.size(file))
+                .subscribeOn(Schedulers.boundedElastic())
+                .flatMap(size -> response.header(HttpHeaderNames.CONTENT_TYPE, "application/x-hdf5")
+                        .header(
+                                HttpHeaderNames.CONTENT_DISPOSITION,
                                 "attachment; filename=\"" + file.getFileName() + "\"")
-                        .sendFile(file, 0, size).then());
+                        .sendFile(file, 0, size)
+                        .then());
     }
 
     private Publisher<Void> page(HttpServerRequest request, HttpServerResponse response) {
@@ -221,7 +262,8 @@ public final class Service implements Disposable {
                 .map(data -> ResultsPage.html(job, data.orElse(null), color))
                 .flatMap(html -> response.header(HttpHeaderNames.CONTENT_TYPE, "text/html; charset=utf-8")
                         .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
-                        .sendString(Mono.just(html)).then());
+                        .sendString(Mono.just(html))
+                        .then());
     }
 
     /**
@@ -240,22 +282,30 @@ public final class Service implements Disposable {
         }
         finished(job);
         String color = query(request, "color");
-        return output(job).publishOn(Schedulers.boundedElastic())
-                .map(data -> plot.png(data, job.output().getFileName().toString(),
-                        PlotOptions.DEFAULT.withColor(color)))
+        return output(job)
+                .publishOn(Schedulers.boundedElastic())
+                .map(data ->
+                        plot.png(data, job.output().getFileName().toString(), PlotOptions.DEFAULT.withColor(color)))
                 .flatMap(png -> response.header(HttpHeaderNames.CONTENT_TYPE, "image/png")
                         .header(HttpHeaderNames.CACHE_CONTROL, "no-cache")
-                        .sendByteArray(Mono.just(png)).then())
-                .onErrorMap(MissingColumnException.class, e -> new Problem(HttpResponseStatus.BAD_REQUEST,
-                        "Invalid plot request", e.getMessage(), "color"))
-                .onErrorMap(IllegalArgumentException.class, e -> new Problem(
-                        HttpResponseStatus.CONFLICT, "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
+                        .sendByteArray(Mono.just(png))
+                        .then())
+                .onErrorMap(
+                        MissingColumnException.class,
+                        e -> new Problem(
+                                HttpResponseStatus.BAD_REQUEST, "Invalid plot request", e.getMessage(), "color"))
+                .onErrorMap(
+                        IllegalArgumentException.class,
+                        e -> new Problem(
+                                HttpResponseStatus.CONFLICT, "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
     }
 
     private Publisher<Void> metrics(HttpServerRequest request, HttpServerResponse response) {
-        return Mono.fromCallable(metrics::scrape).subscribeOn(Schedulers.boundedElastic())
+        return Mono.fromCallable(metrics::scrape)
+                .subscribeOn(Schedulers.boundedElastic())
                 .flatMap(text -> response.header(HttpHeaderNames.CONTENT_TYPE, ServiceMetrics.CONTENT_TYPE)
-                        .sendString(Mono.just(text)).then());
+                        .sendString(Mono.just(text))
+                        .then());
     }
 
     private Publisher<Void> cancel(HttpServerRequest request, HttpServerResponse response) {
@@ -274,10 +324,17 @@ public final class Service implements Disposable {
                 .flatMap(H5ad::open)
                 .map(data -> ObsRows.of(data.obs(), names))
                 .flatMap(rows -> response.header(HttpHeaderNames.CONTENT_TYPE, "application/x-ndjson")
-                        .sendString(rows).then())
-                .onErrorMap(InvalidField.class, e -> new Problem(e.field().equals("name")
-                        ? HttpResponseStatus.NOT_FOUND : HttpResponseStatus.BAD_REQUEST, "Invalid dataset request",
-                        e.getMessage(), e.field()));
+                        .sendString(rows)
+                        .then())
+                .onErrorMap(
+                        InvalidField.class,
+                        e -> new Problem(
+                                e.field().equals("name")
+                                        ? HttpResponseStatus.NOT_FOUND
+                                        : HttpResponseStatus.BAD_REQUEST,
+                                "Invalid dataset request",
+                                e.getMessage(),
+                                e.field()));
     }
 
     /**
@@ -285,8 +342,10 @@ public final class Service implements Disposable {
      * plot (X stays in the file); a failed read is not kept.
      */
     private Mono<AnnData> output(Job job) {
-        return outputs.get(job.output(), file -> H5ad.open(file)
-                .cache(data -> Duration.ofMillis(Long.MAX_VALUE), e -> Duration.ZERO, () -> Duration.ZERO));
+        return outputs.get(
+                job.output(),
+                file -> H5ad.open(file)
+                        .cache(data -> Duration.ofMillis(Long.MAX_VALUE), e -> Duration.ZERO, () -> Duration.ZERO));
     }
 
     /** The job of the request's {@code id}, or the 404 Problem. */
@@ -301,8 +360,11 @@ public final class Service implements Disposable {
     /** {@code job} when it is done and its output kept, else the 409 or 410 Problem. */
     private static Job finished(Job job) {
         if (!job.done()) {
-            throw new Problem(HttpResponseStatus.CONFLICT, "No result",
-                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"), "id");
+            throw new Problem(
+                    HttpResponseStatus.CONFLICT,
+                    "No result",
+                    "job " + job.id() + (job.ended() ? " ended without a result" : " has not finished"),
+                    "id");
         }
         return kept(job);
     }
@@ -310,8 +372,12 @@ public final class Service implements Disposable {
     /** {@code job} unless its output was deleted to keep the results under --max-results-mb: the 410 Problem. */
     private static Job kept(Job job) {
         if (job.evicted()) {
-            throw new Problem(HttpResponseStatus.GONE, "Result deleted", "the result of job " + job.id() + " was "
-                    + "deleted, the oldest, to keep the results under --max-results-mb", "id");
+            throw new Problem(
+                    HttpResponseStatus.GONE,
+                    "Result deleted",
+                    "the result of job " + job.id() + " was "
+                            + "deleted, the oldest, to keep the results under --max-results-mb",
+                    "id");
         }
         return job;
     }
@@ -346,16 +412,17 @@ public final class Service implements Disposable {
         return switch (ErrorKind.of(e)) {
             case NOT_FOUND -> new Problem(HttpResponseStatus.NOT_FOUND, "Not found", ErrorMessage.of(e), null);
             case PERMISSION -> new Problem(HttpResponseStatus.FORBIDDEN, "Permission denied", ErrorMessage.of(e), null);
-            case MISSING_KEY, INVALID, USAGE -> new Problem(HttpResponseStatus.UNPROCESSABLE_ENTITY,
-                    "Unprocessable data", ErrorMessage.of(e), null);
-            case IO, INTERNAL -> new Problem(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal error",
-                    ErrorMessage.of(e), null);
+            case MISSING_KEY, INVALID, USAGE ->
+                new Problem(HttpResponseStatus.UNPROCESSABLE_ENTITY, "Unprocessable data", ErrorMessage.of(e), null);
+            case IO, INTERNAL ->
+                new Problem(HttpResponseStatus.INTERNAL_SERVER_ERROR, "Internal error", ErrorMessage.of(e), null);
         };
     }
 
     private static Mono<Void> json(HttpServerResponse response, JsonNode body) {
         return response.header(HttpHeaderNames.CONTENT_TYPE, "application/json")
-                .sendString(Mono.just(body.toString())).then();
+                .sendString(Mono.just(body.toString()))
+                .then();
     }
 
     private static String query(HttpServerRequest request, String name) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import io.micrometer.core.instrument.Counter;
@@ -31,13 +35,16 @@ final class ServiceMetrics {
         blocks = Counter.builder("scflux.blocks.read")
                 .description("Row blocks of X that jobs decoded from their input files (added when a job ends)")
                 .register(registry);
-        bytes = Counter.builder("scflux.read").baseUnit("bytes")
+        bytes = Counter.builder("scflux.read")
+                .baseUnit("bytes")
                 .description("Bytes jobs read from the storage of their input files' X (added when a job ends)")
                 .register(registry);
         FunctionCounter.builder("scflux.cache.hits", cache, c -> c.stats().hits())
-                .description("Block reads the shared block cache served").register(registry);
+                .description("Block reads the shared block cache served")
+                .register(registry);
         FunctionCounter.builder("scflux.cache.misses", cache, c -> c.stats().misses())
-                .description("Block reads the shared block cache sent to the file").register(registry);
+                .description("Block reads the shared block cache sent to the file")
+                .register(registry);
     }
 
     /** Counts one block a job's step or write took. */
@@ -51,8 +58,11 @@ final class ServiceMetrics {
             blocks.increment(reads.blocksRead());
             bytes.increment(reads.bytesRead());
         }
-        Timer.builder("scflux.job.duration").description("Jobs from leaving the queue to their last event")
-                .tag("outcome", outcome).register(registry).record(nanos, TimeUnit.NANOSECONDS);
+        Timer.builder("scflux.job.duration")
+                .description("Jobs from leaving the queue to their last event")
+                .tag("outcome", outcome)
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
     }
 
     /** Every meter in the Prometheus text format. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import java.time.Duration;
@@ -9,8 +13,16 @@ import java.time.Duration;
  * no limit), how long a connection may wait for a request's head, or between two reads of its body, before it is
  * closed ({@link ConnectionGuard}), and the most connections open at once ({@link Connections}).
  */
-public record ServiceOptions(String host, int port, int maxJobs, int keepJobs, String token, long maxBodyBytes,
-                      long maxResultsBytes, Duration idleTimeout, int maxConnections) {
+public record ServiceOptions(
+        String host,
+        int port,
+        int maxJobs,
+        int keepJobs,
+        String token,
+        long maxBodyBytes,
+        long maxResultsBytes,
+        Duration idleTimeout,
+        int maxConnections) {
 
     /** The largest request body read unless told: 1 MiB, far more than a job request of many steps takes. */
     static final long MAX_BODY_BYTES = 1 << 20;
@@ -42,8 +54,8 @@ public record ServiceOptions(String host, int port, int maxJobs, int keepJobs, S
             throw new IllegalArgumentException("--max-body must be at least 1 byte, got " + maxBodyBytes);
         }
         if (maxResultsBytes < 0) {
-            throw new IllegalArgumentException("--max-results-mb must be 0 (no limit) or more, got "
-                    + (maxResultsBytes >> 20));
+            throw new IllegalArgumentException(
+                    "--max-results-mb must be 0 (no limit) or more, got " + (maxResultsBytes >> 20));
         }
         if (idleTimeout == null || idleTimeout.isNegative() || idleTimeout.isZero()) {
             throw new IllegalArgumentException("the idle timeout must be positive, got " + idleTimeout);
@@ -65,8 +77,8 @@ public record ServiceOptions(String host, int port, int maxJobs, int keepJobs, S
      * @param maxBodyBytes the largest request body read
      * @param maxResultsBytes the most the results may take (0: no limit)
      */
-    public ServiceOptions(String host, int port, int maxJobs, int keepJobs, String token, long maxBodyBytes,
-                          long maxResultsBytes) {
+    public ServiceOptions(
+            String host, int port, int maxJobs, int keepJobs, String token, long maxBodyBytes, long maxResultsBytes) {
         this(host, port, maxJobs, keepJobs, token, maxBodyBytes, maxResultsBytes, IDLE_TIMEOUT, MAX_CONNECTIONS);
     }
 
@@ -76,32 +88,30 @@ public record ServiceOptions(String host, int port, int maxJobs, int keepJobs, S
     }
 
     ServiceOptions withMaxJobs(int n) {
-        return new ServiceOptions(host, port, n, keepJobs, token, maxBodyBytes, maxResultsBytes, idleTimeout,
-                maxConnections);
+        return new ServiceOptions(
+                host, port, n, keepJobs, token, maxBodyBytes, maxResultsBytes, idleTimeout, maxConnections);
     }
 
     ServiceOptions withKeepJobs(int n) {
-        return new ServiceOptions(host, port, maxJobs, n, token, maxBodyBytes, maxResultsBytes, idleTimeout,
-                maxConnections);
+        return new ServiceOptions(
+                host, port, maxJobs, n, token, maxBodyBytes, maxResultsBytes, idleTimeout, maxConnections);
     }
 
     ServiceOptions withMaxResultsBytes(long n) {
-        return new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBodyBytes, n, idleTimeout,
-                maxConnections);
+        return new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBodyBytes, n, idleTimeout, maxConnections);
     }
 
     ServiceOptions withIdleTimeout(Duration timeout) {
-        return new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBodyBytes, maxResultsBytes, timeout,
-                maxConnections);
+        return new ServiceOptions(
+                host, port, maxJobs, keepJobs, token, maxBodyBytes, maxResultsBytes, timeout, maxConnections);
     }
 
     ServiceOptions withMaxConnections(int n) {
-        return new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBodyBytes, maxResultsBytes, idleTimeout,
-                n);
+        return new ServiceOptions(host, port, maxJobs, keepJobs, token, maxBodyBytes, maxResultsBytes, idleTimeout, n);
     }
 
     ServiceOptions withToken(String t) {
-        return new ServiceOptions(host, port, maxJobs, keepJobs, t, maxBodyBytes, maxResultsBytes, idleTimeout,
-                maxConnections);
+        return new ServiceOptions(
+                host, port, maxJobs, keepJobs, t, maxBodyBytes, maxResultsBytes, idleTimeout, maxConnections);
     }
 }

@@ -1,7 +1,11 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.backend.Streaming;
 import io.scflux.ops.FilterOptions;
 import io.scflux.ops.HighlyVariableGenesOptions;
 import io.scflux.ops.Log1pOptions;
@@ -28,16 +32,16 @@ enum Step {
     FILTER_CELLS {
         @Override
         Bound bind(Params params) {
-            FilterOptions options = filter(params, "filter_cells", "min_counts", "min_genes", "max_counts",
-                    "max_genes");
+            FilterOptions options =
+                    filter(params, "filter_cells", "min_counts", "min_genes", "max_counts", "max_genes");
             return (data, streaming) -> Pp.filterCells(data, options, streaming);
         }
     },
     FILTER_GENES {
         @Override
         Bound bind(Params params) {
-            FilterOptions options = filter(params, "filter_genes", "min_counts", "min_cells", "max_counts",
-                    "max_cells");
+            FilterOptions options =
+                    filter(params, "filter_genes", "min_counts", "min_cells", "max_counts", "max_cells");
             return (data, streaming) -> Pp.filterGenes(data, options, streaming);
         }
     },
@@ -45,7 +49,7 @@ enum Step {
         @Override
         Bound bind(Params params) {
             QcMetricsOptions options = QcMetricsOptions.defaults();
-            List<Integer> ranks = params.integers("percent_top", 1);   // scanpy's default: 50, 100, 200, 500
+            List<Integer> ranks = params.integers("percent_top", 1); // scanpy's default: 50, 100, 200, 500
             QcMetricsOptions chosen = ranks == null ? options : options.withPercentTop(ranks.toArray(Integer[]::new));
             return (data, streaming) -> Pp.calculateQcMetrics(data, chosen, streaming);
         }
@@ -53,7 +57,8 @@ enum Step {
     NORMALIZE {
         @Override
         Bound bind(Params params) {
-            NormalizeTotalOptions options = NormalizeTotalOptions.defaults().withTargetSum(params.positive("target_sum"));
+            NormalizeTotalOptions options =
+                    NormalizeTotalOptions.defaults().withTargetSum(params.positive("target_sum"));
             return (data, streaming) -> Pp.normalizeTotal(data, options, streaming);
         }
     },
@@ -83,9 +88,9 @@ enum Step {
         @Override
         Bound bind(Params params) {
             Integer n = params.integer("n_comps", 1);
-            PcaOptions options = n == null ? PcaOptions.defaults() : PcaOptions.defaults().withNComps(n);
-            return sized((data, streaming) -> Pp.pca(data, options, streaming),
-                    (size, input) -> size.withPca(n));
+            PcaOptions options =
+                    n == null ? PcaOptions.defaults() : PcaOptions.defaults().withNComps(n);
+            return sized((data, streaming) -> Pp.pca(data, options, streaming), (size, input) -> size.withPca(n));
         }
     },
     PSEUDOBULK {
@@ -95,9 +100,12 @@ enum Step {
             String groups = params.requiredText("groups_col", "pseudobulk");
             PseudobulkOptions options = option("groups_col", () -> PseudobulkOptions.of(sample, groups));
             String mode = params.text("mode");
-            PseudobulkOptions chosen = mode == null ? options
-                    : options.withMode(option("mode", () -> PseudobulkOptions.Mode.valueOf(mode.toUpperCase(Locale.ROOT))));
-            return sized((data, streaming) -> Pp.pseudobulk(data, chosen, streaming),
+            PseudobulkOptions chosen = mode == null
+                    ? options
+                    : options.withMode(
+                            option("mode", () -> PseudobulkOptions.Mode.valueOf(mode.toUpperCase(Locale.ROOT))));
+            return sized(
+                    (data, streaming) -> Pp.pseudobulk(data, chosen, streaming),
                     (size, input) -> size.asPseudobulk(input, sample, groups));
         }
     },
@@ -119,7 +127,8 @@ enum Step {
                 options = options.withNGenes(n);
             }
             RankGenesGroupsOptions chosen = options;
-            return sized((data, streaming) -> RankGenesGroups.rankGenesGroups(data, chosen, streaming),
+            return sized(
+                    (data, streaming) -> RankGenesGroups.rankGenesGroups(data, chosen, streaming),
                     (size, input) -> size.withRankGenesGroups(input, groupby, n));
         }
     };
@@ -151,16 +160,18 @@ enum Step {
                 return s;
             }
         }
-        throw new InvalidField(field, "unknown step " + name + " (known: "
-                + Arrays.stream(values()).map(Step::wireName).collect(Collectors.joining(", ")) + ")");
+        throw new InvalidField(
+                field,
+                "unknown step " + name + " (known: "
+                        + Arrays.stream(values()).map(Step::wireName).collect(Collectors.joining(", ")) + ")");
     }
 
     /**
      * The one criterion of a filter step among {@code min_counts}, the minimum of the other measure, {@code max_counts}
      * and its maximum, in that order (scanpy's parameters).
      */
-    private static FilterOptions filter(Params params, String step, String minCounts, String minOther,
-                                        String maxCounts, String maxOther) {
+    private static FilterOptions filter(
+            Params params, String step, String minCounts, String minOther, String maxCounts, String maxOther) {
         String given = params.oneOf(step, minCounts, minOther, maxCounts, maxOther);
         if (given.equals(minCounts) || given.equals(maxCounts)) {
             double n = params.number(given);

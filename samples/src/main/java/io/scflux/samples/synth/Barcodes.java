@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.synth;
 
 /**
@@ -8,8 +12,7 @@ final class Barcodes {
 
     private static final char[] BASES = {'A', 'C', 'G', 'T'};
 
-    private Barcodes() {
-    }
+    private Barcodes() {}
 
     static String of(long seed, int row) {
         int x = row + (int) CountModel.mix64(seed);

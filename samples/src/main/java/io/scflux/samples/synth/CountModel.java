@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.synth;
 
 import java.util.Arrays;
@@ -15,8 +19,10 @@ import java.util.SplittableRandom;
  */
 final class CountModel {
 
-    static final String[] MT_GENES = {"MT-ND1", "MT-ND2", "MT-CO1", "MT-CO2", "MT-ATP8", "MT-ATP6", "MT-CO3",
-        "MT-ND3", "MT-ND4L", "MT-ND4", "MT-ND5", "MT-ND6", "MT-CYB"};
+    static final String[] MT_GENES = {
+        "MT-ND1", "MT-ND2", "MT-CO1", "MT-CO2", "MT-ATP8", "MT-ATP6", "MT-CO3", "MT-ND3", "MT-ND4L", "MT-ND4", "MT-ND5",
+        "MT-ND6", "MT-CYB"
+    };
 
     /** Share of a cell's expected counts on the mitochondrial genes, before the per-cell factor. */
     static final double MT_SHARE = 0.05;
@@ -28,44 +34,51 @@ final class CountModel {
     private static final double PROGRAM_FRACTION = 0.05;
     /** Median fold change of a program gene in its own cell type, and the spread (sd of log) of the folds. */
     private static final double PROGRAM_FOLD = 5;
+
     private static final double PROGRAM_SIGMA = 0.4;
     /** Spread (sd of log) of cell-type abundances: some types are common, some rare. */
     private static final double TYPE_SIGMA = 0.7;
     /** Spread (sd of log) of a donor's effect on one gene, clipped at two spreads, and on the library size. */
     private static final double DONOR_SIGMA = 0.2;
+
     private static final double DONOR_DEPTH_SIGMA = 0.15;
     /** Spread (sd of log) of a cell's library size and of its mitochondrial fraction around the median. */
     static final double LIBRARY_SIGMA = 0.5;
+
     static final double MT_CELL_SIGMA = 0.4;
     /**
      * NB size parameter r per gene (variance = mean + mean^2 / r): a power of two from 1/2 to 8, median 2, so that
      * P(0) = (r / (r + mean))^r takes a division and a few squarings (or a square root), no {@code pow}.
      */
     private static final int MEDIAN_LOG2_DISPERSION = 1;
+
     private static final int MIN_LOG2_DISPERSION = -1;
     private static final int MAX_LOG2_DISPERSION = 3;
     private static final double LOG2_DISPERSION_SIGMA = 0.8;
     /** Ratio of the largest to the smallest key in a band of genes the sampler thins together. */
     private static final double BAND_RATIO = 1.3;
     /** Standard normal quantiles at (k + 1/2) / 8: the library sizes the depth calibration averages over. */
-    private static final double[] LIBRARY_NODES = {-1.5341, -0.8871, -0.4888, -0.1573, 0.1573, 0.4888, 0.8871,
-        1.5341};
+    private static final double[] LIBRARY_NODES = {-1.5341, -0.8871, -0.4888, -0.1573, 0.1573, 0.4888, 0.8871, 1.5341};
 
     final SynthSpec spec;
     /** Positions of the mitochondrial genes, ascending, in the order of {@link #MT_GENES}. */
     final int[] mtPosition;
+
     final String[] geneNames;
     final String[] geneIds;
     /** Expected share of a cell's counts per gene, by cell type; each row sums to 1. */
     final double[][] weight;
     /** Multiplier of each gene's mean per donor (mean 1 over donors), and of the library size per donor. */
     final double[][] donorEffect;
+
     final double[] donorDepth;
     /** NB size parameter r per gene, and its base-2 logarithm. */
     final double[] dispersion;
+
     final int[] log2Dispersion;
     /** Genes each cell type up-regulates, ascending. */
     final int[][] program;
+
     private final double[] typeCumulative;
     /**
      * Per cell type, the non-mitochondrial genes by decreasing {@code weight * max donor effect}, cut into bands
@@ -73,6 +86,7 @@ final class CountModel {
      * bound on the nonzero probability of every gene in the band, see {@link RowSampler#select}.
      */
     final int[][] order;
+
     final int[][] bandStart;
     final double[][] bandKey;
     final int[][] bandLog2Dispersion;
@@ -128,8 +142,7 @@ final class CountModel {
             shuffled[i] = shuffled[j];
             shuffled[j] = tmp;
         }
-        int programSize = (int) Math.max(1, Math.min(Math.round(PROGRAM_FRACTION * other.length),
-                other.length / t));
+        int programSize = (int) Math.max(1, Math.min(Math.round(PROGRAM_FRACTION * other.length), other.length / t));
         program = new int[t][];
         weight = new double[t][];
         for (int type = 0; type < t; type++) {

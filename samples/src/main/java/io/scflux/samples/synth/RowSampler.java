@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.synth;
 
 import java.util.SplittableRandom;
@@ -18,6 +22,7 @@ final class RowSampler {
     private final double[] zeros;
     /** Bit g set when gene g has a count in {@link #counts}: read back in gene order, without sorting. */
     private final long[] present;
+
     private final int[] counts;
     private SplittableRandom rng;
     private int n;

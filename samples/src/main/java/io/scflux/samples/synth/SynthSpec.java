@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.synth;
 
 /**
@@ -15,6 +19,7 @@ public record SynthSpec(int cells, int genes, double nnzPerCell, int donors, int
 
     /** Like the reference fixtures (3000 x 2000, 400 nonzeros per cell); see {@link #defaultNnzPerCell}. */
     public static final double DEFAULT_NNZ_PER_CELL = 400;
+
     public static final int DEFAULT_DONORS = 6;
     public static final int DEFAULT_CELL_TYPES = 8;
     public static final long DEFAULT_SEED = 7;
@@ -24,12 +29,12 @@ public record SynthSpec(int cells, int genes, double nnzPerCell, int donors, int
             throw new IllegalArgumentException("cells must be at least 1, got " + cells);
         }
         if (genes <= CountModel.MT_GENES.length) {
-            throw new IllegalArgumentException("genes must be more than the " + CountModel.MT_GENES.length
-                    + " mitochondrial genes, got " + genes);
+            throw new IllegalArgumentException(
+                    "genes must be more than the " + CountModel.MT_GENES.length + " mitochondrial genes, got " + genes);
         }
         if (!(nnzPerCell >= 1 && nnzPerCell <= genes / 2.0)) {
-            throw new IllegalArgumentException("nnz per cell must be in [1, genes / 2 = " + genes / 2.0 + "], got "
-                    + nnzPerCell);
+            throw new IllegalArgumentException(
+                    "nnz per cell must be in [1, genes / 2 = " + genes / 2.0 + "], got " + nnzPerCell);
         }
         if (donors < 1) {
             throw new IllegalArgumentException("donors must be at least 1, got " + donors);
@@ -42,8 +47,13 @@ public record SynthSpec(int cells, int genes, double nnzPerCell, int donors, int
 
     /** {@code cells x genes} with the default nonzeros per cell, donors, cell types and seed. */
     public static SynthSpec of(int cells, int genes) {
-        return new SynthSpec(cells, genes, defaultNnzPerCell(genes), DEFAULT_DONORS,
-                Math.min(DEFAULT_CELL_TYPES, genes - CountModel.MT_GENES.length), DEFAULT_SEED);
+        return new SynthSpec(
+                cells,
+                genes,
+                defaultNnzPerCell(genes),
+                DEFAULT_DONORS,
+                Math.min(DEFAULT_CELL_TYPES, genes - CountModel.MT_GENES.length),
+                DEFAULT_SEED);
     }
 
     /** {@value #DEFAULT_NNZ_PER_CELL}, or a fifth of the genes when that is fewer (the fixtures' density). */

@@ -1,9 +1,13 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.synth;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
-import io.scflux.core.PlanTarget;
 import io.scflux.core.DType;
+import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.anndata.AnnData;
@@ -102,8 +106,7 @@ public final class SyntheticCounts implements BlockSource {
             }
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
     }
 

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,13 +34,17 @@ class AtomicFileTest {
         Path target = dir.resolve("p".repeat(246) + ".png"); // 250 bytes
         List<Path> writing = new ArrayList<>();
         AtomicFile.write(target, out -> {
-            writing.addAll(TemporaryFiles.writing().stream().filter(f -> f.getParent().equals(dir)).toList());
+            writing.addAll(TemporaryFiles.writing().stream()
+                    .filter(f -> f.getParent().equals(dir))
+                    .toList());
             out.write("image".getBytes(StandardCharsets.UTF_8));
         });
         assertEquals(1, writing.size(), writing.toString());
-        assertEquals(OptionalLong.of(ProcessHandle.current().pid()),
+        assertEquals(
+                OptionalLong.of(ProcessHandle.current().pid()),
                 TemporaryName.owner(writing.get(0).getFileName().toString()));
-        assertTrue(TemporaryFiles.writing().stream().noneMatch(f -> f.getParent().equals(dir)), "forgotten after");
+        assertTrue(
+                TemporaryFiles.writing().stream().noneMatch(f -> f.getParent().equals(dir)), "forgotten after");
         assertEquals("image", Files.readString(target));
         assertEquals(List.of(target.getFileName().toString()), files());
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,7 +18,7 @@ class ByteSizeOptionTest {
     void serveSaysWhatItTakes(String size) {
         Cli c = Cli.run("serve", "--data", ".", "--port", "0", "--max-body", size);
         assertEquals(2, c.exitCode(), c.err());
-        assertTrue(c.err().contains(size.equals("x") ? "not a size: x" : "--max-body must be at least 1 byte"),
-                c.err());
+        assertTrue(
+                c.err().contains(size.equals("x") ? "not a size: x" : "--max-body must be at least 1 byte"), c.err());
     }
 }

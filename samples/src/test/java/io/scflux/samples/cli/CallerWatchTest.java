@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -37,8 +41,8 @@ class CallerWatchTest {
         assertTrue(p.waitFor(10, TimeUnit.SECONDS), "the JVM stops within seconds");
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(1, p.exitValue(), err);
-        assertEquals("scflux: error: stopped: the caller closed stdin (it exited, was killed or cancelled)",
-                err.strip());
+        assertEquals(
+                "scflux: error: stopped: the caller closed stdin (it exited, was killed or cancelled)", err.strip());
         assertArrayEquals(before, digest(input), "the input is unchanged");
         assertEquals(List.of("in.h5ad"), files(), "no temporary file is left");
     }
@@ -57,15 +61,38 @@ class CallerWatchTest {
 
     private Path synth() {
         Path input = dir.resolve("in.h5ad");
-        assertEquals(0, Cli.run("synth", "--cells", "20000", "--genes", "2000", "--nnz-per-cell", "300",
-                "--compression", "gzip", "-o", input.toString()).exitCode());
+        assertEquals(
+                0,
+                Cli.run(
+                                "synth",
+                                "--cells",
+                                "20000",
+                                "--genes",
+                                "2000",
+                                "--nnz-per-cell",
+                                "300",
+                                "--compression",
+                                "gzip",
+                                "-o",
+                                input.toString())
+                        .exitCode());
         return input;
     }
 
     private Process rewrite(Path input, boolean watched) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder b = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                Scflux.class.getName(), "-q", "--threads", "1", "log1p", input.toString(), "--in-place")
+        ProcessBuilder b = new ProcessBuilder(
+                        java,
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Scflux.class.getName(),
+                        "-q",
+                        "--threads",
+                        "1",
+                        "log1p",
+                        input.toString(),
+                        "--in-place")
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD);
         b.environment().remove(CallerWatch.ENVIRONMENT);
         if (watched) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -56,7 +60,8 @@ class CellRangerCommandTest {
         assertArrayEquals(synth.obs().index(), a.obs().index());
         assertArrayEquals(synth.var().index(), a.var().index());
         CsrMatrix expected = CsrMatrix.collect(synth.x().blocks(), 2000).block();
-        io.scflux.core.test.Matrices.assertSame(expected, CsrMatrix.collect(a.x().blocks(), 2000).block());
+        io.scflux.core.test.Matrices.assertSame(
+                expected, CsrMatrix.collect(a.x().blocks(), 2000).block());
         Python.assumeAnndata();
         String script = """
                 import sys, anndata
@@ -66,7 +71,9 @@ class CellRangerCommandTest {
                 assert list(a.var.columns) == ["gene_ids", "feature_types", "genome"], a.var.columns
                 print(a.n_obs, a.n_vars, int(a.X.sum()), a.obs_names[0])
                 """;
-        assertEquals("3000 2000 2953988 " + synth.obs().index()[0], Python.run(script, out.toString()).strip());
+        assertEquals(
+                "3000 2000 2953988 " + synth.obs().index()[0],
+                Python.run(script, out.toString()).strip());
     }
 
     @Test
@@ -75,17 +82,43 @@ class CellRangerCommandTest {
         Cli s = Cli.run("synth", "--cells", "500", "--genes", "300", "--format", "cellranger", "-o", file.toString());
         assertEquals(0, s.exitCode(), s.err());
         Path h5ad = tmp.resolve("synth.h5ad");
-        assertEquals(0, Cli.run("synth", "--cells", "500", "--genes", "300", "-o", h5ad.toString()).exitCode());
+        assertEquals(
+                0,
+                Cli.run("synth", "--cells", "500", "--genes", "300", "-o", h5ad.toString())
+                        .exitCode());
         Path fromTenx = tmp.resolve("qc-tenx.h5ad");
         Path fromH5ad = tmp.resolve("qc-h5ad.h5ad");
         Cli small = Cli.run("qc", file.toString(), "--qc-var", "mt=MT-", "-o", fromTenx.toString());
         assertEquals(2, small.exitCode(), "scanpy's default ranks reach past 300 genes");
-        assertTrue(small.err().startsWith("scflux: error: the default --percent-top ranks 50,100,200,500 reach past "
-                + "the 300 genes"), small.err());
-        assertEquals(0, Cli.run("qc", file.toString(), "--qc-var", "mt=MT-", "--percent-top", "50,100,200", "-o",
-                fromTenx.toString()).exitCode());
-        assertEquals(0, Cli.run("qc", h5ad.toString(), "--qc-var", "mt=MT-", "--percent-top", "50,100,200", "-o",
-                fromH5ad.toString()).exitCode());
+        assertTrue(
+                small.err()
+                        .startsWith("scflux: error: the default --percent-top ranks 50,100,200,500 reach past "
+                                + "the 300 genes"),
+                small.err());
+        assertEquals(
+                0,
+                Cli.run(
+                                "qc",
+                                file.toString(),
+                                "--qc-var",
+                                "mt=MT-",
+                                "--percent-top",
+                                "50,100,200",
+                                "-o",
+                                fromTenx.toString())
+                        .exitCode());
+        assertEquals(
+                0,
+                Cli.run(
+                                "qc",
+                                h5ad.toString(),
+                                "--qc-var",
+                                "mt=MT-",
+                                "--percent-top",
+                                "50,100,200",
+                                "-o",
+                                fromH5ad.toString())
+                        .exitCode());
         AnnData a = H5ad.read(fromTenx);
         AnnData b = H5ad.read(fromH5ad);
         assertArrayEquals(b.obs().index(), a.obs().index(), "the same barcodes");

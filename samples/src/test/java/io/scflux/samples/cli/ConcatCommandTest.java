@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -40,7 +44,9 @@ class ConcatCommandTest {
     private static String[] firstColumn(String file) throws IOException {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(
                 new GZIPInputStream(Files.newInputStream(EXPECTED.resolve(file))), StandardCharsets.UTF_8))) {
-            return in.lines().skip(1).map(l -> l.substring(0, l.indexOf(',') < 0 ? l.length() : l.indexOf(',')))
+            return in.lines()
+                    .skip(1)
+                    .map(l -> l.substring(0, l.indexOf(',') < 0 ? l.length() : l.indexOf(',')))
                     .toArray(String[]::new);
         }
     }
@@ -48,15 +54,29 @@ class ConcatCommandTest {
     @Test
     void outerJoinOfTheSynthPairHasAnndatasNames() throws IOException {
         Path out = tmp.resolve("outer.h5ad");
-        Cli c = Cli.run("--threads", "2", "concat", TestFixtures.path("synth-3k.int64.h5ad").toString(),
-                TestFixtures.path("synth-3k-b.h5ad").toString(), "-o", out.toString(), "--join", "outer",
-                "--label", "batch", "--keys", "a,b", "--index-unique", "-");
+        Cli c = Cli.run(
+                "--threads",
+                "2",
+                "concat",
+                TestFixtures.path("synth-3k.int64.h5ad").toString(),
+                TestFixtures.path("synth-3k-b.h5ad").toString(),
+                "-o",
+                out.toString(),
+                "--join",
+                "outer",
+                "--label",
+                "batch",
+                "--keys",
+                "a,b",
+                "--index-unique",
+                "-");
         assertEquals(0, c.exitCode(), c.err());
         assertTrue(c.out().contains("4000 cells x 2300 genes from 2 files"), c.out());
         AnnData r = H5ad.read(out);
         assertArrayEquals(firstColumn("concat_outer_obs.csv.gz"), r.obs().index());
         assertArrayEquals(firstColumn("concat_outer_var.csv.gz"), r.var().index());
-        assertArrayEquals(new String[] {"a", "b"},
+        assertArrayEquals(
+                new String[] {"a", "b"},
                 ((CategoricalColumn) r.obs().column("batch")).categories().strings());
     }
 
@@ -126,10 +146,25 @@ class ConcatCommandTest {
         String b = TestFixtures.path("synth-3k-b.h5ad").toString();
         for (String join : List.of("inner", "outer")) {
             Path out = tmp.resolve(join + ".h5ad");
-            Cli c = Cli.run("concat", b, a, "-o", out.toString(), "--join", join, "--label", "src", "--keys", "b,a",
-                    "--index-unique", "_", "--compression", "gzip");
+            Cli c = Cli.run(
+                    "concat",
+                    b,
+                    a,
+                    "-o",
+                    out.toString(),
+                    "--join",
+                    join,
+                    "--label",
+                    "src",
+                    "--keys",
+                    "b,a",
+                    "--index-unique",
+                    "_",
+                    "--compression",
+                    "gzip");
             assertEquals(0, c.exitCode(), c.err());
-            String script = String.join("\n",
+            String script = String.join(
+                    "\n",
                     "import sys, anndata as ad, numpy as np",
                     "mine = ad.read_h5ad(sys.argv[1])",
                     "ins = [ad.read_h5ad(p) for p in sys.argv[2:4]]",

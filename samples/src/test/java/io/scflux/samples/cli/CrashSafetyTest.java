@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -39,8 +43,10 @@ class CrashSafetyTest {
     @Test
     void killedWritesLeaveCompleteTargetsOrNone() throws Exception {
         Path input = dir.resolve("in.h5ad");
-        assertEquals(0, Cli.run("synth", "--cells", "20000", "--genes", "2000", "--nnz-per-cell", "300", "-o",
-                input.toString()).exitCode());
+        assertEquals(
+                0,
+                Cli.run("synth", "--cells", "20000", "--genes", "2000", "--nnz-per-cell", "300", "-o", input.toString())
+                        .exitCode());
         byte[] inputDigest = digest(input);
         Path reference = dir.resolve("reference.h5ad");
         long started = System.nanoTime();
@@ -65,10 +71,13 @@ class CrashSafetyTest {
             }
             String state = (!Files.exists(target) ? "absent" : "complete")
                     + (temporaryFiles().stream().anyMatch(n -> n.contains(".scflux-" + p.pid() + "-"))
-                            ? ", killed mid-write" : "");
+                            ? ", killed mid-write"
+                            : "");
             if (Files.exists(target)) {
-                assertEquals(expected, Fingerprint.of(target), "trial " + trial + ": killed after " + delay
-                        + " ms, the target is not the complete output");
+                assertEquals(
+                        expected,
+                        Fingerprint.of(target),
+                        "trial " + trial + ": killed after " + delay + " ms, the target is not the complete output");
             } else {
                 assertTrue(!earlier, "trial " + trial + ": the earlier complete target was removed");
             }
@@ -83,14 +92,26 @@ class CrashSafetyTest {
 
     private Process child(Path input, Path target) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                Scflux.class.getName(), "preprocess", input.toString(), "-o", target.toString())
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        return new ProcessBuilder(
+                        java,
+                        "-Xmx256m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Scflux.class.getName(),
+                        "preprocess",
+                        input.toString(),
+                        "-o",
+                        target.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
     }
 
     private List<String> temporaryFiles() throws IOException {
         try (Stream<Path> s = Files.list(dir)) {
-            return s.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".tmp")).collect(Collectors.toList());
+            return s.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".tmp"))
+                    .collect(Collectors.toList());
         }
     }
 
@@ -103,7 +124,10 @@ class CrashSafetyTest {
         static Fingerprint of(Path file) {
             AnnData d = H5ad.read(file);
             BlockSource x = d.x();
-            return new Fingerprint(d.nObs(), d.nVars(), List.copyOf(d.obs().columns().keySet()),
+            return new Fingerprint(
+                    d.nObs(),
+                    d.nVars(),
+                    List.copyOf(d.obs().columns().keySet()),
                     List.copyOf(d.var().columns().keySet()),
                     Totals.of(x, x.plan(PlanTarget.DEFAULT), Execution.sequential()));
         }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -35,7 +39,8 @@ class DeviceOptionTest {
 
     @BeforeEach
     void noGpu() {
-        assumeTrue(Backends.select(BackendChoice.AUTO, Long.MAX_VALUE).isHost(),
+        assumeTrue(
+                Backends.select(BackendChoice.AUTO, Long.MAX_VALUE).isHost(),
                 "a usable CUDA device is present: samples/gpu-check.sh covers it");
     }
 
@@ -62,7 +67,8 @@ class DeviceOptionTest {
     void autoWithoutAGpuRunsOnTheHostSilently() throws Exception {
         Path cpu = tmp.resolve("cpu.h5ad");
         Path auto = tmp.resolve("auto.h5ad");
-        assertEquals(0, Cli.run("--device", "cpu", "log1p", IN, "-o", cpu.toString()).exitCode());
+        assertEquals(
+                0, Cli.run("--device", "cpu", "log1p", IN, "-o", cpu.toString()).exitCode());
         Cli quiet = Cli.run("--stats", "--device-mem-mb", "256", "log1p", IN, "-o", auto.toString());
         assertEquals(0, quiet.exitCode(), quiet.err());
         assertFalse(quiet.err().contains(NOTICE), quiet.err());
@@ -83,10 +89,12 @@ class DeviceOptionTest {
 
     @Test
     void badDeviceValuesAreUsageErrors() {
-        Cli name = Cli.run("--device", "gpu", "log1p", IN, "-o", tmp.resolve("x.h5ad").toString());
+        Cli name = Cli.run(
+                "--device", "gpu", "log1p", IN, "-o", tmp.resolve("x.h5ad").toString());
         assertEquals(2, name.exitCode());
         assertTrue(name.err().contains("device must be auto, cpu or cuda, got 'gpu'"), name.err());
-        Cli cap = Cli.run("--device-mem-mb", "0", "log1p", IN, "-o", tmp.resolve("x.h5ad").toString());
+        Cli cap = Cli.run(
+                "--device-mem-mb", "0", "log1p", IN, "-o", tmp.resolve("x.h5ad").toString());
         assertEquals(2, cap.exitCode());
         assertTrue(cap.err().contains("--device-mem-mb must be at least 1, got 0"), cap.err());
     }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -75,8 +79,12 @@ class DiskFullCommandTest {
             Result r = scflux(root, "", "--device", "cpu", "qc", IN, "-o", "small/qc.h5ad");
             System.out.println("DiskFullCommandTest: " + r.output.strip());
             assertOneError(r, "qc.h5ad: needs about ", " MB free in small");
-            assertTrue(r.output.strip().matches("scflux: error: qc\\.h5ad: needs about 1\\d\\.\\d MB, 4\\.\\d MB free in "
-                    + "small"), r.output);
+            assertTrue(
+                    r.output
+                            .strip()
+                            .matches("scflux: error: qc\\.h5ad: needs about 1\\d\\.\\d MB, 4\\.\\d MB free in "
+                                    + "small"),
+                    r.output);
             assertEquals(List.of(filler), list(small), "no temporary file on the disk");
             assertEquals(List.of(), crashReports(), "no JVM crash report");
         } finally {
@@ -88,10 +96,19 @@ class DiskFullCommandTest {
     void theFileSizeLimitEndsWithOneLineAndNoCrash() throws Exception {
         Path out = Files.createTempDirectory(root, "out");
         Path work = Files.createTempDirectory(root, "work");
-        Result r = scflux(work, "ulimit -f 2000 && ", "--device", "cpu", "preprocess", IN, "-o",
+        Result r = scflux(
+                work,
+                "ulimit -f 2000 && ",
+                "--device",
+                "cpu",
+                "preprocess",
+                IN,
+                "-o",
                 out.resolve("out.h5ad").toString());
-        assertOneError(r, "out.h5ad: needs about ", " MB, more than the file size this process may write (ulimit -f: "
-                + 2000 * 1024 + " bytes) in " + out);
+        assertOneError(
+                r,
+                "out.h5ad: needs about ",
+                " MB, more than the file size this process may write (ulimit -f: " + 2000 * 1024 + " bytes) in " + out);
         assertEquals(List.of(), list(out), "no temporary file");
         assertEquals(List.of(), list(work), "no JVM crash report (hs_err_pid*.log)");
     }
@@ -110,13 +127,20 @@ class DiskFullCommandTest {
         assertEquals(1, r.exit, r.output);
         List<String> lines = r.output.strip().lines().toList();
         assertEquals(1, lines.size(), "one line: " + r.output);
-        assertTrue(lines.get(0).startsWith("scflux: error: " + start) && lines.get(0).contains(says), r.output);
+        assertTrue(
+                lines.get(0).startsWith("scflux: error: " + start)
+                        && lines.get(0).contains(says),
+                r.output);
     }
 
     /** scflux in a child JVM started by bash in {@code work}, after {@code shellPrefix} (e.g. a ulimit). */
     private static Result scflux(Path work, String shellPrefix, String... args) throws Exception {
-        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-cp", System.getProperty("java.class.path"), Scflux.class.getName()));
+        List<String> java = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                Scflux.class.getName()));
         java.addAll(List.of(args));
         StringBuilder command = new StringBuilder(shellPrefix).append("exec");
         for (String a : java) {
@@ -125,11 +149,13 @@ class DiskFullCommandTest {
         return exec(work, List.of("bash", "-c", command.toString()));
     }
 
-    private record Result(int exit, String output) {
-    }
+    private record Result(int exit, String output) {}
 
     private static Result exec(Path work, List<String> command) throws Exception {
-        Process p = new ProcessBuilder(command).directory(work.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(command)
+                .directory(work.toFile())
+                .redirectErrorStream(true)
+                .start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
@@ -140,7 +166,9 @@ class DiskFullCommandTest {
 
     /** The JVM crash reports (hs_err_pid*.log) in the folder the tight-disk runs start in. */
     private static List<Path> crashReports() throws IOException {
-        return list(root).stream().filter(f -> f.getFileName().toString().startsWith("hs_err")).toList();
+        return list(root).stream()
+                .filter(f -> f.getFileName().toString().startsWith("hs_err"))
+                .toList();
     }
 
     private static List<Path> list(Path folder) throws IOException {

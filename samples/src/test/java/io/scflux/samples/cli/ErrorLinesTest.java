@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -82,11 +86,23 @@ class ErrorLinesTest {
     static Stream<Arguments> badOptionValues() {
         return Stream.of(
                 Arguments.of(List.of("fuzz", "IN", "--replay", "-1"), "--replay must be a case number"),
-                Arguments.of(List.of("pseudobulk", "IN", "--sample-col", "sample", "--groups-col", "cell_type",
-                        "--min-cells", "-1", "-o", "OUT"), "min_cells must not be negative, got -1"),
+                Arguments.of(
+                        List.of(
+                                "pseudobulk",
+                                "IN",
+                                "--sample-col",
+                                "sample",
+                                "--groups-col",
+                                "cell_type",
+                                "--min-cells",
+                                "-1",
+                                "-o",
+                                "OUT"),
+                        "min_cells must not be negative, got -1"),
                 Arguments.of(List.of("concat", "IN", "IN", "--keys", "a,a", "-o", "OUT"), "keys must be unique"),
-                Arguments.of(List.of("hvg", "IN", "--n-top-genes", "0", "-o", "OUT"), "n_top_genes must be at "
-                        + "least 1, got 0"),
+                Arguments.of(
+                        List.of("hvg", "IN", "--n-top-genes", "0", "-o", "OUT"),
+                        "n_top_genes must be at " + "least 1, got 0"),
                 Arguments.of(List.of("filter-cells", "IN", "--min-genes", "-1", "-o", "OUT"), "min_genes"));
     }
 
@@ -95,8 +111,9 @@ class ErrorLinesTest {
     void anOptionValueTheOptionsRefuseIsAUsageError(List<String> command, String expected) {
         Path in = counts("in.h5ad", 20, 10, 0);
         Path out = tmp.resolve("out.h5ad");
-        Cli c = Cli.run(command.stream().map(a -> a.equals("IN") ? in.toString() : a.equals("OUT") ? out.toString()
-                : a).toArray(String[]::new));
+        Cli c = Cli.run(command.stream()
+                .map(a -> a.equals("IN") ? in.toString() : a.equals("OUT") ? out.toString() : a)
+                .toArray(String[]::new));
         assertEquals(2, c.exitCode(), c.err());
         assertTrue(onlyLine(c).contains(expected), c.err());
         assertTrue(c.err().contains("see 'scflux " + command.get(0) + " --help'"), c.err());
@@ -107,7 +124,9 @@ class ErrorLinesTest {
     void theOptionsRecordsRefuseTheValuesThemselves() {
         assertThrows(InvalidOptionException.class, () -> FilterOptions.minGenes(-1));
         assertThrows(InvalidOptionException.class, () -> FilterOptions.maxCounts(-0.5));
-        assertThrows(InvalidOptionException.class, () -> HighlyVariableGenesOptions.defaults().withNTopGenes(0));
+        assertThrows(
+                InvalidOptionException.class,
+                () -> HighlyVariableGenesOptions.defaults().withNTopGenes(0));
         assertEquals(0, FilterOptions.minGenes(0).threshold());
     }
 
@@ -118,8 +137,10 @@ class ErrorLinesTest {
         for (String in : List.of(fifo.toString(), "/dev/zero")) {
             Cli c = Cli.run("info", in);
             assertEquals(1, c.exitCode(), c.err());
-            assertEquals("scflux: error: " + in + ": is not a regular file (a FIFO, a device or a socket): scflux "
-                    + "reads .h5ad and .h5 files", onlyLine(c));
+            assertEquals(
+                    "scflux: error: " + in + ": is not a regular file (a FIFO, a device or a socket): scflux "
+                            + "reads .h5ad and .h5 files",
+                    onlyLine(c));
         }
     }
 
@@ -141,10 +162,19 @@ class ErrorLinesTest {
     @Test
     void seuratV3OnGenesThatDoNotVarySaysSo() {
         Path in = counts("constant.h5ad", 20, 10, 3);
-        Cli c = Cli.run("hvg", in.toString(), "--flavor", "seurat_v3", "-o", tmp.resolve("out.h5ad").toString());
+        Cli c = Cli.run(
+                "hvg",
+                in.toString(),
+                "--flavor",
+                "seurat_v3",
+                "-o",
+                tmp.resolve("out.h5ad").toString());
         assertEquals(1, c.exitCode(), c.err());
-        assertTrue(onlyLine(c).startsWith("scflux: error: " + in + ": /X: seurat_v3: 0 of 10 genes vary across 20 "
-                + "cells"), c.err());
+        assertTrue(
+                onlyLine(c)
+                        .startsWith(
+                                "scflux: error: " + in + ": /X: seurat_v3: 0 of 10 genes vary across 20 " + "cells"),
+                c.err());
     }
 
     @Test
@@ -152,49 +182,68 @@ class ErrorLinesTest {
         Path in = tmp.resolve("empty.h5ad");
         Frame obs = new Frame(new String[0]);
         obs.put("cell_type", CategoricalColumn.fromValues(new String[0]));
-        H5ad.write(new AnnData(CsrMatrix.builder(5).build(), obs, new Frame(new String[] {"a", "b", "c", "d",
-                "e"})), in).block();
-        Cli c = Cli.run("rank-genes-groups", in.toString(), "--groupby", "cell_type", "-o",
+        H5ad.write(
+                        new AnnData(
+                                CsrMatrix.builder(5).build(), obs, new Frame(new String[] {"a", "b", "c", "d", "e"})),
+                        in)
+                .block();
+        Cli c = Cli.run(
+                "rank-genes-groups",
+                in.toString(),
+                "--groupby",
+                "cell_type",
+                "-o",
                 tmp.resolve("out.h5ad").toString());
         assertEquals(1, c.exitCode(), c.err());
-        assertEquals("scflux: error: " + in + ": /obs: no cells: rank_genes_groups needs at least one group of "
-                + "--groupby cell_type with two cells or more", onlyLine(c));
+        assertEquals(
+                "scflux: error: " + in + ": /obs: no cells: rank_genes_groups needs at least one group of "
+                        + "--groupby cell_type with two cells or more",
+                onlyLine(c));
     }
 
     @Test
     void anEncodingVersionAnndataRefusesIsRefused() throws IOException {
         Python.assumeAnndata();
         Path in = counts("v.h5ad", 6, 4, 0);
-        Python.run("import h5py, sys\nwith h5py.File(sys.argv[1], 'r+') as f:\n"
-                + "    f['X'].attrs['encoding-version'] = '9.9.9'\n", in.toString());
+        Python.run(
+                "import h5py, sys\nwith h5py.File(sys.argv[1], 'r+') as f:\n"
+                        + "    f['X'].attrs['encoding-version'] = '9.9.9'\n",
+                in.toString());
         Cli c = Cli.run("info", in.toString());
         assertEquals(1, c.exitCode(), c.err());
-        assertEquals("scflux: error: " + in + ": /X: unsupported encoding-version 9.9.9 of encoding-type csr_matrix "
-                + "(anndata and scflux read 0.1.0)", onlyLine(c));
+        assertEquals(
+                "scflux: error: " + in + ": /X: unsupported encoding-version 9.9.9 of encoding-type csr_matrix "
+                        + "(anndata and scflux read 0.1.0)",
+                onlyLine(c));
     }
 
     @Test
     void aBoolXIsRefusedOnWriteNamingTheFile() throws IOException {
         Python.assumeAnndata();
         Path in = tmp.resolve("bool.h5ad");
-        Python.run("import anndata, numpy, scipy.sparse, sys\n"
-                + "x = scipy.sparse.random(8, 5, density=0.4, format='csr', random_state=3) > 0\n"
-                + "anndata.AnnData(x, dtype=bool).write_h5ad(sys.argv[1])\n", in.toString());
+        Python.run(
+                "import anndata, numpy, scipy.sparse, sys\n"
+                        + "x = scipy.sparse.random(8, 5, density=0.4, format='csr', random_state=3) > 0\n"
+                        + "anndata.AnnData(x, dtype=bool).write_h5ad(sys.argv[1])\n",
+                in.toString());
         Cli c = Cli.run("convert", in.toString(), "-o", tmp.resolve("out.h5ad").toString());
         assertEquals(1, c.exitCode(), c.err());
         String line = onlyLine(c);
-        assertTrue(line.contains(in + ":/X") && line.contains("holds bool values") && line.contains("numeric dtype"),
+        assertTrue(
+                line.contains(in + ":/X") && line.contains("holds bool values") && line.contains("numeric dtype"),
                 line);
     }
 
     /** Runs the command line in a JVM of its own with {@code jvm} options; its exit status and stderr. */
     private static Cli child(List<String> jvm, String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString()));
+        List<String> command = new ArrayList<>(
+                List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
         command.addAll(jvm);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), Scflux.class.getName()));
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(command)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the JVM stopped");
         return new Cli(p.exitValue(), "", err);
@@ -204,8 +253,8 @@ class ErrorLinesTest {
     void workThatCannotFitTheHeapIsRefusedBeforeItStarts() throws Exception {
         Path wide = counts("wide.h5ad", 30, 3000, 0);
         Path out = tmp.resolve("out.h5ad");
-        Cli pca = child(List.of("-Xmx64m"), "pca", wide.toString(), "--solver", "covariance_eigh", "-o",
-                out.toString());
+        Cli pca =
+                child(List.of("-Xmx64m"), "pca", wide.toString(), "--solver", "covariance_eigh", "-o", out.toString());
         assertEquals(1, pca.exitCode(), pca.err());
         assertTrue(onlyLine(pca).contains("pca's covariance_eigh solver over 3000 genes"), pca.err());
         assertTrue(pca.err().contains("refusing it before allocating"), pca.err());
@@ -218,8 +267,8 @@ class ErrorLinesTest {
         assertTrue(threads.err().contains("SCFLUX_JAVA_OPTS=-Xmx"), threads.err());
         assertFalse(Files.exists(out));
         // without --threads, a machine of 64 cores runs as many workers as the heap holds
-        Cli cores = child(List.of("-Xmx64m", "-XX:ActiveProcessorCount=64"), "qc", wide.toString(), "-o",
-                out.toString());
+        Cli cores =
+                child(List.of("-Xmx64m", "-XX:ActiveProcessorCount=64"), "qc", wide.toString(), "-o", out.toString());
         assertEquals(0, cores.exitCode(), cores.err());
     }
 
@@ -227,13 +276,22 @@ class ErrorLinesTest {
     void anOutOfMemoryErrorIsOneLineNamingTheSettings() throws Exception {
         Path wide = counts("wide.h5ad", 30, 3000, 0);
         // past the memory budget's refusal on purpose: the Gram's covariance then meets the heap's end
-        Cli c = child(List.of("-Xmx64m", "-Dscflux.memory.budget.mb=100000"), "--threads", "2", "pca",
-                wide.toString(), "--solver", "covariance_eigh", "-o", tmp.resolve("out.h5ad").toString());
+        Cli c = child(
+                List.of("-Xmx64m", "-Dscflux.memory.budget.mb=100000"),
+                "--threads",
+                "2",
+                "pca",
+                wide.toString(),
+                "--solver",
+                "covariance_eigh",
+                "-o",
+                tmp.resolve("out.h5ad").toString());
         assertEquals(1, c.exitCode(), c.err());
         String line = onlyLine(c);
         assertTrue(line.startsWith("scflux: error: out of memory (Java heap space) in a heap of "), line);
-        assertTrue(line.contains("SCFLUX_JAVA_OPTS=-Xmx") && line.contains("--cache-mb")
-                && line.contains("--threads"), line);
+        assertTrue(
+                line.contains("SCFLUX_JAVA_OPTS=-Xmx") && line.contains("--cache-mb") && line.contains("--threads"),
+                line);
     }
 
     @Test
@@ -242,8 +300,9 @@ class ErrorLinesTest {
         Files.createDirectories(tmp.resolve("dist/lib"));
         Files.writeString(tmp.resolve("dist/lib/scflux.jar"), "");
         Path launcher = Files.copy(Path.of("src/dist/bin/scflux"), bin.resolve("scflux"));
-        ProcessBuilder pb = new ProcessBuilder("/bin/sh", "-c", "ulimit -n 13 && exec /bin/sh \"$0\" --version",
-                launcher.toString()).redirectErrorStream(true);
+        ProcessBuilder pb = new ProcessBuilder(
+                        "/bin/sh", "-c", "ulimit -n 13 && exec /bin/sh \"$0\" --version", launcher.toString())
+                .redirectErrorStream(true);
         pb.environment().remove("JAVA_HOME");
         pb.environment().put("PATH", tmp.resolve("none").toString());
         Process p = pb.start();

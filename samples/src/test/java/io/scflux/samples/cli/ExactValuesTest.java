@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -7,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.test.Logs;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.Frame;
+import io.scflux.core.test.Logs;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import java.nio.file.Files;
@@ -82,7 +86,8 @@ class ExactValuesTest {
     Path tmp;
 
     static Stream<Arguments> cases() {
-        return Arrays.stream(Stored.values()).flatMap(s -> Arrays.stream(Command.values()).map(c -> Arguments.of(s, c)));
+        return Arrays.stream(Stored.values())
+                .flatMap(s -> Arrays.stream(Command.values()).map(c -> Arguments.of(s, c)));
     }
 
     /** The genes of cell {@code r}: three, except every tenth cell, which has one (filter-cells drops it). */
@@ -180,11 +185,14 @@ class ExactValuesTest {
         for (String data : DATA) {
             assertEquals(stored.numpy, StoredData.dtype(out, data), data + " keeps its dtype");
             if (stored.doubles != null) {
-                double[] expected = kept.stream().mapToDouble(k -> stored.doubles[k % stored.doubles.length])
+                double[] expected = kept.stream()
+                        .mapToDouble(k -> stored.doubles[k % stored.doubles.length])
                         .toArray();
                 assertArrayEquals(expected, StoredData.doubles(out, data), data + ": float64 values, bit for bit");
             } else {
-                long[] expected = kept.stream().mapToLong(k -> stored.longs[k % stored.longs.length]).toArray();
+                long[] expected = kept.stream()
+                        .mapToLong(k -> stored.longs[k % stored.longs.length])
+                        .toArray();
                 assertArrayEquals(expected, StoredData.longs(out, data), data + ": " + stored.numpy + " values");
             }
         }
@@ -200,16 +208,20 @@ class ExactValuesTest {
     void aValueTheOutputCannotHoldIsRefused() {
         Path in = input(Stored.INT64, "wide.h5ad");
         Path out = tmp.resolve("counts.h5");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> H5ad.open(in).flatMap(a -> H5ad.writeCellRanger(a, out, WriteOptions.DEFAULT)).block());
-        assertTrue(e.getMessage().contains(": the value 9007199254740993 at row 0, column 0 cannot be stored as int32"),
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> H5ad.open(in)
+                        .flatMap(a -> H5ad.writeCellRanger(a, out, WriteOptions.DEFAULT))
+                        .block());
+        assertTrue(
+                e.getMessage().contains(": the value 9007199254740993 at row 0, column 0 cannot be stored as int32"),
                 e.getMessage());
         assertFalse(Files.exists(out), "nothing written");
     }
 
     static Stream<Arguments> cscCases() {
-        return Arrays.stream(Stored.values()).flatMap(s -> Stream.of(Command.CONVERT, Command.QC)
-                .map(c -> Arguments.of(s, c)));
+        return Arrays.stream(Stored.values())
+                .flatMap(s -> Stream.of(Command.CONVERT, Command.QC).map(c -> Arguments.of(s, c)));
     }
 
     /**
@@ -246,11 +258,13 @@ class ExactValuesTest {
         assertEquals(0, c.exitCode(), command + ": " + c.err());
         assertEquals(stored.numpy, StoredData.dtype(out, "/X/data"), "X keeps its dtype");
         if (stored.doubles != null) {
-            double[] expected = order.stream().mapToDouble(e -> stored.doubles[(int) (e[2] % stored.doubles.length)])
+            double[] expected = order.stream()
+                    .mapToDouble(e -> stored.doubles[(int) (e[2] % stored.doubles.length)])
                     .toArray();
             assertArrayEquals(expected, StoredData.doubles(out, "/X/data"), "float64 values, bit for bit");
         } else {
-            long[] expected = order.stream().mapToLong(e -> stored.longs[(int) (e[2] % stored.longs.length)])
+            long[] expected = order.stream()
+                    .mapToLong(e -> stored.longs[(int) (e[2] % stored.longs.length)])
                     .toArray();
             assertArrayEquals(expected, StoredData.longs(out, "/X/data"), stored.numpy + " values");
         }
@@ -264,8 +278,11 @@ class ExactValuesTest {
         Cli[] c = new Cli[1];
         List<String> logged = Logs.during(() -> c[0] = Cli.run(args.toArray(String[]::new)));
         for (String line : logged) {
-            assertTrue(stored == Stored.FLOAT64 && line.contains("`calculate_qc_metrics` expects raw count data, but "
-                    + "non-integers were found"), args + " logged: " + line);
+            assertTrue(
+                    stored == Stored.FLOAT64
+                            && line.contains(
+                                    "`calculate_qc_metrics` expects raw count data, but " + "non-integers were found"),
+                    args + " logged: " + line);
         }
         return c[0];
     }

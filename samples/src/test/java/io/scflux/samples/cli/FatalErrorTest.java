@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,9 +29,15 @@ class FatalErrorTest {
 
     @Test
     void aFatalErrorOnAWorkerRemovesTheUnfinishedFilesAndExitsOne() throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx64m",
-                "-cp", System.getProperty("java.class.path"), Probe.class.getName(), tmp.toString())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx64m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        Probe.class.getName(),
+                        tmp.toString())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
         String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(30, TimeUnit.SECONDS), "the JVM stopped");
         assertEquals(1, p.exitValue(), err);

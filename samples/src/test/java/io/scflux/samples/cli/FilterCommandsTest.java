@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -39,8 +43,10 @@ class FilterCommandsTest {
         Cli byCells = Cli.run("filter-genes", out.toString(), "--min-cells", "52", "--in-place");
         assertEquals(0, byCells.exitCode(), byCells.err());
         // scanpy's lines; the reference keeps 2833 of 3000 cells and 1801 of 2000 genes
-        assertEquals(3000 - 2833, removed(byCounts, "cells that have less than 359 counts")
-                + removed(byGenes, "cells that have less than 220 genes expressed"));
+        assertEquals(
+                3000 - 2833,
+                removed(byCounts, "cells that have less than 359 counts")
+                        + removed(byGenes, "cells that have less than 220 genes expressed"));
         assertEquals(2000 - 1801, removed(byCells, "genes that are detected in less than 52 cells"));
 
         AnnData a = H5ad.read(out);
@@ -68,13 +74,31 @@ class FilterCommandsTest {
     @Test
     void pipelineFiltersBeforeQcAsTheTutorial() {
         Path piped = tmp.resolve("pipe.h5ad");
-        Cli c = Cli.run("pipeline", IN, "--min-genes", "220", "--min-cells", "52", "--n-top-genes", "100",
-                "--n-comps", "5", "--qc-var", "mt=MT-", "-o", piped.toString());
+        Cli c = Cli.run(
+                "pipeline",
+                IN,
+                "--min-genes",
+                "220",
+                "--min-cells",
+                "52",
+                "--n-top-genes",
+                "100",
+                "--n-comps",
+                "5",
+                "--qc-var",
+                "mt=MT-",
+                "-o",
+                piped.toString());
         assertEquals(0, c.exitCode(), c.err());
         Path stepwise = tmp.resolve("steps.h5ad");
-        assertEquals(0, Cli.run("filter-cells", IN, "--min-genes", "220", "-o", stepwise.toString()).exitCode());
-        assertEquals(0, Cli.run("filter-genes", stepwise.toString(), "--min-cells", "52", "--in-place")
-                .exitCode());
+        assertEquals(
+                0,
+                Cli.run("filter-cells", IN, "--min-genes", "220", "-o", stepwise.toString())
+                        .exitCode());
+        assertEquals(
+                0,
+                Cli.run("filter-genes", stepwise.toString(), "--min-cells", "52", "--in-place")
+                        .exitCode());
         AnnData expected = H5ad.read(stepwise);
         AnnData got = H5ad.read(piped);
         assertArrayEquals(expected.obs().index(), got.obs().index());
@@ -83,7 +107,8 @@ class FilterCommandsTest {
         assertEquals(expected.var().column("n_cells"), got.var().column("n_cells"));
         // QC ran on the filtered genes: each kept cell's total is its sum over the kept genes
         ArrayColumn total = (ArrayColumn) got.obs().column("total_counts");
-        CsrMatrix counts = CsrMatrix.collect(expected.x().blocks(), expected.nVars()).block();
+        CsrMatrix counts =
+                CsrMatrix.collect(expected.x().blocks(), expected.nVars()).block();
         for (int i = 0; i < counts.nRows(); i++) {
             double sum = 0;
             for (long k = counts.indptr(i); k < counts.indptr(i + 1); k++) {

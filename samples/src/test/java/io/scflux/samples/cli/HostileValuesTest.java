@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -76,9 +80,15 @@ class HostileValuesTest {
             args.addAll(List.of("-o", out.toString()));
             Cli c = Cli.run(args.toArray(String[]::new));
             assertEquals(1, c.exitCode(), command + ": " + c.err());
-            String line = c.err().lines().filter(l -> l.startsWith("scflux: error: ")).findFirst().orElseThrow();
-            assertTrue(line.startsWith("scflux: error: " + in + ": /X: X holds " + value + " at cell 'AAAC17-1', "
-                    + "gene 'G4': `"), command + ": " + line);
+            String line = c.err()
+                    .lines()
+                    .filter(l -> l.startsWith("scflux: error: "))
+                    .findFirst()
+                    .orElseThrow();
+            assertTrue(
+                    line.startsWith("scflux: error: " + in + ": /X: X holds " + value + " at cell 'AAAC17-1', "
+                            + "gene 'G4': `"),
+                    command + ": " + line);
             assertTrue(line.endsWith(" expects raw counts, finite and not negative"), line);
             assertFalse(c.err().contains("looks like a bug") || c.err().contains("Exception"), c.err());
             assertFalse(Files.exists(out), "nothing written");
@@ -101,9 +111,18 @@ class HostileValuesTest {
                 a.var_names = [f"g{i}" for i in range(4)]
                 a.write_h5ad(sys.argv[1])
                 """, in.toString());
-        Cli c = Cli.run("preprocess", in.toString(), "--percent-top", "1", "-o", tmp.resolve("o.h5ad").toString());
+        Cli c = Cli.run(
+                "preprocess",
+                in.toString(),
+                "--percent-top",
+                "1",
+                "-o",
+                tmp.resolve("o.h5ad").toString());
         assertEquals(1, c.exitCode(), c.err());
-        assertTrue(c.err().contains("scflux: error: " + in + ": /X: X holds Infinity (or a value too large for "
-                + "float32, in which scflux's blocks carry values) at cell 'c1', gene 'g2': "), c.err());
+        assertTrue(
+                c.err()
+                        .contains("scflux: error: " + in + ": /X: X holds Infinity (or a value too large for "
+                                + "float32, in which scflux's blocks carry values) at cell 'c1', gene 'g2': "),
+                c.err());
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -36,8 +40,19 @@ class HvgCommandTest {
     void seuratV3OnTheFixtureIsScanpys() throws IOException {
         String in = TestFixtures.path("synth-3k.int64.h5ad").toString();
         Path out = tmp.resolve("hvg.h5ad");
-        Cli c = Cli.run("hvg", in, "-o", out.toString(), "--flavor", "seurat_v3", "--n-top-genes", "500",
-                "--threads", "2", "--chunk-nnz", "100000");
+        Cli c = Cli.run(
+                "hvg",
+                in,
+                "-o",
+                out.toString(),
+                "--flavor",
+                "seurat_v3",
+                "--n-top-genes",
+                "500",
+                "--threads",
+                "2",
+                "--chunk-nnz",
+                "100000");
         assertEquals(0, c.exitCode(), c.err());
         assertTrue(c.out().startsWith("wrote " + out + ": 3000 cells x 2000 genes"), c.out());
 
@@ -60,13 +75,14 @@ class HvgCommandTest {
                 assertEquals(expected, values.getDouble(g), 1e-5 * Math.abs(expected), name + " of " + r[0]);
             }
             double rank = Double.parseDouble(r[index(header, "highly_variable_rank")]);
-            ranksEqual += Double.compare(rank, column(result, "highly_variable_rank").getDouble(g)) == 0 ? 1 : 0;
+            ranksEqual +=
+                    Double.compare(rank, column(result, "highly_variable_rank").getDouble(g)) == 0 ? 1 : 0;
         }
         // scanpy orders genes of equal normalized variance (identical counts) as numpy's unstable argsort leaves
         // them; scflux by position: 17 of the 2000 genes of synth-3k are in such ties within the top 500
         assertTrue(ranksEqual >= 1980, ranksEqual + " ranks equal");
-        assertEquals("seurat_v3", ((DenseArray) ((java.util.Map<?, ?>) result.uns().get("hvg")).get("flavor"))
-                .get(0));
+        assertEquals(
+                "seurat_v3", ((DenseArray) ((java.util.Map<?, ?>) result.uns().get("hvg")).get("flavor")).get(0));
     }
 
     @Test
@@ -76,7 +92,8 @@ class HvgCommandTest {
         Path out = tmp.resolve("hvg.h5ad");
         Cli c = Cli.run("hvg", in, "-o", out.toString(), "--flavor", "cell_ranger", "--n-top-genes", "300");
         assertEquals(0, c.exitCode(), c.err());
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 "import sys, anndata",
                 "a = anndata.read_h5ad(sys.argv[1])",
                 "v = a.var",
@@ -97,7 +114,8 @@ class HvgCommandTest {
         Cli flavor = Cli.run("hvg", in, "-o", out.toString(), "--flavor", "pearson");
         assertEquals(2, flavor.exitCode());
         assertTrue(flavor.err().contains("unknown flavor pearson"), flavor.err());
-        assertEquals(2, Cli.run("hvg", in, "-o", out.toString(), "--n-bins", "0").exitCode());
+        assertEquals(
+                2, Cli.run("hvg", in, "-o", out.toString(), "--n-bins", "0").exitCode());
         assertFalse(Files.exists(out), "nothing written after a usage error");
     }
 
@@ -107,8 +125,7 @@ class HvgCommandTest {
         Path out = tmp.resolve("x.h5ad");
         Cli key = Cli.run("hvg", in, "-o", out.toString(), "--batch-key", "donor");
         assertEquals(2, key.exitCode());
-        assertTrue(key.err().contains("scflux: error: " + in + ": --batch-key donor is not an obs column"),
-                key.err());
+        assertTrue(key.err().contains("scflux: error: " + in + ": --batch-key donor is not an obs column"), key.err());
         assertFalse(Files.exists(out));
     }
 
@@ -124,8 +141,8 @@ class HvgCommandTest {
 
     private static List<String[]> readCsv(Path file) throws IOException {
         List<String[]> out = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(new GZIPInputStream(
-                Files.newInputStream(file)), StandardCharsets.UTF_8))) {
+        try (BufferedReader r = new BufferedReader(
+                new InputStreamReader(new GZIPInputStream(Files.newInputStream(file)), StandardCharsets.UTF_8))) {
             for (String line = r.readLine(); line != null; line = r.readLine()) {
                 out.add(line.split(",", -1));
             }

@@ -1,8 +1,11 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -103,8 +106,15 @@ class InPlaceTest {
     @Test
     void outputAndInPlaceAreOneOrTheOther() throws IOException {
         assertEquals(2, Cli.run("log1p", in.toString()).exitCode());
-        assertEquals(2, Cli.run("log1p", in.toString(), "--in-place", "-o", tmp.resolve("o.h5ad").toString())
-                .exitCode());
+        assertEquals(
+                2,
+                Cli.run(
+                                "log1p",
+                                in.toString(),
+                                "--in-place",
+                                "-o",
+                                tmp.resolve("o.h5ad").toString())
+                        .exitCode());
         Cli dropping = Cli.run("qc", in.toString(), "--in-place", "--annotations-only");
         assertEquals(2, dropping.exitCode(), dropping.err());
         assertArrayEquals(original, Files.readAllBytes(in), "the input keeps its matrix");

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -30,6 +34,7 @@ class OutputNodeTest {
 
     /** The type bits of st_mode: a FIFO, a character device. */
     private static final int TYPE = 0170000;
+
     private static final int FIFO = 0010000;
     private static final int CHARACTER_DEVICE = 0020000;
 
@@ -46,8 +51,18 @@ class OutputNodeTest {
             all.add(Arguments.of(node, "concat -o", List.of("concat", IN, IN, "--keys", "a,b", "-o", "NODE")));
             all.add(Arguments.of(node, "synth -o", List.of("synth", "--cells", "20", "--genes", "100", "-o", "NODE")));
             all.add(Arguments.of(node, "plot -o", List.of("plot", "qc", IN, "-o", "NODE")));
-            all.add(Arguments.of(node, "rank-genes-groups --csv", List.of("rank-genes-groups", IN, "--groupby",
-                    "cell_type", "--csv", "NODE", "-o", tmp.resolve("ranked-" + node + ".h5ad").toString())));
+            all.add(Arguments.of(
+                    node,
+                    "rank-genes-groups --csv",
+                    List.of(
+                            "rank-genes-groups",
+                            IN,
+                            "--groupby",
+                            "cell_type",
+                            "--csv",
+                            "NODE",
+                            "-o",
+                            tmp.resolve("ranked-" + node + ".h5ad").toString())));
         }
         return all.stream();
     }
@@ -57,7 +72,8 @@ class OutputNodeTest {
     void anOutputOntoAFifoOrADeviceIsAUsageErrorThatLeavesTheNode(String kind, String option, List<String> args)
             throws Exception {
         Path node = node(kind, option.replaceAll("[^a-z]", ""));
-        List<String> command = args.stream().map(a -> a.equals("NODE") ? node.toString() : a).toList();
+        List<String> command =
+                args.stream().map(a -> a.equals("NODE") ? node.toString() : a).toList();
         // a write that opened a FIFO would wait for a reader for ever
         Cli c = assertTimeoutPreemptively(Duration.ofSeconds(120), () -> Cli.run(command.toArray(String[]::new)));
         assertEquals(2, c.exitCode(), c.err());
@@ -83,7 +99,11 @@ class OutputNodeTest {
     }
 
     private static boolean run(String... command) throws IOException, InterruptedException {
-        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start().waitFor() == 0;
+        return new ProcessBuilder(command)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start()
+                        .waitFor()
+                == 0;
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -38,6 +42,7 @@ class PcaScaleCommandTest {
     private Path input;
     /** The input as dense rows. */
     private double[][] x;
+
     private boolean[] hvg;
 
     @BeforeEach
@@ -107,8 +112,17 @@ class PcaScaleCommandTest {
     @Test
     void pcaOnTheHighlyVariableGenesByDefault() {
         Path out = tmp.resolve("pca.h5ad");
-        Cli c = Cli.run("--threads", "2", "--chunk-nnz", "500", "pca", input.toString(), "-o", out.toString(),
-                "--n-comps", String.valueOf(K));
+        Cli c = Cli.run(
+                "--threads",
+                "2",
+                "--chunk-nnz",
+                "500",
+                "pca",
+                input.toString(),
+                "-o",
+                out.toString(),
+                "--n-comps",
+                String.valueOf(K));
         assertEquals(0, c.exitCode(), c.err());
         AnnData a = H5ad.read(out);
         DenseArray coords = (DenseArray) a.obsm().get("X_pca");
@@ -151,8 +165,16 @@ class PcaScaleCommandTest {
     @Test
     void pcaOnAllGenesWhenAskedAndAnndataReadsIt() throws IOException {
         Path out = tmp.resolve("pca-all.h5ad");
-        Cli c = Cli.run("pca", input.toString(), "-o", out.toString(), "--n-comps", String.valueOf(K),
-                "--no-use-highly-variable", "--solver", "randomized");
+        Cli c = Cli.run(
+                "pca",
+                input.toString(),
+                "-o",
+                out.toString(),
+                "--n-comps",
+                String.valueOf(K),
+                "--no-use-highly-variable",
+                "--solver",
+                "randomized");
         assertEquals(0, c.exitCode(), c.err());
         AnnData a = H5ad.read(out);
         assertEquals(DType.FLOAT32, ((DenseArray) a.varm().get("PCs")).dtype());
@@ -166,7 +188,8 @@ class PcaScaleCommandTest {
         assertEquals(variance.getDouble(0) / total, ratio.getDouble(0), 1e-5 * ratio.getDouble(0));
 
         Python.assumeAnndata();
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 "import sys, anndata, numpy as np",
                 "a = anndata.read_h5ad(sys.argv[1])",
                 "p = a.uns['pca']",
@@ -188,9 +211,11 @@ class PcaScaleCommandTest {
         AnnData a = H5ad.read(out);
         assertTrue(a.x().isDense());
         assertEquals(DType.FLOAT64, a.x().dtype());
-        double[] mean = (double[]) ((ArrayColumn) a.var().column("mean")).values().data();
+        double[] mean =
+                (double[]) ((ArrayColumn) a.var().column("mean")).values().data();
         double[] std = (double[]) ((ArrayColumn) a.var().column("std")).values().data();
-        CsrMatrix scaled = CsrMatrix.collect(a.x().blocks(a.x().plan(PlanTarget.DEFAULT)), GENES).block();
+        CsrMatrix scaled = CsrMatrix.collect(a.x().blocks(a.x().plan(PlanTarget.DEFAULT)), GENES)
+                .block();
         double[][] y = new double[CELLS][GENES];
         for (int r = 0; r < CELLS; r++) {
             for (long k = scaled.indptr(r); k < scaled.indptr(r + 1); k++) {
@@ -207,7 +232,8 @@ class PcaScaleCommandTest {
             }
         }
         Python.assumeAnndata();
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 "import sys, anndata, numpy as np",
                 "a = anndata.read_h5ad(sys.argv[1])",
                 "assert isinstance(a.X, np.ndarray) and a.X.dtype == np.float64 and a.X.shape == (300, 60), type(a.X)",
@@ -231,9 +257,18 @@ class PcaScaleCommandTest {
     @Test
     void badOptionsAreUsageErrors() {
         Path out = tmp.resolve("never.h5ad");
-        assertEquals(2, Cli.run("pca", input.toString(), "-o", out.toString(), "--n-comps", "0").exitCode());
-        assertEquals(2, Cli.run("pca", input.toString(), "-o", out.toString(), "--solver", "lapack").exitCode());
-        assertEquals(2, Cli.run("scale", input.toString(), "-o", out.toString(), "--max-value", "-1").exitCode());
+        assertEquals(
+                2,
+                Cli.run("pca", input.toString(), "-o", out.toString(), "--n-comps", "0")
+                        .exitCode());
+        assertEquals(
+                2,
+                Cli.run("pca", input.toString(), "-o", out.toString(), "--solver", "lapack")
+                        .exitCode());
+        assertEquals(
+                2,
+                Cli.run("scale", input.toString(), "-o", out.toString(), "--max-value", "-1")
+                        .exitCode());
         assertFalse(Files.exists(out));
         Cli help = Cli.run("--help");
         assertTrue(help.out().contains("pca") && help.out().contains("scale"), help.out());

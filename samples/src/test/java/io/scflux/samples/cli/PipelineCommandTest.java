@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -26,19 +30,39 @@ class PipelineCommandTest {
     @Test
     void matchesScanpyAndReadsTheFileOnce() throws Exception {
         Path out = tmp.resolve("pipeline.h5ad");
-        Cli c = Cli.run("--stats", "--threads", "2", "--chunk-nnz", "200000", "pipeline",
-                Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString(), "-o", out.toString(), "--qc-var", "mt=MT-",
-                "--target-sum", "10000", "--n-top-genes", "500", "--n-comps", "30");
+        Cli c = Cli.run(
+                "--stats",
+                "--threads",
+                "2",
+                "--chunk-nnz",
+                "200000",
+                "pipeline",
+                Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString(),
+                "-o",
+                out.toString(),
+                "--qc-var",
+                "mt=MT-",
+                "--target-sum",
+                "10000",
+                "--n-top-genes",
+                "500",
+                "--n-comps",
+                "30");
         assertEquals(0, c.exitCode(), c.err());
-        var stats = new ObjectMapper().readTree(c.err().strip().lines().reduce((a, b) -> b).orElseThrow());
+        var stats = new ObjectMapper()
+                .readTree(c.err().strip().lines().reduce((a, b) -> b).orElseThrow());
         assertTrue(stats.get("blocks").asLong() > 5, stats.toString());
-        assertEquals(stats.get("blocks").asLong(), stats.get("blocks_read_from_file").asLong(), stats.toString());
-        assertEquals(3 * stats.get("blocks").asLong(), stats.get("cache").get("hits").asLong(),
+        assertEquals(
+                stats.get("blocks").asLong(), stats.get("blocks_read_from_file").asLong(), stats.toString());
+        assertEquals(
+                3 * stats.get("blocks").asLong(),
+                stats.get("cache").get("hits").asLong(),
                 "the HVG and covariance passes and the write (X and X_pca in one pass) served from the cache");
 
         AnnData a = H5ad.read(out);
         boolean[] hv = (boolean[]) ((io.scflux.core.anndata.ArrayColumn) a.var().column("highly_variable"))
-                .values().data();
+                .values()
+                .data();
         assertArrayEquals(Reference.csv("hvg_seurat").bools("highly_variable"), hv);
         @SuppressWarnings("unchecked")
         DenseArray ratio = (DenseArray) ((Map<String, Object>) a.uns().get("pca")).get("variance_ratio");
@@ -59,9 +83,23 @@ class PipelineCommandTest {
         String[] budgets = {"0", "1", "512"};
         for (int i = 0; i < budgets.length; i++) {
             Path out = tmp.resolve("pipeline-" + budgets[i] + ".h5ad");
-            Cli c = Cli.run("--cache-mb", budgets[i], "--threads", "2", "--chunk-nnz", "100000", "pipeline",
-                    Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString(), "-o", out.toString(),
-                    "--target-sum", "10000", "--n-top-genes", "300", "--n-comps", "10");
+            Cli c = Cli.run(
+                    "--cache-mb",
+                    budgets[i],
+                    "--threads",
+                    "2",
+                    "--chunk-nnz",
+                    "100000",
+                    "pipeline",
+                    Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString(),
+                    "-o",
+                    out.toString(),
+                    "--target-sum",
+                    "10000",
+                    "--n-top-genes",
+                    "300",
+                    "--n-comps",
+                    "10");
             assertEquals(0, c.exitCode(), c.err());
             pca[i] = (DenseArray) H5ad.read(out).obsm().get("X_pca");
         }

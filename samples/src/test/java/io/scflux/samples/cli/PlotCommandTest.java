@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -42,7 +46,8 @@ class PlotCommandTest {
             {"log1p", norm.toString(), "-o", log.toString()},
             {"hvg", log.toString(), "-o", hvg.toString()},
             {"pca", hvg.toString(), "-o", pca.toString(), "--n-comps", "10"},
-            {"rank-genes-groups", pca.toString(), "-o", analysed.toString(), "--groupby", "cell_type"}}) {
+            {"rank-genes-groups", pca.toString(), "-o", analysed.toString(), "--groupby", "cell_type"}
+        }) {
             Cli cli = Cli.run(args);
             assertEquals(0, cli.exitCode(), cli.err());
         }
@@ -61,7 +66,9 @@ class PlotCommandTest {
         assertTrue(Images.hues(image, 50) >= 1, "something drawn in colour");
         if (png.getFileSystem().supportedFileAttributeViews().contains("posix")) {
             Path probe = Files.write(dir.resolve(kind + ".probe"), new byte[0]);
-            assertEquals(Files.getPosixFilePermissions(probe), Files.getPosixFilePermissions(png),
+            assertEquals(
+                    Files.getPosixFilePermissions(probe),
+                    Files.getPosixFilePermissions(png),
                     "as readable as any file this user writes (umask), not owner-only");
         }
     }
@@ -71,14 +78,23 @@ class PlotCommandTest {
     void pcaColouredByACategoricalHasAColourPerCategory() throws IOException {
         Path plain = dir.resolve("pca-plain.png");
         Path coloured = dir.resolve("pca-sample.png");
-        assertEquals(0, Cli.run("plot", "pca", analysed.toString(), "-o", plain.toString()).exitCode());
+        assertEquals(
+                0,
+                Cli.run("plot", "pca", analysed.toString(), "-o", plain.toString())
+                        .exitCode());
         Cli cli = Cli.run("plot", "pca", analysed.toString(), "-o", coloured.toString(), "--color", "sample");
         assertEquals(0, cli.exitCode(), cli.err());
-        assertTrue(Images.hues(Images.decode(Files.readAllBytes(plain)), 50) <= 2,
-                "one colour of points without --color");
+        assertTrue(
+                Images.hues(Images.decode(Files.readAllBytes(plain)), 50) <= 2, "one colour of points without --color");
         assertTrue(Images.hues(Images.decode(Files.readAllBytes(coloured)), 50) >= 5, "a colour per sample");
-        Cli numeric = Cli.run("plot", "pca", analysed.toString(), "-o", dir.resolve("pca-counts.png").toString(),
-                "--color", "total_counts");
+        Cli numeric = Cli.run(
+                "plot",
+                "pca",
+                analysed.toString(),
+                "-o",
+                dir.resolve("pca-counts.png").toString(),
+                "--color",
+                "total_counts");
         assertEquals(0, numeric.exitCode(), numeric.err());
     }
 
@@ -87,10 +103,12 @@ class PlotCommandTest {
         "qc,  'no obs column total_counts, n_genes_by_counts', scflux qc",
         "hvg, 'no var column means, highly_variable',          scflux hvg",
         "pca, no obsm X_pca,                                   scflux pca",
-        "rank-genes-groups, no uns rank_genes_groups,          scflux rank-genes-groups"})
+        "rank-genes-groups, no uns rank_genes_groups,          scflux rank-genes-groups"
+    })
     void aFileWithoutWhatThePlotShowsNamesTheKeyAndTheCommand(String kind, String key, String command) {
         Path raw = Cli.FIXTURES.resolve("synth-3k-b.h5ad");
-        Cli cli = Cli.run("plot", kind, raw.toString(), "-o", dir.resolve("never.png").toString());
+        Cli cli = Cli.run(
+                "plot", kind, raw.toString(), "-o", dir.resolve("never.png").toString());
         assertEquals(1, cli.exitCode());
         assertTrue(cli.err().startsWith("scflux: error: " + raw + ": " + key), cli.err());
         assertTrue(cli.err().contains("run " + command + " on it first"), cli.err());
@@ -99,16 +117,26 @@ class PlotCommandTest {
 
     @Test
     void anUnknownColourColumnListsTheColumns() {
-        Cli cli = Cli.run("plot", "pca", analysed.toString(), "-o", dir.resolve("never.png").toString(),
-                "--color", "nope");
+        Cli cli = Cli.run(
+                "plot",
+                "pca",
+                analysed.toString(),
+                "-o",
+                dir.resolve("never.png").toString(),
+                "--color",
+                "nope");
         assertEquals(2, cli.exitCode());
-        assertTrue(cli.err().contains("no obs column nope to colour by (columns: sample, cell_type, batch"),
-                cli.err());
+        assertTrue(cli.err().contains("no obs column nope to colour by (columns: sample, cell_type, batch"), cli.err());
     }
 
     @Test
     void anUnknownKindIsAUsageError() {
-        Cli cli = Cli.run("plot", "tsne", analysed.toString(), "-o", dir.resolve("never.png").toString());
+        Cli cli = Cli.run(
+                "plot",
+                "tsne",
+                analysed.toString(),
+                "-o",
+                dir.resolve("never.png").toString());
         assertEquals(2, cli.exitCode());
         assertTrue(cli.err().contains("unknown plot tsne (known: qc, hvg, pca, rank-genes-groups)"), cli.err());
     }
@@ -126,11 +154,21 @@ class PlotCommandTest {
         assertEquals(4 * 320, image.getWidth());
         assertEquals(2 * 320, image.getHeight());
         assertTrue(Images.colours(image) > 1, "drawn");
-        Cli none = Cli.run("plot", "rank-genes-groups", analysed.toString(), "-o", dir.resolve("never.png").toString(),
-                "--n-genes", "0");
+        Cli none = Cli.run(
+                "plot",
+                "rank-genes-groups",
+                analysed.toString(),
+                "-o",
+                dir.resolve("never.png").toString(),
+                "--n-genes",
+                "0");
         assertEquals(2, none.exitCode(), none.err());
         assertTrue(none.err().contains("--n-genes 0: at least one gene per group"), none.err());
-        Cli raw = Cli.run("plot", "rank-genes-groups", Cli.FIXTURES.resolve("synth-3k-b.h5ad").toString(), "-o",
+        Cli raw = Cli.run(
+                "plot",
+                "rank-genes-groups",
+                Cli.FIXTURES.resolve("synth-3k-b.h5ad").toString(),
+                "-o",
                 dir.resolve("never.png").toString());
         assertTrue(raw.err().contains("(in a service job: the rank_genes_groups step)"), raw.err());
     }

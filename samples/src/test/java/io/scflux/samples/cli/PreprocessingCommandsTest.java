@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -5,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.Matrices;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
@@ -35,20 +39,29 @@ class PreprocessingCommandsTest {
 
     @Test
     void qcAddsScanpysColumns() {
-        AnnData out = Cli.written("qc", IN, "--qc-var", "mt=MT-", "--percent-top", "200,50,100", "-o",
+        AnnData out = Cli.written(
+                "qc",
+                IN,
+                "--qc-var",
+                "mt=MT-",
+                "--percent-top",
+                "200,50,100",
+                "-o",
                 tmp.resolve("qc.h5ad").toString());
         QcReference.assertMatches(out);
     }
 
     @Test
     void normalizeDividesByTheMedianTotalByDefault() {
-        AnnData out = Cli.written("normalize", IN, "-o", tmp.resolve("norm.h5ad").toString());
+        AnnData out =
+                Cli.written("normalize", IN, "-o", tmp.resolve("norm.h5ad").toString());
         NormalizedReference.assertMatches("normalized_median", out.x());
     }
 
     @Test
     void log1pTakesTheLogarithmOfEveryValue() {
-        AnnData out = Cli.written("--threads", "4", "log1p", IN, "-o", tmp.resolve("log1p.h5ad").toString());
+        AnnData out = Cli.written(
+                "--threads", "4", "log1p", IN, "-o", tmp.resolve("log1p.h5ad").toString());
         CsrMatrix in = collect(H5ad.read(Path.of(IN)).x());
         CsrMatrix got = collect(out.x());
         assertEquals(in.nnz(), got.nnz());
@@ -60,7 +73,14 @@ class PreprocessingCommandsTest {
 
     @Test
     void preprocessIsQcNormalizeAndLog1p() {
-        AnnData out = Cli.written("preprocess", IN, "--target-sum", "10000", "--qc-var", "mt=MT-", "-o",
+        AnnData out = Cli.written(
+                "preprocess",
+                IN,
+                "--target-sum",
+                "10000",
+                "--qc-var",
+                "mt=MT-",
+                "-o",
                 tmp.resolve("pre.h5ad").toString());
         QcReference.assertMatches(out);
         NormalizedReference.assertMatches("normalized_log1p", out.x());
@@ -69,10 +89,26 @@ class PreprocessingCommandsTest {
 
     @Test
     void preprocessWritesTheSameValuesForAnyThreadCount() {
-        AnnData one = Cli.written("preprocess", IN, "--qc-var", "mt=MT-", "--chunk-nnz", "50000", "-o",
+        AnnData one = Cli.written(
+                "preprocess",
+                IN,
+                "--qc-var",
+                "mt=MT-",
+                "--chunk-nnz",
+                "50000",
+                "-o",
                 tmp.resolve("one.h5ad").toString());
-        AnnData eight = Cli.written("preprocess", IN, "--qc-var", "mt=MT-", "--chunk-nnz", "50000", "--threads", "8",
-                "-o", tmp.resolve("eight.h5ad").toString());
+        AnnData eight = Cli.written(
+                "preprocess",
+                IN,
+                "--qc-var",
+                "mt=MT-",
+                "--chunk-nnz",
+                "50000",
+                "--threads",
+                "8",
+                "-o",
+                tmp.resolve("eight.h5ad").toString());
         for (String name : one.obs().columns().keySet()) {
             Column a = one.obs().column(name);
             Column b = eight.obs().column(name);
@@ -88,7 +124,8 @@ class PreprocessingCommandsTest {
         Python.assumeAnndata();
         Path out = tmp.resolve("pre.h5ad");
         Cli.written("preprocess", IN, "--target-sum", "10000", "--qc-var", "mt=MT-", "-o", out.toString());
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 "import sys, anndata, numpy as np, scipy.sparse as sp",
                 "a = anndata.read_h5ad(sys.argv[1])",
                 "assert a.shape == (3000, 2000) and sp.isspmatrix_csr(a.X) and a.X.dtype == np.float32",
@@ -119,7 +156,8 @@ class PreprocessingCommandsTest {
         }
         assertTrue(Cli.run("preprocess", "--help").out().contains("--qc-var"));
         String cores = "this machine's cores, " + Runtime.getRuntime().availableProcessors() + ")";
-        assertTrue(Cli.run("qc", "--help").out().replaceAll("\\s+", " ").contains(cores),
+        assertTrue(
+                Cli.run("qc", "--help").out().replaceAll("\\s+", " ").contains(cores),
                 "--threads defaults to " + cores);
         assertTrue(Cli.run("normalize", "--help").out().contains("--target-sum"));
     }
@@ -127,7 +165,8 @@ class PreprocessingCommandsTest {
     @Test
     void badOptionsAreUsageErrors() {
         String out = tmp.resolve("x.h5ad").toString();
-        for (List<String> args : List.of(List.of("qc", IN, "--qc-var", "=MT-", "-o", out),
+        for (List<String> args : List.of(
+                List.of("qc", IN, "--qc-var", "=MT-", "-o", out),
                 List.of("qc", IN, "--qc-var", "mt=MT-", "--qc-var", "mt", "-o", out),
                 List.of("qc", IN, "--percent-top", "ten", "-o", out),
                 List.of("qc", IN, "--percent-top", "0", "-o", out),

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -33,15 +37,30 @@ class PseudobulkCommandTest {
         String in = TestFixtures.path("synth-3k.int64.h5ad").toString();
         for (String mode : List.of("sum", "mean")) {
             Path out = tmp.resolve(mode + ".h5ad");
-            Cli c = Cli.run("--threads", "2", "pseudobulk", in, "-o", out.toString(), "--sample-col", "sample",
-                    "--groups-col", "cell_type", "--mode", mode);
+            Cli c = Cli.run(
+                    "--threads",
+                    "2",
+                    "pseudobulk",
+                    in,
+                    "-o",
+                    out.toString(),
+                    "--sample-col",
+                    "sample",
+                    "--groups-col",
+                    "cell_type",
+                    "--mode",
+                    mode);
             assertEquals(0, c.exitCode(), c.err());
             assertTrue(c.out().contains("48 pseudobulk profiles x 2000 genes"), c.out());
             AnnData mine = H5ad.read(out);
             AnnData ref = H5ad.read(EXPECTED.resolve("pseudobulk_" + mode + ".h5ad"));
             assertArrayEquals(ref.obs().index(), mine.obs().index(), "rows {sample}_{group}, by group then sample");
-            assertEquals(List.copyOf(ref.obs().columns().keySet()), List.copyOf(mine.obs().columns().keySet()));
-            ref.obs().columns().forEach((name, col) -> assertEquals(col, mine.obs().column(name), name));
+            assertEquals(
+                    List.copyOf(ref.obs().columns().keySet()),
+                    List.copyOf(mine.obs().columns().keySet()));
+            ref.obs()
+                    .columns()
+                    .forEach((name, col) -> assertEquals(col, mine.obs().column(name), name));
             assertArrayEquals(H5ad.read(Path.of(in)).var().index(), mine.var().index(), "the input's gene order");
             double tolerance = mode.equals("sum") ? 0 : 1e-15;
             Path refFile = EXPECTED.resolve("pseudobulk_" + mode + ".h5ad");
@@ -54,8 +73,19 @@ class PseudobulkCommandTest {
     void filtersAndRejectsBadOptions() {
         String in = TestFixtures.path("synth-3k.int64.h5ad").toString();
         Path out = tmp.resolve("filtered.h5ad");
-        Cli c = Cli.run("pseudobulk", in, "-o", out.toString(), "--sample-col", "sample", "--groups-col",
-                "cell_type", "--min-cells", "50", "--min-counts", "40000");
+        Cli c = Cli.run(
+                "pseudobulk",
+                in,
+                "-o",
+                out.toString(),
+                "--sample-col",
+                "sample",
+                "--groups-col",
+                "cell_type",
+                "--min-cells",
+                "50",
+                "--min-counts",
+                "40000");
         assertEquals(0, c.exitCode(), c.err());
         AnnData mine = H5ad.read(out);
         AnnData all = H5ad.read(EXPECTED.resolve("pseudobulk_sum.h5ad"));
@@ -71,13 +101,28 @@ class PseudobulkCommandTest {
         assertTrue(kept > 0 && kept < all.nObs(), "the thresholds keep some pairs: " + kept);
 
         Path bad = tmp.resolve("bad.h5ad");
-        Cli missing = Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "donor", "--groups-col",
-                "cell_type");
+        Cli missing =
+                Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "donor", "--groups-col", "cell_type");
         assertEquals(2, missing.exitCode(), "a column named and missing is a usage error, as in every command");
         assertTrue(missing.err().contains("no obs column 'donor'"), missing.err());
-        assertEquals(2, Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "sample").exitCode());
-        assertEquals(2, Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "sample", "--groups-col",
-                "cell_type", "--mode", "median").exitCode());
+        assertEquals(
+                2,
+                Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "sample")
+                        .exitCode());
+        assertEquals(
+                2,
+                Cli.run(
+                                "pseudobulk",
+                                in,
+                                "-o",
+                                bad.toString(),
+                                "--sample-col",
+                                "sample",
+                                "--groups-col",
+                                "cell_type",
+                                "--mode",
+                                "median")
+                        .exitCode());
         assertFalse(Files.exists(bad), "nothing written");
     }
 
@@ -86,10 +131,18 @@ class PseudobulkCommandTest {
     void anndataReadsDecouplersResult() throws java.io.IOException {
         Python.assumeAnndata();
         Path out = tmp.resolve("sum.h5ad");
-        Cli c = Cli.run("pseudobulk", TestFixtures.path("synth-3k.int64.h5ad").toString(), "-o", out.toString(),
-                "--sample-col", "sample", "--groups-col", "cell_type");
+        Cli c = Cli.run(
+                "pseudobulk",
+                TestFixtures.path("synth-3k.int64.h5ad").toString(),
+                "-o",
+                out.toString(),
+                "--sample-col",
+                "sample",
+                "--groups-col",
+                "cell_type");
         assertEquals(0, c.exitCode(), c.err());
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 "import sys, anndata as ad, h5py, numpy as np, scipy.sparse as sp",
                 "a = ad.read_h5ad(sys.argv[1]); f = h5py.File(sys.argv[2], 'r')",
                 "s = lambda d: [v.decode() for v in d[:]]",
@@ -109,16 +162,21 @@ class PseudobulkCommandTest {
                 "P = dense(a.layers['psbulk_props'])",
                 "assert np.allclose(P, f['layers/psbulk_props'][:][:, order], rtol=1e-6, atol=0)",
                 "print('ok')");
-        assertEquals("ok", Python.run(script, out.toString(), EXPECTED.resolve("pseudobulk_sum.h5ad").toString())
-                .strip());
+        assertEquals(
+                "ok",
+                Python.run(
+                                script,
+                                out.toString(),
+                                EXPECTED.resolve("pseudobulk_sum.h5ad").toString())
+                        .strip());
     }
 
     /**
      * The same float64 values at {@code path} of both files, gene by gene (genes matched by name: decoupler 2.1.1
      * shuffles them), read by jhdf as stored.
      */
-    private static void assertClose(String what, AnnData refData, Path refFile, AnnData mineData, Path mineFile,
-                                    String path, double relative) {
+    private static void assertClose(
+            String what, AnnData refData, Path refFile, AnnData mineData, Path mineFile, String path, double relative) {
         double[][] e = float64(refFile, path);
         double[][] a = float64(mineFile, path);
         assertEquals(e.length, a.length, what + " rows");

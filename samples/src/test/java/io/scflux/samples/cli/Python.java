@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -14,8 +18,7 @@ final class Python {
     private static final String PYTHON = "/usr/bin/python3";
     private static Boolean available;
 
-    private Python() {
-    }
+    private Python() {}
 
     /** Skips the calling test when python3 cannot import anndata. */
     static void assumeAnndata() {
@@ -40,8 +43,7 @@ final class Python {
         return r.output;
     }
 
-    private record Result(int exitCode, String output) {
-    }
+    private record Result(int exitCode, String output) {}
 
     private static Result exec(String script, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(PYTHON, "-c", script));

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -44,8 +48,13 @@ class RankGenesGroupsCommandTest {
     @BeforeAll
     static void preprocess() {
         log1p = tmp.resolve("log1p.h5ad");
-        Cli c = Cli.run("preprocess", TestFixtures.path("synth-3k.int64.h5ad").toString(), "-o", log1p.toString(),
-                "--target-sum", "10000");
+        Cli c = Cli.run(
+                "preprocess",
+                TestFixtures.path("synth-3k.int64.h5ad").toString(),
+                "-o",
+                log1p.toString(),
+                "--target-sum",
+                "10000");
         assertEquals(0, c.exitCode(), c.err());
     }
 
@@ -53,22 +62,41 @@ class RankGenesGroupsCommandTest {
     void writesScanpysResultsAndTheirTable() throws IOException {
         Path out = tmp.resolve("wilcoxon.h5ad");
         Path csv = tmp.resolve("markers.csv");
-        Cli c = Cli.run("--threads", "2", "rank-genes-groups", log1p.toString(), "-o", out.toString(), "--groupby",
-                "cell_type", "--method", "wilcoxon", "--pts", "--csv", csv.toString());
+        Cli c = Cli.run(
+                "--threads",
+                "2",
+                "rank-genes-groups",
+                log1p.toString(),
+                "-o",
+                out.toString(),
+                "--groupby",
+                "cell_type",
+                "--method",
+                "wilcoxon",
+                "--pts",
+                "--csv",
+                csv.toString());
         assertEquals(0, c.exitCode(), c.err());
         assertFalse(c.err().contains("raw count data"), "log data draw no warning: " + c.err());
         @SuppressWarnings("unchecked")
         Map<String, Object> results = (Map<String, Object>) H5ad.read(out).uns().get("rank_genes_groups");
-        assertEquals(Set.of("params", "pts", "pts_rest", "names", "scores", "pvals", "pvals_adj", "logfoldchanges"),
+        assertEquals(
+                Set.of("params", "pts", "pts_rest", "names", "scores", "pvals", "pvals_adj", "logfoldchanges"),
                 results.keySet());
 
-        assertEquals(Files.getPosixFilePermissions(out), Files.getPosixFilePermissions(csv),
+        assertEquals(
+                Files.getPosixFilePermissions(out),
+                Files.getPosixFilePermissions(csv),
                 "the table has the permissions of any new file, as OUT");
         try (Stream<Path> files = Files.list(tmp)) {
-            assertEquals(List.of(), files.filter(f -> f.getFileName().toString().endsWith(".tmp")).toList());
+            assertEquals(
+                    List.of(),
+                    files.filter(f -> f.getFileName().toString().endsWith(".tmp"))
+                            .toList());
         }
         List<String[]> table = read(Files.newBufferedReader(csv));
-        assertEquals(List.of("group", "rank", "names", "scores", "logfoldchanges", "pvals", "pvals_adj"),
+        assertEquals(
+                List.of("group", "rank", "names", "scores", "logfoldchanges", "pvals", "pvals_adj"),
                 List.of(table.get(0)));
         assertEquals(1 + 8 * 2000, table.size(), "a row per group and gene");
         RecordArray names = (RecordArray) results.get("names");
@@ -88,8 +116,8 @@ class RankGenesGroupsCommandTest {
 
         // the 20 strongest markers of each group are scanpy's, with its scores (the input differs from scanpy's
         // in the last bit of 4% of the values: Java's log1p)
-        List<String[]> reference = read(new BufferedReader(new InputStreamReader(new GZIPInputStream(
-                Files.newInputStream(REFERENCE)), StandardCharsets.UTF_8)));
+        List<String[]> reference = read(new BufferedReader(
+                new InputStreamReader(new GZIPInputStream(Files.newInputStream(REFERENCE)), StandardCharsets.UTF_8)));
         Map<String, Double> scanpy = new HashMap<>();
         Map<String, List<String>> top = new HashMap<>();
         for (String[] r : reference.subList(1, reference.size())) {
@@ -114,10 +142,23 @@ class RankGenesGroupsCommandTest {
         Python.assumeAnndata();
         Path out = tmp.resolve("t-test.h5ad");
         Path csv = tmp.resolve("t-test.csv");
-        Cli c = Cli.run("rank-genes-groups", log1p.toString(), "-o", out.toString(), "--groupby", "cell_type",
-                "--groups", "T03,T01", "--n-genes", "50", "--pts", "--csv", csv.toString());
+        Cli c = Cli.run(
+                "rank-genes-groups",
+                log1p.toString(),
+                "-o",
+                out.toString(),
+                "--groupby",
+                "cell_type",
+                "--groups",
+                "T03,T01",
+                "--n-genes",
+                "50",
+                "--pts",
+                "--csv",
+                csv.toString());
         assertEquals(0, c.exitCode(), c.err());
-        String script = String.join("\n",
+        String script = String.join(
+                "\n",
                 "import sys, anndata as ad, pandas as pd, numpy as np",
                 "a = ad.read_h5ad(sys.argv[1]); r = a.uns['rank_genes_groups']",
                 "assert r['params']['method'] == 't-test' and r['params']['groupby'] == 'cell_type', r['params']",
@@ -140,7 +181,8 @@ class RankGenesGroupsCommandTest {
                 "for c in cols[1:]:",
                 "    assert np.allclose(d[c].astype(float), t[c], rtol=1e-6, atol=0, equal_nan=True), c",
                 "print('ok', len(d))");
-        assertEquals("ok 100", Python.run(script, out.toString(), csv.toString()).strip());
+        assertEquals(
+                "ok 100", Python.run(script, out.toString(), csv.toString()).strip());
     }
 
     @Test
@@ -150,22 +192,38 @@ class RankGenesGroupsCommandTest {
         Cli missing = Cli.run("rank-genes-groups", log1p.toString(), "-o", bad.toString(), "--groupby", "cluster");
         assertEquals(2, missing.exitCode(), "a column named and missing is a usage error");
         assertTrue(missing.err().contains("--groupby cluster is not an obs column"), missing.err());
-        Cli logreg = Cli.run("rank-genes-groups", log1p.toString(), "-o", bad.toString(), "--groupby", "cell_type",
-                "--method", "logreg");
+        Cli logreg = Cli.run(
+                "rank-genes-groups",
+                log1p.toString(),
+                "-o",
+                bad.toString(),
+                "--groupby",
+                "cell_type",
+                "--method",
+                "logreg");
         assertEquals(2, logreg.exitCode());
         assertTrue(logreg.err().contains("logreg is not supported"), logreg.err());
-        Cli reference = Cli.run("rank-genes-groups", log1p.toString(), "-o", bad.toString(), "--groupby",
-                "cell_type", "--reference", "T09");
+        Cli reference = Cli.run(
+                "rank-genes-groups",
+                log1p.toString(),
+                "-o",
+                bad.toString(),
+                "--groupby",
+                "cell_type",
+                "--reference",
+                "T09");
         assertEquals(1, reference.exitCode(), reference.err());
         assertTrue(reference.err().contains("reference = T09 needs to be one of groupby = [T01,"), reference.err());
         assertFalse(Files.exists(bad), "nothing written");
 
         Path out = tmp.resolve("counts.h5ad");
-        Cli c = Cli.run("rank-genes-groups", counts, "-o", out.toString(), "--groupby", "cell_type", "--n-genes",
-                "5");
+        Cli c = Cli.run("rank-genes-groups", counts, "-o", out.toString(), "--groupby", "cell_type", "--n-genes", "5");
         assertEquals(0, c.exitCode(), c.err());
-        assertTrue(c.err().contains("scflux: warning: It seems you use rank_genes_groups on the raw count data. "
-                + "Please logarithmize your data before calling rank_genes_groups."), c.err());
+        assertTrue(
+                c.err()
+                        .contains("scflux: warning: It seems you use rank_genes_groups on the raw count data. "
+                                + "Please logarithmize your data before calling rank_genes_groups."),
+                c.err());
     }
 
     private static DenseArray field(Map<String, Object> results, String key, String group) {

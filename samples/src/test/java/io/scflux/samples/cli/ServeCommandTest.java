@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -81,8 +85,8 @@ class ServeCommandTest {
             assertTrue(url.matches(), first + err);
             client = HttpClient.newConnection().baseUrl("http://127.0.0.1:" + url.group(1));
             assertEquals(401, status(client));
-            assertEquals(200, status(client.headers(h -> h.set(HttpHeaderNames.AUTHORIZATION,
-                    "Bearer " + url.group(2)))));
+            assertEquals(
+                    200, status(client.headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + url.group(2)))));
         } finally {
             serving.interrupt();
             serving.join(PATIENCE.toMillis());
@@ -94,6 +98,10 @@ class ServeCommandTest {
     }
 
     private static int status(HttpClient client) {
-        return client.get().uri("/metrics").response().map(res -> res.status().code()).block(PATIENCE);
+        return client.get()
+                .uri("/metrics")
+                .response()
+                .map(res -> res.status().code())
+                .block(PATIENCE);
     }
 }

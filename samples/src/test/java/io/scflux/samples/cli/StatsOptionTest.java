@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -9,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /** {@code --stats} prints one JSON line on stderr with the plan's blocks, the file reads and the cache counters. */
 class StatsOptionTest {
 
-    private static final String INT64 = Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString();
+    private static final String INT64 =
+            Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString();
 
     @Test
     void infoJsonReadsEachBlockOnce() throws Exception {

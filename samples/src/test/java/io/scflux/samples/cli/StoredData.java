@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.cli;
 
 import static org.bytedeco.hdf5.global.hdf5.H5Dclose;
@@ -40,8 +44,7 @@ import org.bytedeco.javacpp.LongPointer;
  */
 final class StoredData {
 
-    private StoredData() {
-    }
+    private StoredData() {}
 
     /**
      * Replaces the dataset {@code path} of {@code file} with {@code values} stored as {@code numpyType} (int32, uint32,
@@ -107,7 +110,11 @@ final class StoredData {
     static long[] longs(Path file, String path) {
         String type = dtype(file, path);
         long[] out = new long[length(file, path)];
-        read(file, path, type.equals("uint64") ? H5T_STD_U64LE_g() : H5T_STD_I64LE_g(), new LongPointer(out.length),
+        read(
+                file,
+                path,
+                type.equals("uint64") ? H5T_STD_U64LE_g() : H5T_STD_I64LE_g(),
+                new LongPointer(out.length),
                 p -> ((LongPointer) p).get(out));
         return out;
     }
@@ -135,8 +142,12 @@ final class StoredData {
         }
     }
 
-    private static void read(Path file, String path, long memType, org.bytedeco.javacpp.Pointer buffer,
-                             java.util.function.Consumer<org.bytedeco.javacpp.Pointer> take) {
+    private static void read(
+            Path file,
+            String path,
+            long memType,
+            org.bytedeco.javacpp.Pointer buffer,
+            java.util.function.Consumer<org.bytedeco.javacpp.Pointer> take) {
         long f = H5Fopen(file.toString(), H5F_ACC_RDONLY, H5P_DEFAULT);
         assertTrue(f >= 0, file.toString());
         try (buffer) {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.fuzz;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -25,10 +29,20 @@ class FuzzTest {
     static final int CASES = Integer.getInteger("scflux.fuzz.cases", 1000);
 
     static List<Path> bases() {
-        return List.of("x-csr-contiguous.h5ad", "x-dense-lzf.h5ad", "x-empty-rows-u16.h5ad", "legacy-07.h5ad",
-                        "nullable-strings.h5ad", "nulls-anndata012.h5ad", "x-csr-anndata08.h5ad", "rich.anndata08.h5ad",
-                        "x-dense-f64-contiguous.h5ad", "malformed/base.h5ad")
-                .stream().map(TestFixtures::path).collect(Collectors.toList());
+        return List.of(
+                        "x-csr-contiguous.h5ad",
+                        "x-dense-lzf.h5ad",
+                        "x-empty-rows-u16.h5ad",
+                        "legacy-07.h5ad",
+                        "nullable-strings.h5ad",
+                        "nulls-anndata012.h5ad",
+                        "x-csr-anndata08.h5ad",
+                        "rich.anndata08.h5ad",
+                        "x-dense-f64-contiguous.h5ad",
+                        "malformed/base.h5ad")
+                .stream()
+                .map(TestFixtures::path)
+                .collect(Collectors.toList());
     }
 
     /**
@@ -41,11 +55,15 @@ class FuzzTest {
         try (Fuzzer fuzzer = new Fuzzer(bases(), dir, Duration.ofSeconds(60))) {
             report = fuzzer.intact();
         }
-        assertEquals(Map.of(FuzzOutcome.READ, bases().size() - 1, FuzzOutcome.REJECTED, 1), report.counts(),
+        assertEquals(
+                Map.of(FuzzOutcome.READ, bases().size() - 1, FuzzOutcome.REJECTED, 1),
+                report.counts(),
                 () -> report.defects().toString());
         Fuzzer.Defect qcRefused = report.defects().get(0);
-        assertTrue(qcRefused.base().getFileName().toString().endsWith("x-dense-f64-contiguous.h5ad")
-                && qcRefused.what().contains("X holds NaN at cell '0', gene '5'"), qcRefused::toString);
+        assertTrue(
+                qcRefused.base().getFileName().toString().endsWith("x-dense-f64-contiguous.h5ad")
+                        && qcRefused.what().contains("X holds NaN at cell '0', gene '5'"),
+                qcRefused::toString);
     }
 
     @Test
@@ -57,9 +75,12 @@ class FuzzTest {
         System.out.println("fuzz: " + report.cases() + " cases, seed " + SEED + ": " + report.counts());
         report.defects().forEach(d -> System.out.println("fuzz defect: " + d));
         assertEquals(CASES, report.cases());
-        assertTrue(report.defects().isEmpty(), report.defects().size() + " defects, first: "
-                + (report.defects().isEmpty() ? "" : report.defects().get(0)));
-        assertTrue(report.counts().getOrDefault(FuzzOutcome.REJECTED, 0) > CASES / 10,
+        assertTrue(
+                report.defects().isEmpty(),
+                report.defects().size() + " defects, first: "
+                        + (report.defects().isEmpty() ? "" : report.defects().get(0)));
+        assertTrue(
+                report.counts().getOrDefault(FuzzOutcome.REJECTED, 0) > CASES / 10,
                 "most damage is noticed: " + report.counts());
     }
 }

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.plot;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -10,7 +14,6 @@ import io.scflux.core.DType;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
-
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.RecordArray;
@@ -48,8 +51,17 @@ class PlotTest {
 
     /** Entries {@code i} of matplotlib's 256-colour viridis, which it draws for values at {@code i / 255}. */
     @ParameterizedTest
-    @CsvSource({"0, 440154", "40, 453781", "64, 3b528b", "100, 2a768e", "128, 21918c", "170, 35b779",
-        "191, 5cc863", "230, bddf26", "255, fde725"})
+    @CsvSource({
+        "0, 440154",
+        "40, 453781",
+        "64, 3b528b",
+        "100, 2a768e",
+        "128, 21918c",
+        "170, 35b779",
+        "191, 5cc863",
+        "230, bddf26",
+        "255, fde725"
+    })
     void viridisIsMatplotlibs(int entry, String hex) {
         Color expected = new Color(Integer.parseInt(hex, 16));
         Color actual = Viridis.at(entry / 255.0);
@@ -63,12 +75,15 @@ class PlotTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = ';', value = {
-        "225; 3455; 6; 500|1,000|1,500|2,000|2,500|3,000",
-        "0.916; 27.4; 6; 5|10|15|20|25",
-        "-0.013; 0.042; 6; -0.01|0.00|0.01|0.02|0.03|0.04",
-        "0; 1; 6; 0.0|0.2|0.4|0.6|0.8|1.0",
-        "3; 3; 6; 3"})
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "225; 3455; 6; 500|1,000|1,500|2,000|2,500|3,000",
+                "0.916; 27.4; 6; 5|10|15|20|25",
+                "-0.013; 0.042; 6; -0.01|0.00|0.01|0.02|0.03|0.04",
+                "0; 1; 6; 0.0|0.2|0.4|0.6|0.8|1.0",
+                "3; 3; 6; 3"
+            })
     void ticksFallOnRoundNumbers(double lo, double hi, int most, String labels) {
         Ticks ticks = Ticks.between(lo, hi, most);
         List<String> actual = new ArrayList<>();
@@ -118,7 +133,9 @@ class PlotTest {
         assertEquals(2, charts.size(), "normalized and raw, as scanpy's two panels");
         XYChart normalized = charts.get(0);
         assertEquals("Highly variable genes (cell_ranger)", normalized.getTitle());
-        assertEquals("Highly variable genes (cell_ranger), not normalized", charts.get(1).getTitle());
+        assertEquals(
+                "Highly variable genes (cell_ranger), not normalized",
+                charts.get(1).getTitle());
         double top = normalized.getStyler().getYAxisMax();
         assertTrue(top >= 2 && top <= 6, "the axis keeps to the bulk: " + top);
         XYSeries beyond = normalized.getSeriesMap().get("highly variable genes above the axis (1)");
@@ -143,8 +160,13 @@ class PlotTest {
     void seuratV3HasALogMeanAxis() {
         double[] means = {0, 0.02, 0.5, 3, 40};
         boolean[] hv = {false, false, true, true, true};
-        AnnData data = genes(means, hv, Map.of("variances_norm", new double[] {0, 0.9, 1.4, 2.1, 1.2},
-                "variances", new double[] {0, 0.02, 0.9, 8, 70}), null);
+        AnnData data = genes(
+                means,
+                hv,
+                Map.of("variances_norm", new double[] {0, 0.9, 1.4, 2.1, 1.2}, "variances", new double[] {
+                    0, 0.02, 0.9, 8, 70
+                }),
+                null);
         List<XYChart> charts = Plot.hvgCharts(data);
         assertEquals(2, charts.size());
         for (XYChart chart : charts) {
@@ -154,8 +176,7 @@ class PlotTest {
             paint(chart, 600, 480);
         }
         assertEquals("variances_norm", charts.get(0).getYAxisTitle());
-        AnnData seurat = genes(means, hv, Map.of("dispersions_norm", new double[] {0, 0.9, 1.4, 2.1, 1.2}),
-                "seurat");
+        AnnData seurat = genes(means, hv, Map.of("dispersions_norm", new double[] {0, 0.9, 1.4, 2.1, 1.2}), "seurat");
         assertFalse(Plot.hvgCharts(seurat).get(0).getStyler().isXAxisLogarithmic());
     }
 
@@ -225,14 +246,19 @@ class PlotTest {
         Frame obs = Frame.ofRange(4)
                 .put("total_counts", ArrayColumn.of(new double[] {1, 2, 3, 4}))
                 .put("batch", ArrayColumn.of(strings))
-                .put("barcode_group", new CategoricalColumn(DenseArray.of(IntStream.range(0, 30)
-                        .mapToObj(i -> "group " + i).toArray(String[]::new)), new int[] {0, 7, 12, 29}, false,
-                        DType.INT8))
+                .put(
+                        "barcode_group",
+                        new CategoricalColumn(
+                                DenseArray.of(IntStream.range(0, 30)
+                                        .mapToObj(i -> "group " + i)
+                                        .toArray(String[]::new)),
+                                new int[] {0, 7, 12, 29},
+                                false,
+                                DType.INT8))
                 .put("sample", CategoricalColumn.fromValues(strings))
                 .put("cell_type", CategoricalColumn.fromValues(new String[] {"T", "B", "T", "NK"}));
         assertEquals("sample", Plot.defaultColour(obs));
-        assertNull(Plot.defaultColour(Frame.ofRange(4).put("total_counts",
-                ArrayColumn.of(new double[] {1, 2, 3, 4}))));
+        assertNull(Plot.defaultColour(Frame.ofRange(4).put("total_counts", ArrayColumn.of(new double[] {1, 2, 3, 4}))));
     }
 
     /**
@@ -249,10 +275,19 @@ class PlotTest {
         for (int k = 0; k < 5; k++) {
             String group = String.valueOf((char) ('A' + k));
             int offset = k;
-            names.put(group, DenseArray.of(IntStream.range(0, genes).mapToObj(i -> "G" + (i * 7 + offset) % genes)
-                    .toArray(String[]::new)));
-            scores.put(group, DenseArray.of(DType.FLOAT64, IntStream.range(0, genes)
-                    .mapToDouble(i -> 10 + offset - 0.3 * i).toArray(), genes));
+            names.put(
+                    group,
+                    DenseArray.of(IntStream.range(0, genes)
+                            .mapToObj(i -> "G" + (i * 7 + offset) % genes)
+                            .toArray(String[]::new)));
+            scores.put(
+                    group,
+                    DenseArray.of(
+                            DType.FLOAT64,
+                            IntStream.range(0, genes)
+                                    .mapToDouble(i -> 10 + offset - 0.3 * i)
+                                    .toArray(),
+                            genes));
         }
         Map<String, Object> results = new LinkedHashMap<>();
         results.put("params", new LinkedHashMap<>(Map.of("reference", DenseArray.scalar("rest"))));
@@ -268,7 +303,8 @@ class PlotTest {
         assertEquals("A vs. rest", plot.title(0));
         assertEquals("E vs. rest", plot.title(4));
         for (int k = 0; k < 5; k++) {
-            assertArrayEquals(Arrays.copyOf(names.get(plot.groups().get(k).name()).strings(), 20),
+            assertArrayEquals(
+                    Arrays.copyOf(names.get(plot.groups().get(k).name()).strings(), 20),
                     plot.groups().get(k).genes());
         }
         double lo = 10 - 0.3 * 19;
@@ -301,11 +337,15 @@ class PlotTest {
         assertNull(Plot.RANK_GENES_GROUPS.missing(data));
         MarkerPlot plot = MarkerPlot.of(data, 20);
         assertArrayEquals(new String[] {"G1", "G2"}, plot.groups().get(0).genes());
-        assertEquals(320, Images.decode(Plot.RANK_GENES_GROUPS.png(data, "odd.h5ad", PlotOptions.DEFAULT)).getWidth());
+        assertEquals(
+                320,
+                Images.decode(Plot.RANK_GENES_GROUPS.png(data, "odd.h5ad", PlotOptions.DEFAULT))
+                        .getWidth());
     }
 
     private static AnnData genes(double[] means, boolean[] hv, Map<String, double[]> columns, String flavor) {
-        Frame var = Frame.ofRange(means.length).put("means", ArrayColumn.of(means))
+        Frame var = Frame.ofRange(means.length)
+                .put("means", ArrayColumn.of(means))
                 .put("highly_variable", ArrayColumn.of(hv));
         columns.forEach((name, values) -> var.put(name, ArrayColumn.of(values)));
         AnnData data = new AnnData(null, Frame.ofRange(2), var);
@@ -332,8 +372,8 @@ class PlotTest {
             AxisPair<?, ?> axes = (AxisPair<?, ?>) pair.get(chart);
             var getter = AxisPair.class.getDeclaredMethod(axis);
             getter.setAccessible(true);
-            var calculator = ((org.knowm.xchart.internal.chartpart.Axis<?, ?>) getter.invoke(axes))
-                    .getAxisTickCalculator();
+            var calculator =
+                    ((org.knowm.xchart.internal.chartpart.Axis<?, ?>) getter.invoke(axes)).getAxisTickCalculator();
             return calculator.getTickLabels();
         } catch (ReflectiveOperationException e) {
             throw new AssertionError("XChart " + axis + " tick labels are not where this test reads them", e);
@@ -387,7 +427,8 @@ class PlotTest {
     }
 
     private static int distance(Color a, Color b) {
-        return Math.max(Math.abs(a.getRed() - b.getRed()),
+        return Math.max(
+                Math.abs(a.getRed() - b.getRed()),
                 Math.max(Math.abs(a.getGreen() - b.getGreen()), Math.abs(a.getBlue() - b.getBlue())));
     }
 }

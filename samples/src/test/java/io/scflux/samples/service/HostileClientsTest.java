@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -79,8 +83,13 @@ class HostileClientsTest {
     }
 
     void start(Path folder, ServiceOptions options) {
-        service = Service.start(folder, options, Schedulers.boundedElastic(), Streaming.DEFAULT,
-                BlockCache.ofMegabytes(16), logged::add);
+        service = Service.start(
+                folder,
+                options,
+                Schedulers.boundedElastic(),
+                Streaming.DEFAULT,
+                BlockCache.ofMegabytes(16),
+                logged::add);
     }
 
     /** A job of 5,000 steps (which overflowed the stack), or of 101, is a 400 naming the cap of 100; 100 pass. */
@@ -93,7 +102,9 @@ class HostileClientsTest {
             assertEquals("application/problem+json", refused.headers().get("content-type"));
             JsonNode problem = JSON.readTree(refused.body());
             assertEquals("steps", problem.get("field").asText(), refused.body());
-            assertEquals("a job has at most 100 steps, got " + n, problem.get("detail").asText());
+            assertEquals(
+                    "a job has at most 100 steps, got " + n,
+                    problem.get("detail").asText());
         }
         RawConnection.Answer accepted = post(steps(100));
         assertEquals(202, accepted.status(), accepted.body());
@@ -110,11 +121,12 @@ class HostileClientsTest {
         int n = 100_000;
         List<Integer> started = new ArrayList<>();
         List<Integer> applied = new ArrayList<>();
-        List<Step.Bound> steps = IntStream.range(0, n).<Step.Bound>mapToObj(i -> (d, streaming) -> Mono.fromCallable(
-                () -> {
+        List<Step.Bound> steps = IntStream.range(0, n)
+                .<Step.Bound>mapToObj(i -> (d, streaming) -> Mono.fromCallable(() -> {
                     applied.add(i);
                     return d;
-                })).toList();
+                }))
+                .toList();
         StepVerifier.create(Job.applyAll(data, steps, Streaming.DEFAULT, started::add))
                 .expectNext(data)
                 .verifyComplete();
@@ -187,13 +199,22 @@ class HostileClientsTest {
             return null;
         });
         try {
-            service = Service.start(data, ServiceOptions.defaults().withIdleTimeout(IDLE).withMaxJobs(1),
-                    Schedulers.fromExecutorService(held), Streaming.DEFAULT, BlockCache.ofMegabytes(16), logged::add);
+            service = Service.start(
+                    data,
+                    ServiceOptions.defaults().withIdleTimeout(IDLE).withMaxJobs(1),
+                    Schedulers.fromExecutorService(held),
+                    Streaming.DEFAULT,
+                    BlockCache.ofMegabytes(16),
+                    logged::add);
             RawConnection.Answer accepted = post("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}");
             assertEquals(202, accepted.status(), accepted.body());
             String id = JSON.readTree(accepted.body()).get("id").asText();
             try (RawConnection events = new RawConnection(service.port(), IDLE.multipliedBy(3))) {
-                assertEquals(200, events.send(head("GET", "/jobs/" + id + "/events", auth())).read().status());
+                assertEquals(
+                        200,
+                        events.send(head("GET", "/jobs/" + id + "/events", auth()))
+                                .read()
+                                .status());
                 assertFalse(events.closedByServer(), "the stream was cut");
                 service.job(id).cancel();
                 hold.countDown(); // the job goes on to see its cancel, and its stream ends
@@ -222,7 +243,8 @@ class HostileClientsTest {
             }
             long began = System.nanoTime();
             try (RawConnection holder = new RawConnection(service.port(), PATIENCE)) {
-                assertEquals(200, holder.send(head("GET", "/metrics", auth())).read().status());
+                assertEquals(
+                        200, holder.send(head("GET", "/metrics", auth())).read().status());
             }
             assertTrue((System.nanoTime() - began) / 1_000_000 < 5_000, "the token holder waited");
             assertTrue(idle.get(0).closedByServer(), "the first connection, waiting longest, was closed");
@@ -241,11 +263,13 @@ class HostileClientsTest {
         List<RawConnection> waiting = new ArrayList<>();
         try {
             for (int i = 0; i < 3; i++) {
-                waiting.add(new RawConnection(service.port(), Duration.ofSeconds(i == 0 ? 5 : 0).plusMillis(300)));
+                waiting.add(new RawConnection(
+                        service.port(), Duration.ofSeconds(i == 0 ? 5 : 0).plusMillis(300)));
                 Thread.sleep(100); // accepted in order
             }
             try (RawConnection fourth = new RawConnection(service.port(), PATIENCE)) {
-                assertEquals(200, fourth.send(head("GET", "/metrics", auth())).read().status());
+                assertEquals(
+                        200, fourth.send(head("GET", "/metrics", auth())).read().status());
             }
             assertTrue(waiting.get(0).closedByServer(), "the longest waiting is closed");
             assertFalse(waiting.get(1).closedByServer(), "the second is kept");
@@ -344,7 +368,8 @@ class HostileClientsTest {
         texts.add(stderr.toString(StandardCharsets.UTF_8));
         for (String text : texts) {
             for (String secret : List.of(token, wrong)) {
-                assertFalse(decoded(text).toLowerCase(Locale.ROOT).contains(secret.toLowerCase(Locale.ROOT)),
+                assertFalse(
+                        decoded(text).toLowerCase(Locale.ROOT).contains(secret.toLowerCase(Locale.ROOT)),
                         "the token in: " + text);
             }
         }
@@ -354,7 +379,8 @@ class HostileClientsTest {
         for (int i = 0; i < answers.size(); i++) {
             String answer = answers.get(i);
             if (i != 1) { // the answer to ?token= sets the cookie, whose value is the token
-                assertFalse(decoded(answer).toLowerCase(Locale.ROOT).contains(token.toLowerCase(Locale.ROOT)),
+                assertFalse(
+                        decoded(answer).toLowerCase(Locale.ROOT).contains(token.toLowerCase(Locale.ROOT)),
                         "the token in the answer to " + requests.get(i) + ": " + answer);
             }
         }
@@ -377,7 +403,9 @@ class HostileClientsTest {
                     String uri = i == 5 ? "/?token=" + service.token() : "/metrics";
                     String headers = i % 2 == 0 ? auth() : i == 3 ? wrong : "";
                     int expected = i % 2 == 0 || i == 5 ? 200 : 401;
-                    assertEquals(expected, c.send(head("GET", uri, headers)).read().status(),
+                    assertEquals(
+                            expected,
+                            c.send(head("GET", uri, headers)).read().status(),
                             "request " + i + " of connection " + round);
                 }
             }
@@ -415,25 +443,34 @@ class HostileClientsTest {
         DataFolder folder = new DataFolder(link);
         String real = data.toRealPath().toString();
         String cache = TemporaryFiles.scratchDir().toAbsolutePath().normalize().toString();
-        String tmp = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().normalize().toString();
-        assertEquals("x.h5ad: /X/indptr: the disk is full in . (1 byte free)",
+        String tmp = Path.of(System.getProperty("java.io.tmpdir"))
+                .toAbsolutePath()
+                .normalize()
+                .toString();
+        assertEquals(
+                "x.h5ad: /X/indptr: the disk is full in . (1 byte free)",
                 folder.scrub(link + "/x.h5ad: /X/indptr: the disk is full in " + link + " (1 byte free)"));
         assertEquals("x.h5ad: no such file", folder.scrub(real + "/x.h5ad: no such file"));
-        assertEquals("<cache>/.tmp-transposed-1.part: the disk is full in <cache>",
+        assertEquals(
+                "<cache>/.tmp-transposed-1.part: the disk is full in <cache>",
                 folder.scrub(cache + "/.tmp-transposed-1.part: the disk is full in " + cache));
-        assertEquals("<tmp>/spill-1.bin: no space left on device",
+        assertEquals(
+                "<tmp>/spill-1.bin: no space left on device",
                 folder.scrub(tmp + "/spill-1.bin: no space left on device"));
         String sibling = real + "2/y.h5ad";
-        assertEquals("/var/highly_variable: " + (sibling.startsWith(tmp + "/") ? "<tmp>" + sibling.substring(
-                tmp.length()) : sibling), folder.scrub("/var/highly_variable: " + sibling));
+        assertEquals(
+                "/var/highly_variable: "
+                        + (sibling.startsWith(tmp + "/") ? "<tmp>" + sibling.substring(tmp.length()) : sibling),
+                folder.scrub("/var/highly_variable: " + sibling));
     }
 
     private RawConnection.Answer post(String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         try (RawConnection c = new RawConnection(service.port(), PATIENCE)) {
             return c.send("POST /jobs HTTP/1.1\r\nHost: 127.0.0.1:" + service.port() + "\r\n" + auth()
-                    + "Content-Type: application/json\r\nContent-Length: " + bytes.length
-                    + "\r\nConnection: close\r\n\r\n" + new String(bytes, StandardCharsets.ISO_8859_1)).read();
+                            + "Content-Type: application/json\r\nContent-Length: " + bytes.length
+                            + "\r\nConnection: close\r\n\r\n" + new String(bytes, StandardCharsets.ISO_8859_1))
+                    .read();
         }
     }
 
@@ -454,8 +491,8 @@ class HostileClientsTest {
 
     /** A job request of {@code n} log1p steps on the input. */
     private static String steps(int n) {
-        return "{\"input\": \"" + INPUT + "\", \"steps\": [" + IntStream.range(0, n).mapToObj(i -> "\"log1p\"")
-                .collect(Collectors.joining(", ")) + "]}";
+        return "{\"input\": \"" + INPUT + "\", \"steps\": ["
+                + IntStream.range(0, n).mapToObj(i -> "\"log1p\"").collect(Collectors.joining(", ")) + "]}";
     }
 
     /** {@code text} percent-encoded {@code times} times over, each time after the first only its {@code %}. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import java.io.IOException;
@@ -18,8 +22,7 @@ final class OpenFiles {
 
     private static final Path FDS = Path.of("/proc/self/fd");
 
-    private OpenFiles() {
-    }
+    private OpenFiles() {}
 
     /** The open descriptors now, by what they are open on. */
     static Map<String, Integer> now() {

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import java.io.IOException;
@@ -18,8 +22,7 @@ import java.util.Map;
 final class RawConnection implements AutoCloseable {
 
     /** A response: status, headers (names in lower case) and body, read by its Content-Length. */
-    record Answer(int status, Map<String, String> headers, String body) {
-    }
+    record Answer(int status, Map<String, String> headers, String body) {}
 
     private final Socket socket;
     private final InputStream in;
@@ -44,7 +47,9 @@ final class RawConnection implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String h = line(); !h.isEmpty(); h = line()) {
             int colon = h.indexOf(':');
-            headers.put(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), h.substring(colon + 1).trim());
+            headers.put(
+                    h.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    h.substring(colon + 1).trim());
         }
         byte[] body = in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
         return new Answer(Integer.parseInt(status.split(" ")[1]), headers, new String(body, StandardCharsets.UTF_8));

@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import java.io.ByteArrayOutputStream;
@@ -22,13 +26,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RawPost {
 
     /** The response, and how many bytes of the body the socket took before it came (or the connection closed). */
-    record Answer(int status, Map<String, String> headers, String body, long bodyBytesSent) {
-    }
+    record Answer(int status, Map<String, String> headers, String body, long bodyBytesSent) {}
 
     private static final int PIECE = 8192;
 
-    private RawPost() {
-    }
+    private RawPost() {}
 
     /**
      * POSTs to {@code uri} on the loopback {@code port} with {@code headers} ({@code Name: value}) a body of
@@ -40,7 +42,8 @@ final class RawPost {
             socket.setSoTimeout(30_000);
             StringBuilder head = new StringBuilder("POST " + uri + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n");
             headers.forEach(h -> head.append(h).append("\r\n"));
-            head.append(chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + size).append("\r\n\r\n");
+            head.append(chunked ? "Transfer-Encoding: chunked" : "Content-Length: " + size)
+                    .append("\r\n\r\n");
             AtomicLong sent = new AtomicLong();
             Thread writer = new Thread(() -> write(socket, head.toString(), start, size, chunked, sent));
             writer.start();
@@ -85,11 +88,13 @@ final class RawPost {
         Map<String, String> headers = new LinkedHashMap<>();
         for (String h = line(in); !h.isEmpty(); h = line(in)) {
             int colon = h.indexOf(':');
-            headers.put(h.substring(0, colon).trim().toLowerCase(Locale.ROOT), h.substring(colon + 1).trim());
+            headers.put(
+                    h.substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                    h.substring(colon + 1).trim());
         }
         byte[] body = in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
-        return new Answer(Integer.parseInt(status.split(" ")[1]), headers, new String(body, StandardCharsets.UTF_8),
-                sent.get());
+        return new Answer(
+                Integer.parseInt(status.split(" ")[1]), headers, new String(body, StandardCharsets.UTF_8), sent.get());
     }
 
     /** One line of a response's head, without its CR LF; an IOException when the connection closes first. */

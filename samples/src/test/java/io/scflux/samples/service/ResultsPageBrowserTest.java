@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,8 +45,8 @@ import reactor.netty.http.client.HttpClient;
 class ResultsPageBrowserTest {
 
     static final Duration PATIENCE = Duration.ofSeconds(60);
-    static final List<String> BROWSERS = List.of("/usr/bin/chromium", "/usr/bin/chromium-browser",
-            "/usr/bin/google-chrome");
+    static final List<String> BROWSERS =
+            List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome");
     static final Pattern IMAGE = Pattern.compile("<img class=\"plot\" id=\"plot-(\\w+)\"[^>]*>");
     static final Pattern WIDTH = Pattern.compile("data-natural-width=\"(\\d+)\"");
 
@@ -60,7 +64,11 @@ class ResultsPageBrowserTest {
 
     @Test
     void everyPlotOfTheResultsPageRendersInChromium() throws Exception {
-        Path browser = BROWSERS.stream().map(Path::of).filter(Files::isExecutable).findFirst().orElse(null);
+        Path browser = BROWSERS.stream()
+                .map(Path::of)
+                .filter(Files::isExecutable)
+                .findFirst()
+                .orElse(null);
         if (browser == null) {
             String reason = "no Chromium at " + BROWSERS + " (Debian: apt-get install chromium)";
             System.out.println("ResultsPageBrowserTest skipped: " + reason);
@@ -68,10 +76,15 @@ class ResultsPageBrowserTest {
         }
         Path data = Files.createDirectory(root.resolve("data"));
         Files.copy(TestFixtures.path(ServiceTest.INPUT), data.resolve(ServiceTest.INPUT));
-        service = Service.start(data, ServiceOptions.defaults().withMaxJobs(1).withKeepJobs(10),
-                Schedulers.boundedElastic(), Streaming.DEFAULT, BlockCache.ofMegabytes(64));
+        service = Service.start(
+                data,
+                ServiceOptions.defaults().withMaxJobs(1).withKeepJobs(10),
+                Schedulers.boundedElastic(),
+                Streaming.DEFAULT,
+                BlockCache.ofMegabytes(64));
         String base = "http://127.0.0.1:" + service.port();
-        HttpClient client = HttpClient.create().baseUrl(base)
+        HttpClient client = HttpClient.create()
+                .baseUrl(base)
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + service.token()));
         String id = submit(client);
         String page = awaitPage(client, id);
@@ -87,24 +100,37 @@ class ResultsPageBrowserTest {
             loaded.add(images.group(1));
         }
         assertEquals(List.of("qc", "hvg", "pca"), loaded, dom);
-        assertTrue(dom.contains("src=\"/jobs/" + id + "/plots/pca.png?color=sample\""),
+        assertTrue(
+                dom.contains("src=\"/jobs/" + id + "/plots/pca.png?color=sample\""),
                 "coloured by the first categorical obs column: " + dom);
-        assertTrue(Pattern.compile("<p id=\"status\" data-state=\"loaded\" class=\"missing\" hidden(=\"\")?></p>")
-                .matcher(dom).find(), "nothing but the plots to read once they loaded: " + dom);
+        assertTrue(
+                Pattern.compile("<p id=\"status\" data-state=\"loaded\" class=\"missing\" hidden(=\"\")?></p>")
+                        .matcher(dom)
+                        .find(),
+                "nothing but the plots to read once they loaded: " + dom);
     }
 
     private static String submit(HttpClient client) throws IOException {
         String body = "{\"input\": \"" + ServiceTest.INPUT + "\", \"steps\": [\"qc\", \"normalize\", \"log1p\", "
                 + "\"hvg\", \"pca\"], \"params\": {\"n_comps\": 10}}";
-        String reply = client.headers(h -> h.set("Content-Type", "application/json")).post().uri("/jobs")
-                .send(ByteBufFlux.fromString(Mono.just(body))).responseContent().aggregate().asString()
+        String reply = client.headers(h -> h.set("Content-Type", "application/json"))
+                .post()
+                .uri("/jobs")
+                .send(ByteBufFlux.fromString(Mono.just(body)))
+                .responseContent()
+                .aggregate()
+                .asString()
                 .block(PATIENCE);
         return new ObjectMapper().readTree(reply).get("id").asText();
     }
 
     /** The page named by the job's {@code done} event, read from the events stream. */
     private static String awaitPage(HttpClient client, String id) throws IOException {
-        String events = client.get().uri("/jobs/" + id + "/events").responseContent().aggregate().asString()
+        String events = client.get()
+                .uri("/jobs/" + id + "/events")
+                .responseContent()
+                .aggregate()
+                .asString()
                 .block(PATIENCE);
         String last = events.substring(events.lastIndexOf("event: "));
         assertTrue(last.startsWith("event: done\n"), events);
@@ -116,11 +142,21 @@ class ResultsPageBrowserTest {
     private String dumpDom(Path browser, String url) throws IOException, InterruptedException {
         Path out = root.resolve("dom.html");
         Path err = root.resolve("chromium.log");
-        Process chromium = new ProcessBuilder(Stream.of(browser.toString(), "--headless", "--no-sandbox",
-                "--disable-gpu", "--disable-background-networking", "--no-first-run",
-                "--user-data-dir=" + Files.createDirectory(root.resolve("profile")),
-                "--virtual-time-budget=15000", "--dump-dom", url).toList())
-                .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process chromium = new ProcessBuilder(Stream.of(
+                                browser.toString(),
+                                "--headless",
+                                "--no-sandbox",
+                                "--disable-gpu",
+                                "--disable-background-networking",
+                                "--no-first-run",
+                                "--user-data-dir=" + Files.createDirectory(root.resolve("profile")),
+                                "--virtual-time-budget=15000",
+                                "--dump-dom",
+                                url)
+                        .toList())
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         if (!chromium.waitFor(PATIENCE.toSeconds() * 2, TimeUnit.SECONDS)) {
             chromium.destroyForcibly();
             throw new AssertionError("Chromium did not finish: " + Files.readString(err));

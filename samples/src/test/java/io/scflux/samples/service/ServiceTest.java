@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.service;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -14,9 +18,9 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.scflux.core.PlanTarget;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
@@ -135,7 +139,13 @@ class ServiceTest {
     }
 
     void start(Path folder, int maxJobs, int keepJobs, Scheduler work) {
-        start(folder, ServiceOptions.defaults().withMaxJobs(maxJobs).withKeepJobs(keepJobs).withToken(token), work);
+        start(
+                folder,
+                ServiceOptions.defaults()
+                        .withMaxJobs(maxJobs)
+                        .withKeepJobs(keepJobs)
+                        .withToken(token),
+                work);
     }
 
     /**
@@ -151,7 +161,8 @@ class ServiceTest {
     void start(Path folder, ServiceOptions options, Scheduler work, Streaming streaming) {
         service = Service.start(folder, options, work, streaming, BlockCache.ofMegabytes(64));
         base = "http://127.0.0.1:" + service.port();
-        client = HttpClient.newConnection().baseUrl(base)
+        client = HttpClient.newConnection()
+                .baseUrl(base)
                 .headers(h -> h.set(HttpHeaderNames.AUTHORIZATION, "Bearer " + service.token()));
     }
 
@@ -161,15 +172,21 @@ class ServiceTest {
      */
     @Test
     void eachPassIsAStageOfItsOwnWhoseProgressNeverGoesBack() throws IOException {
-        start(data, ServiceOptions.defaults(), Schedulers.boundedElastic(),
+        start(
+                data,
+                ServiceOptions.defaults(),
+                Schedulers.boundedElastic(),
                 Streaming.DEFAULT.withTarget(PlanTarget.ofChunkNnz(20_000)));
         Reply accepted = post("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\", {\"step\": \"hvg\", \"params\": "
-                + "{\"flavor\": \"seurat_v3\"}}]}").block(PATIENCE);
+                        + "{\"flavor\": \"seurat_v3\"}}]}")
+                .block(PATIENCE);
         assertEquals(202, accepted.status, accepted.body);
         String id = JSON.readTree(accepted.body).get("id").asText();
 
-        List<Event> events = events(id, "").takeUntil(e -> e.name.equals("done") || e.name.equals("failed"))
-                .collectList().block(PATIENCE);
+        List<Event> events = events(id, "")
+                .takeUntil(e -> e.name.equals("done") || e.name.equals("failed"))
+                .collectList()
+                .block(PATIENCE);
         assertEquals("done", events.get(events.size() - 1).name, events.toString());
         List<String> stages = new ArrayList<>();
         Map<String, JsonNode> lastProgress = new HashMap<>();
@@ -181,8 +198,11 @@ class ServiceTest {
                 assertEquals(stages.get(stages.size() - 1), stage, "a pass's progress follows its stage: " + events);
                 JsonNode before = lastProgress.put(stage, e.data);
                 if (before != null) {
-                    assertTrue(e.data.get("blocks").asInt() > before.get("blocks").asInt()
-                            && e.data.get("rows").asLong() > before.get("rows").asLong(), before + " then " + e.data);
+                    assertTrue(
+                            e.data.get("blocks").asInt() > before.get("blocks").asInt()
+                                    && e.data.get("rows").asLong()
+                                            > before.get("rows").asLong(),
+                            before + " then " + e.data);
                 }
             }
         }
@@ -198,11 +218,16 @@ class ServiceTest {
     @Test
     void blockHoundWatchesTheServersEventLoop() {
         start(2, Schedulers.boundedElastic());
-        ExecutionException e = assertThrows(ExecutionException.class, () -> HttpResources.get().onServer(true)
-                .next().submit(() -> {
-                    Thread.sleep(1);
-                    return null;
-                }).get());
+        ExecutionException e = assertThrows(
+                ExecutionException.class,
+                () -> HttpResources.get()
+                        .onServer(true)
+                        .next()
+                        .submit(() -> {
+                            Thread.sleep(1);
+                            return null;
+                        })
+                        .get());
         assertInstanceOf(BlockingOperationError.class, e.getCause());
     }
 
@@ -210,7 +235,8 @@ class ServiceTest {
     void jobReportsEachStageInOrderAndEndsWithItsOutput() throws IOException {
         start(2, Schedulers.boundedElastic());
         Reply accepted = post("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\", \"normalize\", \"log1p\"],"
-                + " \"params\": {\"target_sum\": 10000}}").block(PATIENCE);
+                        + " \"params\": {\"target_sum\": 10000}}")
+                .block(PATIENCE);
         assertEquals(202, accepted.status);
         String id = JSON.readTree(accepted.body).get("id").asText();
 
@@ -222,7 +248,9 @@ class ServiceTest {
                     if (e.name.equals("progress")) {
                         progress.add(e.data);
                     }
-                    String label = e.name.equals("stage") ? "stage:" + e.data.get("stage").asText() : e.name;
+                    String label = e.name.equals("stage")
+                            ? "stage:" + e.data.get("stage").asText()
+                            : e.name;
                     if (names.isEmpty() || !names.get(names.size() - 1).equals(label)) {
                         names.add(label);
                     }
@@ -230,26 +258,45 @@ class ServiceTest {
                 .assertNext(done -> assertEquals("done", done.name, done.data.toString()))
                 .expectComplete()
                 .verify(PATIENCE);
-        assertEquals(List.of("queued", "started", "stage:qc", "progress", "stage:normalize", "progress",
-                "stage:log1p", "stage:write", "progress"), names);
+        assertEquals(
+                List.of(
+                        "queued",
+                        "started",
+                        "stage:qc",
+                        "progress",
+                        "stage:normalize",
+                        "progress",
+                        "stage:log1p",
+                        "stage:write",
+                        "progress"),
+                names);
         for (String stage : List.of("qc", "normalize", "write")) {
-            JsonNode last = progress.stream().filter(p -> p.get("stage").asText().equals(stage))
-                    .reduce((a, b) -> b).orElseThrow();
+            JsonNode last = progress.stream()
+                    .filter(p -> p.get("stage").asText().equals(stage))
+                    .reduce((a, b) -> b)
+                    .orElseThrow();
             assertEquals(CELLS, last.get("rows").asLong(), stage + " read every row");
             assertEquals(last.get("totalBlocks").asInt(), last.get("blocks").asInt(), stage + " read every block");
         }
 
         String output = "synth-3k-b-" + id + ".h5ad";
-        StepVerifier.create(events(id, "").filter(e -> e.name.equals("done")).map(e -> e.data.get("output").asText()))
-                .expectNext(output).expectComplete().verify(PATIENCE);
+        StepVerifier.create(events(id, "")
+                        .filter(e -> e.name.equals("done"))
+                        .map(e -> e.data.get("output").asText()))
+                .expectNext(output)
+                .expectComplete()
+                .verify(PATIENCE);
         AnnData written = H5ad.read(data.resolve(output));
         assertEquals(CELLS, written.nObs());
         assertTrue(written.obs().has("total_counts"), "qc added its columns");
 
-        byte[] downloaded = client.get().uri("/jobs/" + id + "/result").responseSingle((res, body) -> {
-            assertEquals(200, res.status().code());
-            return body.asByteArray();
-        }).block(PATIENCE);
+        byte[] downloaded = client.get()
+                .uri("/jobs/" + id + "/result")
+                .responseSingle((res, body) -> {
+                    assertEquals(200, res.status().code());
+                    return body.asByteArray();
+                })
+                .block(PATIENCE);
         assertArrayEquals(Files.readAllBytes(data.resolve(output)), downloaded);
     }
 
@@ -270,7 +317,7 @@ class ServiceTest {
         boolean[] cell = new boolean[in.nObs()];
         double[] geneCounts = new double[in.nVars()];
         for (int i = 0; i < cell.length; i++) {
-            cell[i] = x.indptr(i + 1) - x.indptr(i) >= 390;         // synth's counts are positive
+            cell[i] = x.indptr(i + 1) - x.indptr(i) >= 390; // synth's counts are positive
             for (long k = x.indptr(i); k < x.indptr(i + 1) && cell[i]; k++) {
                 geneCounts[x.index(k)] += x.value(k);
             }
@@ -280,7 +327,9 @@ class ServiceTest {
         assertTrue(cells > 0 && cells < in.nObs() && genes > 0 && genes < in.nVars(), cells + " x " + genes);
         assertEquals(cells, out.nObs());
         assertEquals(genes, out.nVars());
-        assertTrue(out.obs().has("n_genes") && out.var().has("n_counts") && out.obs().has("total_counts"));
+        assertTrue(out.obs().has("n_genes")
+                && out.var().has("n_counts")
+                && out.obs().has("total_counts"));
     }
 
     /**
@@ -306,15 +355,21 @@ class ServiceTest {
         assertTrue(html.contains("<option selected>sample</option>"), html);
         assertFalse(html.contains("Not drawn"), html);
         String byDefault = new String(fetch(done.get("page").asText()).body, StandardCharsets.UTF_8);
-        assertTrue(byDefault.contains("src=\"/jobs/" + id + "/plots/pca.png?color=sample\""),
+        assertTrue(
+                byDefault.contains("src=\"/jobs/" + id + "/plots/pca.png?color=sample\""),
                 "the first categorical obs column colours the PCA by default: " + byDefault);
         assertTrue(byDefault.contains("<option selected>sample</option>"), byDefault);
         String none = new String(fetch(done.get("page").asText() + "?color=").body, StandardCharsets.UTF_8);
         assertTrue(none.contains("src=\"/jobs/" + id + "/plots/pca.png\""), none);
         assertTrue(none.contains("<option value=\"\" selected>none</option>"), none);
 
-        for (String uri : List.of("qc.png", "hvg.png", "pca.png", "pca.png?color=sample",
-                "pca.png?color=total_counts", "rank-genes-groups.png")) {
+        for (String uri : List.of(
+                "qc.png",
+                "hvg.png",
+                "pca.png",
+                "pca.png?color=sample",
+                "pca.png?color=total_counts",
+                "rank-genes-groups.png")) {
             Fetched png = fetch("/jobs/" + id + "/plots/" + uri);
             assertEquals(200, png.status, uri + ": " + new String(png.body, StandardCharsets.UTF_8));
             assertEquals("image/png", png.contentType);
@@ -327,8 +382,10 @@ class ServiceTest {
         assertTrue(sample(metrics, "scflux_blocks_read_total") > 0, metrics.toString());
         assertTrue(sample(metrics, "scflux_read_bytes_total") > 0, metrics.toString());
         assertTrue(sample(metrics, "scflux_cache_hits_total") > 0, "hvg and pca read X again: " + metrics);
-        assertEquals(sample(metrics, "scflux_cache_hits_total") + sample(metrics, "scflux_cache_misses_total"),
-                sample(metrics, "scflux_blocks_processed_total"), "every block a step took went through the cache");
+        assertEquals(
+                sample(metrics, "scflux_cache_hits_total") + sample(metrics, "scflux_cache_misses_total"),
+                sample(metrics, "scflux_blocks_processed_total"),
+                "every block a step took went through the cache");
         assertEquals(1.0, sample(metrics, "scflux_job_duration_seconds_count{outcome=\"done\"}"));
     }
 
@@ -341,18 +398,23 @@ class ServiceTest {
         String html = new String(fetch("/jobs/" + id + "/page").body, StandardCharsets.UTF_8);
         assertTrue(html.contains("src=\"/jobs/" + id + "/plots/qc.png\""), html);
         assertFalse(html.contains("/plots/hvg.png\""), html);
-        assertTrue(html.contains("has no var column means, highly_variable. Add the hvg step to the job (steps: qc)"),
+        assertTrue(
+                html.contains("has no var column means, highly_variable. Add the hvg step to the job (steps: qc)"),
                 html);
         assertTrue(html.contains("has no obsm X_pca. Add the pca step to the job (steps: qc)"), html);
-        assertTrue(html.contains("has no uns rank_genes_groups. Add the rank_genes_groups step to the job (steps: qc)"),
+        assertTrue(
+                html.contains("has no uns rank_genes_groups. Add the rank_genes_groups step to the job (steps: qc)"),
                 html);
 
         Fetched hvg = fetch("/jobs/" + id + "/plots/hvg.png");
         assertEquals(409, hvg.status);
         JsonNode problem = JSON.readTree(hvg.body);
         assertEquals("plot", problem.get("field").asText());
-        assertTrue(problem.get("detail").asText().contains("run scflux hvg on it first (in a service job: the hvg "
-                + "step)"), problem.toString());
+        assertTrue(
+                problem.get("detail")
+                        .asText()
+                        .contains("run scflux hvg on it first (in a service job: the hvg " + "step)"),
+                problem.toString());
         assertEquals(404, fetch("/jobs/" + id + "/plots/tsne.png").status);
         assertEquals(400, fetch("/jobs/" + id + "/plots/qc.png?color=nope").status);
     }
@@ -371,8 +433,11 @@ class ServiceTest {
             ids.add(id);
         }
         String first = ids.get(0);
-        for (String uri : List.of("/jobs/" + first + "/events", "/jobs/" + first + "/result", "/jobs/" + first
-                + "/page", "/jobs/" + first + "/plots/qc.png")) {
+        for (String uri : List.of(
+                "/jobs/" + first + "/events",
+                "/jobs/" + first + "/result",
+                "/jobs/" + first + "/page",
+                "/jobs/" + first + "/plots/qc.png")) {
             assertEquals(404, status(uri), uri);
         }
         assertTrue(Files.exists(data.resolve("synth-3k-b-" + first + ".h5ad")), "a forgotten job's output stays");
@@ -382,28 +447,30 @@ class ServiceTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "{\"input\": \"absent.h5ad\", \"steps\": [\"qc\"]}                                   | input",
-        "{\"input\": \"../outside.h5ad\", \"steps\": [\"qc\"]}                               | input",
-        "{\"input\": \"/etc/passwd\", \"steps\": [\"qc\"]}                                   | input",
-        "{\"steps\": [\"qc\"]}                                                               | input",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"qc\", \"tsne\"]}                     | steps[1]",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": []}                                     | steps",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"pca\"], \"params\": {\"n_comps\": 0}} | params.n_comps",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"hvg\"], \"params\": {\"flavor\": \"x\"}} | params.flavor",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"normalize\"], \"params\": {\"target_sum\": -1}} "
-            + "| params.target_sum",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"pseudobulk\"], \"params\": {\"sample_col\": \"sample\"}} "
-            + "| params.groups_col",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"qc\"], \"params\": {\"n_comps\": 5}}  | params.n_comps",
-        "not json                                                                            | body",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"filter_cells\"]}                           | params",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_cells\", \"params\": "
-            + "{\"min_genes\": 5, \"max_genes\": 9}}]}                           | steps[0].params.max_genes",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_genes\", \"params\": "
-            + "{\"min_cells\": 5, \"n_comps\": 3}}]}                                        | steps[0].params.n_comps",
-        "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"params\": {}}]}                        | steps[0].step",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "{\"input\": \"absent.h5ad\", \"steps\": [\"qc\"]}                                   | input",
+                "{\"input\": \"../outside.h5ad\", \"steps\": [\"qc\"]}                               | input",
+                "{\"input\": \"/etc/passwd\", \"steps\": [\"qc\"]}                                   | input",
+                "{\"steps\": [\"qc\"]}                                                               | input",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"qc\", \"tsne\"]}                     | steps[1]",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": []}                                     | steps",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"pca\"], \"params\": {\"n_comps\": 0}} | params.n_comps",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"hvg\"], \"params\": {\"flavor\": \"x\"}} | params.flavor",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"normalize\"], \"params\": {\"target_sum\": -1}} "
+                        + "| params.target_sum",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"pseudobulk\"], \"params\": {\"sample_col\": \"sample\"}} "
+                        + "| params.groups_col",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"qc\"], \"params\": {\"n_comps\": 5}}  | params.n_comps",
+                "not json                                                                            | body",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"filter_cells\"]}                           | params",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_cells\", \"params\": "
+                        + "{\"min_genes\": 5, \"max_genes\": 9}}]}                           | steps[0].params.max_genes",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_genes\", \"params\": "
+                        + "{\"min_cells\": 5, \"n_comps\": 3}}]}                                        | steps[0].params.n_comps",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"params\": {}}]}                        | steps[0].step",
+            })
     void badRequestIsA400ProblemNamingTheField(String body, String field) throws IOException {
         start(2, Schedulers.boundedElastic());
         Reply reply = post(body).block(PATIENCE);
@@ -433,15 +500,20 @@ class ServiceTest {
         awaitStarted(first);
         assertFalse(service.job(second).started(), "the second job waits while the first runs");
 
-        int status = client.delete().uri("/jobs/" + first).responseSingle((res, body) -> Mono.just(res.status()
-                .code())).block(PATIENCE);
+        int status = client.delete()
+                .uri("/jobs/" + first)
+                .responseSingle((res, body) -> Mono.just(res.status().code()))
+                .block(PATIENCE);
         assertEquals(202, status);
         hold.countDown();
-        StepVerifier.create(events(first, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
-                .expectComplete().verify(PATIENCE);
+        StepVerifier.create(events(first, "").map(e -> e.name))
+                .expectNext("queued", "started", "cancelled")
+                .expectComplete()
+                .verify(PATIENCE);
         StepVerifier.create(events(second, "").map(e -> e.name).filter(n -> !n.equals("progress")))
                 .expectNext("queued", "started", "stage", "stage", "done")
-                .expectComplete().verify(PATIENCE);
+                .expectComplete()
+                .verify(PATIENCE);
         assertFalse(Files.exists(data.resolve("synth-3k-b-" + first + ".h5ad")), "a cancelled job leaves no output");
         assertTrue(Files.exists(data.resolve("synth-3k-b-" + second + ".h5ad")));
         assertEquals(409, status("/jobs/" + first + "/result"));
@@ -452,7 +524,9 @@ class ServiceTest {
         startHeld();
         String id = submit("[\"qc\"]");
         StepVerifier.create(events(id, "?cancelOnDisconnect=true").map(e -> e.name))
-                .expectNext("queued", "started").thenCancel().verify(PATIENCE);
+                .expectNext("queued", "started")
+                .thenCancel()
+                .verify(PATIENCE);
         for (int i = 0; i < 3000 && !service.job(id).cancelRequested(); i++) {
             Thread.sleep(10); // the server sees the disconnect a moment later
         }
@@ -461,22 +535,30 @@ class ServiceTest {
         try (var files = Files.list(data)) {
             assertEquals(List.of(data.resolve(INPUT)), files.toList());
         }
-        StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started", "cancelled")
-                .expectComplete().verify(PATIENCE);
+        StepVerifier.create(events(id, "").map(e -> e.name))
+                .expectNext("queued", "started", "cancelled")
+                .expectComplete()
+                .verify(PATIENCE);
     }
 
     @Test
     void obsStreamsAsNdjsonAsTheClientReads() {
         start(2, Schedulers.boundedElastic());
-        Flux<JsonNode> rows = lines(client.get().uri("/datasets/" + INPUT + "/obs?columns=sample")
-                .responseContent().asString()).map(ServiceTest::json);
+        Flux<JsonNode> rows = lines(client.get()
+                        .uri("/datasets/" + INPUT + "/obs?columns=sample")
+                        .responseContent()
+                        .asString())
+                .map(ServiceTest::json);
         StepVerifier.create(rows, 3)
                 .assertNext(r -> assertRow(r, "CGAATTATTCGATAGG-1", "D06"))
                 .assertNext(r -> assertRow(r, "AGCACGACGTACGACC-1", "D02"))
                 .assertNext(r -> assertRow(r, "GCCCGCCTTTGTACGA-1", "D02"))
                 .thenCancel()
                 .verify(PATIENCE);
-        StepVerifier.create(rows.count()).expectNext((long) CELLS).expectComplete().verify(PATIENCE);
+        StepVerifier.create(rows.count())
+                .expectNext((long) CELLS)
+                .expectComplete()
+                .verify(PATIENCE);
     }
 
     @Test
@@ -516,22 +598,31 @@ class ServiceTest {
         assertEquals(second, listed.get(1).get("id").asText());
         assertEquals("queued", listed.get(1).get("state").asText());
         assertEquals("[\"qc\",\"normalize\"]", listed.get(1).get("steps").toString());
-        assertEquals("/jobs/" + second + "/events", listed.get(1).get("links").get("events").asText());
+        assertEquals(
+                "/jobs/" + second + "/events",
+                listed.get(1).get("links").get("events").asText());
 
         hold.countDown();
-        StepVerifier.create(events(second, "").map(e -> e.name)).thenConsumeWhile(n -> !n.equals("done"))
-                .expectNext("done").expectComplete().verify(PATIENCE);
+        StepVerifier.create(events(second, "").map(e -> e.name))
+                .thenConsumeWhile(n -> !n.equals("done"))
+                .expectNext("done")
+                .expectComplete()
+                .verify(PATIENCE);
         Fetched one = fetch("/jobs/" + second);
         assertEquals(200, one.status);
         assertEquals("application/json", one.contentType);
         JsonNode state = json(new String(one.body, StandardCharsets.UTF_8));
         assertEquals("done", state.get("state").asText());
-        assertEquals("/jobs/" + second + "/result", state.get("links").get("result").asText());
+        assertEquals(
+                "/jobs/" + second + "/result", state.get("links").get("result").asText());
         assertEquals("/jobs/" + second + "/page", state.get("links").get("page").asText());
 
         String page = new String(fetch("/").body, StandardCharsets.UTF_8);
-        assertTrue(page.contains(second.substring(0, 12)) && page.contains(">done<")
-                && page.contains("href=\"/jobs/" + second + "/page\""), page);
+        assertTrue(
+                page.contains(second.substring(0, 12))
+                        && page.contains(">done<")
+                        && page.contains("href=\"/jobs/" + second + "/page\""),
+                page);
     }
 
     /**
@@ -554,7 +645,10 @@ class ServiceTest {
         assertEquals(expected, end.get("error").asText());
         String page = new String(fetch("/jobs/" + id + "/page").body, StandardCharsets.UTF_8);
         assertTrue(page.contains(expected), page);
-        assertFalse(page.contains(root.toString()) || page.contains(root.toRealPath().toString()), page);
+        assertFalse(
+                page.contains(root.toString())
+                        || page.contains(root.toRealPath().toString()),
+                page);
     }
 
     /**
@@ -569,7 +663,8 @@ class ServiceTest {
         assertEquals(400, refused.status, refused.body);
         JsonNode problem = JSON.readTree(refused.body);
         assertEquals("input", problem.get("field").asText());
-        assertEquals("input link.h5ad is not a dataset of the data folder: it links to a file outside it",
+        assertEquals(
+                "input link.h5ad is not a dataset of the data folder: it links to a file outside it",
                 problem.get("detail").asText());
         Fetched obs = fetch("/datasets/link.h5ad/obs");
         assertProblem(obs, 404);
@@ -578,8 +673,14 @@ class ServiceTest {
         Path inner = Files.createDirectory(data.resolve("inner")).resolve("moved.h5ad");
         Files.move(data.resolve(INPUT), inner);
         Files.createSymbolicLink(data.resolve(INPUT), inner);
-        StepVerifier.create(lines(client.get().uri("/datasets/" + INPUT + "/obs").responseContent().asString())
-                .count()).expectNext((long) CELLS).expectComplete().verify(PATIENCE);
+        StepVerifier.create(lines(client.get()
+                                .uri("/datasets/" + INPUT + "/obs")
+                                .responseContent()
+                                .asString())
+                        .count())
+                .expectNext((long) CELLS)
+                .expectComplete()
+                .verify(PATIENCE);
         try (var files = Files.list(data)) {
             assertEquals(3, files.count(), "no job ran");
         }
@@ -601,7 +702,9 @@ class ServiceTest {
         Path bad = data.resolve("bad.h5ad");
         Files.writeString(bad, "not HDF5\n".repeat(100));
         Runnable fail = route.equals("jobs")
-                ? () -> assertEquals("failed", awaitEnd(submitOn("bad.h5ad", "[\"qc\"]")).get("event").asText())
+                ? () -> assertEquals(
+                        "failed",
+                        awaitEnd(submitOn("bad.h5ad", "[\"qc\"]")).get("event").asText())
                 : () -> assertEquals(422, fetch("/datasets/bad.h5ad/obs").status);
         fail.run(); // the classes loaded
         System.gc();
@@ -611,7 +714,8 @@ class ServiceTest {
         }
         Map<String, Integer> leaked = OpenFiles.awaitBack(before, Duration.ofSeconds(5));
         String badFile = bad.toRealPath().toString();
-        System.out.printf("ServiceTest: %d descriptors open before 200 failed %s, %d after (%d on bad.h5ad)%n",
+        System.out.printf(
+                "ServiceTest: %d descriptors open before 200 failed %s, %d after (%d on bad.h5ad)%n",
                 OpenFiles.total(before), route, OpenFiles.total(OpenFiles.now()), leaked.getOrDefault(badFile, 0));
         assertEquals(Map.of(), leaked, "descriptors left open by the service after 200 failed " + route);
     }
@@ -638,18 +742,28 @@ class ServiceTest {
             assertEquals("failed", failed.get("event").asText(), failed.toString());
             String error = failed.get("error").asText();
             assertTrue(error.matches(".*\\.h5ad: needs about [0-9.]+ MB, [0-9.]+ MB free in \\."), error);
-            assertFalse(error.contains("disk is full") || error.contains(small.toString())
-                    || error.contains(root.toString()), "a path relative to the data folder: " + error);
+            assertFalse(
+                    error.contains("disk is full")
+                            || error.contains(small.toString())
+                            || error.contains(root.toString()),
+                    "a path relative to the data folder: " + error);
             try (var files = Files.list(small)) {
-                assertEquals(Set.of(INPUT, "filler.bin"), files.map(f -> f.getFileName().toString())
-                        .collect(Collectors.toSet()), "no temporary file left");
+                assertEquals(
+                        Set.of(INPUT, "filler.bin"),
+                        files.map(f -> f.getFileName().toString()).collect(Collectors.toSet()),
+                        "no temporary file left");
             }
-            assertEquals(List.of(), OpenFiles.now().keySet().stream().filter(f -> f.startsWith(small.toString()))
-                    .toList(), "no descriptor left open on the tmpfs");
+            assertEquals(
+                    List.of(),
+                    OpenFiles.now().keySet().stream()
+                            .filter(f -> f.startsWith(small.toString()))
+                            .toList(),
+                    "no descriptor left open on the tmpfs");
             Files.delete(filler);
             JsonNode done = awaitEnd(submitOn(INPUT, steps));
             assertEquals("done", done.get("event").asText(), done.toString());
-            assertEquals(CELLS, H5ad.read(small.resolve(done.get("output").asText())).nObs());
+            assertEquals(
+                    CELLS, H5ad.read(small.resolve(done.get("output").asText())).nObs());
             service.dispose();
             service = null;
         }
@@ -679,28 +793,39 @@ class ServiceTest {
             assertProblem(refused, 401);
             assertEquals("Bearer realm=\"scflux\"", refused.headers.get("WWW-Authenticate"), uri);
         }
-        assertProblem(exchange(anonymous.headers(h -> h.set("Content-Type", "application/json")), HttpMethod.POST,
-                "/jobs"), 401);
+        assertProblem(
+                exchange(anonymous.headers(h -> h.set("Content-Type", "application/json")), HttpMethod.POST, "/jobs"),
+                401);
         String wrong = wrong(service.token());
         assertFalse(wrong.equals(service.token()), wrong);
-        assertProblem(exchange(anonymous.headers(h -> h.set("Authorization", "Bearer " + wrong)), HttpMethod.GET,
-                "/metrics"), 401);
+        assertProblem(
+                exchange(anonymous.headers(h -> h.set("Authorization", "Bearer " + wrong)), HttpMethod.GET, "/metrics"),
+                401);
         assertProblem(exchange(anonymous, HttpMethod.GET, "/metrics?token=" + wrong), 401);
-        assertEquals(200, exchange(anonymous.headers(h -> h.set("Authorization", "bearer " + service.token())),
-                HttpMethod.GET, "/metrics").status);
+        assertEquals(
+                200,
+                exchange(
+                                anonymous.headers(h -> h.set("Authorization", "bearer " + service.token())),
+                                HttpMethod.GET,
+                                "/metrics")
+                        .status);
 
         Fetched index = exchange(anonymous, HttpMethod.GET, "/?token=" + service.token());
         assertEquals(200, index.status);
-        assertTrue(new String(index.body, StandardCharsets.UTF_8).contains(INPUT + " (<a href=\"/datasets/" + INPUT
-                + "/obs\">obs</a>)"));
+        assertTrue(new String(index.body, StandardCharsets.UTF_8)
+                .contains(INPUT + " (<a href=\"/datasets/" + INPUT + "/obs\">obs</a>)"));
         String cookie = index.headers.get("Set-Cookie");
         assertTrue(cookie.startsWith("scflux-token-" + service.port() + "=" + service.token() + ";"), cookie);
         assertTrue(cookie.toLowerCase(Locale.ROOT).endsWith("; path=/; httponly; samesite=strict"), cookie);
         HttpClient browser = anonymous.headers(h -> h.set("Cookie", cookie.substring(0, cookie.indexOf(';'))));
         assertEquals(200, exchange(browser, HttpMethod.GET, "/metrics").status);
         assertEquals(null, exchange(browser, HttpMethod.GET, "/metrics").headers.get("Set-Cookie"));
-        assertProblem(exchange(anonymous.headers(h -> h.set("Cookie", "scflux-token-" + service.port() + "=" + wrong)),
-                HttpMethod.GET, "/metrics"), 401);
+        assertProblem(
+                exchange(
+                        anonymous.headers(h -> h.set("Cookie", "scflux-token-" + service.port() + "=" + wrong)),
+                        HttpMethod.GET,
+                        "/metrics"),
+                401);
     }
 
     /**
@@ -744,11 +869,19 @@ class ServiceTest {
         assertEquals(status, withToken.status, sent);
         if (status == 403) {
             assertProblem(withToken, 403);
-            assertProblem(exchange(HttpClient.newConnection().baseUrl(base).headers(h -> h.set("Origin", sent)),
-                    HttpMethod.GET, "/metrics"), 403);
-            int post = client.headers(h -> h.set("Origin", sent).set("Content-Type", "application/json")).post()
-                    .uri("/jobs").send(ByteBufFlux.fromString(Mono.just("{\"input\": \"" + INPUT + "\", \"steps\": "
-                            + "[\"qc\"]}"))).response().map(res -> res.status().code()).block(PATIENCE);
+            assertProblem(
+                    exchange(
+                            HttpClient.newConnection().baseUrl(base).headers(h -> h.set("Origin", sent)),
+                            HttpMethod.GET,
+                            "/metrics"),
+                    403);
+            int post = client.headers(h -> h.set("Origin", sent).set("Content-Type", "application/json"))
+                    .post()
+                    .uri("/jobs")
+                    .send(ByteBufFlux.fromString(Mono.just("{\"input\": \"" + INPUT + "\", \"steps\": " + "[\"qc\"]}")))
+                    .response()
+                    .map(res -> res.status().code())
+                    .block(PATIENCE);
             assertEquals(403, post, "a cross-origin job is refused");
         }
         try (var files = Files.list(data)) {
@@ -768,7 +901,10 @@ class ServiceTest {
             assertTrue(id.matches("[0-9a-f]{32}"), id);
         }
         assertEquals(ids.size(), ids.stream().distinct().count());
-        assertEquals(ids.size(), ids.stream().map(id -> id.substring(0, 8)).distinct().count(), ids.toString());
+        assertEquals(
+                ids.size(),
+                ids.stream().map(id -> id.substring(0, 8)).distinct().count(),
+                ids.toString());
         for (String id : ids) {
             awaitEnd(id);
         }
@@ -779,19 +915,30 @@ class ServiceTest {
      * page may send without asking first) is a 415, before its body is read; JSON with a charset passes.
      */
     @ParameterizedTest
-    @CsvSource({"text/plain, 415", "application/x-www-form-urlencoded, 415", "application/jsonx, 415", "'', 415",
-        "'application/json; charset=utf-8', 202", "Application/JSON, 202"})
+    @CsvSource({
+        "text/plain, 415",
+        "application/x-www-form-urlencoded, 415",
+        "application/jsonx, 415",
+        "'', 415",
+        "'application/json; charset=utf-8', 202",
+        "Application/JSON, 202"
+    })
     void aPostThatIsNotJsonIs415(String type, int status) throws IOException {
         start(2, Schedulers.boundedElastic());
         HttpClient typed = type.isEmpty() ? client : client.headers(h -> h.set("Content-Type", type));
-        Reply reply = typed.post().uri("/jobs").send(ByteBufFlux.fromString(Mono.just("{\"input\": \"" + INPUT
-                + "\", \"steps\": [\"qc\"]}"))).responseSingle((res, body) -> body.asString().defaultIfEmpty("")
-                .map(text -> new Reply(res.status().code(), res.responseHeaders().get("Content-Type"), text)))
+        Reply reply = typed.post()
+                .uri("/jobs")
+                .send(ByteBufFlux.fromString(Mono.just("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}")))
+                .responseSingle((res, body) -> body.asString()
+                        .defaultIfEmpty("")
+                        .map(text -> new Reply(
+                                res.status().code(), res.responseHeaders().get("Content-Type"), text)))
                 .block(PATIENCE);
         assertEquals(status, reply.status, reply.body);
         if (status == 415) {
             assertEquals(Problem.CONTENT_TYPE, reply.contentType);
-            assertTrue(JSON.readTree(reply.body).get("detail").asText().startsWith("the body must be application/json"),
+            assertTrue(
+                    JSON.readTree(reply.body).get("detail").asText().startsWith("the body must be application/json"),
                     reply.body);
         } else {
             awaitEnd(JSON.readTree(reply.body).get("id").asText());
@@ -805,13 +952,24 @@ class ServiceTest {
      * to hand over only the few MiB the sockets' buffers hold, never the whole.
      */
     @ParameterizedTest
-    @CsvSource({"declared, 1048576, 202", "chunked, 1048576, 202", "declared, 1048577, 413", "chunked, 1048577, 413",
-        "declared, 67108864, 413", "chunked, 67108864, 413"})
+    @CsvSource({
+        "declared, 1048576, 202",
+        "chunked, 1048576, 202",
+        "declared, 1048577, 413",
+        "chunked, 1048577, 413",
+        "declared, 67108864, 413",
+        "chunked, 67108864, 413"
+    })
     void aBodyOverMaxBodyIs413WithoutBeingRead(String framing, int size, int status) throws Exception {
         start(2, Schedulers.boundedElastic());
         byte[] job = ("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}").getBytes(StandardCharsets.UTF_8);
-        RawPost.Answer answer = RawPost.send(service.port(), "/jobs", List.of("Authorization: Bearer "
-                + service.token(), "Content-Type: application/json"), job, size, framing.equals("chunked"));
+        RawPost.Answer answer = RawPost.send(
+                service.port(),
+                "/jobs",
+                List.of("Authorization: Bearer " + service.token(), "Content-Type: application/json"),
+                job,
+                size,
+                framing.equals("chunked"));
         assertEquals(status, answer.status(), answer.body());
         if (status == 202) {
             assertEquals(size, answer.bodyBytesSent());
@@ -819,11 +977,16 @@ class ServiceTest {
             return;
         }
         assertEquals(Problem.CONTENT_TYPE, answer.headers().get("content-type"));
-        assertTrue(JSON.readTree(answer.body()).get("detail").asText().endsWith("this service reads at most "
-                + "1048576 (--max-body)"), answer.body());
+        assertTrue(
+                JSON.readTree(answer.body())
+                        .get("detail")
+                        .asText()
+                        .endsWith("this service reads at most " + "1048576 (--max-body)"),
+                answer.body());
         assertEquals("close", answer.headers().get("connection"));
-        System.out.printf("ServiceTest: a %s body of %d bytes: %d after %d bytes sent%n", framing, size,
-                answer.status(), answer.bodyBytesSent());
+        System.out.printf(
+                "ServiceTest: a %s body of %d bytes: %d after %d bytes sent%n",
+                framing, size, answer.status(), answer.bodyBytesSent());
         if (size > 2 * ServiceOptions.MAX_BODY_BYTES) {
             assertTrue(answer.bodyBytesSent() < size / 4, answer.bodyBytesSent() + " of " + size + " bytes sent");
         }
@@ -839,27 +1002,32 @@ class ServiceTest {
      * not a loose one (within 4 times the output).
      */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "synth-3k-b.h5ad        | [\"qc\"]",
-        "synth-3k-b.h5ad        | [\"qc\", \"normalize\", \"log1p\", \"hvg\", \"pca\"]",
-        "synth-3k-b.h5ad        | [{\"step\": \"filter_cells\", \"params\": {\"min_genes\": 390}}]",
-        "synth-3k-b.h5ad        | [\"pseudobulk\"], \"params\": {\"sample_col\": \"sample\", "
-            + "\"groups_col\": \"cell_type\"}",
-        "synth-3k.int64.h5ad    | [\"qc\", \"normalize\", \"log1p\"]",
-        "synth-3k.int64.h5ad    | [\"normalize\", \"log1p\", \"rank_genes_groups\"], \"params\": "
-            + "{\"groupby\": \"cell_type\", \"method\": \"wilcoxon\"}",
-        "synth-3k.csc-gzip.h5ad | [\"qc\"]",
-        "dense.h5ad             | [\"hvg\", \"pca\"]",
-        "rich.anndata08.h5ad    | [\"qc\", \"hvg\"], \"params\": {\"percent_top\": [50, 100]}",
-        "cellranger.h5          | [\"qc\", \"normalize\", \"log1p\", \"pca\"], \"params\": {\"n_comps\": 20}",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "synth-3k-b.h5ad        | [\"qc\"]",
+                "synth-3k-b.h5ad        | [\"qc\", \"normalize\", \"log1p\", \"hvg\", \"pca\"]",
+                "synth-3k-b.h5ad        | [{\"step\": \"filter_cells\", \"params\": {\"min_genes\": 390}}]",
+                "synth-3k-b.h5ad        | [\"pseudobulk\"], \"params\": {\"sample_col\": \"sample\", "
+                        + "\"groups_col\": \"cell_type\"}",
+                "synth-3k.int64.h5ad    | [\"qc\", \"normalize\", \"log1p\"]",
+                "synth-3k.int64.h5ad    | [\"normalize\", \"log1p\", \"rank_genes_groups\"], \"params\": "
+                        + "{\"groupby\": \"cell_type\", \"method\": \"wilcoxon\"}",
+                "synth-3k.csc-gzip.h5ad | [\"qc\"]",
+                "dense.h5ad             | [\"hvg\", \"pca\"]",
+                "rich.anndata08.h5ad    | [\"qc\", \"hvg\"], \"params\": {\"percent_top\": [50, 100]}",
+                "cellranger.h5          | [\"qc\", \"normalize\", \"log1p\", \"pca\"], \"params\": {\"n_comps\": 20}",
+            })
     void theEstimateBoundsTheOutput(String input, String steps) throws IOException {
         if (input.equals("cellranger.h5")) {
-            H5ad.writeCellRanger(H5ad.read(TestFixtures.path("synth-3k.int64.h5ad")), data.resolve(input),
-                    WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP)).block();
+            H5ad.writeCellRanger(
+                            H5ad.read(TestFixtures.path("synth-3k.int64.h5ad")),
+                            data.resolve(input),
+                            WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP))
+                    .block();
         } else if (input.equals("dense.h5ad")) {
             AnnData scaled = Pp.scale(H5ad.read(data.resolve(INPUT)), ScaleOptions.defaults(), Streaming.DEFAULT)
-                    .block();    // centred: X is dense float64
+                    .block(); // centred: X is dense float64
             H5ad.write(scaled, data.resolve(input), WriteOptions.DEFAULT.withCompression(WriteOptions.Compression.GZIP))
                     .block();
         } else if (!input.equals(INPUT)) {
@@ -874,8 +1042,9 @@ class ServiceTest {
         JsonNode done = awaitEnd(JSON.readTree(accepted.body).get("id").asText());
         assertEquals("done", done.get("event").asText(), done.toString());
         long written = Files.size(data.resolve(done.get("output").asText()));
-        System.out.printf("ServiceTest: %s %s: %d bytes written, %d estimated, input %d%n", input, steps, written,
-                estimate, Files.size(data.resolve(input)));
+        System.out.printf(
+                "ServiceTest: %s %s: %d bytes written, %d estimated, input %d%n",
+                input, steps, written, estimate, Files.size(data.resolve(input)));
         assertTrue(written <= estimate, written + " bytes written, " + estimate + " estimated");
         assertTrue(estimate <= 4 * written, estimate + " estimated for " + written + " bytes written");
     }
@@ -892,12 +1061,16 @@ class ServiceTest {
         Path earlier = data.resolve(awaitEnd(submit("[\"qc\"]")).get("output").asText());
         long size = Files.size(earlier);
         service.dispose();
-        long estimate = JobRequest.parse(("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}")
-                .getBytes(StandardCharsets.UTF_8), new DataFolder(data)).estimate(H5ad.read(data.resolve(INPUT)));
+        long estimate = JobRequest.parse(
+                        ("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}").getBytes(StandardCharsets.UTF_8),
+                        new DataFolder(data))
+                .estimate(H5ad.read(data.resolve(INPUT)));
         Files.writeString(data.resolve("notes.txt"), "not the service's");
         Files.copy(data.resolve(INPUT), data.resolve("copy.h5ad"));
 
-        start(data, ServiceOptions.defaults().withMaxJobs(1).withMaxResultsBytes(estimate + 2 * size - 1),
+        start(
+                data,
+                ServiceOptions.defaults().withMaxJobs(1).withMaxResultsBytes(estimate + 2 * size - 1),
                 Schedulers.boundedElastic());
         List<Path> outputs = new ArrayList<>();
         List<String> ids = new ArrayList<>();
@@ -932,15 +1105,21 @@ class ServiceTest {
      */
     @Test
     void aJobWhoseOutputCannotFitFailsBeforeItStarts() throws IOException {
-        long estimate = JobRequest.parse(("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}")
-                .getBytes(StandardCharsets.UTF_8), new DataFolder(data)).estimate(H5ad.read(data.resolve(INPUT)));
+        long estimate = JobRequest.parse(
+                        ("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}").getBytes(StandardCharsets.UTF_8),
+                        new DataFolder(data))
+                .estimate(H5ad.read(data.resolve(INPUT)));
         start(data, ServiceOptions.defaults().withMaxResultsBytes(estimate / 2), Schedulers.boundedElastic());
         String id = submit("[\"qc\"]");
-        StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started", "failed")
-                .expectComplete().verify(PATIENCE);
+        StepVerifier.create(events(id, "").map(e -> e.name))
+                .expectNext("queued", "started", "failed")
+                .expectComplete()
+                .verify(PATIENCE);
         String error = awaitEnd(id).get("error").asText();
-        assertTrue(error.matches("the output would take up to [0-9.]+ MiB by its estimate from the input, more than "
-                + "the [0-9.]+ MiB the results may take \\(--max-results-mb\\)"), error);
+        assertTrue(
+                error.matches("the output would take up to [0-9.]+ MiB by its estimate from the input, more than "
+                        + "the [0-9.]+ MiB the results may take \\(--max-results-mb\\)"),
+                error);
         try (var files = Files.list(data)) {
             assertEquals(List.of(data.resolve(INPUT)), files.toList());
         }
@@ -961,9 +1140,15 @@ class ServiceTest {
     }
 
     private static Fetched exchange(HttpClient client, HttpMethod method, String uri) {
-        return client.request(method).uri(uri).responseSingle((res, body) -> body.asByteArray()
-                .defaultIfEmpty(new byte[0]).map(bytes -> new Fetched(res.status().code(),
-                        res.responseHeaders().get("Content-Type"), res.responseHeaders(), bytes)))
+        return client.request(method)
+                .uri(uri)
+                .responseSingle((res, body) -> body.asByteArray()
+                        .defaultIfEmpty(new byte[0])
+                        .map(bytes -> new Fetched(
+                                res.status().code(),
+                                res.responseHeaders().get("Content-Type"),
+                                res.responseHeaders(),
+                                bytes)))
                 .block(PATIENCE);
     }
 
@@ -995,7 +1180,10 @@ class ServiceTest {
     }
 
     private int status(String uri) {
-        return client.get().uri(uri).responseSingle((res, body) -> Mono.just(res.status().code())).block(PATIENCE);
+        return client.get()
+                .uri(uri)
+                .responseSingle((res, body) -> Mono.just(res.status().code()))
+                .block(PATIENCE);
     }
 
     private String submit(String steps) {
@@ -1003,7 +1191,8 @@ class ServiceTest {
     }
 
     private String submitOn(String input, String steps) {
-        Reply reply = post("{\"input\": \"" + input + "\", \"steps\": " + steps + "}").block(PATIENCE);
+        Reply reply =
+                post("{\"input\": \"" + input + "\", \"steps\": " + steps + "}").block(PATIENCE);
         assertEquals(202, reply.status, reply.body);
         return json(reply.body).get("id").asText();
     }
@@ -1018,24 +1207,34 @@ class ServiceTest {
     }
 
     private Mono<Reply> post(String body) {
-        return client.headers(h -> h.set("Content-Type", "application/json")).post().uri("/jobs")
+        return client.headers(h -> h.set("Content-Type", "application/json"))
+                .post()
+                .uri("/jobs")
                 .send(ByteBufFlux.fromString(Mono.just(body)))
-                .responseSingle((res, content) -> content.asString().defaultIfEmpty("").map(text -> new Reply(
-                        res.status().code(), res.responseHeaders().get("Content-Type"), text)));
+                .responseSingle((res, content) -> content.asString()
+                        .defaultIfEmpty("")
+                        .map(text -> new Reply(
+                                res.status().code(), res.responseHeaders().get("Content-Type"), text)));
     }
 
     /** The job's Server-Sent Events, each from its {@code event:} and {@code data:} lines. */
     /** Follows job {@code id}'s events until it has started, then stops following. */
     private void awaitStarted(String id) {
-        StepVerifier.create(events(id, "").map(e -> e.name)).expectNext("queued", "started").thenCancel()
+        StepVerifier.create(events(id, "").map(e -> e.name))
+                .expectNext("queued", "started")
+                .thenCancel()
                 .verify(PATIENCE);
     }
 
     private Flux<Event> events(String id, String query) {
-        return lines(client.get().uri("/jobs/" + id + "/events" + query).responseContent().asString())
+        return lines(client.get()
+                        .uri("/jobs/" + id + "/events" + query)
+                        .responseContent()
+                        .asString())
                 .bufferUntil(String::isEmpty)
                 .filter(lines -> lines.size() > 1)
-                .map(lines -> new Event(lines.get(0).substring("event: ".length()),
+                .map(lines -> new Event(
+                        lines.get(0).substring("event: ".length()),
                         json(lines.get(1).substring("data: ".length()))));
     }
 
@@ -1063,12 +1262,9 @@ class ServiceTest {
         }
     }
 
-    record Reply(int status, String contentType, String body) {
-    }
+    record Reply(int status, String contentType, String body) {}
 
-    record Fetched(int status, String contentType, HttpHeaders headers, byte[] body) {
-    }
+    record Fetched(int status, String contentType, HttpHeaders headers, byte[] body) {}
 
-    record Event(String name, JsonNode data) {
-    }
+    record Event(String name, JsonNode data) {}
 }

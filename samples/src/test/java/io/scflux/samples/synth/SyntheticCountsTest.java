@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.synth;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -28,8 +32,9 @@ import reactor.test.StepVerifier;
 @Tag("slow")
 class SyntheticCountsTest {
 
-    private static final List<String> MT = List.of("MT-ND1", "MT-ND2", "MT-CO1", "MT-CO2", "MT-ATP8", "MT-ATP6",
-            "MT-CO3", "MT-ND3", "MT-ND4L", "MT-ND4", "MT-ND5", "MT-ND6", "MT-CYB");
+    private static final List<String> MT = List.of(
+            "MT-ND1", "MT-ND2", "MT-CO1", "MT-CO2", "MT-ATP8", "MT-ATP6", "MT-CO3", "MT-ND3", "MT-ND4L", "MT-ND4",
+            "MT-ND5", "MT-ND6", "MT-CYB");
 
     private static final SynthSpec SMALL = new SynthSpec(700, 300, 40, 3, 4, 11);
     /** The reference fixtures' parameters (synth-3k.h5ad: 3000 x 2000, 400 per cell, 6 donors, 8 types). */
@@ -39,10 +44,10 @@ class SyntheticCountsTest {
     void sameSeedGivesSameBitsWhateverThePlanOrThreads() {
         SyntheticCounts counts = new SyntheticCounts(SMALL);
         Matrix sequential = Matrix.of(counts, counts.blocks(counts.plan(new PlanTarget(1000, 64))));
-        Matrix fourThreads = Matrix.of(counts, counts.blocks(counts.plan(new PlanTarget(1000, 64)),
-                Execution.threads(4)));
-        Matrix otherPlan = Matrix.of(counts, counts.blocks(counts.plan(new PlanTarget(7000, 1 << 16)),
-                Execution.threads(4)));
+        Matrix fourThreads =
+                Matrix.of(counts, counts.blocks(counts.plan(new PlanTarget(1000, 64)), Execution.threads(4)));
+        Matrix otherPlan =
+                Matrix.of(counts, counts.blocks(counts.plan(new PlanTarget(7000, 1 << 16)), Execution.threads(4)));
         Matrix freshSource = Matrix.of(counts, new SyntheticCounts(SMALL).blocks());
         for (Matrix m : List.of(fourThreads, otherPlan, freshSource)) {
             assertArrayEquals(sequential.indptr, m.indptr);
@@ -146,9 +151,12 @@ class SyntheticCountsTest {
 
         CategoricalColumn sample = (CategoricalColumn) data.obs().column("sample");
         CategoricalColumn type = (CategoricalColumn) data.obs().column("cell_type");
-        assertArrayEquals(new String[] {"D01", "D02", "D03"}, sample.categories().strings());
-        assertArrayEquals(new String[] {"T01", "T02", "T03", "T04"}, type.categories().strings());
-        assertEquals(List.of("sample", "cell_type"), List.copyOf(data.obs().columns().keySet()));
+        assertArrayEquals(
+                new String[] {"D01", "D02", "D03"}, sample.categories().strings());
+        assertArrayEquals(
+                new String[] {"T01", "T02", "T03", "T04"}, type.categories().strings());
+        assertEquals(
+                List.of("sample", "cell_type"), List.copyOf(data.obs().columns().keySet()));
         assertEquals(Set.of(0, 1, 2), codes(sample), "every donor has cells");
         assertEquals(Set.of(0, 1, 2, 3), codes(type), "every type has cells");
         assertFalse(sample.ordered());
@@ -157,12 +165,18 @@ class SyntheticCountsTest {
 
     @Test
     void manyGenesGetWiderNumbersAndManyDonorsWiderNames() {
-        List<String> names = Arrays.asList(new SyntheticCounts(new SynthSpec(3, 100_013, 10, 1, 2, 1)).anndata()
-                .var().index());
+        List<String> names = Arrays.asList(new SyntheticCounts(new SynthSpec(3, 100_013, 10, 1, 2, 1))
+                .anndata()
+                .var()
+                .index());
         assertTrue(names.contains("GENE000001") && names.contains("GENE100000"), "six digits");
         CategoricalColumn samples = (CategoricalColumn) new SyntheticCounts(new SynthSpec(3, 100, 10, 120, 2, 1))
-                .anndata().obs().column("sample");
-        assertEquals(List.of("D001", "D002"), Arrays.asList(samples.categories().strings()).subList(0, 2));
+                .anndata()
+                .obs()
+                .column("sample");
+        assertEquals(
+                List.of("D001", "D002"),
+                Arrays.asList(samples.categories().strings()).subList(0, 2));
         assertEquals("D120", samples.categories().strings()[119]);
     }
 
@@ -272,8 +286,10 @@ class SyntheticCountsTest {
                 }
                 higher += in / nIn > 2 * out / (dense.length - nIn) ? 1 : 0;
             }
-            assertTrue(higher >= 0.8 * program.length, "type " + t + ": " + higher + " of " + program.length
-                    + " program genes over twice as high as elsewhere");
+            assertTrue(
+                    higher >= 0.8 * program.length,
+                    "type " + t + ": " + higher + " of " + program.length
+                            + " program genes over twice as high as elsewhere");
         }
     }
 

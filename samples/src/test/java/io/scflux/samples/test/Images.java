@@ -1,3 +1,7 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -18,8 +22,7 @@ public final class Images {
 
     private static final byte[] PNG_SIGNATURE = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
-    private Images() {
-    }
+    private Images() {}
 
     /** {@code png} decoded, after checking its signature. */
     public static BufferedImage decode(byte[] png) throws IOException {
@@ -54,6 +57,7 @@ public final class Images {
     /** The number of distinct colours of the image's pixels. */
     public static long colours(BufferedImage image) {
         return Arrays.stream(image.getRGB(0, 0, image.getWidth(), image.getHeight(), null, 0, image.getWidth()))
-                .distinct().count();
+                .distinct()
+                .count();
     }
 }

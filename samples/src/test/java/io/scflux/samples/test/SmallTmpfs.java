@@ -1,8 +1,11 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.scflux.samples.test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,10 +26,10 @@ public final class SmallTmpfs implements AutoCloseable {
      * A tmpfs of {@code megabytes} on {@code mountPoint} (an empty folder), or null, after printing the reason given
      * to {@code skipped}, when it cannot be mounted here.
      */
-    public static SmallTmpfs mount(Path mountPoint, int megabytes, StringBuilder skipped) throws IOException,
-            InterruptedException {
-        String output = run(List.of("mount", "-t", "tmpfs", "-o", "size=" + megabytes + "m", "tmpfs",
-                mountPoint.toString()));
+    public static SmallTmpfs mount(Path mountPoint, int megabytes, StringBuilder skipped)
+            throws IOException, InterruptedException {
+        String output =
+                run(List.of("mount", "-t", "tmpfs", "-o", "size=" + megabytes + "m", "tmpfs", mountPoint.toString()));
         if (output == null) {
             return new SmallTmpfs(mountPoint);
         }

@@ -271,7 +271,13 @@ public final class ExactValues {
         }
     }
 
-    private double doubleAt(int i) {
+    /**
+     * The value at {@code i} as the nearest double (exact for every value but integers past 2^53).
+     *
+     * @param i an entry
+     * @return the value
+     */
+    public double doubleAt(int i) {
         return switch (arrayType(dtype)) {
             case INT32 -> ((int[]) array)[i];
             case FLOAT64 -> ((double[]) array)[i];
@@ -283,7 +289,13 @@ public final class ExactValues {
         };
     }
 
-    private long longAt(int i) {
+    /**
+     * The integer at {@code i} (a uint64's bits; a float64 cast).
+     *
+     * @param i an entry
+     * @return the value
+     */
+    public long longAt(int i) {
         return switch (arrayType(dtype)) {
             case INT32 -> ((int[]) array)[i];
             case FLOAT64 -> (long) ((double[]) array)[i];
@@ -298,11 +310,7 @@ public final class ExactValues {
      * @return true for 0 (and -0.0)
      */
     public boolean isZero(int i) {
-        return switch (arrayType(dtype)) {
-            case INT32 -> ((int[]) array)[i] == 0;
-            case FLOAT64 -> ((double[]) array)[i] == 0;
-            default -> ((long[]) array)[i] == 0;
-        };
+        return doubleAt(i) == 0;
     }
 
     /** Bytes the array holds. */

@@ -98,41 +98,6 @@ final class StoredArray {
             int[] chunkStored,
             int[] chunkMask,
             int[] filterIds,
-            boolean jhdfChunks) {
-        this(
-                file,
-                path,
-                dtype,
-                elementSize,
-                order,
-                dims,
-                layout,
-                address,
-                compact,
-                chunkDims,
-                chunkAddress,
-                chunkStored,
-                chunkMask,
-                filterIds,
-                jhdfChunks,
-                null);
-    }
-
-    private StoredArray(
-            String file,
-            String path,
-            DType dtype,
-            int elementSize,
-            ByteOrder order,
-            long[] dims,
-            Layout layout,
-            long address,
-            byte[] compact,
-            int[] chunkDims,
-            long[] chunkAddress,
-            int[] chunkStored,
-            int[] chunkMask,
-            int[] filterIds,
             boolean jhdfChunks,
             CopySums sums) {
         this.sums = sums;
@@ -188,7 +153,8 @@ final class StoredArray {
                 null,
                 null,
                 new int[0],
-                false);
+                false,
+                null);
     }
 
     /**
@@ -296,7 +262,8 @@ final class StoredArray {
                         null,
                         null,
                         new int[0],
-                        false);
+                        false,
+                        null);
             }
             if (layout == DataLayout.COMPACT) {
                 ByteBuffer all = ((io.jhdf.dataset.DatasetBase) ds).getDataBuffer();
@@ -320,7 +287,8 @@ final class StoredArray {
                         null,
                         null,
                         new int[0],
-                        false);
+                        false,
+                        null);
             }
             return chunked((ChunkedDataset) ds, file, path, dtype, size, order, dims, fileSize);
         } catch (ScfluxFormatException e) {
@@ -413,7 +381,8 @@ final class StoredArray {
                 stored,
                 mask,
                 ids,
-                jhdf);
+                jhdf,
+                null);
     }
 
     /**

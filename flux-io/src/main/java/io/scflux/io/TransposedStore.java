@@ -489,28 +489,26 @@ final class TransposedStore {
             RowBlock cb = csc.read(s, b, plan.rowStart(b), plan.rowEnd(b));
             int[] ip = cb.indptr();
             int[] ri = cb.indices();
-            long[] v = bits(cb, values);
+            float[] f = cb.values();
+            long[] v = values == DType.FLOAT32 ? null : bits(cb, values);
             for (int c = 0; c < cb.nRows(); c++) {
                 int col = (int) (cb.rowStart() + c);
                 for (int k = ip[c]; k < ip[c + 1]; k++) {
-                    sink.accept(ri[k], col, v[k]);
+                    sink.accept(ri[k], col, v == null ? Float.floatToRawIntBits(f[k]) : v[k]);
                 }
             }
         }
     }
 
-    /** The values of {@code b} as the copy stores them: the bits of {@code type}, from its stored values if any. */
+    /** The values of {@code b} as a copy of {@code type}, not float32, stores them: as stored where they are. */
     private static long[] bits(RowBlock b, DType type) {
         float[] f = b.values();
-        long[] out = new long[b.nnz()];
         ExactValues stored = b.exact();
+        long[] out = new long[b.nnz()];
         for (int k = 0; k < out.length; k++) {
-            out[k] = switch (type) {
-                case FLOAT32 -> Float.floatToRawIntBits(f[k]);
-                case FLOAT64 -> Double.doubleToRawLongBits(stored != null ? ((double[]) stored.array())[k] : f[k]);
-                case INT32 -> stored != null ? ((int[]) stored.array())[k] : (long) f[k];
-                default -> stored != null ? ((long[]) stored.array())[k] : (long) f[k];
-            };
+            out[k] = type == DType.FLOAT64
+                    ? Double.doubleToRawLongBits(stored != null ? stored.doubleAt(k) : f[k])
+                    : stored != null ? stored.longAt(k) : (long) f[k];
         }
         return out;
     }

@@ -63,32 +63,12 @@ final class ValueRange {
             }
             return -1;
         }
-        Object a = stored.array();
-        switch (ExactValues.arrayType(stored.dtype())) {
-            case FLOAT64 -> {
-                double[] v = (double[]) a;
-                for (int k = 0; k < n; k++) {
-                    if (!holds(type, v[k])) {
-                        return k;
-                    }
-                }
-            }
-            case INT32 -> {
-                int[] v = (int[]) a;
-                for (int k = 0; k < n; k++) {
-                    if (!holds(type, v[k], false)) {
-                        return k;
-                    }
-                }
-            }
-            default -> {
-                long[] v = (long[]) a;
-                boolean unsigned = stored.dtype() == DType.UINT64;
-                for (int k = 0; k < n; k++) {
-                    if (!holds(type, v[k], unsigned)) {
-                        return k;
-                    }
-                }
+        // rare (values float32 does not hold), so one loop through the accessors
+        boolean integers = stored.dtype() != DType.FLOAT64;
+        boolean unsigned = stored.dtype() == DType.UINT64;
+        for (int k = 0; k < n; k++) {
+            if (integers ? !holds(type, stored.longAt(k), unsigned) : !holds(type, stored.doubleAt(k))) {
+                return k;
             }
         }
         return -1;
@@ -162,12 +142,10 @@ final class ValueRange {
         if (stored == null) {
             return Float.toString(floats[k]);
         }
-        Object a = stored.array();
-        return switch (ExactValues.arrayType(stored.dtype())) {
-            case FLOAT64 -> Double.toString(((double[]) a)[k]);
-            case INT32 -> Integer.toString(((int[]) a)[k]);
-            case UINT64 -> Long.toUnsignedString(((long[]) a)[k]);
-            default -> Long.toString(((long[]) a)[k]);
+        return switch (stored.dtype()) {
+            case FLOAT64 -> Double.toString(stored.doubleAt(k));
+            case UINT64 -> Long.toUnsignedString(stored.longAt(k));
+            default -> Long.toString(stored.longAt(k));
         };
     }
 }

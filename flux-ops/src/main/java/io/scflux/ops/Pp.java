@@ -6,6 +6,24 @@ package io.scflux.ops;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
+import io.scflux.ops.concat.Concat;
+import io.scflux.ops.concat.ConcatOptions;
+import io.scflux.ops.filter.Filter;
+import io.scflux.ops.filter.FilterOptions;
+import io.scflux.ops.hvg.HighlyVariableGenes;
+import io.scflux.ops.hvg.HighlyVariableGenesOptions;
+import io.scflux.ops.log1p.Log1p;
+import io.scflux.ops.log1p.Log1pOptions;
+import io.scflux.ops.normalize.NormalizeTotal;
+import io.scflux.ops.normalize.NormalizeTotalOptions;
+import io.scflux.ops.pca.Pca;
+import io.scflux.ops.pca.PcaOptions;
+import io.scflux.ops.pseudobulk.Pseudobulk;
+import io.scflux.ops.pseudobulk.PseudobulkOptions;
+import io.scflux.ops.qc.QcMetrics;
+import io.scflux.ops.qc.QcMetricsOptions;
+import io.scflux.ops.scale.Scale;
+import io.scflux.ops.scale.ScaleOptions;
 import reactor.core.publisher.Mono;
 
 /**

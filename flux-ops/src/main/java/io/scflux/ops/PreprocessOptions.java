@@ -5,11 +5,14 @@
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.log1p.Log1pOptions;
+import io.scflux.ops.normalize.NormalizeTotalOptions;
+import io.scflux.ops.qc.QcMetricsOptions;
 import java.util.Objects;
 
 /**
  * The parameters of {@link Preprocess}: those of its three steps. Excluding highly expressed genes needs a pass of
- * its own before the totals, so it is not offered here (use {@link NormalizeTotal}).
+ * its own before the totals, so it is not offered here (use {@link io.scflux.ops.normalize.NormalizeTotal}).
  */
 public record PreprocessOptions(QcMetricsOptions qc, NormalizeTotalOptions normalize, Log1pOptions log1p) {
 

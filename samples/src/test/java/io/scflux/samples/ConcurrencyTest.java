@@ -15,7 +15,7 @@ import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
 import io.scflux.ops.Pp;
-import io.scflux.ops.QcMetricsOptions;
+import io.scflux.ops.qc.QcMetricsOptions;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;

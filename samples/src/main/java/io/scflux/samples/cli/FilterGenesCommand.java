@@ -4,7 +4,7 @@
  */
 package io.scflux.samples.cli;
 
-import io.scflux.ops.FilterOptions;
+import io.scflux.ops.filter.FilterOptions;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

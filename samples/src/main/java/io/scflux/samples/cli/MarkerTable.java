@@ -6,7 +6,7 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.RecordArray;
-import io.scflux.ops.RankGenesGroups;
+import io.scflux.ops.markers.RankGenesGroups;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;

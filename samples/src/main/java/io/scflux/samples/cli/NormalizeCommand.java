@@ -6,8 +6,8 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
-import io.scflux.ops.NormalizeTotal;
-import io.scflux.ops.NormalizeTotalOptions;
+import io.scflux.ops.normalize.NormalizeTotal;
+import io.scflux.ops.normalize.NormalizeTotalOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

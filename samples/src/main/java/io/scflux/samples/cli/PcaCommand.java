@@ -6,8 +6,8 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
-import io.scflux.ops.Pca;
-import io.scflux.ops.PcaOptions;
+import io.scflux.ops.pca.Pca;
+import io.scflux.ops.pca.PcaOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

@@ -6,12 +6,12 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
-import io.scflux.ops.FilterOptions;
-import io.scflux.ops.HighlyVariableGenesOptions;
-import io.scflux.ops.Log1pOptions;
-import io.scflux.ops.PcaOptions;
 import io.scflux.ops.Pp;
 import io.scflux.ops.PreprocessOptions;
+import io.scflux.ops.filter.FilterOptions;
+import io.scflux.ops.hvg.HighlyVariableGenesOptions;
+import io.scflux.ops.log1p.Log1pOptions;
+import io.scflux.ops.pca.PcaOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;

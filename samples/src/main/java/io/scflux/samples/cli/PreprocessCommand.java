@@ -6,9 +6,9 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
-import io.scflux.ops.Log1pOptions;
 import io.scflux.ops.Preprocess;
 import io.scflux.ops.PreprocessOptions;
+import io.scflux.ops.log1p.Log1pOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import reactor.core.publisher.Mono;

@@ -6,8 +6,8 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
-import io.scflux.ops.Pseudobulk;
-import io.scflux.ops.PseudobulkOptions;
+import io.scflux.ops.pseudobulk.Pseudobulk;
+import io.scflux.ops.pseudobulk.PseudobulkOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import reactor.core.publisher.Mono;

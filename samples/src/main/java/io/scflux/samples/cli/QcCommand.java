@@ -6,7 +6,7 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
-import io.scflux.ops.QcMetrics;
+import io.scflux.ops.qc.QcMetrics;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import reactor.core.publisher.Mono;

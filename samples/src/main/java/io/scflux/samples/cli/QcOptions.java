@@ -5,8 +5,8 @@
 package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
-import io.scflux.ops.QcMetrics;
-import io.scflux.ops.QcMetricsOptions;
+import io.scflux.ops.qc.QcMetrics;
+import io.scflux.ops.qc.QcMetricsOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;

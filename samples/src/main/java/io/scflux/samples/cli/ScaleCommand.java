@@ -6,8 +6,8 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
-import io.scflux.ops.Scale;
-import io.scflux.ops.ScaleOptions;
+import io.scflux.ops.scale.Scale;
+import io.scflux.ops.scale.ScaleOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

@@ -4,7 +4,7 @@
  */
 package io.scflux.samples.cli;
 
-import io.scflux.ops.NormalizeTotalOptions;
+import io.scflux.ops.normalize.NormalizeTotalOptions;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;

@@ -13,7 +13,7 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import io.scflux.io.H5ad;
 import io.scflux.ops.Pp;
-import io.scflux.ops.QcMetricsOptions;
+import io.scflux.ops.qc.QcMetricsOptions;
 import io.scflux.samples.report.ErrorMessage;
 import io.scflux.samples.report.Summary;
 import java.io.IOException;

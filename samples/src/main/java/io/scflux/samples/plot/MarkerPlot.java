@@ -7,7 +7,7 @@ package io.scflux.samples.plot;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.RecordArray;
-import io.scflux.ops.RankGenesGroups;
+import io.scflux.ops.markers.RankGenesGroups;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;

@@ -13,7 +13,7 @@ import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.anndata.NullableColumn;
-import io.scflux.ops.RankGenesGroups;
+import io.scflux.ops.markers.RankGenesGroups;
 import java.awt.Color;
 import java.awt.Font;
 import java.awt.Graphics2D;

@@ -14,7 +14,7 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
-import io.scflux.ops.Reference;
+import io.scflux.ops.reference.Reference;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.regex.Matcher;

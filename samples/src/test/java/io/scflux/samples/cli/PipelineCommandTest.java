@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.io.H5ad;
-import io.scflux.ops.Reference;
+import io.scflux.ops.reference.Reference;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -15,7 +15,7 @@ import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
-import io.scflux.ops.Reference;
+import io.scflux.ops.reference.Reference;
 import io.scflux.samples.report.ErrorKind;
 import java.nio.file.Path;
 import java.util.Map;

@@ -26,7 +26,7 @@ import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import io.scflux.io.test.TestFixtures;
 import io.scflux.ops.Pp;
-import io.scflux.ops.ScaleOptions;
+import io.scflux.ops.scale.ScaleOptions;
 import io.scflux.samples.test.Images;
 import io.scflux.samples.test.SmallTmpfs;
 import java.awt.image.BufferedImage;
@@ -67,6 +67,8 @@ import reactor.netty.ByteBufFlux;
 import reactor.netty.http.HttpResources;
 import reactor.netty.http.client.HttpClient;
 import reactor.test.StepVerifier;
+
+
 
 /**
  * {@code scflux serve} in-process on a random loopback port, driven by Reactor Netty's client: jobs and their events,

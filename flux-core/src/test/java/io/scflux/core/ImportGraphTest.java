@@ -27,10 +27,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The import graph of the main code of every module (each {@code src/main/java} beside flux-core): no circle of files
- * through their imports, and in flux-core no import from a lower floor to a higher one. The floors: the root package
+ * The reference graph of the main code of every module (each {@code src/main/java} beside flux-core): a file refers to
+ * what it imports and to every top-level type of its own package that its code names (comments and literals left out),
+ * so that the files of one package are seen as well as the packages. No circle of files; no circle of packages; and in
+ * flux-core, flux-ops and flux-io no reference from a lower floor to a higher one. The floors of core: the root package
  * (blocks, plans, sources, memory) at the bottom; {@code pack} and {@code backend} (kernels, resident blocks) on it;
- * {@code cache} and {@code anndata} (the container) on top.
+ * {@code cache} and {@code anndata} (the container) on top. Those of ops: what several steps share at the bottom, the
+ * steps on it, the facade and the fused pipeline on top.
  */
 class ImportGraphTest {
 
@@ -41,9 +44,29 @@ class ImportGraphTest {
             "io.scflux.core.cache", 2,
             "io.scflux.core.anndata", 2);
 
+    private static final Map<String, Integer> OPS_FLOORS = Map.ofEntries(
+            Map.entry("io.scflux.ops.values", 0),
+            Map.entry("io.scflux.ops.moments", 0),
+            Map.entry("io.scflux.ops.qc", 1),
+            Map.entry("io.scflux.ops.filter", 1),
+            Map.entry("io.scflux.ops.normalize", 1),
+            Map.entry("io.scflux.ops.log1p", 1),
+            Map.entry("io.scflux.ops.hvg", 1),
+            Map.entry("io.scflux.ops.pca", 1),
+            Map.entry("io.scflux.ops.scale", 1),
+            Map.entry("io.scflux.ops.markers", 1),
+            Map.entry("io.scflux.ops.pseudobulk", 1),
+            Map.entry("io.scflux.ops.concat", 1),
+            Map.entry("io.scflux.ops", 2));
+
     private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
     private static final Pattern IMPORT =
             Pattern.compile("^import\\s+(static\\s+)?([\\w.]+?)(\\.\\*)?\\s*;", Pattern.MULTILINE);
+    /** A comment, a text block, a string or a char literal: what {@link Graph#code} leaves out. */
+    private static final Pattern NOT_CODE = Pattern.compile(
+            "/\\*.*?\\*/|//[^\\n]*|\"\"\".*?\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\\\n])*'",
+            Pattern.DOTALL);
+    private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][\\w$]*");
 
     @Test
     void theMainCodeHasNoCircleOfFiles() {
@@ -53,27 +76,60 @@ class ImportGraphTest {
     }
 
     @Test
-    void coreImportsOnlyDownItsFloors() {
+    void thePackagesHaveNoCircle() {
+        Graph g = Graph.of(modulesRoot());
+        Map<String, Set<String>> packages = new TreeMap<>();
+        g.imports.forEach((from, targets) -> {
+            for (String to : targets) {
+                String fromPackage = g.packageOf.get(from);
+                String toPackage = g.packageOf.get(to);
+                packages.computeIfAbsent(fromPackage, k -> new TreeSet<>());
+                packages.computeIfAbsent(toPackage, k -> new TreeSet<>());
+                if (!fromPackage.equals(toPackage)) {
+                    packages.get(fromPackage).add(toPackage);
+                }
+            }
+        });
+        assertEquals(List.of(), new Graph(Map.of(), packages, packages.keySet()).circles(), "circles of packages");
+    }
+
+    @Test
+    void coreReferencesOnlyDownItsFloors() {
+        assertFloors("io.scflux.core", CORE_FLOORS);
+    }
+
+    @Test
+    void opsReferencesOnlyDownItsFloors() {
+        assertFloors("io.scflux.ops", OPS_FLOORS);
+    }
+
+    /** Every package of the module under {@code prefix} has its floor, and no file refers to a floor not below it. */
+    private static void assertFloors(String prefix, Map<String, Integer> floors) {
         Graph g = Graph.of(modulesRoot());
         Set<String> upward = new TreeSet<>();
-        Set<String> corePackages = new TreeSet<>();
+        Set<String> modulePackages = new TreeSet<>();
         g.imports.forEach((from, targets) -> {
             String fromPackage = g.packageOf.get(from);
-            if (!fromPackage.startsWith("io.scflux.core")) {
+            if (!inModule(fromPackage, prefix)) {
                 return;
             }
-            corePackages.add(fromPackage);
+            modulePackages.add(fromPackage);
             for (String to : targets) {
                 String toPackage = g.packageOf.get(to);
-                if (toPackage.startsWith("io.scflux.core")
+                if (inModule(toPackage, prefix)
                         && !toPackage.equals(fromPackage)
-                        && CORE_FLOORS.get(toPackage) >= CORE_FLOORS.get(fromPackage)) {
+                        && floors.getOrDefault(toPackage, Integer.MAX_VALUE)
+                                >= floors.getOrDefault(fromPackage, Integer.MIN_VALUE)) {
                     upward.add(from + " -> " + to);
                 }
             }
         });
-        assertEquals(CORE_FLOORS.keySet(), corePackages, "every flux-core package has its floor");
-        assertEquals(Set.of(), upward, "imports from a floor of flux-core to one not below it");
+        assertEquals(floors.keySet(), modulePackages, "every package of " + prefix + " has its floor");
+        assertEquals(Set.of(), upward, "references from a floor of " + prefix + " to one not below it");
+    }
+
+    private static boolean inModule(String pkg, String prefix) {
+        return pkg.equals(prefix) || pkg.startsWith(prefix + ".");
     }
 
     /** The check finds a circle when there is one: two files importing each other, and a third closing a loop. */
@@ -84,6 +140,26 @@ class ImportGraphTest {
         write(root, "b", "r/C.java", "package r;\nimport p.A.Inner;\nclass C {}");
         write(root, "b", "r/D.java", "package r;\nimport q.*;\nclass D {}");
         assertEquals(List.of(List.of("p.A", "q.B", "r.C")), Graph.of(root).circles());
+    }
+
+    /**
+     * Files of one package that name each other without an import make a circle; a name in a comment, a string, a char
+     * literal or inside a longer identifier makes none, nor does a type of another package named without import.
+     */
+    @Test
+    void aCircleWithinAPackageIsFound(@TempDir Path root) throws IOException {
+        write(root, "a", "p/A.java", "package p;\nclass A { B b; }");
+        write(root, "a", "p/B.java", "package p;\nclass B { static C c() { return null; } }");
+        write(root, "a", "p/C.java", "package p;\nclass C { Object a = A.class; }");
+        String namesOnlyInCommentsAndLiterals = "/** {@link E} */\nclass D { String s = \"E\"; char c = 'E'; int AE; }";
+        write(root, "a", "p/D.java", "package p;\n" + namesOnlyInCommentsAndLiterals);
+        write(root, "a", "p/E.java", "package p;\nclass E { D d; q.F f; }");
+        write(root, "a", "q/F.java", "package q;\nclass F { E e; }");
+        Graph g = Graph.of(root);
+        assertEquals(List.of(List.of("p.A", "p.B", "p.C")), g.circles());
+        assertEquals(Set.of("p.D"), g.imports.get("p.E"));
+        assertEquals(Set.of(), g.imports.get("p.D"));
+        assertEquals(Set.of(), g.imports.get("q.F"));
     }
 
     private static void write(Path root, String module, String file, String text) throws IOException {
@@ -98,7 +174,10 @@ class ImportGraphTest {
         return Files.isDirectory(here.resolve("flux-core")) ? here : here.getParent();
     }
 
-    /** Classes of the main sources and the classes each imports (static and nested imports by their file). */
+    /**
+     * Classes of the main sources and the classes each refers to: those it imports (static and nested imports by
+     * their file) and the top-level types of its own package that its code names.
+     */
     private record Graph(Map<String, String> packageOf, Map<String, Set<String>> imports, Set<String> classes) {
 
         static Graph of(Path root) {
@@ -124,9 +203,21 @@ class ImportGraphTest {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+            Map<String, Set<String>> typesOf = new HashMap<>();
+            packageOf.forEach((fqn, pkg) -> typesOf.computeIfAbsent(pkg, k -> new TreeSet<>())
+                    .add(fqn.substring(fqn.lastIndexOf('.') + 1)));
             Map<String, Set<String>> imports = new TreeMap<>();
             text.forEach((from, s) -> {
                 Set<String> to = new TreeSet<>();
+                String pkg = packageOf.get(from);
+                Set<String> own = typesOf.get(pkg);
+                Matcher id = IDENTIFIER.matcher(code(s));
+                while (id.find()) {
+                    String fqn = pkg.isEmpty() ? id.group() : pkg + "." + id.group();
+                    if (own.contains(id.group()) && !fqn.equals(from)) {
+                        to.add(fqn);
+                    }
+                }
                 Matcher m = IMPORT.matcher(s);
                 while (m.find()) {
                     if (m.group(3) != null && m.group(1) == null) {
@@ -143,6 +234,11 @@ class ImportGraphTest {
                 imports.put(from, to);
             });
             return new Graph(packageOf, imports, packageOf.keySet());
+        }
+
+        /** {@code source} without its comments and literals, each replaced by a space. */
+        static String code(String source) {
+            return NOT_CODE.matcher(source).replaceAll(" ");
         }
 
         /** Each circle (a strongly connected set of more than one file), its files sorted. */

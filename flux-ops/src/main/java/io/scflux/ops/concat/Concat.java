@@ -16,7 +16,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -73,10 +72,10 @@ public final class Concat {
         boolean dense = inputs.stream().allMatch(a -> a.x() != null && a.x().isDense());
         float fill = options.fillValue() != null ? options.fillValue() : dense ? Float.NaN : 0f;
         AnnData out = new AnnData(stack(inputs, AnnData::x, maps, nGenes, fill), obs, var);
-        for (String layer : common(inputs, a -> a.layers().keySet())) {
+        for (String layer : FrameConcat.common(inputs, a -> a.layers().keySet())) {
             out.putLayer(layer, stack(inputs, a -> a.layers().get(layer), maps, nGenes, fill));
         }
-        for (String key : common(inputs, a -> a.obsm().keySet())) {
+        for (String key : FrameConcat.common(inputs, a -> a.obsm().keySet())) {
             out.putObsm(key, obsm(inputs, key, lengths, options.join()));
         }
         return out;
@@ -139,13 +138,6 @@ public final class Concat {
                 codes,
                 false,
                 CategoricalColumn.smallestCodeType(keys.size()));
-    }
-
-    /** The names every input has, in the first input's order. */
-    static <T> List<String> common(List<T> inputs, Function<T, Set<String>> names) {
-        Set<String> out = new LinkedHashSet<>(names.apply(inputs.get(0)));
-        inputs.forEach(a -> out.retainAll(names.apply(a)));
-        return List.copyOf(out);
     }
 
     private static BlockSource stack(

@@ -12,6 +12,7 @@ import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Dataframes stacked by rows as {@code pd.concat(frames, join=join)} stacks them: an inner join keeps the columns every
@@ -25,7 +26,7 @@ final class FrameConcat {
     static Frame concat(List<Frame> frames, PackedStrings index, ConcatOptions.Join join, int[] lengths) {
         Collection<String> names;
         if (join == ConcatOptions.Join.INNER) {
-            names = Concat.common(frames, f -> f.columns().keySet());
+            names = common(frames, f -> f.columns().keySet());
         } else {
             Set<String> all = new LinkedHashSet<>();
             frames.forEach(f -> all.addAll(f.columns().keySet()));
@@ -38,5 +39,12 @@ final class FrameConcat {
             out.put(name, ColumnConcat.concat(parts, lengths));
         }
         return out;
+    }
+
+    /** The names every input has, in the first input's order. */
+    static <T> List<String> common(List<T> inputs, Function<T, Set<String>> names) {
+        Set<String> out = new LinkedHashSet<>(names.apply(inputs.get(0)));
+        inputs.forEach(a -> out.retainAll(names.apply(a)));
+        return List.copyOf(out);
     }
 }

@@ -133,7 +133,7 @@ public final class QcMetrics {
             if (options.log1p()) {
                 obs.put("log1p_total_counts_" + name, type.log1p(n, qc::get));
             }
-            obs.put("pct_counts_" + name, type.percent(qc, totals));
+            obs.put("pct_counts_" + name, qc.percentOf(totals));
         }
     }
 

@@ -61,15 +61,8 @@ public enum SumType {
         return ArrayColumn.computed(ratioType().dtype, size, i -> Math.log1p(round(sum.applyAsDouble(i))));
     }
 
-    /** {@code part / whole * 100} as scanpy computes it on two columns of this type (0 / 0 is NaN), computed. */
-    public Column percent(TypedSums part, TypedSums whole) {
-        SumType r = ratioType();
-        return ArrayColumn.computed(
-                r.dtype, part.size(), i -> r.round(r.round(round(part.get(i)) / round(whole.get(i))) * 100));
-    }
-
     /** The type of a quotient or logarithm of values of this type. */
-    private SumType ratioType() {
+    SumType ratioType() {
         return this == FLOAT32 ? FLOAT32 : FLOAT64;
     }
 }

@@ -5,6 +5,7 @@
 package io.scflux.ops.values;
 
 import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 
 /**
@@ -74,5 +75,17 @@ public final class TypedSums implements java.io.Serializable {
     /** The column of these sums, over their array (not copied). */
     public ArrayColumn column() {
         return new ArrayColumn(DenseArray.of(type.dtype(), values, size));
+    }
+
+    /**
+     * {@code this / whole * 100} as scanpy computes it on two columns of one type (0 / 0 is NaN), computed.
+     *
+     * @param whole the totals this is a part of, of this type
+     * @return the percentages, in the type of a quotient of this type
+     */
+    public Column percentOf(TypedSums whole) {
+        SumType r = type.ratioType();
+        return ArrayColumn.computed(
+                r.dtype(), size(), i -> r.round(r.round(type.round(get(i)) / type.round(whole.get(i))) * 100));
     }
 }

@@ -33,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * flux-core, flux-ops and flux-io no reference from a lower floor to a higher one. The floors of core: the root package
  * (blocks, plans, sources, memory) at the bottom; {@code pack} and {@code backend} (kernels, resident blocks) on it;
  * {@code cache} and {@code anndata} (the container) on top. Those of ops: what several steps share at the bottom, the
- * steps on it, the facade and the fused pipeline on top.
+ * steps on it, the facade and the fused pipeline on top. Those of io: file safety (guards, stamps) at the bottom; the
+ * HDF5 bytes (chunks, codecs, decoding) on it; the transposed store of CSC matrices on those; the h5ad encoding, its
+ * writers and Cell Ranger's format on top.
  */
 class ImportGraphTest {
 
@@ -58,6 +60,12 @@ class ImportGraphTest {
             Map.entry("io.scflux.ops.pseudobulk", 1),
             Map.entry("io.scflux.ops.concat", 1),
             Map.entry("io.scflux.ops", 2));
+
+    private static final Map<String, Integer> IO_FLOORS = Map.of(
+            "io.scflux.io.safety", 0,
+            "io.scflux.io.hdf5", 1,
+            "io.scflux.io.transposed", 2,
+            "io.scflux.io", 3);
 
     private static final Pattern PACKAGE = Pattern.compile("^package\\s+([\\w.]+)\\s*;", Pattern.MULTILINE);
     private static final Pattern IMPORT =
@@ -101,6 +109,11 @@ class ImportGraphTest {
     @Test
     void opsReferencesOnlyDownItsFloors() {
         assertFloors("io.scflux.ops", OPS_FLOORS);
+    }
+
+    @Test
+    void ioReferencesOnlyDownItsFloors() {
+        assertFloors("io.scflux.io", IO_FLOORS);
     }
 
     /** Every package of the module under {@code prefix} has its floor, and no file refers to a floor not below it. */

@@ -6,6 +6,7 @@ package io.scflux.io;
 
 import io.scflux.core.TemporaryFiles;
 import io.scflux.core.TemporaryName;
+import io.scflux.io.safety.WriteBehind;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;

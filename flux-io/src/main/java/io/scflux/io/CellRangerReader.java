@@ -16,6 +16,8 @@ import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.Selection;
+import io.scflux.io.hdf5.ArrayReader;
+import io.scflux.io.hdf5.Hdf5;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;

@@ -11,6 +11,8 @@ import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.NullableColumn;
+import io.scflux.io.hdf5.ArrayReader;
+import io.scflux.io.hdf5.Hdf5;
 import java.util.HashSet;
 import java.util.Set;
 

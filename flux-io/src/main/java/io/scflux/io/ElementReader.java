@@ -6,6 +6,8 @@ package io.scflux.io;
 
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
+import io.scflux.io.hdf5.ArrayReader;
+import io.scflux.io.hdf5.Hdf5;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.LinkedHashMap;

@@ -17,6 +17,7 @@ import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.NullableColumn;
 import io.scflux.core.anndata.Raw;
 import io.scflux.core.anndata.RecordArray;
+import io.scflux.io.hdf5.Hdf5;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

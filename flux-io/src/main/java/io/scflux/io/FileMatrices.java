@@ -11,6 +11,15 @@ import io.jhdf.api.Node;
 import io.jhdf.exceptions.HdfException;
 import io.scflux.core.DType;
 import io.scflux.core.ScfluxFormatException;
+import io.scflux.io.hdf5.ArrayReader;
+import io.scflux.io.hdf5.CsrArrays;
+import io.scflux.io.hdf5.CsrStore;
+import io.scflux.io.hdf5.Hdf5;
+import io.scflux.io.hdf5.ReadStats;
+import io.scflux.io.hdf5.Storage;
+import io.scflux.io.hdf5.StoredArray;
+import io.scflux.io.safety.FileStamp;
+import io.scflux.io.transposed.TransposedStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -143,7 +152,7 @@ final class FileMatrices {
                 data.isChunked());
         String element = Hdf5.path(group);
         if (csr) {
-            SparseFileMatrix.CsrStore store = new SparseFileMatrix.CsrStore(file, stamp, arrays);
+            CsrStore store = new CsrStore(file, stamp, arrays);
             return new SparseFileMatrix(file, element, info, stamp, stats -> store);
         }
         return new SparseFileMatrix(
@@ -201,7 +210,7 @@ final class FileMatrices {
                 data.compression(),
                 data.isChunked());
         DType declared = data.dtype() == DType.INT32 ? DType.FLOAT32 : data.dtype();
-        SparseFileMatrix.CsrStore store = new SparseFileMatrix.CsrStore(file, stamp, arrays);
+        CsrStore store = new CsrStore(file, stamp, arrays);
         return new SparseFileMatrix(file, Hdf5.path(group), info, declared, stamp, stats -> store);
     }
 

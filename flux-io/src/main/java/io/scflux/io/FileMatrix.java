@@ -5,6 +5,7 @@
 package io.scflux.io;
 
 import io.scflux.core.BlockSource;
+import io.scflux.io.hdf5.ReadStats;
 import java.nio.file.Path;
 
 /**

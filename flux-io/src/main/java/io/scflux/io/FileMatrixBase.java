@@ -7,6 +7,8 @@ package io.scflux.io;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
+import io.scflux.io.hdf5.ReadStats;
+import io.scflux.io.safety.FileStamp;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

@@ -7,6 +7,8 @@ package io.scflux.io;
 import io.jhdf.api.Node;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Frame;
+import io.scflux.io.hdf5.ArrayReader;
+import io.scflux.io.hdf5.Hdf5;
 
 /**
  * Reads an anndata {@code dataframe} (obs, var, raw/var, frames in obsm and uns) into a {@link Frame}: the index

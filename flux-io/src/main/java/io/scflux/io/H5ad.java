@@ -6,6 +6,7 @@ package io.scflux.io;
 
 import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.io.transposed.TransposedStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

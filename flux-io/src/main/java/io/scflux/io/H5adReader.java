@@ -11,6 +11,8 @@ import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.Raw;
+import io.scflux.io.hdf5.Hdf5;
+import io.scflux.io.safety.FileGuard;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

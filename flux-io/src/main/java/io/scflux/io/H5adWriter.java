@@ -5,6 +5,7 @@
 package io.scflux.io;
 
 import io.scflux.core.anndata.AnnData;
+import io.scflux.io.safety.FileGuard;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;

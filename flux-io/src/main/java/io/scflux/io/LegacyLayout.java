@@ -7,6 +7,8 @@ package io.scflux.io;
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
 import io.scflux.core.anndata.Column;
+import io.scflux.io.hdf5.ArrayReader;
+import io.scflux.io.hdf5.Hdf5;
 
 /**
  * What scflux knows of the layouts anndata wrote before 0.8 tagged every element. anndata 0.7's dataframes (columns

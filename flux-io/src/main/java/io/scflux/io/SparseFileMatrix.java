@@ -10,6 +10,11 @@ import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
+import io.scflux.io.hdf5.CsrArrays;
+import io.scflux.io.hdf5.CsrStore;
+import io.scflux.io.hdf5.ReadStats;
+import io.scflux.io.hdf5.Storage;
+import io.scflux.io.safety.FileStamp;
 import java.nio.file.Path;
 import java.util.function.Function;
 
@@ -18,9 +23,6 @@ import java.util.function.Function;
  * or those of a transposed store for {@code csc_matrix} (built on first use, see {@link TransposedStore}).
  */
 final class SparseFileMatrix extends FileMatrixBase {
-
-    /** CSR arrays and the file they live in, stamped so a changed file is noticed. */
-    record CsrStore(Path file, FileStamp stamp, CsrArrays arrays) {}
 
     private final Function<ReadStats, CsrStore> store;
     private volatile CsrStore resolved;

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.backend.Streaming;
+import io.scflux.io.hdf5.ArrayReader;
 import io.scflux.io.test.TestFixtures;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

@@ -18,7 +18,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 
 /** Test fixtures copied into test resources, and the facts their generators recorded. */
-final class Fixtures {
+public final class Fixtures {
 
     /** Reference values computed by anndata 0.12 for synth-3k (expected/README.md and the inputs). */
     static final long SYNTH3K_NNZ = 1205649;
@@ -27,7 +27,7 @@ final class Fixtures {
 
     private Fixtures() {}
 
-    static Path path(String name) {
+    public static Path path(String name) {
         try {
             var url = Fixtures.class.getResource("/fixtures/" + name);
             if (url == null) {
@@ -40,7 +40,7 @@ final class Fixtures {
     }
 
     /** Same entries bit for bit (see {@link io.scflux.core.test.Matrices#assertSame}). */
-    static void assertSameMatrix(CsrMatrix expected, CsrMatrix actual) {
+    public static void assertSameMatrix(CsrMatrix expected, CsrMatrix actual) {
         io.scflux.core.test.Matrices.assertSame(expected, actual);
     }
 
@@ -54,7 +54,7 @@ final class Fixtures {
     }
 
     /** The whole matrix of {@code source} in memory, streamed with the given target and threads. */
-    static CsrMatrix collect(BlockSource source, PlanTarget target, int threads) {
+    public static CsrMatrix collect(BlockSource source, PlanTarget target, int threads) {
         return CsrMatrix.collect(source.blocks(source.plan(target), Execution.threads(threads)), source.nCols())
                 .block();
     }

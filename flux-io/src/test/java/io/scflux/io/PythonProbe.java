@@ -21,14 +21,14 @@ import org.junit.jupiter.api.Assumptions;
  * Runs Debian's {@code /usr/bin/python3} on a short script that reads a file with the real anndata or h5py and
  * prints one JSON object, which the test checks against the values it wrote.
  */
-final class PythonProbe {
+public final class PythonProbe {
 
     static final String PYTHON = "/usr/bin/python3";
 
     private PythonProbe() {}
 
     /** Skips the calling test, saying why, unless {@code python3 -c "import <module>"} works. */
-    static void assumeModule(String module) {
+    public static void assumeModule(String module) {
         String why = null;
         try {
             Result r = exec(List.of(PYTHON, "-c", "import " + module));
@@ -46,7 +46,7 @@ final class PythonProbe {
 
     /** Runs {@code script} with {@code args} as {@code sys.argv[1:]} and parses what it prints as a JSON object. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> json(String script, Object... args) throws IOException {
+    public static Map<String, Object> json(String script, Object... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(PYTHON, "-c", script));
         for (Object a : args) {
             cmd.add(a.toString());

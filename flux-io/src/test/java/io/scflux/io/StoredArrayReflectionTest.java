@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
+import io.scflux.io.hdf5.StoredArray;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -7,6 +7,7 @@ package io.scflux.io;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
+import io.scflux.io.transposed.TransposedStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;

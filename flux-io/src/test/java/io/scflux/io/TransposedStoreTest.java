@@ -14,6 +14,14 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.TemporaryFiles;
 import io.scflux.core.TemporaryName;
 import io.scflux.core.anndata.CsrMatrix;
+import io.scflux.io.hdf5.CsrArrays;
+import io.scflux.io.hdf5.CsrStore;
+import io.scflux.io.hdf5.Hdf5;
+import io.scflux.io.hdf5.ReadStats;
+import io.scflux.io.hdf5.Storage;
+import io.scflux.io.hdf5.StoredArray;
+import io.scflux.io.safety.FileStamp;
+import io.scflux.io.transposed.TransposedStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -89,7 +97,7 @@ class TransposedStoreTest {
             assertEquals("csc_matrix", Hdf5.encodingType(x));
         }
         System.setProperty("scflux.cache.dir", work.toString());
-        SparseFileMatrix.CsrStore store =
+        CsrStore store =
                 TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(), 40_000);
         MatrixInfo info = new MatrixInfo(
                 "csc_matrix",
@@ -103,11 +111,6 @@ class TransposedStoreTest {
                 true);
         FileMatrix spilled = new SparseFileMatrix(file, "/X", info, stamp, stats -> store);
         Fixtures.assertSameMatrix(inMemory, Fixtures.collect(spilled, PlanTarget.ofChunkNnz(70_000), 3));
-        long[] rowptr = new long[3001];
-        for (int r = 0; r <= 3000; r++) {
-            rowptr[r] = inMemory.indptr(r);
-        }
-        assertTrue(TransposedStore.buckets(rowptr, 40_000).length > 20, "many buckets were used");
         try (var left = Files.list(work)) {
             assertEquals(
                     List.of(),
@@ -136,14 +139,6 @@ class TransposedStoreTest {
         Files.delete(part);
         TemporaryFiles.remove(part);
         assertTrue(!TemporaryFiles.writing().contains(part));
-    }
-
-    @Test
-    void bucketsRespectTheBoundExceptForSingleLargeRows() {
-        long[] rowptr = {0, 5, 10, 40, 41, 42, 60};
-        long[] b = TransposedStore.buckets(rowptr, 10);
-        assertEquals(
-                List.of(0L, 2L, 3L, 5L, 6L), java.util.Arrays.stream(b).boxed().collect(Collectors.toList()));
     }
 
     @Test

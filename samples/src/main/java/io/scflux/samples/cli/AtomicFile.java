@@ -6,7 +6,7 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.TemporaryFiles;
 import io.scflux.core.TemporaryName;
-import io.scflux.io.FileGuard;
+import io.scflux.io.safety.FileGuard;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -4,7 +4,7 @@
  */
 package io.scflux.samples.cli;
 
-import io.scflux.io.ByteSize;
+import io.scflux.io.transposed.ByteSize;
 import picocli.CommandLine;
 
 /** A size option ({@code --max-body 1M}): {@link ByteSize}'s forms, a usage error naming them otherwise. */

@@ -10,7 +10,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.scflux.core.cache.BlockCache;
-import io.scflux.io.ReadStats;
+import io.scflux.io.hdf5.ReadStats;
 import java.util.concurrent.TimeUnit;
 
 /**

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.safety;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -267,7 +267,7 @@ public final class FileGuard {
      * @param file the file to rewrite
      * @return its real path
      */
-    static Path inPlaceTarget(Path file) {
+    public static Path inPlaceTarget(Path file) {
         Path real;
         try {
             real = file.toRealPath();
@@ -289,7 +289,7 @@ public final class FileGuard {
      * @param original the file being rewritten
      * @param copy its new content, not yet renamed onto it
      */
-    static void keepAttributes(Path original, Path copy) {
+    public static void keepAttributes(Path original, Path copy) {
         PosixFileAttributeView view = Files.getFileAttributeView(copy, PosixFileAttributeView.class);
         if (view == null) {
             return; // not a POSIX file system: nothing to keep that the rename loses

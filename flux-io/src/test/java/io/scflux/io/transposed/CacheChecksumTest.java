@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.transposed;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,6 +13,8 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.CacheDir;
+import io.scflux.io.Fixtures;
+import io.scflux.io.H5ad;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.safety;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,6 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
+import io.scflux.io.WriteOptions;
 import io.scflux.io.test.H5pyHolder;
 import io.scflux.io.test.TestFixtures;
 import java.io.IOException;

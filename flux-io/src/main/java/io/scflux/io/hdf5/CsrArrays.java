@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
@@ -18,8 +18,11 @@ import java.util.Arrays;
  * The three arrays of a stored CSR matrix ({@code indptr}, {@code indices}, {@code data}) and how to read any row
  * range of them as a {@link RowBlock}, checking what scipy checks: monotone row pointers within the data, column
  * indices within the shape. Row pointers may be int64; block indices are always int32.
+ *
+ * <p>Public because the file matrices of the h5ad encoding and the transposed store, above this package, read rows
+ * through it.
  */
-final class CsrArrays {
+public final class CsrArrays {
 
     /** Rows of indptr read at once while planning: 256 KiB of int64, so no array grows with the number of cells. */
     private static final int PLAN_ROWS = 1 << 15;
@@ -44,7 +47,7 @@ final class CsrArrays {
      * Checks the arrays against the shape: types, lengths, {@code indptr[0] == 0} and
      * {@code indptr[nRows] <= len(data)}, reading those two pointers through {@code s}.
      */
-    static CsrArrays of(StoredArray indptr, StoredArray indices, StoredArray data, long nRows, int nCols, Storage s) {
+    public static CsrArrays of(StoredArray indptr, StoredArray indices, StoredArray data, long nRows, int nCols, Storage s) {
         requireInteger(indptr, "int32 or int64");
         requireInteger(indices, "an integer type");
         if (data.dtype() == DType.STRING) {
@@ -85,15 +88,15 @@ final class CsrArrays {
         return one[0];
     }
 
-    long nRows() {
+    public long nRows() {
         return nRows;
     }
 
-    int nCols() {
+    public int nCols() {
         return nCols;
     }
 
-    long nnz() {
+    public long nnz() {
         return nnz;
     }
 
@@ -101,11 +104,11 @@ final class CsrArrays {
         return indptr;
     }
 
-    StoredArray indices() {
+    public StoredArray indices() {
         return indices;
     }
 
-    StoredArray data() {
+    public StoredArray data() {
         return data;
     }
 
@@ -128,7 +131,7 @@ final class CsrArrays {
         return p;
     }
 
-    void rowNnz(Storage s, long rowFrom, int count, int[] out) {
+    public void rowNnz(Storage s, long rowFrom, int count, int[] out) {
         rowNnz(s, rowFrom, count, out, null);
     }
 
@@ -146,7 +149,7 @@ final class CsrArrays {
     }
 
     /** The plan of these arrays: indptr read once, in pieces. */
-    BlockPlan plan(Storage s, PlanTarget target) {
+    public BlockPlan plan(Storage s, PlanTarget target) {
         BlockPlan.Builder b = BlockPlan.builder(target);
         int[] counts = new int[(int) Math.min(PLAN_ROWS, Math.max(1, nRows))];
         long[] pointers = new long[counts.length + 1];
@@ -161,7 +164,7 @@ final class CsrArrays {
     }
 
     /** Rows {@code [from, to)} as a block: row pointers, then the indices and data they span. */
-    RowBlock read(Storage s, int blockIndex, long from, long to) {
+    public RowBlock read(Storage s, int blockIndex, long from, long to) {
         int rows = rows(from, to);
         long[] p = pointers(s, from, rows, null);
         int n = entries(p, rows, from, to);
@@ -177,7 +180,7 @@ final class CsrArrays {
      * As {@link #read}, decoded into {@code into}'s arrays: nothing is allocated for a block that fits them. The
      * values are the floats alone (a buffer is read for arithmetic, never written).
      */
-    void readInto(Storage s, int blockIndex, long from, long to, BlockBuffer into) {
+    public void readInto(Storage s, int blockIndex, long from, long to, BlockBuffer into) {
         int rows = rows(from, to);
         long[] p = pointers(s, from, rows, into.longsFor(rows + 1));
         int n = entries(p, rows, from, to);

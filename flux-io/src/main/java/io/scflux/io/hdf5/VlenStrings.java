@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.storage.HdfBackingStorage;

@@ -2,11 +2,12 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
 import io.scflux.core.ScfluxFormatException;
+import io.scflux.io.safety.FileStamp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -24,8 +25,10 @@ import java.util.function.Supplier;
  * One reader's open handle on a file: positional reads through its own {@link FileChannel} (the fast path for
  * contiguous data and unfiltered chunks), a few recently decoded chunks, and, only for filters scflux does not decode
  * itself, a jhdf handle opened on first use. Every byte read is counted in the matrix's {@link ReadStats}.
+ *
+ * <p>Public because the file matrices and the transposed store, above this package, read chunks through it.
  */
-final class Storage implements AutoCloseable {
+public final class Storage implements AutoCloseable {
 
     private static final int DECODED_CHUNKS_KEPT = 8;
 
@@ -46,7 +49,7 @@ final class Storage implements AutoCloseable {
     }
 
     /** Opens {@code file} for reading, failing if it is no longer the file that was described. */
-    static Storage open(Path file, FileStamp expected, ReadStats stats) {
+    public static Storage open(Path file, FileStamp expected, ReadStats stats) {
         return new Storage(file, expected, channel(file, expected), stats);
     }
 
@@ -77,7 +80,7 @@ final class Storage implements AutoCloseable {
         return file;
     }
 
-    ReadStats stats() {
+    public ReadStats stats() {
         return stats;
     }
 

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.transposed;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
@@ -10,6 +10,14 @@ import io.scflux.core.ExactValues;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.TemporaryFiles;
+import io.scflux.io.hdf5.CopySums;
+import io.scflux.io.hdf5.CsrArrays;
+import io.scflux.io.hdf5.CsrStore;
+import io.scflux.io.hdf5.Decode;
+import io.scflux.io.hdf5.ReadStats;
+import io.scflux.io.hdf5.Storage;
+import io.scflux.io.hdf5.StoredArray;
+import io.scflux.io.safety.FileStamp;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -49,8 +57,10 @@ import org.slf4j.LoggerFactory;
  * and every chunk is checked as it is read ({@link CopySums}): the cache folder is a file system others may reach (a
  * disk, a backup restored, a user with the folder's rights), and a changed copy must never be read as the input.
  * The spill files of a build carry checksums too ({@link BucketSpill}).
+ *
+ * <p>Public because the file matrices of the h5ad encoding, in the package above, open a CSC matrix's rows through it.
  */
-final class TransposedStore {
+public final class TransposedStore {
 
     private static final Logger LOG = LoggerFactory.getLogger(TransposedStore.class);
     private static final byte[] MAGIC = "SCFLUXT3".getBytes(StandardCharsets.US_ASCII);
@@ -65,7 +75,7 @@ final class TransposedStore {
     static final int CHUNK = 1 << 14;
 
     /** Entries held in memory per bucket: 16 Mi (128 MiB of indices and 4-byte values, 192 MiB with 8-byte ones). */
-    static final long DEFAULT_BUCKET_ENTRIES = 1L << 24;
+    public static final long DEFAULT_BUCKET_ENTRIES = 1L << 24;
 
     private TransposedStore() {}
 
@@ -79,7 +89,7 @@ final class TransposedStore {
     }
 
     /** Where stores live: {@link TemporaryFiles#scratchDir()} (neither created nor checked). */
-    static Path cacheDir() {
+    public static Path cacheDir() {
         return TemporaryFiles.scratchDir();
     }
 
@@ -90,7 +100,7 @@ final class TransposedStore {
      * The most bytes the stores may take together: {@code -Dscflux.cache.max} or {@code $SCFLUX_CACHE_MAX}
      * ({@link ByteSize}'s forms, e.g. {@code 200G}), else {@link #DEFAULT_MAX_BYTES}.
      */
-    static long maxBytes() {
+    public static long maxBytes() {
         String max = System.getProperty("scflux.cache.max");
         String from = "-Dscflux.cache.max";
         if (max == null || max.isEmpty()) {
@@ -108,7 +118,7 @@ final class TransposedStore {
     }
 
     /** The stores in {@link #cacheDir()} (none when it does not exist), by name. */
-    static List<Path> stores() throws IOException {
+    public static List<Path> stores() throws IOException {
         Path dir = cacheDir();
         List<Path> out = new ArrayList<>();
         if (Files.isDirectory(dir)) {
@@ -124,7 +134,7 @@ final class TransposedStore {
      * The CSR store of the CSC element {@code csc} (whose "rows" are the matrix's columns), built if it does not
      * exist yet for this version of the file.
      */
-    static SparseFileMatrix.CsrStore ensure(
+    public static CsrStore ensure(
             Path file, String element, FileStamp stamp, CsrArrays csc, ReadStats stats, long bucketEntries) {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
@@ -188,7 +198,7 @@ final class TransposedStore {
                     rows,
                     cols,
                     s);
-            return new SparseFileMatrix.CsrStore(target, storeStamp, arrays);
+            return new CsrStore(target, storeStamp, arrays);
         }
     }
 

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -19,6 +19,10 @@ import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.test.Matrices;
+import io.scflux.io.Fixtures;
+import io.scflux.io.H5ad;
+import io.scflux.io.PythonProbe;
+import io.scflux.io.WriteOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
@@ -15,6 +15,7 @@ import io.scflux.core.MemoryAccount;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.PackedStrings;
 import io.scflux.core.anndata.RecordArray;
+import io.scflux.io.safety.FileStamp;
 import java.lang.reflect.Array;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
@@ -29,8 +30,11 @@ import java.util.function.Supplier;
  * Reads whole datasets (metadata: columns, embeddings, uns values) into {@link DenseArray}s, undoing what jhdf does
  * to types on the way: unsigned integers come back widened, bools (h5py's enum) as "TRUE"/"FALSE" strings, float16
  * as float32, scalars boxed, and empty datasets as {@code Object[]}.
+ *
+ * <p>Public because the h5ad encoding (io.scflux.io) and Cell Ranger's reader, above this package, read their arrays
+ * through it.
  */
-final class ArrayReader {
+public final class ArrayReader {
 
     /** What a Java string of a short name costs: the String, its byte array and the reference. */
     private static final int STRING_BYTES = 64;
@@ -41,7 +45,7 @@ final class ArrayReader {
     private ArrayReader() {}
 
     /** The whole dataset at {@code node}, of any rank; a scalar has shape {@code []}. */
-    static DenseArray read(Node node) {
+    public static DenseArray read(Node node) {
         Dataset ds = dataset(node);
         DType t = Hdf5.dtypeOf(ds);
         long[] shape = ds.isScalar() ? new long[0] : ds.getDimensionsAsLong();
@@ -84,7 +88,7 @@ final class ArrayReader {
         }
 
         /** What {@code read} makes of the dataset through a storage open for the call (refused if the file changed). */
-        <R> R read(BiFunction<StoredArray, Storage, R> read) {
+        public <R> R read(BiFunction<StoredArray, Storage, R> read) {
             try (Storage s = Storage.open(file, stamp, new ReadStats())) {
                 return read.apply(array, s);
             }
@@ -102,7 +106,7 @@ final class ArrayReader {
     }
 
     /** An index of {@code size} names and how to read them (again, if need be). */
-    record Names(int size, Supplier<PackedStrings> read) {}
+    public record Names(int size, Supplier<PackedStrings> read) {}
 
     /**
      * An index (obs or var names): as {@link #strings}, kept packed. A variable-length one never becomes Java strings
@@ -110,7 +114,7 @@ final class ArrayReader {
      * file changed): a million cell names then cost nothing to a step that does not use them. What its references
      * declare is checked against the memory budget now.
      */
-    static Names names(Node node) {
+    public static Names names(Node node) {
         if (node instanceof Dataset ds && !ds.isScalar() && isVlenStrings(ds)) {
             long[] shape = ds.getDimensionsAsLong();
             if (shape.length != 1) {
@@ -132,7 +136,7 @@ final class ArrayReader {
     }
 
     /** A 1-D dataset: a column, its codes, categories or mask. */
-    static DenseArray vector(Node node) {
+    public static DenseArray vector(Node node) {
         DenseArray a = read(node);
         if (a.ndim() != 1) {
             throw Hdf5.error(node, "expected a 1-D array, found shape " + Arrays.toString(a.shape()));
@@ -144,7 +148,7 @@ final class ArrayReader {
      * The strings at {@code node}: a string dataset, or a {@code nullable-string-array} group without missing
      * entries (anndata >= 0.11 writes indexes and categories so when pandas infers strings).
      */
-    static String[] strings(Node node) {
+    public static String[] strings(Node node) {
         if (node.isGroup()) {
             if (!"nullable-string-array".equals(Hdf5.encodingType(node))) {
                 throw Hdf5.error(
@@ -169,7 +173,7 @@ final class ArrayReader {
     }
 
     /** A 1-D bool dataset (a nullable column's mask). */
-    static boolean[] bools(Node node) {
+    public static boolean[] bools(Node node) {
         DenseArray a = vector(node);
         if (a.dtype() != DType.BOOL) {
             throw Hdf5.error(node, "expected a bool array, found " + a.dtype());
@@ -181,7 +185,7 @@ final class ArrayReader {
      * A structured (compound) 1-D dataset, anndata's {@code rec-array} (scanpy's rank_genes_groups names, scores):
      * one 1-D array per field, in field order.
      */
-    static RecordArray record(Node node) {
+    public static RecordArray record(Node node) {
         Dataset ds = dataset(node);
         if (!(ds.getDataType() instanceof CompoundDataType type)) {
             throw Hdf5.error(node, "expected a structured (compound) dataset, found " + Hdf5.typeName(ds));
@@ -204,7 +208,7 @@ final class ArrayReader {
     }
 
     /** True when {@code node} is a structured (compound) dataset. */
-    static boolean isRecord(Node node) {
+    public static boolean isRecord(Node node) {
         return node instanceof Dataset ds && ds.getDataType() instanceof CompoundDataType;
     }
 
@@ -248,7 +252,7 @@ final class ArrayReader {
     }
 
     /** The product of {@code dims}, or {@link Long#MAX_VALUE} when it overflows or a dimension is negative. */
-    static long product(long... dims) {
+    public static long product(long... dims) {
         long n = 1;
         for (long d : dims) {
             if (d < 0) {

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.transposed;
 
 import io.scflux.core.BlockSums;
 import io.scflux.core.ScfluxFormatException;

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 /**
  * Checks that bytes are UTF-8, as Python decodes them (anndata reads names and categories as {@code str}): a file

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import java.util.concurrent.atomic.LongAdder;
 
@@ -13,7 +13,7 @@ public final class ReadStats {
     private final LongAdder bytes = new LongAdder();
     private final LongAdder chunks = new LongAdder();
 
-    void addBlock() {
+    public void addBlock() {
         blocks.increment();
     }
 

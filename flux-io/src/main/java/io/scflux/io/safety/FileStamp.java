@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.safety;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,10 +10,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Size and modification time of a file: what tells that a file is still the one whose layout was read. */
-record FileStamp(long size, long modifiedMillis) {
+/** Size and modification time of a file: what tells that a file is still the one whose layout was read. *
+ * <p>Public because the HDF5 layer, the transposed store and the file matrices, each in its own package, notice a
+ * changed file by it.
+ */
+public record FileStamp(long size, long modifiedMillis) {
 
-    static FileStamp of(Path file) {
+    public static FileStamp of(Path file) {
         try {
             BasicFileAttributes a = Files.readAttributes(file, BasicFileAttributes.class);
             return new FileStamp(a.size(), a.lastModifiedTime().toMillis());

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.safety;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -21,8 +21,10 @@ import java.util.concurrent.TimeUnit;
  * runs, output on ext4), every 250 ms 6.0 s, every 100 ms 5.8 s, alternating in one run: more than the final force
  * alone explains, as if the large flushes also held the writes up. On a slow disk the flushes follow one another,
  * each writing more.
+ *
+ * <p>Public because the h5ad writer's atomic output, in the package above, starts it.
  */
-final class WriteBehind {
+public final class WriteBehind {
 
     private static final long PERIOD_MS = 100;
     private static final ScheduledExecutorService FLUSHER = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -40,7 +42,7 @@ final class WriteBehind {
     }
 
     /** Starts flushing {@code file}; null when it cannot be opened (the write itself reports real problems). */
-    static WriteBehind start(Path file) {
+    public static WriteBehind start(Path file) {
         try {
             return new WriteBehind(FileChannel.open(file, StandardOpenOption.WRITE));
         } catch (IOException e) {
@@ -57,7 +59,7 @@ final class WriteBehind {
     }
 
     /** Stops flushing and closes the file's descriptor; a flush under way may end early. */
-    void stop() {
+    public void stop() {
         task.cancel(false);
         try {
             channel.close();

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import io.scflux.core.DType;
 import io.scflux.core.ExactValues;
@@ -11,8 +11,10 @@ import java.nio.ByteBuffer;
 /**
  * Converts stored elements (any numpy numeric type, either byte order) into the primitive arrays blocks carry:
  * float32 values, int32 indices, int64 row pointers. Bulk copies where the types match, one tight loop otherwise.
+ *
+ * <p>Public because the dense file matrix and the transposed store, above this package, decode stored values with it.
  */
-final class Decode {
+public final class Decode {
 
     private Decode() {}
 
@@ -22,7 +24,7 @@ final class Decode {
      * test rides the conversion, one OR per value, and only a block it flags is compared value by value
      * ({@link #exact}).
      */
-    static boolean floats(ByteBuffer src, DType t, float[] dst, int off, int n) {
+    public static boolean floats(ByteBuffer src, DType t, float[] dst, int off, int n) {
         switch (t) {
             case FLOAT32 -> src.asFloatBuffer().get(dst, off, n);
             case FLOAT64 -> {
@@ -121,7 +123,7 @@ final class Decode {
      * {@code n} elements of type {@code t} (one {@link ExactValues#mayLose} accepts) from {@code src} as stored, into
      * {@code dst[off..]}, an array of {@link ExactValues#arrayType}'s kind.
      */
-    static void stored(ByteBuffer src, DType t, Object dst, int off, int n) {
+    public static void stored(ByteBuffer src, DType t, Object dst, int off, int n) {
         switch (t) {
             case INT32 -> src.asIntBuffer().get((int[]) dst, off, n);
             case FLOAT64 -> src.asDoubleBuffer().get((double[]) dst, off, n);
@@ -132,7 +134,7 @@ final class Decode {
     }
 
     /** Whether some element of {@code src} differs from its float value in {@code decoded[off..]}. */
-    static boolean loses(ByteBuffer src, DType t, float[] decoded, int off, int n) {
+    public static boolean loses(ByteBuffer src, DType t, float[] decoded, int off, int n) {
         switch (t) {
             case FLOAT64 -> {
                 var b = src.asDoubleBuffer();
@@ -173,7 +175,7 @@ final class Decode {
      * {@code n} integer elements as ints. Values that do not fit an int become -1, which every caller rejects as an
      * index out of range.
      */
-    static void ints(ByteBuffer src, DType t, int[] dst, int off, int n) {
+    public static void ints(ByteBuffer src, DType t, int[] dst, int off, int n) {
         switch (t) {
             case INT32 -> src.asIntBuffer().get(dst, off, n);
             case INT64, UINT64 -> {
@@ -217,7 +219,7 @@ final class Decode {
     }
 
     /** {@code n} integer elements as longs; unsigned 64-bit values beyond {@code Long.MAX_VALUE} become -1. */
-    static void longs(ByteBuffer src, DType t, long[] dst, int off, int n) {
+    public static void longs(ByteBuffer src, DType t, long[] dst, int off, int n) {
         switch (t) {
             case INT64, UINT64 -> {
                 src.asLongBuffer().get(dst, off, n);

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import io.jhdf.HdfFile;
 import io.jhdf.api.Attribute;
@@ -34,11 +34,14 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
 
-/** Attribute, type and error helpers shared by the readers of the anndata on-disk format (read through jhdf). */
-final class Hdf5 {
+/** Attribute, type and error helpers shared by the readers of the anndata on-disk format (read through jhdf). *
+ * <p>Public because the h5ad encoding, the transposed store and Cell Ranger's reader, above this package, walk files
+ * through it.
+ */
+public final class Hdf5 {
 
-    static final String ENCODING_TYPE = "encoding-type";
-    static final String ENCODING_VERSION = "encoding-version";
+    public static final String ENCODING_TYPE = "encoding-type";
+    public static final String ENCODING_VERSION = "encoding-version";
 
     /** The encoding-versions anndata (0.8 to 0.11) reads, by encoding-type (its registry of readers). */
     private static final Map<String, Set<String>> ENCODING_VERSIONS = Map.ofEntries(
@@ -61,7 +64,7 @@ final class Hdf5 {
      * does not close it when there is none, so every attempt on a file that is not HDF5 held a descriptor until a
      * garbage collection. An {@link HdfException} (as jhdf's) when there is none.
      */
-    static HdfFile open(Path file) {
+    public static HdfFile open(Path file) {
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = ch.size();
             ByteBuffer head = ByteBuffer.allocate(SIGNATURE.length);
@@ -81,16 +84,16 @@ final class Hdf5 {
     }
 
     /** The error for {@code node}, naming its file and HDF5 path. */
-    static ScfluxFormatException error(Node node, String problem) {
+    public static ScfluxFormatException error(Node node, String problem) {
         return new ScfluxFormatException(fileName(node), path(node), problem);
     }
 
-    static ScfluxFormatException error(Node node, String problem, Throwable cause) {
+    public static ScfluxFormatException error(Node node, String problem, Throwable cause) {
         return new ScfluxFormatException(fileName(node), path(node), problem, cause);
     }
 
     /** The HDF5 path as h5py writes it: jhdf ends group paths with "/", which messages leave out. */
-    static String path(Node node) {
+    public static String path(Node node) {
         String p = node.getPath();
         return p.length() > 1 && p.endsWith("/") ? p.substring(0, p.length() - 1) : p;
     }
@@ -107,7 +110,7 @@ final class Hdf5 {
      * The child {@code name} of {@code node} (a soft link followed to its target), or null when {@code node} is not a
      * group or has no such child.
      */
-    static Node childOrNull(Node node, String name) {
+    public static Node childOrNull(Node node, String name) {
         if (!(node instanceof Group g)) {
             return null;
         }
@@ -129,7 +132,7 @@ final class Hdf5 {
      * walked here, member by member, counting the links followed: jhdf's own resolution recurses without end on a
      * loop.
      */
-    static Node resolve(Node node) {
+    public static Node resolve(Node node) {
         return resolve(node, node, new int[1]);
     }
 
@@ -170,7 +173,7 @@ final class Hdf5 {
     }
 
     /** The child {@code name} of the group {@code node}; an error naming it when it is missing. */
-    static Node child(Node node, String name) {
+    public static Node child(Node node, String name) {
         Node c = childOrNull(node, name);
         if (c == null) {
             throw error(
@@ -187,7 +190,7 @@ final class Hdf5 {
      * one anndata does not read for that type (anndata keys its readers by both and refuses the rest). An element
      * without a version (written before anndata 0.8) is read as it always was.
      */
-    static String encodingType(Node node) {
+    public static String encodingType(Node node) {
         String type = stringAttr(node, ENCODING_TYPE);
         Set<String> known = type == null ? null : ENCODING_VERSIONS.get(type);
         String version = known == null ? null : stringAttr(node, ENCODING_VERSION);
@@ -201,7 +204,7 @@ final class Hdf5 {
     }
 
     /** A scalar string attribute, or null when absent; an error when it is not a string. */
-    static String stringAttr(Node node, String name) {
+    public static String stringAttr(Node node, String name) {
         Object v = attr(node, name);
         if (v == null) {
             return null;
@@ -216,7 +219,7 @@ final class Hdf5 {
     }
 
     /** A string array attribute ({@code column-order}), empty when absent. */
-    static String[] stringArrayAttr(Node node, String name) {
+    public static String[] stringArrayAttr(Node node, String name) {
         Object v = attr(node, name);
         if (v == null) {
             return new String[0];
@@ -234,7 +237,7 @@ final class Hdf5 {
     }
 
     /** An integer array attribute ({@code shape}), or null when absent. */
-    static long[] longArrayAttr(Node node, String name) {
+    public static long[] longArrayAttr(Node node, String name) {
         Object v = attr(node, name);
         if (v == null) {
             return null;
@@ -256,7 +259,7 @@ final class Hdf5 {
     }
 
     /** A boolean attribute (h5py stores numpy bools as an enum that reads back as "TRUE"/"FALSE"). */
-    static boolean boolAttr(Node node, String name, boolean absent) {
+    public static boolean boolAttr(Node node, String name, boolean absent) {
         Object v = attr(node, name);
         if (v == null) {
             return absent;
@@ -277,7 +280,7 @@ final class Hdf5 {
     }
 
     /** True when {@code node} has the attribute {@code name}, even an empty one (jhdf reads those as null). */
-    static boolean hasAttr(Node node, String name) {
+    public static boolean hasAttr(Node node, String name) {
         try {
             return node.getAttributes().containsKey(name);
         } catch (RuntimeException e) {
@@ -289,7 +292,7 @@ final class Hdf5 {
      * Runs {@code read} on the element at {@code node}, turning any failure that is not already a
      * {@link ScfluxFormatException} (jhdf's exceptions, or a value the container rejects) into one naming the node.
      */
-    static <T> T guard(Node node, Supplier<T> read) {
+    public static <T> T guard(Node node, Supplier<T> read) {
         try {
             return read.get();
         } catch (ScfluxFormatException | MemoryBudgetExceededException e) {
@@ -305,7 +308,7 @@ final class Hdf5 {
      * jhdf allocates what a damaged header declares (an object header's size) before checking it against the file:
      * when that one allocation fails, nothing was half built, so it is the file's error, reported as such.
      */
-    static MemoryBudgetExceededException declaredTooLarge(String file, String path, OutOfMemoryError e) {
+    public static MemoryBudgetExceededException declaredTooLarge(String file, String path, OutOfMemoryError e) {
         return new MemoryBudgetExceededException(file + ": " + path + ": a size declared in the file's metadata "
                 + "here does not fit in memory (" + e.getMessage() + "); the file is damaged or larger than the heap "
                 + "(java -Xmx)");

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import io.jhdf.api.Dataset;
 import io.jhdf.api.dataset.ChunkedDataset;
@@ -37,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * Where the bytes of one numeric HDF5 dataset lie, captured once while the file is open: layout, element type and
  * byte order, the address of contiguous data or the table of chunks with their filters. Readers then fetch any
  * range through their own {@link Storage} without going through jhdf again.
+ *
+ * <p>Public because the file matrices and the transposed store, above this package, read datasets through it.
  */
-final class StoredArray {
+public final class StoredArray {
 
     /** HDF5's undefined address: storage never allocated (all fill value). */
     private static final long UNDEFINED = -1L;
@@ -132,7 +134,7 @@ final class StoredArray {
     }
 
     /** {@code file: /hdf5/path}, for messages. */
-    String where() {
+    public String where() {
         return file + ": " + path;
     }
 
@@ -162,7 +164,7 @@ final class StoredArray {
      * elements one after the other (the last one shorter) whose checksums {@code sums} holds: each chunk is checked
      * as it is read, once per reader while it is kept decoded.
      */
-    static StoredArray summed(
+    public static StoredArray summed(
             String file, String path, DType dtype, long length, long address, int chunk, CopySums sums) {
         long grid = (length + chunk - 1) / chunk;
         if (grid != sums.chunks()) {
@@ -199,7 +201,7 @@ final class StoredArray {
     }
 
     /** Describes {@code ds}, which must hold numbers or bools; {@code fileSize} bounds every address. */
-    static StoredArray of(Dataset ds, long fileSize) {
+    public static StoredArray of(Dataset ds, long fileSize) {
         DType dtype = Hdf5.dtypeOf(ds);
         if (dtype == DType.STRING) {
             throw Hdf5.error(ds, "expected a numeric dataset, found strings");
@@ -389,12 +391,12 @@ final class StoredArray {
      * Whether this jhdf's private chunk index members were reached: without them every chunk is read through jhdf, a
      * slow path (StoredArrayReflectionTest fails when a jhdf upgrade takes them away; known to work with jhdf 0.13.0).
      */
-    static boolean readsChunkIndexItself() {
+    public static boolean readsChunkIndexItself() {
         return LAYOUT_V3 != null && CHUNK_LOOKUP != null;
     }
 
     /** Whether this dataset's chunks are read through jhdf (filters scflux does not decode, or no chunk index). */
-    boolean readsChunksThroughJhdf() {
+    public boolean readsChunksThroughJhdf() {
         return jhdfChunks;
     }
 
@@ -461,15 +463,15 @@ final class StoredArray {
         return path;
     }
 
-    DType dtype() {
+    public DType dtype() {
         return dtype;
     }
 
-    int elementSize() {
+    public int elementSize() {
         return elementSize;
     }
 
-    long[] dims() {
+    public long[] dims() {
         return dims.clone();
     }
 
@@ -478,20 +480,20 @@ final class StoredArray {
         return dims.length == 0 ? 1 : dims[0];
     }
 
-    boolean isChunked() {
+    public boolean isChunked() {
         return layout == Layout.CHUNKED;
     }
 
-    int[] chunkDims() {
+    public int[] chunkDims() {
         return chunkDims == null ? null : chunkDims.clone();
     }
 
     /** The filter pipeline as {@code scflux info} names it. */
-    String compression() {
+    public String compression() {
         return ChunkCodec.describe(filterIds);
     }
 
-    ScfluxFormatException error(String problem) {
+    public ScfluxFormatException error(String problem) {
         return new ScfluxFormatException(file, path, problem);
     }
 
@@ -501,7 +503,7 @@ final class StoredArray {
      * call only. Contiguous data and unfiltered chunks are read in place; filtered chunks are decoded whole and kept by
      * the storage for the next call.
      */
-    void read(Storage s, long from, int count, Consumer<ByteBuffer> decode) {
+    public void read(Storage s, long from, int count, Consumer<ByteBuffer> decode) {
         long total = product(dims);
         if (from < 0 || count < 0 || from + count > total) {
             throw error("elements " + from + ".." + (from + count) + " requested of " + total);
@@ -630,17 +632,17 @@ final class StoredArray {
     }
 
     /** Where chunk {@code linear} is stored: its first byte in the file, or -1 when it was never written. */
-    long chunkAddress(long linear) {
+    public long chunkAddress(long linear) {
         return chunkAddress[Math.toIntExact(linear)];
     }
 
     /** How many bytes chunk {@code linear} takes in the file, filtered. */
-    int chunkStoredBytes(long linear) {
+    public int chunkStoredBytes(long linear) {
         return chunkStored[Math.toIntExact(linear)];
     }
 
     /** Number of chunks along each axis (chunked layout only). */
-    long[] chunkGrid() {
+    public long[] chunkGrid() {
         return chunkGrid.clone();
     }
 
@@ -648,7 +650,7 @@ final class StoredArray {
      * Chunk {@code linear} (row-major over the chunk grid), decoded: {@code chunkElements} elements in the dataset's
      * byte order, the full chunk shape even at the edges. A chunk never written reads as zeros (the fill value).
      */
-    ByteBuffer chunk(Storage s, long linear) {
+    public ByteBuffer chunk(Storage s, long linear) {
         return chunk(s, linear, -1);
     }
 

@@ -2,12 +2,13 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import io.scflux.io.safety.FileStamp;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

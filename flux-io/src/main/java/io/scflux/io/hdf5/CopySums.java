@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.io;
+package io.scflux.io.hdf5;
 
 import io.scflux.core.BlockSums;
 import io.scflux.core.ScfluxFormatException;
@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * reads such an array chunk by chunk): a copy changed after it was written, by a bad disk or by someone, is refused
  * with one line naming the copy, the array, the chunk and the input it was copied from, and removed, so that the next
  * read of the input builds it again instead of using it.
+ *
+ * <p>Public because the transposed store, above this package, stamps its copies with these sums.
  */
-final class CopySums {
+public final class CopySums {
 
     private static final Logger LOG = LoggerFactory.getLogger(CopySums.class);
 
@@ -35,7 +37,7 @@ final class CopySums {
      * @param source what it is a copy of ({@code file:element}), for messages
      * @param sums the checksum of each chunk, in order
      */
-    CopySums(Path copy, String source, int[] sums) {
+    public CopySums(Path copy, String source, int[] sums) {
         this.copy = copy;
         this.source = source;
         this.sums = sums;
@@ -80,7 +82,7 @@ final class CopySums {
      * Computes the sums of an array as it is written, front to back in pieces of any size: each chunk's checksum is
      * taken from the bytes in memory, before they reach the disk.
      */
-    static final class Writer {
+    public static final class Writer {
 
         private final long chunkBytes;
         private final CRC32C crc = new CRC32C();
@@ -89,12 +91,12 @@ final class CopySums {
         private long inChunk;
 
         /** @param chunkBytes the bytes of a chunk (every one but the last, which may be shorter) */
-        Writer(long chunkBytes) {
+        public Writer(long chunkBytes) {
             this.chunkBytes = chunkBytes;
         }
 
         /** Takes the next bytes of the array: {@code b}'s from position to limit, which are left as they were. */
-        void update(ByteBuffer b) {
+        public void update(ByteBuffer b) {
             ByteBuffer rest = b.duplicate();
             while (rest.hasRemaining()) {
                 int n = (int) Math.min(rest.remaining(), chunkBytes - inChunk);
@@ -110,7 +112,7 @@ final class CopySums {
         }
 
         /** The sums of every chunk taken, the last (shorter) one included. */
-        int[] sums() {
+        public int[] sums() {
             if (inChunk > 0) {
                 finishChunk();
             }

@@ -5,6 +5,7 @@
 package io.scflux.core.backend;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.RowBlock;
 
 /**
  * A source whose blocks live on a backend, so that whoever combines sources can keep blocks where they are. A source
@@ -18,6 +19,16 @@ public interface Resident {
     /** The backend of {@code source}'s blocks: its own when it is {@link Resident}, else the host. */
     static Backend of(BlockSource source) {
         return source instanceof Resident r ? r.backend() : HostBackend.INSTANCE;
+    }
+
+    /**
+     * The backend whose memory holds {@code block}'s arrays: the host unless it is a resident block.
+     *
+     * @param block a block read from any source
+     * @return the backend holding its arrays
+     */
+    static Backend of(RowBlock block) {
+        return block instanceof ResidentBlock r ? r.arrays().backend() : HostBackend.INSTANCE;
     }
 
     /**

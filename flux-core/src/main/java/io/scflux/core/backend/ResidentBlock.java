@@ -27,11 +27,6 @@ public final class ResidentBlock extends RowBlock {
         return new ResidentBlock(blockIndex, rowStart, nRows, nCols, nnz, arrays);
     }
 
-    /** The backend whose memory holds {@code block}'s arrays: the host unless it is a resident block. */
-    public static Backend backendOf(RowBlock block) {
-        return block instanceof ResidentBlock r ? r.arrays.backend() : HostBackend.INSTANCE;
-    }
-
     /** The arrays the backend holds. */
     public ResidentArrays arrays() {
         return arrays;

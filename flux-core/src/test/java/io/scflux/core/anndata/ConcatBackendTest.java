@@ -15,7 +15,6 @@ import io.scflux.core.RowReader;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
 import io.scflux.core.backend.Resident;
-import io.scflux.core.backend.ResidentBlock;
 import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Logs;
@@ -190,7 +189,7 @@ class ConcatBackendTest {
             across = r.read(3, 30, 50);
             expected = h.read(3, 30, 50);
         }
-        assertSame(device, ResidentBlock.backendOf(across));
+        assertSame(device, Resident.of(across));
         assertEquals(expected, device.download(across));
         assertEquals(0, device.memory().reserved());
     }

@@ -40,8 +40,8 @@ class ResidentTest {
         RowBlock heap = first();
         ResidentBlock b = (ResidentBlock) device.upload(heap);
         assertSame(device, b.backend());
-        assertSame(device, ResidentBlock.backendOf(b));
-        assertSame(HostBackend.INSTANCE, ResidentBlock.backendOf(heap));
+        assertSame(device, Resident.of(b));
+        assertSame(HostBackend.INSTANCE, Resident.of(heap));
         assertEquals(List.of(heap.nRows(), heap.nCols(), heap.nnz()), List.of(b.nRows(), b.nCols(), b.nnz()));
         assertEquals(b.arrays().bytes(), b.sizeInBytes());
         for (Runnable read : List.<Runnable>of(b::indptr, b::indices, b::values)) {

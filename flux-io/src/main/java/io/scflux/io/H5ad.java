@@ -51,7 +51,8 @@ public final class H5ad {
      * Cell Ranger 2) is read as {@code sc.read_10x_h5(file, genome, gex_only)} followed by
      * {@code var_names_make_unique()}: obs named by the barcodes, var by the feature names with {@code gene_ids},
      * {@code feature_types} and {@code genome}, and X the counts (int32 declared float32), streamed from the file.
-     * Refused while another process holds {@code file} open for writing, as h5py refuses it ({@link FileGuard}).
+     * Refused while another process holds {@code file} open for writing, as h5py refuses it
+     * ({@link io.scflux.io.safety.FileGuard}).
      */
     public static AnnData read(Path file, CellRangerOptions cellRanger) {
         return H5adReader.read(file, cellRanger);
@@ -109,7 +110,7 @@ public final class H5ad {
      * {@code target} is a file {@code data} reads ({@link AnnData#files()}: X's, a layer's, raw's, the counts of a
      * normalized view, the inputs of a subset or concatenation) under any spelling, a symbolic or hard link
      * included: that is {@link #writeInPlace}. Refused too when {@code target} is a folder, a FIFO or a device
-     * ({@link FileGuard#checkOutput}).
+     * ({@link io.scflux.io.safety.FileGuard#checkOutput}).
      *
      * @param data the container to write
      * @param target the file to write: a regular file or a new name
@@ -140,7 +141,7 @@ public final class H5ad {
      * it once complete, so an error or a cancel leaves {@code file} as it was. The rewritten file keeps its
      * permissions, and its owner and group where this process may set them; through a symbolic link, the file it
      * names is rewritten. Refused while another process holds {@code file} open for writing (an HDF5 lock, as h5py's
-     * {@code "r+"} takes; {@link FileGuard}), checked before the write and again before the rename.
+     * {@code "r+"} takes; {@link io.scflux.io.safety.FileGuard}), checked before the write and again before the rename.
      *
      * @param data the container to write
      * @param file the existing regular file to rewrite

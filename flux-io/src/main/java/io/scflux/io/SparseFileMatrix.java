@@ -20,7 +20,8 @@ import java.util.function.Function;
 
 /**
  * A sparse matrix element streamed in row blocks from CSR arrays: those of the file itself for {@code csr_matrix},
- * or those of a transposed store for {@code csc_matrix} (built on first use, see {@link TransposedStore}).
+ * or those of a transposed store for {@code csc_matrix} (built on first use, see
+ * {@link io.scflux.io.transposed.TransposedStore}).
  */
 final class SparseFileMatrix extends FileMatrixBase {
 

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The CRC32C checksums of one array of a copy scflux keeps in its cache folder (a CSC input's row-major copy), one per
- * chunk of {@link TransposedStore#CHUNK} elements, and their check whenever a chunk is read back ({@link StoredArray}
+ * chunk of {@code TransposedStore.CHUNK} elements, and their check whenever a chunk is read back ({@link StoredArray}
  * reads such an array chunk by chunk): a copy changed after it was written, by a bad disk or by someone, is refused
  * with one line naming the copy, the array, the chunk and the input it was copied from, and removed, so that the next
  * read of the input builds it again instead of using it.
@@ -49,10 +49,11 @@ public final class CopySums {
     }
 
     /**
-     * Refuses chunk {@code chunk} of {@code array}, read back as {@code stored} (position to limit, untouched) from
-     * byte {@code at} of the copy, unless its checksum is the one written; a refused copy is removed first.
+     * Refuses chunk {@code chunk} of the array at {@code path}, read back as {@code stored} (position to limit,
+     * untouched) from byte {@code at} of the copy, unless its checksum is the one written; a refused copy is removed
+     * first.
      */
-    void verify(StoredArray array, long chunk, long at, ByteBuffer stored) {
+    void verify(String path, long chunk, long at, ByteBuffer stored) {
         if (chunk < sums.length && sums[(int) chunk] == BlockSums.of(stored)) {
             return;
         }
@@ -68,7 +69,7 @@ public final class CopySums {
         }
         throw new ScfluxFormatException(
                 copy.toString(),
-                array.path(),
+                path,
                 "chunk " + chunk + " (bytes " + at + ".."
                         + (at + stored.remaining()) + ") does not match its CRC32C checksum: this row-major copy of "
                         + source

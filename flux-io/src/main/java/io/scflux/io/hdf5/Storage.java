@@ -131,7 +131,7 @@ public final class Storage implements AutoCloseable {
      * one decode of the chunk they both need. Before waiting, this thread runs {@code meanwhile} (null: nothing), the
      * decode of a chunk the next reads will need, so that two readers of one chunk still decode in parallel.
      */
-    ByteBuffer decodedChunk(StoredArray array, long chunk, Supplier<ByteBuffer> decoder, Runnable meanwhile) {
+    ByteBuffer decodedChunk(Object array, long chunk, Supplier<ByteBuffer> decoder, Runnable meanwhile) {
         ChunkKey key = new ChunkKey(array, chunk);
         CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
         CompletableFuture<ByteBuffer> pending = claim(key, mine);
@@ -152,7 +152,7 @@ public final class Storage implements AutoCloseable {
     }
 
     /** Decodes chunk {@code chunk} of {@code array} and keeps it, unless it is kept or being decoded already. */
-    void prefetchChunk(StoredArray array, long chunk, Supplier<ByteBuffer> decoder) {
+    void prefetchChunk(Object array, long chunk, Supplier<ByteBuffer> decoder) {
         ChunkKey key = new ChunkKey(array, chunk);
         CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
         if (claim(key, mine) == null) {
@@ -218,7 +218,7 @@ public final class Storage implements AutoCloseable {
         }
     }
 
-    private record ChunkKey(StoredArray array, long chunk) {
+    private record ChunkKey(Object array, long chunk) {
         @Override
         public boolean equals(Object o) {
             return o instanceof ChunkKey k && k.array == array && k.chunk == chunk;

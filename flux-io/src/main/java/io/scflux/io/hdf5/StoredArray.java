@@ -559,7 +559,7 @@ public final class StoredArray {
                 for (long k = c; k <= last; k++) {
                     int off = at + (int) ((k - c) * cd * elementSize);
                     sums.verify(
-                            this,
+                            path,
                             k,
                             chunkAddress[(int) k],
                             dst.duplicate().position(off).limit(off + chunkStored[(int) k]));
@@ -676,7 +676,7 @@ public final class StoredArray {
             out = ByteBuffer.allocate(bytes).order(order);
             ByteBuffer stored = out.duplicate().limit(chunkStored[(int) linear]);
             s.read(chunkAddress[(int) linear], stored, path);
-            sums.verify(this, linear, chunkAddress[(int) linear], stored.flip());
+            sums.verify(path, linear, chunkAddress[(int) linear], stored.flip());
         } else {
             ByteBuffer stored = ByteBuffer.allocate(chunkStored[(int) linear]);
             s.read(chunkAddress[(int) linear], stored, path);

@@ -30,7 +30,7 @@ import java.util.Set;
  *   refused before anything is written, as the rename that ends a write would replace it.</li>
  *   <li>An output is none of the files the data being written are read from ({@link
  *   io.scflux.core.BlockSource#files}), whatever the spelling: the same path, a symbolic or a hard link, the same
- *   inode. Rewriting an input is {@link H5ad#writeInPlace}, through a temporary copy, on purpose.</li>
+ *   inode. Rewriting an input is {@code H5ad.writeInPlace}, through a temporary copy, on purpose.</li>
  *   <li>HDF5's file lock is honoured as h5py honours it. The HDF5 library (1.10 and later) takes {@code flock(2)}
  *   on every file it opens, {@code LOCK_SH} to read and {@code LOCK_EX} to write, and refuses a file another process
  *   holds in a conflicting mode ({@code unable to lock file}); {@code HDF5_USE_FILE_LOCKING=FALSE} turns that off,

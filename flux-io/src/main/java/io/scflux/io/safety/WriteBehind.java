@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Flushes a file that is being written to disk every tenth of a second, on a daemon thread, so that the disk writes
- * while the pipeline computes and the force of {@link AtomicOutput#commit} finds little left: a 2.4 GB output was
+ * while the pipeline computes and the force of {@code AtomicOutput.commit} finds little left: a 2.4 GB output was
  * otherwise written out all at once at the end, a few seconds of a pipeline that had nothing else to do by then. The
  * period was measured, not derived: flushing once a second, the 200,000-cell preprocess took 7.0 s (median of four
  * runs, output on ext4), every 250 ms 6.0 s, every 100 ms 5.8 s, alternating in one run: more than the final force

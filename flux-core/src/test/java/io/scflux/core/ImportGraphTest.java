@@ -74,6 +74,7 @@ class ImportGraphTest {
     private static final Pattern NOT_CODE = Pattern.compile(
             "/\\*.*?\\*/|//[^\\n]*|\"\"\".*?\"\"\"|\"(?:\\\\.|[^\"\\\\\\n])*\"|'(?:\\\\.|[^'\\\\\\n])*'",
             Pattern.DOTALL);
+
     private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_$][\\w$]*");
 
     @Test
@@ -217,8 +218,8 @@ class ImportGraphTest {
                 throw new UncheckedIOException(e);
             }
             Map<String, Set<String>> typesOf = new HashMap<>();
-            packageOf.forEach((fqn, pkg) -> typesOf.computeIfAbsent(pkg, k -> new TreeSet<>())
-                    .add(fqn.substring(fqn.lastIndexOf('.') + 1)));
+            packageOf.forEach((fqn, pkg) ->
+                    typesOf.computeIfAbsent(pkg, k -> new TreeSet<>()).add(fqn.substring(fqn.lastIndexOf('.') + 1)));
             Map<String, Set<String>> imports = new TreeMap<>();
             text.forEach((from, s) -> {
                 Set<String> to = new TreeSet<>();

@@ -97,8 +97,7 @@ class TransposedStoreTest {
             assertEquals("csc_matrix", Hdf5.encodingType(x));
         }
         System.setProperty("scflux.cache.dir", work.toString());
-        CsrStore store =
-                TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(), 40_000);
+        CsrStore store = TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(), 40_000);
         MatrixInfo info = new MatrixInfo(
                 "csc_matrix",
                 io.scflux.core.DType.FLOAT32,

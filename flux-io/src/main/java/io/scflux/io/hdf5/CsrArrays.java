@@ -47,7 +47,8 @@ public final class CsrArrays {
      * Checks the arrays against the shape: types, lengths, {@code indptr[0] == 0} and
      * {@code indptr[nRows] <= len(data)}, reading those two pointers through {@code s}.
      */
-    public static CsrArrays of(StoredArray indptr, StoredArray indices, StoredArray data, long nRows, int nCols, Storage s) {
+    public static CsrArrays of(
+            StoredArray indptr, StoredArray indices, StoredArray data, long nRows, int nCols, Storage s) {
         requireInteger(indptr, "int32 or int64");
         requireInteger(indices, "an integer type");
         if (data.dtype() == DType.STRING) {

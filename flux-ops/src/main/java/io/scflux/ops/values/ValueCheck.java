@@ -236,7 +236,8 @@ public final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
          * refuses and, for counts, the first fractional one; nothing once a refused value is recorded, as the blocks
          * come in row order. One comparison per value while all are fine.
          */
-        public final void scan(Expect expect, int[] indptr, int[] indices, float[] values, int from, int to, long rowStart) {
+        public final void scan(
+                Expect expect, int[] indptr, int[] indices, float[] values, int from, int to, long rowStart) {
             if (invalid != null) {
                 return;
             }

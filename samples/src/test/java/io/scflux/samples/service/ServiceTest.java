@@ -68,8 +68,6 @@ import reactor.netty.http.HttpResources;
 import reactor.netty.http.client.HttpClient;
 import reactor.test.StepVerifier;
 
-
-
 /**
  * {@code scflux serve} in-process on a random loopback port, driven by Reactor Netty's client: jobs and their events,
  * 400 problem documents, cancellation, queueing, the download and obs as NDJSON. BlockHound is installed, so a

@@ -81,8 +81,29 @@ class ImportGraphTest {
     void theMainCodeHasNoCircleOfFiles() {
         Graph g = Graph.of(modulesRoot());
         assertTrue(g.classes.size() > 100, "the main sources were found: " + g.classes.size());
-        assertEquals(List.of(), g.circles(), "circles of files through their imports");
+        List<String> found = g.circles().stream()
+                .map(c -> c.get(0) + " (" + c.size() + " files)")
+                .toList();
+        assertEquals(
+                OPEN_CIRCLES,
+                found,
+                "circles of files through their imports, same-package references included "
+                        + "(a new circle fails here; remove a circle from OPEN_CIRCLES when it is opened)");
     }
+
+    /**
+     * The circles through same-package references that issue 33 still has to open, each named by its first file
+     * (core's streaming kernel, the column types, resident blocks, the cache, the device and the command line's root
+     * command): written out so that no new circle can join them, and shrinking to none.
+     */
+    private static final List<String> OPEN_CIRCLES = List.of(
+            "io.scflux.core.ExactValues (2 files)",
+            "io.scflux.core.BlockBuffer (8 files)",
+            "io.scflux.core.anndata.ArrayColumn (4 files)",
+            "io.scflux.core.backend.PlacedSource (2 files)",
+            "io.scflux.core.cache.BlockCache (2 files)",
+            "io.scflux.device.CudaBackend (3 files)",
+            "io.scflux.samples.cli.BenchCommand (26 files)");
 
     @Test
     void thePackagesHaveNoCircle() {

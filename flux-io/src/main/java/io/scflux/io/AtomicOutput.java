@@ -55,7 +55,7 @@ final class AtomicOutput {
             throw new CancellationException("write of " + target + " cancelled before its file was created");
         }
         if (!Files.isDirectory(target.getParent())) {
-            throw NativeHdf5.ioFailure(target + ": the folder does not exist");
+            throw IoFailure.of(target + ": the folder does not exist");
         }
         TemporaryName.removeStale(target.getParent());
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;

@@ -34,10 +34,10 @@ final class CellRangerWriter extends MatrixWriter {
         super(matrix, plan);
         group = file.openGroup(matrix.path());
         try {
-            long chunk = Math.max(1, Math.min(MAX_CHUNK, plan.totalNnz()));
+            long chunk = Math.max(1, Math.min(WriteLayout.MAX_CHUNK, plan.totalNnz()));
             data = group.extendable("data", DType.INT32, chunk);
             indices = group.extendable("indices", DType.INT64, chunk);
-            indptr = group.extendable("indptr", DType.INT64, Math.min(MAX_CHUNK, rows + 1));
+            indptr = group.extendable("indptr", DType.INT64, Math.min(WriteLayout.MAX_CHUNK, rows + 1));
             indptr.appendOffsets(new int[1], 0, 1, 0);
         } catch (RuntimeException e) {
             closeAfter(e);

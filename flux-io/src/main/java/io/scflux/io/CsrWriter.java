@@ -21,9 +21,6 @@ import io.scflux.core.anndata.DenseArray;
  */
 final class CsrWriter extends MatrixWriter {
 
-    /** The largest entry count or dimension int32 indices hold. */
-    static final long INT32_LIMIT = Integer.MAX_VALUE;
-
     private final long indexLimit;
     private final boolean int32;
     private final NativeHdf5.Group group;
@@ -43,10 +40,10 @@ final class CsrWriter extends MatrixWriter {
         try {
             ElementWriter.encode(group, "csr_matrix", "0.1.0");
             group.attr("shape", DenseArray.of(new long[] {rows, cols}));
-            long chunk = Math.max(1, Math.min(MAX_CHUNK, plan.totalNnz()));
+            long chunk = Math.max(1, Math.min(WriteLayout.MAX_CHUNK, plan.totalNnz()));
             data = group.extendable("data", valueType, chunk);
             indices = group.extendable("indices", indexType, chunk);
-            indptr = group.extendable("indptr", indexType, Math.min(MAX_CHUNK, rows + 1));
+            indptr = group.extendable("indptr", indexType, Math.min(WriteLayout.MAX_CHUNK, rows + 1));
             indptr.appendOffsets(new int[1], 0, 1, 0);
         } catch (RuntimeException e) {
             closeAfter(e);

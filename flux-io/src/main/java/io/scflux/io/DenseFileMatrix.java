@@ -15,6 +15,7 @@ import io.scflux.io.hdf5.Decode;
 import io.scflux.io.hdf5.Storage;
 import io.scflux.io.hdf5.StoredArray;
 import io.scflux.io.safety.FileStamp;
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -29,8 +30,9 @@ final class DenseFileMatrix extends FileMatrixBase {
     private final StoredArray array;
     private final FileStamp stamp;
 
-    DenseFileMatrix(Path file, String element, MatrixInfo info, StoredArray array, FileStamp stamp) {
-        super(file, element, info, stamp);
+    DenseFileMatrix(
+            Path file, String element, MatrixInfo info, StoredArray array, FileStamp stamp, Serializable shipped) {
+        super(file, element, info, stamp, shipped);
         this.array = array;
         this.stamp = stamp;
     }

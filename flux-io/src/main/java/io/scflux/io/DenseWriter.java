@@ -22,7 +22,7 @@ final class DenseWriter extends MatrixWriter {
 
     DenseWriter(NativeHdf5 file, ElementWriter.Matrix matrix, BlockPlan plan) {
         super(matrix, plan);
-        long chunkRows = Math.max(1, Math.min(rows, MAX_CHUNK / Math.max(1, cols)));
+        long chunkRows = Math.max(1, Math.min(rows, WriteLayout.MAX_CHUNK / Math.max(1, cols)));
         try (NativeHdf5.Group parent = file.openGroup(matrix.parent())) {
             array = parent.extendable(matrix.name(), valueType, new long[] {cols}, chunkRows);
         }

@@ -113,11 +113,11 @@ final class DiskSpace {
         }
         long free = usable.getAsLong();
         if (free < size.bytes()) {
-            throw NativeHdf5.ioFailure(name + ": needs about " + OutputSize.Estimate.megabytes(size.bytes(), true)
-                    + ", " + OutputSize.Estimate.megabytes(free, false) + " free in " + folder);
+            throw IoFailure.of(name + ": needs about " + OutputSize.Estimate.megabytes(size.bytes(), true) + ", "
+                    + OutputSize.Estimate.megabytes(free, false) + " free in " + folder);
         }
         if (size.bytes() > sizeLimit) {
-            throw NativeHdf5.ioFailure(name + ": needs about " + OutputSize.Estimate.megabytes(size.bytes(), true)
+            throw IoFailure.of(name + ": needs about " + OutputSize.Estimate.megabytes(size.bytes(), true)
                     + ", more than the file size this process may write (ulimit -f: " + sizeLimit + " bytes) in "
                     + folder);
         }
@@ -157,12 +157,12 @@ final class DiskSpace {
         long needed = committed + margin;
         long free = usable.getAsLong();
         if (free < needed) {
-            throw NativeHdf5.ioFailure(what + ": needs about " + OutputSize.Estimate.megabytes(needed, true)
+            throw IoFailure.of(what + ": needs about " + OutputSize.Estimate.megabytes(needed, true)
                     + " more to finish and close the file, " + OutputSize.Estimate.megabytes(free, false)
                     + " free in " + folder);
         }
         if (sizeLimit != Long.MAX_VALUE && size + needed > sizeLimit) {
-            throw NativeHdf5.ioFailure(what + ": the file would grow past the size this process may write "
+            throw IoFailure.of(what + ": the file would grow past the size this process may write "
                     + "(ulimit -f: " + sizeLimit + " bytes) in " + folder + " (" + size + " bytes written, about "
                     + needed + " more needed)");
         }

@@ -20,6 +20,7 @@ import io.scflux.io.hdf5.Storage;
 import io.scflux.io.hdf5.StoredArray;
 import io.scflux.io.safety.FileStamp;
 import io.scflux.io.transposed.TransposedStore;
+import java.io.Serializable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -100,7 +101,8 @@ final class FileMatrices {
                 null,
                 array.compression(),
                 array.isChunked());
-        return new DenseFileMatrix(file, Hdf5.path(ds), info, array, stamp);
+        String element = Hdf5.path(ds);
+        return new DenseFileMatrix(file, element, info, array, stamp, shipped(file, element));
     }
 
     private static FileMatrix sparse(Path file, Group group, FileStamp stamp) {
@@ -153,7 +155,7 @@ final class FileMatrices {
         String element = Hdf5.path(group);
         if (csr) {
             CsrStore store = new CsrStore(file, stamp, arrays);
-            return new SparseFileMatrix(file, element, info, stamp, stats -> store);
+            return new SparseFileMatrix(file, element, info, stamp, stats -> store, shipped(file, element));
         }
         return new SparseFileMatrix(
                 file,
@@ -161,7 +163,8 @@ final class FileMatrices {
                 info,
                 stamp,
                 stats -> TransposedStore.ensure(
-                        file, element, stamp, arrays, stats, TransposedStore.DEFAULT_BUCKET_ENTRIES));
+                        file, element, stamp, arrays, stats, TransposedStore.DEFAULT_BUCKET_ENTRIES),
+                shipped(file, element));
     }
 
     /** A Cell Ranger matrix group: no attributes, a {@code shape} dataset, {@code barcodes} and the CSC arrays. */
@@ -211,7 +214,8 @@ final class FileMatrices {
                 data.isChunked());
         DType declared = data.dtype() == DType.INT32 ? DType.FLOAT32 : data.dtype();
         CsrStore store = new CsrStore(file, stamp, arrays);
-        return new SparseFileMatrix(file, Hdf5.path(group), info, declared, stamp, stats -> store);
+        String element = Hdf5.path(group);
+        return new SparseFileMatrix(file, element, info, declared, stamp, stats -> store, shipped(file, element));
     }
 
     private static StoredArray member(Group group, String name, FileStamp stamp) {
@@ -230,5 +234,25 @@ final class FileMatrices {
             throw Hdf5.error(node, "expected fewer than 2^31 columns, found " + n);
         }
         return (int) n;
+    }
+
+    /** What a matrix of {@code file}'s {@code element} ships as to another JVM ({@link Shipped}). */
+    static Serializable shipped(Path file, String element) {
+        return new Shipped(file, element);
+    }
+
+    /**
+     * A file matrix as it crosses to another JVM: its file's absolute path and its element, opened again there (which
+     * must see the same path). Handed to each matrix made here, so that the matrices do not name their opener.
+     */
+    private record Shipped(String file, String element) implements Serializable {
+
+        Shipped(Path file, String element) {
+            this(file.toAbsolutePath().toString(), element);
+        }
+
+        private Object readResolve() {
+            return open(Path.of(file), element);
+        }
     }
 }

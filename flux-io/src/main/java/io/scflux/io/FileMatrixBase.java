@@ -9,6 +9,7 @@ import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import io.scflux.io.hdf5.ReadStats;
 import io.scflux.io.safety.FileStamp;
+import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +19,7 @@ import java.util.concurrent.ConcurrentMap;
  * What every file-backed matrix shares: its file, element path, storage description, counters and plans. Serialized
  * (shipped to another JVM by an engine), it is its file's absolute path and its element, opened again there.
  */
-abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
+abstract class FileMatrixBase implements FileMatrix, Serializable {
 
     private final Path file;
     private final String element;
@@ -27,14 +28,16 @@ abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
     private final ReadStats stats = new ReadStats();
     private final ConcurrentMap<PlanTarget, BlockPlan> plans = new ConcurrentHashMap<>();
     private final Key key;
+    private final Serializable shipped;
 
-    FileMatrixBase(Path file, String element, MatrixInfo info, FileStamp stamp) {
-        this(file, element, info, info.dtype(), stamp);
+    FileMatrixBase(Path file, String element, MatrixInfo info, FileStamp stamp, Serializable shipped) {
+        this(file, element, info, info.dtype(), stamp, shipped);
     }
 
     /** As a matrix whose values are declared {@code dtype} rather than the stored type (Cell Ranger's int32 counts). */
-    FileMatrixBase(Path file, String element, MatrixInfo info, DType dtype, FileStamp stamp) {
+    FileMatrixBase(Path file, String element, MatrixInfo info, DType dtype, FileStamp stamp, Serializable shipped) {
         this.file = file;
+        this.shipped = shipped;
         this.element = element;
         this.info = info;
         this.dtype = dtype;
@@ -49,16 +52,13 @@ abstract class FileMatrixBase implements FileMatrix, java.io.Serializable {
 
     private record Key(Path file, FileStamp stamp, String element) {}
 
-    /** Package-private, not private: serialization calls it on the subclasses too. */
+    /**
+     * What crosses to another JVM instead of this matrix: what opened it hands it over ({@link FileMatrices}), so
+     * that the matrix does not name its opener. Package-private, not private: serialization calls it on the
+     * subclasses too.
+     */
     final Object writeReplace() {
-        return new Shipped(file.toAbsolutePath().toString(), element);
-    }
-
-    /** A file matrix as it crosses to another JVM, which must see the same path. */
-    private record Shipped(String file, String element) implements java.io.Serializable {
-        private Object readResolve() {
-            return FileMatrices.open(Path.of(file), element);
-        }
+        return shipped;
     }
 
     @Override

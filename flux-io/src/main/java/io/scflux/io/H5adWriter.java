@@ -4,6 +4,7 @@
  */
 package io.scflux.io;
 
+import io.scflux.core.DType;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.safety.FileGuard;
 import java.nio.file.Path;
@@ -26,7 +27,7 @@ final class H5adWriter {
     private H5adWriter() {}
 
     static Mono<Void> write(AnnData data, Path target, WriteOptions options) {
-        return write(data, target, options, CsrWriter.INT32_LIMIT);
+        return write(data, target, options, WriteLayout.INT32_LIMIT);
     }
 
     /**
@@ -49,8 +50,8 @@ final class H5adWriter {
      */
     static Mono<Void> writeInPlace(AnnData data, Path file, WriteOptions options) {
         Objects.requireNonNull(file, "file");
-        return Mono.defer(
-                () -> write(data, FileGuard.inPlaceTarget(file), true, options, CsrWriter.INT32_LIMIT, DiskSpace::of));
+        return Mono.defer(() ->
+                write(data, FileGuard.inPlaceTarget(file), true, options, WriteLayout.INT32_LIMIT, DiskSpace::of));
     }
 
     private static Mono<Void> write(
@@ -72,7 +73,7 @@ final class H5adWriter {
                     new ElementWriter(file).anndataFrames(data);
                     return List.of();
                 }),
-                (file, m) -> MatrixWriter.write(file, m, options, indexLimit));
+                (file, m) -> writeMatrix(file, m, options, indexLimit));
     }
 
     /**
@@ -172,5 +173,23 @@ final class H5adWriter {
                 sink.error(e);
             }
         }));
+    }
+
+    /**
+     * Writes {@code matrix} (and its companions) from its blocks: the plan is computed off the HDF5 thread (it may
+     * read a whole indptr or generate every row's count), blocks are decoded on the options' execution, and written in
+     * order on the HDF5 thread, at most {@link MatrixWriter#PREFETCH} waiting; blocks resident on a device are downloaded as they
+     * are read. {@code indexLimit} is {@link WriteLayout#INT32_LIMIT} except in tests.
+     */
+    private static Mono<Void> writeMatrix(
+            NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
+        DType storedAs = matrix.source().dtype();
+        return MatrixWriter.write(
+                matrix,
+                b -> ValueRange.requireHeld(storedAs, b, matrix.path()),
+                options,
+                (m, plan) -> MatrixWriter.isDense(m.source())
+                        ? new DenseWriter(file, m, plan)
+                        : new CsrWriter(file, m, plan, indexLimit));
     }
 }

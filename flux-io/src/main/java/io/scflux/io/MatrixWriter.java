@@ -36,9 +36,6 @@ abstract class MatrixWriter {
      */
     static final int PREFETCH = 8;
 
-    /** Largest chunk of a streamed dataset, in elements (1 MiB of float32 values). */
-    static final long MAX_CHUNK = 1 << 18;
-
     final String path;
     final BlockPlan plan;
     final long rows;
@@ -61,23 +58,6 @@ abstract class MatrixWriter {
                     + " values, which scflux reads (as 0 and 1) but writes only as numbers: give X a numeric dtype "
                     + "first (in anndata: adata.X = adata.X.astype('float32')), or write with --annotations-only");
         }
-    }
-
-    /**
-     * Writes {@code matrix} (and its companions) from its blocks: the plan is computed off the HDF5 thread (it may
-     * read a whole indptr or generate every row's count), blocks are decoded on the options' execution, and written in
-     * order on the HDF5 thread, at most {@link #PREFETCH} waiting; blocks resident on a device are downloaded as they
-     * are read. {@code indexLimit} is {@link CsrWriter#INT32_LIMIT} except in tests.
-     */
-    static Mono<Void> write(NativeHdf5 file, ElementWriter.Matrix matrix, WriteOptions options, long indexLimit) {
-        DType storedAs = matrix.source().dtype();
-        return write(
-                matrix,
-                b -> ValueRange.requireHeld(storedAs, b, matrix.path()),
-                options,
-                (m, plan) -> isDense(m.source())
-                        ? new DenseWriter(file, m, plan)
-                        : new CsrWriter(file, m, plan, indexLimit));
     }
 
     /**
@@ -144,7 +124,7 @@ abstract class MatrixWriter {
      * Whether the source is written as a dense array. A dense matrix without columns is written as CSR: HDF5 cannot
      * chunk a zero-length axis (anndata then reads an empty sparse matrix instead of an empty array).
      */
-    private static boolean isDense(BlockSource source) {
+    static boolean isDense(BlockSource source) {
         return source.isDense() && source.nCols() > 0;
     }
 

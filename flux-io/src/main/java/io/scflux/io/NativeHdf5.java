@@ -10,8 +10,6 @@ import io.scflux.core.DType;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.PackedStrings;
 import io.scflux.core.anndata.RecordArray;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -51,9 +49,6 @@ final class NativeHdf5 implements AutoCloseable {
                 return t;
             }),
             "scflux-hdf5");
-
-    /** Elements per chunk of a compressed fixed-size dataset (h5py picks chunks of this order). */
-    static final int CHUNK_ELEMENTS = 1 << 16;
 
     /**
      * Most elements staged and written by one {@code H5Dwrite}: bounds the native staging buffer (and the string
@@ -278,14 +273,14 @@ final class NativeHdf5 implements AutoCloseable {
             H5Eclear2(H5E_DEFAULT);
             String full = outOfSpace(ERROR_ENDS[1]);
             if (full != null) {
-                throw ioFailure(file + ": " + path + ": " + full);
+                throw IoFailure.of(file + ": " + path + ": " + full);
             }
             String why = ERROR_ENDS[0] == null
                     ? ""
                     : ERROR_ENDS[0].equals(ERROR_ENDS[1])
                             ? ": " + ERROR_ENDS[0]
                             : ": " + ERROR_ENDS[0] + ": " + ERROR_ENDS[1];
-            throw ioFailure((file + ": " + path + ": " + call + " failed" + why).replaceAll("\\s*\\R\\s*", " "));
+            throw IoFailure.of((file + ": " + path + ": " + call + " failed" + why).replaceAll("\\s*\\R\\s*", " "));
         }
         return ret;
     }
@@ -311,11 +306,6 @@ final class NativeHdf5 implements AutoCloseable {
             case "27" -> "the file grew past the size this system allows (the file size limit, ulimit -f)" + where;
             default -> null;
         };
-    }
-
-    /** An I/O failure whose message is {@code message} (not prefixed with the class of its cause). */
-    static UncheckedIOException ioFailure(String message) {
-        return new UncheckedIOException(message, new IOException(message));
     }
 
     /** A property list, dataspace or attribute of the library, closed (and checked) by try-with-resources. */
@@ -691,8 +681,9 @@ final class NativeHdf5 implements AutoCloseable {
             for (int d = 1; d < shape.length; d++) {
                 rowElements *= shape[d];
             }
-            long rowsPerChunk =
-                    Math.max(1, Math.min(shape.length == 0 ? 1 : shape[0], CHUNK_ELEMENTS / Math.max(1, rowElements)));
+            long rowsPerChunk = Math.max(
+                    1,
+                    Math.min(shape.length == 0 ? 1 : shape[0], WriteLayout.CHUNK_ELEMENTS / Math.max(1, rowElements)));
             space.require(stored(elements * H5Tget_size(fileTypeId)), NativeHdf5.this.name + ": " + p);
             Dataset ds;
             try (Handle dcpl = propertyList(H5P_CLS_DATASET_CREATE_ID_g(), p)) {

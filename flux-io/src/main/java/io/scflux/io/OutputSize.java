@@ -248,7 +248,7 @@ final class OutputSize {
             bytes += REFERENCE * a.size() + heap(objects);
             if (gzipLevel >= 0 && a.size() > 0) { // the references deflate to a fraction
                 bytes -= (1 - REFERENCE_RATIO) * REFERENCE * a.size();
-                bytes += index((a.size() + NativeHdf5.CHUNK_ELEMENTS - 1) / NativeHdf5.CHUNK_ELEMENTS);
+                bytes += index((a.size() + WriteLayout.CHUNK_ELEMENTS - 1) / WriteLayout.CHUNK_ELEMENTS);
             }
             return;
         }
@@ -267,7 +267,7 @@ final class OutputSize {
             return;
         }
         double ratio = values == null ? 1 : deflateRatio(sample(values));
-        long chunks = (n + NativeHdf5.CHUNK_ELEMENTS - 1) / NativeHdf5.CHUNK_ELEMENTS;
+        long chunks = (n + WriteLayout.CHUNK_ELEMENTS - 1) / WriteLayout.CHUNK_ELEMENTS;
         bytes += rawBytes * ratio + index(chunks);
         raw += rawBytes;
         stored += rawBytes * ratio;
@@ -307,7 +307,7 @@ final class OutputSize {
         int cols = source.nCols();
         DType valueType = source.dtype();
         if (source.isDense() && cols > 0) {
-            long chunkRows = Math.max(1, Math.min(rows, MatrixWriter.MAX_CHUNK / Math.max(1, cols)));
+            long chunkRows = Math.max(1, Math.min(rows, WriteLayout.MAX_CHUNK / Math.max(1, cols)));
             long chunks = (rows + chunkRows - 1) / chunkRows;
             long rawBytes = chunks * chunkRows * cols * valueType.size();
             bytes += DATASET + index(chunks);
@@ -320,11 +320,11 @@ final class OutputSize {
         }
         BlockPlan plan = source.plan(options.plan());
         long nnz = plan.totalNnz();
-        boolean int32 = Math.max(nnz, Math.max(rows, cols)) <= CsrWriter.INT32_LIMIT;
+        boolean int32 = Math.max(nnz, Math.max(rows, cols)) <= WriteLayout.INT32_LIMIT;
         DType index = int32 ? DType.INT32 : DType.INT64;
-        long chunk = Math.max(1, Math.min(MatrixWriter.MAX_CHUNK, nnz));
+        long chunk = Math.max(1, Math.min(WriteLayout.MAX_CHUNK, nnz));
         long entryChunks = (nnz + chunk - 1) / chunk;
-        long pointerChunk = Math.min(MatrixWriter.MAX_CHUNK, rows + 1);
+        long pointerChunk = Math.min(WriteLayout.MAX_CHUNK, rows + 1);
         long pointerChunks = (rows + 1 + pointerChunk - 1) / pointerChunk;
         bytes += GROUP + 3 * DATASET + 2 * index(entryChunks) + index(pointerChunks);
         long padded = entryChunks * chunk;

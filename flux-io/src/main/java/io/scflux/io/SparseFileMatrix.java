@@ -15,6 +15,7 @@ import io.scflux.io.hdf5.CsrStore;
 import io.scflux.io.hdf5.ReadStats;
 import io.scflux.io.hdf5.Storage;
 import io.scflux.io.safety.FileStamp;
+import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.function.Function;
 
@@ -28,8 +29,14 @@ final class SparseFileMatrix extends FileMatrixBase {
     private final Function<ReadStats, CsrStore> store;
     private volatile CsrStore resolved;
 
-    SparseFileMatrix(Path file, String element, MatrixInfo info, FileStamp stamp, Function<ReadStats, CsrStore> store) {
-        this(file, element, info, info.dtype(), stamp, store);
+    SparseFileMatrix(
+            Path file,
+            String element,
+            MatrixInfo info,
+            FileStamp stamp,
+            Function<ReadStats, CsrStore> store,
+            Serializable shipped) {
+        this(file, element, info, info.dtype(), stamp, store, shipped);
     }
 
     SparseFileMatrix(
@@ -38,8 +45,9 @@ final class SparseFileMatrix extends FileMatrixBase {
             MatrixInfo info,
             DType dtype,
             FileStamp stamp,
-            Function<ReadStats, CsrStore> store) {
-        super(file, element, info, dtype, stamp);
+            Function<ReadStats, CsrStore> store,
+            Serializable shipped) {
+        super(file, element, info, dtype, stamp, shipped);
         this.store = store;
     }
 

@@ -270,8 +270,8 @@ class CsrWriterTest {
     private static final CsrMatrix SEVERAL_CHUNKS = Matrices.random(3_001, 400, 0.5, 3);
 
     private Path writeSeveralChunks(WriteOptions.Compression c, DType type, long indexLimit) {
-        assertTrue(SEVERAL_CHUNKS.nnz() > 2 * MatrixWriter.MAX_CHUNK
-                && SEVERAL_CHUNKS.nnz() % MatrixWriter.MAX_CHUNK != 0);
+        assertTrue(
+                SEVERAL_CHUNKS.nnz() > 2 * WriteLayout.MAX_CHUNK && SEVERAL_CHUNKS.nnz() % WriteLayout.MAX_CHUNK != 0);
         Path file = dir.resolve(c + "-" + type.numpyName() + "-" + indexLimit + ".h5ad");
         H5adWriter.write(
                         AnnData.of(SEVERAL_CHUNKS.withDtype(type)),
@@ -290,7 +290,7 @@ class CsrWriterTest {
     @EnumSource(WriteOptions.Compression.class)
     void datasetsOfSeveralChunksReadBackAsWritten(WriteOptions.Compression c) {
         for (DType type : new DType[] {DType.FLOAT32, DType.FLOAT64}) {
-            for (long limit : new long[] {CsrWriter.INT32_LIMIT, 1000}) {
+            for (long limit : new long[] {WriteLayout.INT32_LIMIT, 1000}) {
                 AnnData back = H5ad.read(writeSeveralChunks(c, type, limit));
                 assertEquals(type, back.x().dtype());
                 Matrices.assertSame(SEVERAL_CHUNKS, Fixtures.collect(back.x(), PlanTarget.DEFAULT, 2));
@@ -309,7 +309,7 @@ class CsrWriterTest {
                 indexSum += b.indices()[k];
             }
         }
-        for (long limit : new long[] {CsrWriter.INT32_LIMIT, 1000}) {
+        for (long limit : new long[] {WriteLayout.INT32_LIMIT, 1000}) {
             Map<String, Object> h5 = PythonProbe.json(SUMS, writeSeveralChunks(c, DType.FLOAT32, limit));
             assertEquals(limit == 1000 ? "int64" : "int32", h5.get("indices"));
             assertEquals((double) SEVERAL_CHUNKS.nnz(), h5.get("last"));

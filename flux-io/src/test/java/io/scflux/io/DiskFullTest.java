@@ -53,7 +53,7 @@ class DiskFullTest {
                                 data,
                                 target,
                                 options,
-                                CsrWriter.INT32_LIMIT,
+                                WriteLayout.INT32_LIMIT,
                                 file -> new DiskSpace(
                                         file,
                                         () -> checks.incrementAndGet() >= fullFromCheck ? 1 << 20 : Long.MAX_VALUE / 4,

@@ -82,7 +82,7 @@ class SpaceCheckTest {
         AnnData data = eightMegabytes();
         WriteOptions options = options(compression);
         Path out = folder.resolve("qc.h5ad");
-        H5adWriter.write(data, out, options, CsrWriter.INT32_LIMIT, disk(TMPFS_FREE))
+        H5adWriter.write(data, out, options, WriteLayout.INT32_LIMIT, disk(TMPFS_FREE))
                 .block();
         long written = Files.size(out);
         System.out.printf(
@@ -102,7 +102,7 @@ class SpaceCheckTest {
         WriteOptions options = options(compression);
         long estimate = OutputSize.of(data, options).bytes();
         Path out = folder.resolve("exact.h5ad");
-        H5adWriter.write(data, out, options, CsrWriter.INT32_LIMIT, disk(estimate))
+        H5adWriter.write(data, out, options, WriteLayout.INT32_LIMIT, disk(estimate))
                 .block();
         System.out.printf(
                 Locale.ROOT,
@@ -125,7 +125,7 @@ class SpaceCheckTest {
         Path out = small.resolve("qc.h5ad");
         UncheckedIOException e = assertThrows(
                 UncheckedIOException.class,
-                () -> H5adWriter.write(data, out, options, CsrWriter.INT32_LIMIT, disk(free))
+                () -> H5adWriter.write(data, out, options, WriteLayout.INT32_LIMIT, disk(free))
                         .block());
         System.out.println("SpaceCheckTest: " + compression + ": " + e.getMessage());
         String mb = String.format(Locale.ROOT, "%.1f MB free in ", Math.floor(free / 1e5) / 10);

@@ -108,7 +108,8 @@ class TransposedStoreTest {
                 io.scflux.core.DType.INT32,
                 "gzip",
                 true);
-        FileMatrix spilled = new SparseFileMatrix(file, "/X", info, stamp, stats -> store);
+        FileMatrix spilled =
+                new SparseFileMatrix(file, "/X", info, stamp, stats -> store, FileMatrices.shipped(file, "/X"));
         Fixtures.assertSameMatrix(inMemory, Fixtures.collect(spilled, PlanTarget.ofChunkNnz(70_000), 3));
         try (var left = Files.list(work)) {
             assertEquals(

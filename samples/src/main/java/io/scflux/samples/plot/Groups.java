@@ -66,13 +66,14 @@ final class Groups {
 
     /** Whether {@link #of} can colour by {@code column}: numbers, or at most {@link #MAX_CATEGORIES} values. */
     static boolean canColour(Column column) {
-        return Plot.isNumeric(column) || categorical(column).categories().size() <= MAX_CATEGORIES;
+        return NumericColumns.isNumeric(column)
+                || categorical(column).categories().size() <= MAX_CATEGORIES;
     }
 
     /** The groups of the obs column {@code name}: its categories, or its values on a colour scale when numeric. */
     static Groups of(String name, Column column) {
-        if (Plot.isNumeric(column)) {
-            return scale(name, Plot.numbers(column, "obs column " + name));
+        if (NumericColumns.isNumeric(column)) {
+            return scale(name, NumericColumns.numbers(column, "obs column " + name));
         }
         CategoricalColumn c = categorical(column);
         int n = c.categories().size();

@@ -136,7 +136,7 @@ final class MarkerPlot {
         Group group = groups.get(i);
         int rows = (groups.size() + COLUMNS - 1) / COLUMNS;
         XYChart chart =
-                Plot.chart(title(i), i >= COLUMNS * (rows - 1) ? "ranking" : " ", i % COLUMNS == 0 ? "score" : " ");
+                Charts.chart(title(i), i >= COLUMNS * (rows - 1) ? "ranking" : " ", i % COLUMNS == 0 ? "score" : " ");
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisMin(-0.9);
         chart.getStyler().setXAxisMax(group.genes().length - 0.1);

@@ -6,13 +6,10 @@ package io.scflux.samples.plot;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
-import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.MissingColumnException;
-import io.scflux.core.anndata.NullableColumn;
 import io.scflux.ops.markers.RankGenesGroups;
 import java.awt.Color;
 import java.awt.Font;
@@ -31,7 +28,6 @@ import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
 import org.knowm.xchart.Histogram;
 import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
@@ -58,7 +54,8 @@ public enum Plot {
                     : List.of("total_counts", "n_genes_by_counts");
             return encode(
                     List.of(names.stream()
-                            .map(n -> histogram(n, numbers(data.obs().column(n), "obs column " + n)))
+                            .map(n -> histogram(
+                                    n, NumericColumns.numbers(data.obs().column(n), "obs column " + n)))
                             .map(chart -> new Panel(chart::paint, 420))
                             .toList()),
                     320);
@@ -174,8 +171,6 @@ public enum Plot {
     };
 
     /** Axis labels: thousands grouped, at most three decimals. */
-    private static final String NUMBER = "#,##0.###";
-
     private static final String SEURAT_V3 = "seurat_v3";
     /** A rank_genes_groups panel's width and height in pixels. */
     private static final int MARKER_PANEL = 320;
@@ -287,7 +282,7 @@ public enum Plot {
         Frame var = data.var();
         String flavor = flavor(data);
         boolean logMean = SEURAT_V3.equals(flavor);
-        double[] mean = numbers(var.column("means"), "var column means");
+        double[] mean = NumericColumns.numbers(var.column("means"), "var column means");
         int unplaced = 0;
         if (logMean) {
             for (int i = 0; i < mean.length; i++) {
@@ -307,7 +302,7 @@ public enum Plot {
         Groups groups = Groups.flags(var.column("highly_variable"), "highly variable genes", "other genes");
         List<XYChart> charts = new ArrayList<>();
         for (String y : dispersions(var, flavor)) {
-            double[] values = numbers(var.column(y), "var column " + y);
+            double[] values = NumericColumns.numbers(var.column(y), "var column " + y);
             for (int i = 0; i < values.length; i++) {
                 values[i] = Double.isNaN(mean[i]) ? Double.NaN : values[i];
             }
@@ -340,31 +335,6 @@ public enum Plot {
                 .toList();
     }
 
-    /** Whether {@code column} holds numbers (plain or nullable), not strings, bools or categories. */
-    static boolean isNumeric(Column column) {
-        return values(column) != null;
-    }
-
-    /** The values of a numeric column as doubles, NaN where missing; {@code what} names it in the error. */
-    static double[] numbers(Column column, String what) {
-        DenseArray values = values(column);
-        if (values == null) {
-            throw new IllegalArgumentException(what + " is not numeric (" + column.typeName() + ")");
-        }
-        boolean[] mask = column instanceof NullableColumn n ? n.mask() : null;
-        double[] out = new double[values.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = mask != null && mask[i] ? Double.NaN : values.getDouble(i);
-        }
-        return out;
-    }
-
-    private static DenseArray values(Column column) {
-        DenseArray values =
-                column instanceof ArrayColumn a ? a.values() : column instanceof NullableColumn n ? n.values() : null;
-        return values != null && values.ndim() == 1 && values.dtype().isNumeric() ? values : null;
-    }
-
     /**
      * A step outline of the counts of {@code values} in 40 equal bins (XChart's {@link Histogram}), NaN left out (the
      * binning would count it in the first bin), with the mean in the title and as a dashed line.
@@ -375,7 +345,7 @@ public enum Plot {
                 Arrays.stream(values).filter(v -> !Double.isNaN(v)).boxed().toList();
         DoubleSummaryStatistics stats =
                 kept.stream().mapToDouble(Double::doubleValue).summaryStatistics();
-        XYChart chart = chart(
+        XYChart chart = Charts.chart(
                 String.format(Locale.ROOT, "%s (mean %.4g)", name, kept.isEmpty() ? Double.NaN : stats.getAverage()),
                 name,
                 "cells");
@@ -414,27 +384,10 @@ public enum Plot {
     }
 
     private static XYChart scatter(String title, String x, String y) {
-        XYChart chart = chart(title, x, y);
+        XYChart chart = Charts.chart(title, x, y);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
         chart.getStyler().setMarkerSize(4);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
-        return chart;
-    }
-
-    static XYChart chart(String title, String x, String y) {
-        XYChart chart = new XYChartBuilder()
-                .width(400)
-                .height(300)
-                .title(title)
-                .xAxisTitle(x)
-                .yAxisTitle(y)
-                .build();
-        chart.getStyler().setChartBackgroundColor(Color.WHITE);
-        chart.getStyler().setPlotGridLinesColor(new Color(0xe0e0e0));
-        chart.getStyler().setAntiAlias(true);
-        chart.getStyler().setLocale(Locale.ROOT);
-        chart.getStyler().setXAxisDecimalPattern(NUMBER);
-        chart.getStyler().setYAxisDecimalPattern(NUMBER);
         return chart;
     }
 

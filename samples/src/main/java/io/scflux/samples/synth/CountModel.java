@@ -19,11 +19,6 @@ import java.util.SplittableRandom;
  */
 final class CountModel {
 
-    static final String[] MT_GENES = {
-        "MT-ND1", "MT-ND2", "MT-CO1", "MT-CO2", "MT-ATP8", "MT-ATP6", "MT-CO3", "MT-ND3", "MT-ND4L", "MT-ND4", "MT-ND5",
-        "MT-ND6", "MT-CYB"
-    };
-
     /** Share of a cell's expected counts on the mitochondrial genes, before the per-cell factor. */
     static final double MT_SHARE = 0.05;
     /** Spread (sd of log) of baseline gene expression: gene means span about four orders of magnitude. */
@@ -61,7 +56,7 @@ final class CountModel {
     private static final double[] LIBRARY_NODES = {-1.5341, -0.8871, -0.4888, -0.1573, 0.1573, 0.4888, 0.8871, 1.5341};
 
     final SynthSpec spec;
-    /** Positions of the mitochondrial genes, ascending, in the order of {@link #MT_GENES}. */
+    /** Positions of the mitochondrial genes, ascending, in the order of {@link SynthSpec#MT_GENES}. */
     final int[] mtPosition;
 
     final String[] geneNames;
@@ -100,13 +95,13 @@ final class CountModel {
         int d = spec.donors();
         SplittableRandom rng = new SplittableRandom(mix64(spec.seed()));
 
-        mtPosition = new int[MT_GENES.length];
+        mtPosition = new int[SynthSpec.MT_GENES.length];
         boolean[] mt = new boolean[g];
-        for (int m = 0; m < MT_GENES.length; m++) {
-            mtPosition[m] = (int) ((2L * m + 1) * g / (2L * MT_GENES.length));
+        for (int m = 0; m < SynthSpec.MT_GENES.length; m++) {
+            mtPosition[m] = (int) ((2L * m + 1) * g / (2L * SynthSpec.MT_GENES.length));
             mt[mtPosition[m]] = true;
         }
-        int[] other = new int[g - MT_GENES.length];
+        int[] other = new int[g - SynthSpec.MT_GENES.length];
         for (int i = 0, k = 0; i < g; i++) {
             if (!mt[i]) {
                 other[k++] = i;
@@ -118,8 +113,8 @@ final class CountModel {
         for (int k = 0; k < other.length; k++) {
             geneNames[other[k]] = "GENE" + pad(k + 1, width);
         }
-        for (int m = 0; m < MT_GENES.length; m++) {
-            geneNames[mtPosition[m]] = MT_GENES[m];
+        for (int m = 0; m < SynthSpec.MT_GENES.length; m++) {
+            geneNames[mtPosition[m]] = SynthSpec.MT_GENES[m];
         }
         for (int i = 0; i < g; i++) {
             geneIds[i] = "ENSG" + pad(i + 1, 11);
@@ -129,7 +124,7 @@ final class CountModel {
         for (int i : other) {
             base[i] = StrictMath.exp(GENE_SIGMA * rng.nextGaussian());
         }
-        double[] mtWeight = new double[MT_GENES.length];
+        double[] mtWeight = new double[SynthSpec.MT_GENES.length];
         for (int m = 0; m < mtWeight.length; m++) {
             mtWeight[m] = StrictMath.exp(MT_GENE_SIGMA * rng.nextGaussian());
         }

@@ -17,6 +17,12 @@ package io.scflux.samples.synth;
  */
 public record SynthSpec(int cells, int genes, double nnzPerCell, int donors, int cellTypes, long seed) {
 
+    /** The mitochondrial genes of every synthetic dataset (human names, as {@code --qc-var mt=MT-} expects). */
+    static final String[] MT_GENES = {
+        "MT-ND1", "MT-ND2", "MT-CO1", "MT-CO2", "MT-ATP8", "MT-ATP6", "MT-CO3", "MT-ND3", "MT-ND4L", "MT-ND4", "MT-ND5",
+        "MT-ND6", "MT-CYB"
+    };
+
     /** Like the reference fixtures (3000 x 2000, 400 nonzeros per cell); see {@link #defaultNnzPerCell}. */
     public static final double DEFAULT_NNZ_PER_CELL = 400;
 
@@ -28,9 +34,9 @@ public record SynthSpec(int cells, int genes, double nnzPerCell, int donors, int
         if (cells < 1) {
             throw new IllegalArgumentException("cells must be at least 1, got " + cells);
         }
-        if (genes <= CountModel.MT_GENES.length) {
+        if (genes <= MT_GENES.length) {
             throw new IllegalArgumentException(
-                    "genes must be more than the " + CountModel.MT_GENES.length + " mitochondrial genes, got " + genes);
+                    "genes must be more than the " + MT_GENES.length + " mitochondrial genes, got " + genes);
         }
         if (!(nnzPerCell >= 1 && nnzPerCell <= genes / 2.0)) {
             throw new IllegalArgumentException(
@@ -39,8 +45,8 @@ public record SynthSpec(int cells, int genes, double nnzPerCell, int donors, int
         if (donors < 1) {
             throw new IllegalArgumentException("donors must be at least 1, got " + donors);
         }
-        if (cellTypes < 1 || cellTypes > genes - CountModel.MT_GENES.length) {
-            throw new IllegalArgumentException("cell types must be in [1, " + (genes - CountModel.MT_GENES.length)
+        if (cellTypes < 1 || cellTypes > genes - MT_GENES.length) {
+            throw new IllegalArgumentException("cell types must be in [1, " + (genes - MT_GENES.length)
                     + "] (one program gene each at least), got " + cellTypes);
         }
     }
@@ -52,7 +58,7 @@ public record SynthSpec(int cells, int genes, double nnzPerCell, int donors, int
                 genes,
                 defaultNnzPerCell(genes),
                 DEFAULT_DONORS,
-                Math.min(DEFAULT_CELL_TYPES, genes - CountModel.MT_GENES.length),
+                Math.min(DEFAULT_CELL_TYPES, genes - MT_GENES.length),
                 DEFAULT_SEED);
     }
 

@@ -184,9 +184,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
      * they are read ({@link FoldingSource}, whose folds make the factors row by row), once the fold has made them all.
      */
     private Mono<double[]> settled() {
-        return counts instanceof FoldingSource<?> folding
-                ? Mono.fromRunnable(folding::result).then(factors)
-                : factors;
+        return counts instanceof FoldingSource<?> folding ? folding.result().then(factors) : factors;
     }
 
     public boolean isLog1p() {

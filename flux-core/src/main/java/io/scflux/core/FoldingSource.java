@@ -62,7 +62,16 @@ public final class FoldingSource<A> extends ForwardingSource {
 
     @Override
     public RowReader open() {
-        RowReader reader = delegate().open();
+        return folding(delegate().open());
+    }
+
+    @Override
+    public RowReader open(Pass pass) {
+        return folding(delegate().open(pass));
+    }
+
+    /** {@code reader}, the delegate's, its blocks folded as they are read. */
+    private RowReader folding(RowReader reader) {
         return RowReader.over(reader, (blockIndex, from, to) -> {
             RowBlock block = reader.read(blockIndex, from, to);
             ride.read(blockIndex, from, to, block);

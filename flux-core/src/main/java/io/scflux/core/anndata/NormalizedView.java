@@ -244,11 +244,20 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
 
     @Override
     public RowReader open() {
+        return normalizing(counts.open());
+    }
+
+    @Override
+    public RowReader open(Pass pass) {
+        return normalizing(counts.open(pass));
+    }
+
+    /** {@code reader}, the counts', its rows normalized (log-transformed, scaled) as they are read. */
+    private RowReader normalizing(RowReader reader) {
         double[] f = factors.block();
         boolean single = counts.dtype() != DType.FLOAT64;
         Stage normalized = log1p ? backend.normalizeLog1p(f, single, base) : new RowScale(f);
         Stage stage = scaling == null ? normalized : normalized.then(scaling);
-        RowReader reader = counts.open();
         return RowReader.over(reader, (blockIndex, from, to) -> stage.apply(reader.read(blockIndex, from, to)));
     }
 

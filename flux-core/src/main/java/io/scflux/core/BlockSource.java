@@ -29,6 +29,20 @@ public interface BlockSource {
     /** Opens a reader for one pass; the caller closes it. Prefer {@link #blocks}, which does both. */
     RowReader open();
 
+    /**
+     * Opens a reader for {@code pass}, a pass over this source or over one that reads it, as {@link #open()}. A source
+     * that reads others as it is opened (a view, a selection, a stage) opens them with the same pass: a source under
+     * the one read (X under its views) learns so which pass opens it, and may {@link Pass#watch} it. By default,
+     * {@link #open()}: a source that reads no other, or opens them later, on a read (opened by no pass), or that
+     * keeps its pass to itself.
+     *
+     * @param pass the pass the reader is opened for
+     * @return the reader, which the caller closes
+     */
+    default RowReader open(Pass pass) {
+        return open();
+    }
+
     /** Type of the stored values as the source declares it; blocks always carry float32. */
     default DType dtype() {
         return DType.FLOAT32;

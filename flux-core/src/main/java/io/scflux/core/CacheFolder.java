@@ -32,19 +32,6 @@ final class CacheFolder {
 
     private CacheFolder() {}
 
-    /**
-     * The default folder: {@code scflux-cache-<uid>} (or {@code -<user name>} where the uid is out of reach) in
-     * {@code $TMPDIR}, else in {@code java.io.tmpdir} (which the JVM on Linux sets to {@code /tmp} whatever
-     * {@code TMPDIR} says).
-     */
-    static Path defaultPath() {
-        String tmp = System.getenv("TMPDIR");
-        if (tmp == null || tmp.isEmpty()) {
-            tmp = System.getProperty("java.io.tmpdir");
-        }
-        return Paths.get(tmp, "scflux-cache-" + user());
-    }
-
     /** This process's uid, or its user name (letters, digits, {@code ._-} kept) where the uid is out of reach. */
     static String user() {
         long uid = uid();

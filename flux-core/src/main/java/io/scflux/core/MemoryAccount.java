@@ -53,15 +53,15 @@ public final class MemoryAccount implements AutoCloseable {
 
     /**
      * The process's host memory, capped at the memory budget: half the JVM's maximum heap (reading an array often
-     * takes a second copy of its bytes), or {@code -Dscflux.memory.budget.mb}, read at each check.
+     * takes a second copy of its bytes), or {@link Settings#memoryBudgetBytes}, read at each check.
      */
     public static MemoryAccount host() {
         return HOST;
     }
 
     private static long budget() {
-        long configured = Long.getLong("scflux.memory.budget.mb", -1);
-        return configured > 0 ? configured << 20 : Runtime.getRuntime().maxMemory() / 2;
+        long configured = Settings.current().memoryBudgetBytes();
+        return configured > 0 ? configured : Runtime.getRuntime().maxMemory() / 2;
     }
 
     /** A child account named {@code parent/name}, capped at {@code cap} bytes and by every ancestor's cap. */

@@ -14,15 +14,14 @@ import reactor.util.context.ContextView;
  * One pass over a source: the reads of the blocks of a plan by one subscription in this JVM (every such pass goes
  * through {@link BlockSource#blocks}, {@link BlockSource#buffers} or {@link Reducer#reduce}; an {@link Engine} that
  * reads elsewhere makes none). A step names the passes it makes with {@link #named} on its {@code Mono} (Reactor's
- * context, read when a pass starts), for what they compute: {@code qc}, {@code hvg}, {@code write}. A source under the
- * one read (X under its views and caches) learns, while it is being opened, which pass opens it ({@link #opening}),
- * and may {@link #watch} it: a progress bar follows the passes over X this way, in the blocks and rows of each pass's
- * own plan.
+ * context, read when a pass starts), for what they compute: {@code qc}, {@code hvg}, {@code write}. The pass is handed
+ * to the source read as it is opened ({@link BlockSource#open(Pass)}), which opens the sources it reads with it: a
+ * source under the one read (X under its views and caches) learns so which pass opens it, and may {@link #watch} it:
+ * a progress bar follows the passes over X this way, in the blocks and rows of each pass's own plan.
  */
 public final class Pass {
 
     private static final String NAME = Pass.class.getName();
-    private static final ThreadLocal<Pass> OPENING = new ThreadLocal<>();
 
     /** Told of a pass's reads: after each block, from the thread that read it, one call at a time, in order. */
     @FunctionalInterface
@@ -51,14 +50,6 @@ public final class Pass {
         return context -> context.put(NAME, name);
     }
 
-    /**
-     * The pass whose reader is being opened on this thread (from within {@link BlockSource#open}), or null: a source
-     * opened later, on a read, is opened by no pass.
-     */
-    public static Pass opening() {
-        return OPENING.get();
-    }
-
     /** What the pass computes ({@link #named}), or null when no step named it. */
     public String name() {
         return name;
@@ -74,29 +65,23 @@ public final class Pass {
         return rows;
     }
 
-    /** Tells {@code watcher} of the pass's reads from now on (once, however often it is given); while it opens. */
+    /**
+     * Tells {@code watcher} of the pass's reads from now on (once, however often it is given): from within
+     * {@link BlockSource#open(Pass)}, before the first read.
+     *
+     * @param watcher what is told of each block read
+     */
     public void watch(Watcher watcher) {
         watchers.add(watcher);
     }
 
     /**
-     * A reader of {@code source} for a pass over {@code plan} named in {@code context}: opened with the pass as
-     * {@link #opening}, and counting its reads for the watchers, when any watch it.
+     * A reader of {@code source} for a pass over {@code plan} named in {@code context}: opened for the pass, and
+     * counting its reads for the watchers, when any watch it.
      */
     static RowReader open(BlockSource source, BlockPlan plan, ContextView context) {
         Pass pass = new Pass(context.getOrDefault(NAME, null), plan);
-        Pass outer = OPENING.get();
-        OPENING.set(pass);
-        RowReader reader;
-        try {
-            reader = source.open();
-        } finally {
-            if (outer == null) {
-                OPENING.remove();
-            } else {
-                OPENING.set(outer);
-            }
-        }
+        RowReader reader = source.open(pass);
         return pass.watchers.isEmpty() ? reader : pass.counting(reader);
     }
 

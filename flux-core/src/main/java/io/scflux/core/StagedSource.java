@@ -118,7 +118,16 @@ public final class StagedSource implements BlockSource, java.io.Serializable {
 
     @Override
     public RowReader open() {
-        RowReader r = base.open();
+        return staged(base.open());
+    }
+
+    @Override
+    public RowReader open(Pass pass) {
+        return staged(base.open(pass));
+    }
+
+    /** {@code r}, the base's, the stage applied to each block it reads. */
+    private RowReader staged(RowReader r) {
         return RowReader.over(r, (blockIndex, from, to) -> stage.apply(r.read(blockIndex, from, to)));
     }
 

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
@@ -48,18 +47,12 @@ public final class TemporaryFiles {
 
     /**
      * Where scflux keeps what it writes besides its outputs (CSC files' row-major copies, operators' spills):
-     * {@code -Dscflux.cache.dir}, {@code $SCFLUX_CACHE_DIR}, else {@code scflux-cache-<uid>} in {@code $TMPDIR}
-     * (else in {@code java.io.tmpdir}), one folder per user. The folder is neither created nor checked: see
-     * {@link #openScratchDir()}.
+     * {@link Settings#cacheDir}. The folder is neither created nor checked: see {@link #openScratchDir()}.
      *
      * @return the cache folder's path
      */
     public static Path scratchDir() {
-        String dir = System.getProperty("scflux.cache.dir");
-        if (dir == null || dir.isEmpty()) {
-            dir = System.getenv("SCFLUX_CACHE_DIR");
-        }
-        return dir == null || dir.isEmpty() ? CacheFolder.defaultPath() : Paths.get(dir);
+        return Settings.current().cacheDir();
     }
 
     /**

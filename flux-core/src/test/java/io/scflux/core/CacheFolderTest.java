@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The cache folder is one per user, in {@code $TMPDIR}, created 0700, and refused, as ssh refuses such a folder, when
+ * The cache folder is one per user, by default in the JVM's {@code java.io.tmpdir} (the command line passes
+ * {@code $TMPDIR}'s), created 0700, and refused, as ssh refuses such a folder, when
  * another user owns it or group or others may write it, itself or through a symlink.
  */
 class CacheFolderTest {
@@ -63,7 +64,7 @@ class CacheFolderTest {
     }
 
     private static String refusal(Path dir) {
-        System.setProperty("scflux.cache.dir", dir.toString());
+        Settings.use(Settings.current().withCacheDir(dir));
         UncheckedIOException e = assertThrows(UncheckedIOException.class, TemporaryFiles::openScratchDir);
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
         return e.getMessage();
@@ -78,7 +79,7 @@ class CacheFolderTest {
     }
 
     @Test
-    void theDefaultIsAFolderOfTheUsersOwnInTmpdirCreatedOwnerOnly() throws Exception {
+    void theDefaultIsAFolderOfTheUsersOwnInTheJvmsTmpdirCreatedOwnerOnly() throws Exception {
         Path tmpdir = Files.createDirectories(tmp.resolve("my tmp"));
         ProcessBuilder pb = new ProcessBuilder(
                         Paths.get(System.getProperty("java.home"), "bin", "java")
@@ -86,10 +87,9 @@ class CacheFolderTest {
                         "-cp",
                         System.getProperty("java.class.path"),
                         "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Djava.io.tmpdir=" + tmpdir,
                         Probe.class.getName())
                 .redirectErrorStream(true);
-        pb.environment().remove("SCFLUX_CACHE_DIR");
-        pb.environment().put("TMPDIR", tmpdir.toString());
         Process p = pb.start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
@@ -103,7 +103,7 @@ class CacheFolderTest {
     @Test
     void aFolderSetByTheUserIsCreatedOwnerOnlyTooAndReused() throws IOException {
         Path dir = tmp.resolve("a").resolve("cache");
-        System.setProperty("scflux.cache.dir", dir.toString());
+        Settings.use(Settings.current().withCacheDir(dir));
         assertEquals(dir, TemporaryFiles.openScratchDir());
         assertEquals("rwx------", mode(dir));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
@@ -150,7 +150,7 @@ class CacheFolderTest {
         Path mine = Files.createDirectory(tmp.resolve("mine"));
         Files.setPosixFilePermissions(mine, PosixFilePermissions.fromString("rwx------"));
         Path good = Files.createSymbolicLink(tmp.resolve("good"), mine);
-        System.setProperty("scflux.cache.dir", good.toString());
+        Settings.use(Settings.current().withCacheDir(good));
         assertEquals(good, TemporaryFiles.openScratchDir());
         Path dangling = Files.createSymbolicLink(tmp.resolve("dangling"), tmp.resolve("nowhere"));
         assertTrue(

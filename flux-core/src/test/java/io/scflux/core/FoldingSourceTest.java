@@ -20,10 +20,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /**
@@ -62,8 +62,8 @@ class FoldingSourceTest {
                 logged.get(0));
     }
 
-    private static Supplier<float[]> noFallback() {
-        return () -> fail("the fallback ran");
+    private static Mono<float[]> noFallback() {
+        return Mono.fromCallable(() -> fail("the fallback ran"));
     }
 
     @ParameterizedTest
@@ -81,12 +81,14 @@ class FoldingSourceTest {
                 .expectNext(MATRIX.nnz())
                 .verifyComplete();
 
-        assertArrayEquals(new float[] {expected(plan)}, source.result());
+        assertArrayEquals(new float[] {expected(plan)}, source.result().block(WAIT));
         assertEquals(1, counts.opened.get());
         for (int b = 0; b < plan.size(); b++) {
             assertEquals(1, folded.get(b), "block " + b + " handed on once");
         }
-        assertEquals(Float.floatToIntBits(expected(plan)), Float.floatToIntBits(source.result()[0]));
+        assertEquals(
+                Float.floatToIntBits(expected(plan)),
+                Float.floatToIntBits(source.result().block(WAIT)[0]));
     }
 
     /** A source over {@link #MATRIX} folding {@link #SUM} on {@code plan}, counting its fallbacks and handed blocks. */
@@ -98,8 +100,8 @@ class FoldingSourceTest {
             AtomicInteger folded = new AtomicInteger();
             return new Ride(
                     plan,
-                    new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(), () ->
-                            new float[] {fallbacks.incrementAndGet() * 100f}),
+                    new FoldingSource<>(counts, plan, SUM, b -> folded.incrementAndGet(), Mono.fromCallable(() ->
+                            new float[] {fallbacks.incrementAndGet() * 100f})),
                     fallbacks,
                     folded);
         }
@@ -108,9 +110,9 @@ class FoldingSourceTest {
     @Test
     void theResultBeforeAnyReadComesFromTheFallbackOnceAndTheReadsThenOnlyRead() {
         Ride r = Ride.on(BlockSize.TINY);
-        fallsBack(() -> assertEquals(100f, r.source().result()[0]));
+        fallsBack(() -> assertEquals(100f, r.source().result().block(WAIT)[0]));
         r.source().blocks(r.plan(), Threads.TWO.execution()).blockLast(WAIT);
-        assertEquals(100f, r.source().result()[0]);
+        assertEquals(100f, r.source().result().block(WAIT)[0]);
         assertEquals(1, r.fallbacks().get());
         assertEquals(0, r.folded().get());
     }
@@ -124,7 +126,7 @@ class FoldingSourceTest {
                 .assertNext(b -> assertEquals(1, r.fallbacks().get(), "the fallback ran before the first block"))
                 .verifyComplete());
         r.source().blocks(r.plan(), Threads.TWO.execution()).blockLast(WAIT);
-        assertEquals(100f, r.source().result()[0]);
+        assertEquals(100f, r.source().result().block(WAIT)[0]);
         assertEquals(1, r.fallbacks().get());
     }
 
@@ -142,26 +144,26 @@ class FoldingSourceTest {
         }
         source.blocks(plan, Threads.EIGHT.execution()).blockLast(WAIT);
         assertEquals(plan.size(), folded.get());
-        assertEquals(Float.floatToIntBits(expected(plan)), Float.floatToIntBits(source.result()[0]));
+        assertEquals(
+                Float.floatToIntBits(expected(plan)),
+                Float.floatToIntBits(source.result().block(WAIT)[0]));
     }
 
     @Test
     void aCancelledPassLeavesTheResultToTheFallback() {
         CountingSource counts = CountingSource.of(MATRIX);
         BlockPlan plan = counts.plan(BlockSize.TINY.target());
-        FoldingSource<float[]> source = new FoldingSource<>(
-                counts,
-                plan,
-                SUM,
-                b -> {},
-                () -> SUM.reduce(counts, plan, Execution.sequential()).block(WAIT));
+        FoldingSource<float[]> source =
+                new FoldingSource<>(counts, plan, SUM, b -> {}, SUM.reduce(counts, plan, Execution.sequential()));
         StepVerifier.create(source.blocks(plan, Threads.TWO.execution()), 0)
                 .thenRequest(3)
                 .expectNextCount(3)
                 .thenCancel()
                 .verify(WAIT);
         float segmented = SUM.reduce(counts, plan, Execution.sequential()).block(WAIT)[0];
-        fallsBack(() -> assertEquals(Float.floatToIntBits(segmented), Float.floatToIntBits(source.result()[0])));
+        fallsBack(() -> assertEquals(
+                Float.floatToIntBits(segmented),
+                Float.floatToIntBits(source.result().block(WAIT)[0])));
     }
 
     @Test
@@ -169,21 +171,22 @@ class FoldingSourceTest {
         CountingSource counts = CountingSource.of(MATRIX);
         BlockPlan plan = counts.plan(BlockSize.TINY.target());
         AtomicInteger calls = new AtomicInteger();
-        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> {}, () -> {
+        FoldingSource<float[]> source = new FoldingSource<>(counts, plan, SUM, b -> {}, Mono.fromCallable(() -> {
             if (calls.incrementAndGet() == 1) {
                 throw new IllegalStateException("first try fails");
             }
             return new float[] {7};
-        });
-        fallsBack(() -> assertThrows(IllegalStateException.class, source::result));
-        fallsBack(() -> assertEquals(7f, source.result()[0]));
+        }));
+        fallsBack(() ->
+                assertThrows(IllegalStateException.class, () -> source.result().block(WAIT)));
+        fallsBack(() -> assertEquals(7f, source.result().block(WAIT)[0]));
     }
 
     @Test
     void anEmptySourceHasTheIdentity() {
         CsrMatrix empty = CsrMatrix.builder(5).build();
         FoldingSource<float[]> source = new FoldingSource<>(empty, empty.plan(), SUM, b -> {}, noFallback());
-        assertArrayEquals(new float[1], source.result());
+        assertArrayEquals(new float[1], source.result().block(WAIT));
     }
 
     @Test

@@ -16,7 +16,8 @@ class MemoryAccountTest {
     @Test
     void theHostIsCappedAtHalfTheMaximumHeapUnlessConfigured() {
         assertEquals(Runtime.getRuntime().maxMemory() / 2, MemoryAccount.host().cap());
-        System.setProperty("scflux.memory.budget.mb", "3");
+        Settings before = Settings.current();
+        Settings.use(before.withMemoryBudgetBytes(3L << 20));
         try {
             assertEquals(3L << 20, MemoryAccount.host().cap(), "read at each check");
             assertEquals(393_216, MemoryAccount.host().requireArray(393_216, 8, "exactly 3 MiB"));
@@ -39,7 +40,7 @@ class MemoryAccountTest {
                 pass.close();
             }
         } finally {
-            System.clearProperty("scflux.memory.budget.mb");
+            Settings.use(before);
         }
     }
 

@@ -56,7 +56,7 @@ final class ElementWriter {
     /**
      * The first part of writing {@code data}: every element but obs and var, and its matrices (X first) for
      * streaming. obs and var follow ({@link #anndataFrames}) once the matrices are streamed, so that the columns a read
-     * of X fills on its way ({@link io.scflux.core.anndata.Frame#defer}) are ready by then; a bad element among the
+     * of X fills on its way ({@link io.scflux.core.anndata.PendingColumns}) can be put by then; a bad element among the
      * others still fails before any matrix is streamed.
      */
     List<Matrix> anndata(AnnData data) {

@@ -69,10 +69,14 @@ final class H5adWriter {
                 options,
                 space,
                 () -> OutputSize.of(data, options),
-                List.of(file -> new ElementWriter(file).anndata(data), file -> {
-                    new ElementWriter(file).anndataFrames(data);
-                    return List.of();
-                }),
+                List.of(
+                        file -> Mono.fromCallable(() -> new ElementWriter(file).anndata(data))
+                                .subscribeOn(NativeHdf5.THREAD),
+                        // after X: the columns its read made, pending until then, are put first
+                        file -> data.complete().publishOn(NativeHdf5.THREAD).map(complete -> {
+                            new ElementWriter(file).anndataFrames(complete);
+                            return List.of();
+                        })),
                 (file, m) -> writeMatrix(file, m, options, indexLimit));
     }
 
@@ -96,13 +100,13 @@ final class H5adWriter {
                 options,
                 DiskSpace::of,
                 () -> OutputSize.Estimate.UNKNOWN,
-                List.of(annotations),
+                List.of(file -> Mono.fromCallable(() -> annotations.apply(file)).subscribeOn(NativeHdf5.THREAD)),
                 matrices);
     }
 
     /**
      * Writes {@code target} in {@code parts}, each writing its elements on the HDF5 thread and listing the matrices
-     * streamed before the next part. {@code inPlace}: {@code target} may be a file {@code data} reads; the new file
+     * streamed before the next part begins. {@code inPlace}: {@code target} may be a file {@code data} reads; the new file
      * takes its permissions, owner and group, and is renamed onto it only while no other process holds it open for
      * writing. {@code size} estimates the file, off the HDF5 thread (it may read plans and sample blocks), checked
      * against the free space before the file is created.
@@ -114,7 +118,7 @@ final class H5adWriter {
             WriteOptions options,
             Function<Path, DiskSpace> space,
             Supplier<OutputSize.Estimate> size,
-            List<Function<NativeHdf5, List<ElementWriter.Matrix>>> parts,
+            List<Function<NativeHdf5, Mono<List<ElementWriter.Matrix>>>> parts,
             BiFunction<NativeHdf5, ElementWriter.Matrix, Mono<Void>> matrices) {
         Objects.requireNonNull(target, "target");
         Objects.requireNonNull(options, "options");
@@ -128,8 +132,7 @@ final class H5adWriter {
                     .publishOn(NativeHdf5.THREAD)
                     .map(estimate -> open(out, options, space, estimate, inPlace ? target : null))
                     .flatMapMany(file -> Flux.fromIterable(parts)
-                            .concatMap(part -> Mono.fromCallable(() -> part.apply(file))
-                                    .subscribeOn(NativeHdf5.THREAD)
+                            .concatMap(part -> part.apply(file)
                                     .flatMapMany(Flux::fromIterable)
                                     .concatMap(m -> matrices.apply(file, m))))
                     .then(onHdf5Thread(out, o -> {

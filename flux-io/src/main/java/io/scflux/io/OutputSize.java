@@ -48,9 +48,9 @@ import java.util.zip.Deflater;
  * The sum is raised by {@link #HEADROOM} (the heap's and the allocator's slack, a sample that deflated better than the
  * rest), so that it lies at or a little above what is written: within 1.2 times on the fixtures and generated data
  * {@code OutputSizeTest} writes. The entries of a matrix are its plan's, an upper bound where a selection or a stage
- * may drop some (then the estimate is higher than the file). Columns that a frame will get only once X is read
- * ({@link Frame#defer}) are not looked at, which would start that read: {@link #DEFERRED_COLUMNS} float64 columns
- * stand for them.
+ * may drop some (then the estimate is higher than the file). Columns pending until X is read
+ * ({@link io.scflux.core.anndata.PendingColumns}) are not made, which would take that read: {@link #DEFERRED_COLUMNS}
+ * float64 columns in obs and as many in var stand for them.
  */
 final class OutputSize {
 
@@ -78,7 +78,7 @@ final class OutputSize {
     static final long MAX_HEAP_SLACK = 20 << 10;
     /** What the first strings of a file take more: the heap's first collection, allocated whole. */
     static final long FIRST_COLLECTION = 2048;
-    /** Columns taken to stand for those a frame gets once X is read. */
+    /** Columns taken to stand for those obs, and those var, get once X is read. */
     static final int DEFERRED_COLUMNS = 16;
     /** What the estimate adds to the sum of its parts. */
     static final double HEADROOM = 1.04;
@@ -158,6 +158,9 @@ final class OutputSize {
         }
         frame(data.obs());
         frame(data.var());
+        if (data.pending() != null) {
+            bytes += DEFERRED_COLUMNS * (2 * DATASET + 8.0 * (data.nObs() + data.nVars()));
+        }
     }
 
     private void dict(Map<?, ?> entries, WriteOptions options) {
@@ -197,16 +200,13 @@ final class OutputSize {
 
     private void frame(Frame frame) {
         bytes += GROUP;
-        Map<String, Column> columns = frame.isDeferred() ? frame.columnsSoFar() : frame.columns();
+        Map<String, Column> columns = frame.columns();
         for (String name : columns.keySet()) {
             bytes += REFERENCE + heap(object(name.getBytes(StandardCharsets.UTF_8).length)); // column-order
         }
         array(DenseArray.of(frame.names()));
         for (Column c : columns.values()) {
             column(c);
-        }
-        if (frame.isDeferred()) {
-            bytes += DEFERRED_COLUMNS * (DATASET + 8.0 * frame.size());
         }
     }
 

@@ -7,6 +7,7 @@ package io.scflux.io;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Settings;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
 import java.nio.file.Path;
@@ -51,7 +52,7 @@ class AnndataWritesScfluxReadsTest {
     @BeforeAll
     static void needsAnndata() {
         PythonProbe.assumeModule("anndata");
-        System.setProperty("scflux.cache.dir", dir.resolve("cache").toString());
+        Settings.use(Settings.current().withCacheDir(dir.resolve("cache")));
     }
 
     @ParameterizedTest(name = "{0} {1}")

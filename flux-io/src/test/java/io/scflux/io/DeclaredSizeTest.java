@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.MemoryBudgetExceededException;
+import io.scflux.core.Settings;
 import io.scflux.core.backend.Streaming;
 import io.scflux.io.hdf5.ArrayReader;
 import io.scflux.io.test.TestFixtures;
@@ -43,14 +44,15 @@ class DeclaredSizeTest {
         MemoryBudgetExceededException names = assertThrows(MemoryBudgetExceededException.class, () -> H5ad.read(file));
         assertTrue(names.getMessage().startsWith(file + ": /var/_index: "), names.getMessage());
         FileMatrix x = H5ad.openMatrix(file, "/X");
-        System.setProperty("scflux.memory.budget.mb", "1024"); // below the 4 GiB row whatever the test JVM's heap
+        Settings before = Settings.current();
+        Settings.use(before.withMemoryBudgetBytes(1024L << 20)); // below the 4 GiB row whatever the test JVM's heap
         try {
             MemoryBudgetExceededException row = assertThrows(
                     MemoryBudgetExceededException.class,
                     () -> Streaming.DEFAULT.blocks(x).blockFirst());
             assertTrue(row.getMessage().startsWith(file + ": /X: rows 0..1 would need 4096.0 MiB"), row.getMessage());
         } finally {
-            System.clearProperty("scflux.memory.budget.mb");
+            Settings.use(before);
         }
     }
 }

@@ -7,6 +7,7 @@ package io.scflux.io;
 import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
 import io.scflux.core.BlockSource;
+import io.scflux.core.Settings;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSourceContract;
 import java.lang.reflect.Array;
@@ -28,7 +29,7 @@ class FileMatrixContractTest {
 
     @BeforeAll
     static void isolateTransposedStores() {
-        System.setProperty("scflux.cache.dir", cache.toString());
+        Settings.use(Settings.current().withCacheDir(cache));
     }
 
     /** The matrix at /X as jhdf decodes it: CSR and CSC groups through their arrays, dense through getData. */

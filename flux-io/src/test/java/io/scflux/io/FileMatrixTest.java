@@ -12,6 +12,7 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
+import io.scflux.core.Settings;
 import io.scflux.core.anndata.CsrMatrix;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,7 +30,7 @@ class FileMatrixTest {
 
     @BeforeAll
     static void isolateTransposedStores() {
-        System.setProperty("scflux.cache.dir", cache.toString());
+        Settings.use(Settings.current().withCacheDir(cache));
     }
 
     private static FileMatrix x(String fixture) {

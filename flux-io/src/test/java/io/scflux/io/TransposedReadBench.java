@@ -7,6 +7,7 @@ package io.scflux.io;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
+import io.scflux.core.Settings;
 import io.scflux.io.transposed.TransposedStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +26,7 @@ final class TransposedReadBench {
     public static void main(String[] args) throws Exception {
         int passes = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         Path work = Files.createTempDirectory("scflux-bench");
-        System.setProperty("scflux.cache.dir", work.resolve("cache").toString());
+        Settings.use(Settings.current().withCacheDir(work.resolve("cache")));
         Path csc = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
         FileMatrix m = H5ad.openMatrix(csc, "/X");
         BlockPlan plan = m.plan();

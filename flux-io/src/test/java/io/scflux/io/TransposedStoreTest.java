@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.jhdf.HdfFile;
 import io.jhdf.api.Group;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Settings;
 import io.scflux.core.TemporaryFiles;
 import io.scflux.core.TemporaryName;
 import io.scflux.core.anndata.CsrMatrix;
@@ -43,7 +44,7 @@ class TransposedStoreTest {
 
     @BeforeEach
     void isolate() {
-        System.setProperty("scflux.cache.dir", cache.toString());
+        Settings.use(Settings.current().withCacheDir(cache));
     }
 
     private List<Path> stores() throws IOException {
@@ -96,7 +97,7 @@ class TransposedStoreTest {
                     s);
             assertEquals("csc_matrix", Hdf5.encodingType(x));
         }
-        System.setProperty("scflux.cache.dir", work.toString());
+        Settings.use(Settings.current().withCacheDir(work));
         CsrStore store = TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(), 40_000);
         MatrixInfo info = new MatrixInfo(
                 "csc_matrix",
@@ -158,7 +159,8 @@ class TransposedStoreTest {
         view.setTimes(null, FileTime.fromMillis(0), null);
         H5ad.openMatrix(a, "/X").plan();
         assertEquals(before.toString(), FileStamp.of(storeOfA).toString(), "reuse leaves the copy's stamp");
-        System.setProperty("scflux.cache.max", String.valueOf(2 * one + one / 2));
+        Settings settings = Settings.current();
+        Settings.use(settings.withCacheMaxBytes(2 * one + one / 2));
         try {
             FileMatrix third = H5ad.openMatrix(c, "/X");
             Fixtures.assertSameMatrix(
@@ -173,14 +175,15 @@ class TransposedStoreTest {
             }
             assertTrue(total <= 2 * one + one / 2, total + " bytes under the bound");
         } finally {
-            System.clearProperty("scflux.cache.max");
+            Settings.use(settings);
         }
     }
 
     @Test
     void aCopyLargerThanTheBoundIsAnErrorNamingTheSetting() throws IOException {
         Path a = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
-        System.setProperty("scflux.cache.max", "1K");
+        Settings before = Settings.current();
+        Settings.use(before.withCacheMaxBytes(1024));
         try {
             RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
                     RuntimeException.class, () -> H5ad.openMatrix(a, "/X").plan());
@@ -191,7 +194,7 @@ class TransposedStoreTest {
                     e.getMessage());
             assertEquals(List.of(), stores());
         } finally {
-            System.clearProperty("scflux.cache.max");
+            Settings.use(before);
         }
     }
 }

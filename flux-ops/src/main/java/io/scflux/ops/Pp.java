@@ -69,7 +69,10 @@ public final class Pp {
         return Log1p.log1p(data, options, streaming);
     }
 
-    /** QC, normalize_total and log1p in one pass over X: see {@link Preprocess}. */
+    /**
+     * QC, normalize_total and log1p in one pass over X, with a target sum the QC columns pending until that pass
+     * ({@link AnnData#complete}): see {@link Preprocess}.
+     */
     public static Mono<AnnData> preprocess(AnnData data, PreprocessOptions options, Streaming streaming) {
         return Preprocess.preprocess(data, options, streaming);
     }
@@ -104,8 +107,9 @@ public final class Pp {
     }
 
     /**
-     * The standard pipeline: {@link #preprocess} (QC with the qc variables given, normalize_total, log1p), seurat
-     * highly variable genes, and PCA on them. X ends log-normalized (a lazy view over the counts).
+     * The standard pipeline: {@link #preprocess} (QC with the qc variables given, normalize_total, log1p) with its
+     * columns put before the next step ({@link AnnData#complete}: QC's own pass with a target sum), seurat highly
+     * variable genes, and PCA on them. X ends log-normalized (a lazy view over the counts).
      */
     public static Mono<AnnData> pipeline(
             AnnData data,
@@ -114,6 +118,7 @@ public final class Pp {
             PcaOptions pca,
             Streaming streaming) {
         return preprocess(data, preprocess, streaming)
+                .flatMap(AnnData::complete)
                 .flatMap(d -> highlyVariableGenes(d, hvg, streaming))
                 .flatMap(d -> pca(d, pca.withUseHighlyVariable(true), streaming));
     }

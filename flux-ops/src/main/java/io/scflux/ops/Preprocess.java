@@ -8,6 +8,8 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.FoldingSource;
 import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.PendingColumns;
 import io.scflux.core.backend.Streaming;
 import io.scflux.ops.log1p.Log1p;
 import io.scflux.ops.normalize.NormalizeTotal;
@@ -17,7 +19,6 @@ import io.scflux.ops.qc.QcMetrics;
 import io.scflux.ops.qc.QcPass;
 import io.scflux.ops.values.SumType;
 import io.scflux.ops.values.XMatrix;
-import java.util.concurrent.CompletionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -25,10 +26,12 @@ import reactor.core.publisher.Mono;
 /**
  * QC, normalize_total and log1p fused. With a target sum, no pass of its own: X becomes normalized, log1p-transformed
  * counts whose first full read (the write of X, or the next step's pass) also makes every {@link QcMetrics} column
- * and, from each cell's total as its row is read, the cell's size factor; obs and var get the columns once that read
- * ends (or, looked at sooner, from QC's own pass, run then). Without a target sum the median of the totals is needed
- * before any row is normalized: one pass computes the QC columns, whose totals give the factors. Either way the
- * columns equal {@link QcMetrics}'s and X equals {@link NormalizeTotal} then {@link Log1p}.
+ * and, from each cell's total as its row is read, the cell's size factor; the columns are left pending
+ * ({@link PendingColumns}) and put in obs and var by {@link AnnData#complete}, which the writer calls once X is
+ * written (a caller that wants them before, calls it: QC's own pass runs then, unless a read of X made them). Without
+ * a target sum the median of the totals is needed before any row is normalized: one pass computes the QC columns,
+ * whose totals give the factors. Either way the columns equal {@link QcMetrics}'s and X equals {@link NormalizeTotal}
+ * then {@link Log1p}.
  */
 public final class Preprocess {
 
@@ -37,8 +40,8 @@ public final class Preprocess {
     private Preprocess() {}
 
     /**
-     * Emits a copy of {@code data} (left as it is) with the QC columns and X the fused view; without a target sum,
-     * runs the QC pass on subscription first.
+     * Emits a copy of {@code data} (left as it is) with X the fused view and the QC columns, pending with a target sum
+     * ({@link AnnData#complete} puts them); without a target sum, runs the QC pass on subscription first.
      */
     public static Mono<AnnData> preprocess(AnnData data, PreprocessOptions options, Streaming streaming) {
         return Mono.defer(() -> {
@@ -69,7 +72,10 @@ public final class Preprocess {
                 && streaming.engine().isLocal();
     }
 
-    /** Makes X the view over counts that fold QC as they are read, and defers the columns to the end of that read. */
+    /**
+     * Makes X the view over counts that fold QC as they are read, and leaves the columns pending
+     * ({@link PendingColumns}): put when that read has ended, by whoever completes them (the writer, after X).
+     */
     private static void riding(AnnData out, PreprocessOptions options, Streaming streaming) {
         BlockSource counts = XMatrix.of(out);
         QcPass pass = QcMetrics.pass(out, options.qc(), counts, streaming);
@@ -87,76 +93,26 @@ public final class Preprocess {
                         factors,
                         Math.toIntExact(block.rowStart()),
                         Math.toIntExact(block.rowEnd())),
-                () -> {
-                    QcPass.Sums all = join(streaming.reduce(counts, pass).contextWrite(Pass.named("qc")));
-                    factors(pass, target, type, factors, 0, factors.length);
-                    return all;
-                });
+                streaming
+                        .reduce(counts, pass)
+                        .doOnNext(all -> factors(pass, target, type, factors, 0, factors.length))
+                        .contextWrite(Pass.named("qc")));
         NormalizeTotal.view(out, folding, factors, options.normalize());
         Log1p.apply(out, options.log1p(), streaming);
-        Runnable complete = new Once(() -> {
-            QcMetrics.annotate(out, options.qc(), pass, folding.result(), streaming);
-            NormalizeTotal.annotate(out, counts, pass::total, factors, options.normalize(), streaming);
-        });
-        out.obs().defer(complete);
-        out.var().defer(complete);
+        Frame obs = out.obs().indexOnly();
+        Frame var = out.var().indexOnly();
+        out.setPending(new PendingColumns(folding.result().map(sums -> {
+            AnnData columns = new AnnData(null, obs.copy(), var.copy());
+            QcMetrics.annotate(columns, options.qc(), pass, sums, streaming);
+            NormalizeTotal.annotate(columns, counts, pass::total, factors, options.normalize(), streaming);
+            return columns;
+        })));
     }
 
     /** The factors of rows {@code [from, to)}, from the totals the pass has made for them. */
     private static void factors(QcPass pass, double target, SumType type, double[] factors, int from, int to) {
         for (int i = from; i < to; i++) {
             factors[i] = SizeFactors.factor(pass.total(i), target, type);
-        }
-    }
-
-    /**
-     * The value of {@code pass}, waited for on this thread whatever it is: QC's own pass, run because a column was
-     * looked at before X was read.
-     */
-    private static <T> T join(Mono<T> pass) {
-        try {
-            return pass.toFuture().join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * Runs an action once however many threads call it, the others waiting for it; returns at once when called again
-     * from within the action, or after it has run; runs it again after it failed.
-     */
-    private static final class Once implements Runnable {
-        private final Runnable action;
-        private volatile boolean done;
-        private Thread running;
-
-        Once(Runnable action) {
-            this.action = action;
-        }
-
-        @Override
-        public void run() {
-            if (done) {
-                return;
-            }
-            synchronized (this) {
-                if (done || running == Thread.currentThread()) {
-                    return;
-                }
-                running = Thread.currentThread();
-                try {
-                    action.run();
-                    done = true;
-                } finally {
-                    running = null;
-                }
-            }
         }
     }
 }

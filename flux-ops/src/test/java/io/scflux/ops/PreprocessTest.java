@@ -5,6 +5,7 @@
 package io.scflux.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -60,11 +61,14 @@ class PreprocessTest {
             if (target != null) {
                 assertEquals(0, counts.opened.get(), "with a target sum, no pass of its own");
                 assertTrue(viewed instanceof FoldingSource<?>, "QC rides along the reads of the counts");
+                assertFalse(fused.obs().has("total_counts"), "pending until X is read");
+                assertEquals(0, counts.opened.get(), "looking at obs runs nothing");
                 streaming.blocks(fused.x()).blockLast(WAIT); // a pass over X, as a write makes
             } else {
                 assertSame(counts, viewed, "X is one view over the counts");
             }
             assertEquals(1, counts.opened.get(), "one pass over X");
+            fused = fused.complete().block(WAIT);
             assertTrue(fused.obs().has("total_counts") && fused.var().has("n_cells_by_counts"));
             assertEquals(1, counts.opened.get(), "the columns came with that pass");
             assertEquals(counts.plan(BlockSize.SMALL.target()).size(), counts.reads.get());
@@ -173,7 +177,7 @@ class PreprocessTest {
         QcReference.assertMatches(b);
     }
 
-    /** Written without X, the columns come from QC's own pass, run when obs is written. */
+    /** Written without X, the columns pending in the container written come from QC's own pass, run by the writer. */
     @Test
     void annotationsWithoutXRunQcsOwnPass(@TempDir Path dir) {
         AnnData data = QcMetricsTest.countsWithMt();
@@ -181,7 +185,9 @@ class PreprocessTest {
         data.setX(counts);
         AnnData result = Preprocess.preprocess(data, TARGET, TWO_THREADS).block(WAIT);
         Path out = dir.resolve("annotations.h5ad");
-        H5ad.write(new AnnData(null, result.obs(), result.var()), out, WRITE).block(WAIT);
+        AnnData annotations = new AnnData(null, result.obs(), result.var()).setPending(result.pending());
+        assertEquals(0, counts.opened.get());
+        H5ad.write(annotations, out, WRITE).block(WAIT);
         assertEquals(1, counts.opened.get());
         QcReference.assertMatches(H5ad.read(out));
     }
@@ -219,6 +225,10 @@ class PreprocessTest {
                 Fractional.collect(((NormalizedView) fused.x()).select(rows, cols, false), Threads.TWO));
         assertEquals(
                 List.of(steps.obs().column("total_counts").get(17)),
-                List.of(fused.obs().column("total_counts").get(17)));
+                List.of(fused.complete()
+                        .block(WAIT)
+                        .obs()
+                        .column("total_counts")
+                        .get(17)));
     }
 }

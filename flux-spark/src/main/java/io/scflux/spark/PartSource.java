@@ -7,6 +7,7 @@ package io.scflux.spark;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
+import io.scflux.core.Pass;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
@@ -46,6 +47,12 @@ final class PartSource extends ForwardingSource {
     @Override
     public BlockPlan plan(PlanTarget target) {
         return plan;
+    }
+
+    /** As {@link #open()}: the parts are read, not the source they were computed from. */
+    @Override
+    public RowReader open(Pass pass) {
+        return open();
     }
 
     @Override

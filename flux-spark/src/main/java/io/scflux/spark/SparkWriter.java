@@ -109,6 +109,7 @@ public final class SparkWriter {
         data.varp().forEach(out::putVarp);
         out.uns().putAll(data.uns());
         out.setRaw(data.raw());
+        out.setPending(data.pending());
         return out;
     }
 

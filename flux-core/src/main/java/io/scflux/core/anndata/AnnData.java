@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import reactor.core.publisher.Mono;
 
 /**
  * The annotated matrix, shaped like anndata's: {@code X} (cells x genes, any {@link BlockSource}: in memory, backed
@@ -36,6 +37,8 @@ public final class AnnData {
     private final Map<String, Object> varp = new LinkedHashMap<>();
     private final Map<String, Object> uns = new LinkedHashMap<>();
     private Raw raw;
+    /** Columns a pass over X makes on its way, not in obs and var yet; null when none. */
+    private PendingColumns pending;
 
     /** A container over {@code x} (may be null, as in an X-less file) with these obs and var. */
     public AnnData(BlockSource x, Frame obs, Frame var) {
@@ -194,6 +197,7 @@ public final class AnnData {
         out.varp.putAll(varp);
         out.uns.putAll(uns);
         out.raw = raw;
+        out.pending = pending;
         return out;
     }
 
@@ -220,7 +224,47 @@ public final class AnnData {
         if (raw != null) {
             out.setRaw(raw.rows(r));
         }
+        out.pending = pending == null ? null : pending.take(r, c);
         return out;
+    }
+
+    /**
+     * Columns of obs and var that a pass over X makes on its way and that {@link #complete} puts, or null when none
+     * are pending.
+     *
+     * @return the pending columns, or null
+     */
+    public PendingColumns pending() {
+        return pending;
+    }
+
+    /**
+     * Leaves {@code columns} pending in this container, for {@link #complete} to put (null: none).
+     *
+     * @param columns what a pass over X will make
+     * @return this container
+     */
+    public AnnData setPending(PendingColumns columns) {
+        this.pending = columns;
+        return this;
+    }
+
+    /**
+     * This container with its pending columns put into obs and var: a copy holding them, or this one when none are
+     * pending. A pass over X that has read every block made them already; else the pass that makes them runs on
+     * subscription, its own.
+     *
+     * @return a cold Mono of the completed container; this one is left as it is
+     */
+    public Mono<AnnData> complete() {
+        return Mono.defer(() -> {
+            if (pending == null) {
+                return Mono.just(this);
+            }
+            AnnData out = copy();
+            out.pending = null;
+            return pending.putInto(out).thenReturn(out);
+        });
     }
 
     /** A matrix's selection: a normalized view keeps its statistics (slicing a normalized matrix); others subset. */

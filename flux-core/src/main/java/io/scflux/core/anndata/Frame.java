@@ -26,8 +26,6 @@ public final class Frame {
     private final String indexName;
     private final LinkedHashMap<String, Column> columns = new LinkedHashMap<>();
     private Map<String, Integer> positions;
-    /** What puts the columns a pass fills on its way ({@link #defer}); after its first run, a no-op to call. */
-    private volatile Runnable pending;
 
     /** A frame with the given index and no columns. {@code indexName} is what pandas calls it. */
     public Frame(String[] index, String indexName) {
@@ -112,51 +110,9 @@ public final class Frame {
         return p.getOrDefault(name, -1);
     }
 
-    /**
-     * Has {@code complete} put this frame's remaining columns before they are first looked at, added to or copied:
-     * for columns a pass over X fills on its way (QC's beside the write of normalized X), ready once it ends.
-     * {@code complete} is called at every look: it must run once however many threads call it (the others waiting
-     * for it), return at once when called again from within itself (it puts its columns through this frame) or after
-     * it has run, and run again after a failure.
-     */
-    public Frame defer(Runnable complete) {
-        settle();
-        pending = Objects.requireNonNull(complete, "complete");
-        return this;
-    }
-
-    /**
-     * Whether {@link #defer} left this frame a pass that may still put columns (shown at the next look). Asking
-     * runs nothing.
-     *
-     * @return true once {@link #defer} was called on this frame
-     */
-    public boolean isDeferred() {
-        return pending != null;
-    }
-
-    /**
-     * The columns put so far, without running what {@link #defer} left: for an estimate of the frame's size, which
-     * must not start the pass that fills the rest.
-     *
-     * @return a copy of the columns, in order
-     */
-    public Map<String, Column> columnsSoFar() {
-        return Collections.unmodifiableMap(new LinkedHashMap<>(columns));
-    }
-
-    /** Has what {@link #defer} left run (outside any lock of this frame: one action may complete two frames). */
-    private void settle() {
-        Runnable p = pending;
-        if (p != null) {
-            p.run();
-        }
-    }
-
     /** Adds or replaces a column, keeping the position of a replaced one. */
     public Frame put(String name, Column column) {
         Objects.requireNonNull(name, "name");
-        settle();
         if (column.size() != size()) {
             throw new IllegalArgumentException(
                     "column " + name + " has " + column.size() + " values, frame has " + size() + " rows");
@@ -166,7 +122,6 @@ public final class Frame {
     }
 
     public Column column(String name) {
-        settle();
         Column c = columns.get(name);
         if (c == null) {
             throw new MissingColumnException("no column " + name + " (columns: " + columns.keySet() + ")");
@@ -175,24 +130,20 @@ public final class Frame {
     }
 
     public boolean has(String name) {
-        settle();
         return columns.containsKey(name);
     }
 
     public Column remove(String name) {
-        settle();
         return columns.remove(name);
     }
 
     /** Columns in order (read-only). */
     public Map<String, Column> columns() {
-        settle();
         return Collections.unmodifiableMap(columns);
     }
 
     /** The rows {@code rows} in that order, every column taken (metadata is small, so this copies). */
     public Frame take(int[] rows) {
-        settle();
         Frame f = new Frame(names().take(rows), indexName);
         columns.forEach((k, v) -> f.put(k, v.take(rows)));
         return f;
@@ -200,7 +151,6 @@ public final class Frame {
 
     /** A frame with the same index and the same columns, to which columns can be added without touching this one. */
     public Frame copy() {
-        settle();
         Frame f = new Frame(this);
         f.columns.putAll(columns);
         return f;

@@ -184,9 +184,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
      * they are read ({@link FoldingSource}, whose folds make the factors row by row), once the fold has made them all.
      */
     private Mono<double[]> settled() {
-        return counts instanceof FoldingSource<?> folding
-                ? Mono.fromRunnable(folding::result).then(factors)
-                : factors;
+        return counts instanceof FoldingSource<?> folding ? folding.result().then(factors) : factors;
     }
 
     public boolean isLog1p() {
@@ -246,11 +244,20 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
 
     @Override
     public RowReader open() {
+        return normalizing(counts.open());
+    }
+
+    @Override
+    public RowReader open(Pass pass) {
+        return normalizing(counts.open(pass));
+    }
+
+    /** {@code reader}, the counts', its rows normalized (log-transformed, scaled) as they are read. */
+    private RowReader normalizing(RowReader reader) {
         double[] f = factors.block();
         boolean single = counts.dtype() != DType.FLOAT64;
         Stage normalized = log1p ? backend.normalizeLog1p(f, single, base) : new RowScale(f);
         Stage stage = scaling == null ? normalized : normalized.then(scaling);
-        RowReader reader = counts.open();
         return RowReader.over(reader, (blockIndex, from, to) -> stage.apply(reader.read(blockIndex, from, to)));
     }
 

@@ -7,6 +7,7 @@ package io.scflux.core.anndata;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.ExactValues;
+import io.scflux.core.Pass;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.backend.RowSorter;
@@ -154,7 +155,16 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
 
     @Override
     public RowReader open() {
-        RowReader baseReader = base.open();
+        return selecting(base.open());
+    }
+
+    @Override
+    public RowReader open(Pass pass) {
+        return selecting(base.open(pass));
+    }
+
+    /** {@code baseReader}, the base's, its rows read as this selection's. */
+    private RowReader selecting(RowReader baseReader) {
         return RowReader.over(baseReader, (blockIndex, from, to) -> subset(baseReader, blockIndex, from, to));
     }
 

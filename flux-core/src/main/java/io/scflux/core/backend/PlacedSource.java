@@ -6,6 +6,7 @@ package io.scflux.core.backend;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
+import io.scflux.core.Pass;
 import io.scflux.core.RowReader;
 
 /**
@@ -36,7 +37,16 @@ final class PlacedSource extends ForwardingSource implements Resident {
 
     @Override
     public RowReader open() {
-        RowReader reader = super.open();
+        return placed(super.open());
+    }
+
+    @Override
+    public RowReader open(Pass pass) {
+        return placed(super.open(pass));
+    }
+
+    /** {@code reader}, the delegate's, its blocks moved to this source's backend. */
+    private RowReader placed(RowReader reader) {
         return RowReader.over(
                 reader,
                 (blockIndex, rowFrom, rowTo) -> to.upload(from.download(reader.read(blockIndex, rowFrom, rowTo))));

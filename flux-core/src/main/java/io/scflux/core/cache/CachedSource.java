@@ -7,6 +7,7 @@ package io.scflux.core.cache;
 import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
+import io.scflux.core.Pass;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.pack.PackedBlock;
@@ -33,6 +34,12 @@ final class CachedSource extends ForwardingSource {
     @Override
     public Object cacheKey() {
         return key;
+    }
+
+    /** As {@link #open()}: the source under the cache is opened on a miss, by no pass. */
+    @Override
+    public RowReader open(Pass pass) {
+        return open();
     }
 
     @Override

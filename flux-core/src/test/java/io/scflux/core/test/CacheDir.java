@@ -4,20 +4,24 @@
  */
 package io.scflux.core.test;
 
+import io.scflux.core.Settings;
 import java.nio.file.Path;
 
 /**
- * The cache folder ({@code -Dscflux.cache.dir}) pointed at a test's own folder, and put back as it was when closed:
- * tests of the cache's copies, spills and checks share the JVM with tests that use the default folder.
+ * The cache folder pointed at a test's own folder, and put back as it was when closed: for the library
+ * ({@link Settings#cacheDir}) and for a command line run in this JVM ({@code -Dscflux.cache.dir}, which it reads).
+ * Tests of the cache's copies, spills and checks share the JVM with tests that use the default folder.
  */
 public final class CacheDir implements AutoCloseable {
 
     private static final String PROPERTY = "scflux.cache.dir";
 
-    private final String before;
+    private final Settings settings;
+    private final String property;
 
-    private CacheDir(String before) {
-        this.before = before;
+    private CacheDir(Settings settings, String property) {
+        this.settings = settings;
+        this.property = property;
     }
 
     /**
@@ -27,18 +31,20 @@ public final class CacheDir implements AutoCloseable {
      * @return what puts the setting back
      */
     public static CacheDir at(Path dir) {
-        String before = System.getProperty(PROPERTY);
+        CacheDir before = new CacheDir(Settings.current(), System.getProperty(PROPERTY));
+        Settings.use(Settings.current().withCacheDir(dir));
         System.setProperty(PROPERTY, dir.toString());
-        return new CacheDir(before);
+        return before;
     }
 
-    /** Puts the setting back as it was before {@link #at}. */
+    /** Puts the settings back as they were before {@link #at}. */
     @Override
     public void close() {
-        if (before == null) {
+        Settings.use(settings);
+        if (property == null) {
             System.clearProperty(PROPERTY);
         } else {
-            System.setProperty(PROPERTY, before);
+            System.setProperty(PROPERTY, property);
         }
     }
 }

@@ -4,6 +4,7 @@
  */
 package io.scflux.io.safety;
 
+import io.scflux.core.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.DirectoryStream;
@@ -16,7 +17,6 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.util.Collection;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -161,7 +161,7 @@ public final class FileGuard {
      * @throws UncheckedIOException of a {@link FileSystemException} naming the file and the process that holds it
      */
     public static void checkNotLocked(Path file) {
-        if (!lockingEnabled(System.getenv())) {
+        if (!Settings.current().fileLocking()) {
             return;
         }
         OptionalLong holder = writeLockHolder(file);
@@ -180,13 +180,6 @@ public final class FileGuard {
                     "is open for writing by " + who
                             + ", which holds its HDF5 file lock; close it there first (h5py: unable to lock file)"));
         }
-    }
-
-    /** Whether HDF5's file locking is on: unless {@code HDF5_USE_FILE_LOCKING} is FALSE, 0, NO or OFF. */
-    static boolean lockingEnabled(Map<String, String> environment) {
-        String v = environment.get("HDF5_USE_FILE_LOCKING");
-        return v == null
-                || !List.of("FALSE", "0", "NO", "OFF").contains(v.strip().toUpperCase(Locale.ROOT));
     }
 
     /**

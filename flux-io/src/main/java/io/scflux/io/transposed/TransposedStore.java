@@ -9,6 +9,7 @@ import io.scflux.core.DType;
 import io.scflux.core.ExactValues;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
+import io.scflux.core.Settings;
 import io.scflux.core.TemporaryFiles;
 import io.scflux.io.hdf5.CopySums;
 import io.scflux.io.hdf5.CsrArrays;
@@ -93,28 +94,9 @@ public final class TransposedStore {
         return TemporaryFiles.scratchDir();
     }
 
-    /** The default of {@link #maxBytes()}: 64 GiB. */
-    static final long DEFAULT_MAX_BYTES = 64L << 30;
-
-    /**
-     * The most bytes the stores may take together: {@code -Dscflux.cache.max} or {@code $SCFLUX_CACHE_MAX}
-     * ({@link ByteSize}'s forms, e.g. {@code 200G}), else {@link #DEFAULT_MAX_BYTES}.
-     */
+    /** The most bytes the stores may take together: {@link Settings#cacheMaxBytes}. */
     public static long maxBytes() {
-        String max = System.getProperty("scflux.cache.max");
-        String from = "-Dscflux.cache.max";
-        if (max == null || max.isEmpty()) {
-            max = System.getenv("SCFLUX_CACHE_MAX");
-            from = "SCFLUX_CACHE_MAX";
-        }
-        if (max == null || max.isEmpty()) {
-            return DEFAULT_MAX_BYTES;
-        }
-        try {
-            return ByteSize.parse(max);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(from + ": " + e.getMessage(), e);
-        }
+        return Settings.current().cacheMaxBytes();
     }
 
     /** The stores in {@link #cacheDir()} (none when it does not exist), by name. */

@@ -199,7 +199,7 @@ abstract class OpCommand implements Callable<Integer> {
         if (!annotationsOnly) {
             return result;
         }
-        AnnData out = new AnnData(null, result.obs(), result.var());
+        AnnData out = new AnnData(null, result.obs(), result.var()).setPending(result.pending());
         result.obsm().forEach(out::putObsm);
         result.varm().forEach(out::putVarm);
         result.obsp().forEach(out::putObsp);

@@ -8,6 +8,7 @@ import io.scflux.core.Execution;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Printable;
+import io.scflux.core.Settings;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.BackendChoice;
@@ -266,6 +267,12 @@ public final class Scflux implements Runnable {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionStrategy(parsed -> {
             ((Scflux) cl.getCommand()).verbosity(); // -v with -q is a usage error, whatever the command
+            // the one place the environment is read: the library takes the settings from here
+            try {
+                Settings.use(Environment.settings(System.getenv(), System.getProperties()));
+            } catch (IllegalArgumentException e) {
+                throw new CommandLine.ExecutionException(cl, e.getMessage(), e);
+            }
             return new CommandLine.RunLast().execute(parsed);
         });
         cl.setExecutionExceptionHandler((e, failed, parsed) -> {

@@ -130,12 +130,9 @@ public final class Progress {
         }
         return new ForwardingSource(source) {
             @Override
-            public RowReader open() {
-                Pass pass = Pass.opening();
-                if (pass != null) {
-                    pass.watch(new Watcher());
-                }
-                return source.open();
+            public RowReader open(Pass pass) {
+                pass.watch(new Watcher());
+                return source.open(pass);
             }
         };
     }

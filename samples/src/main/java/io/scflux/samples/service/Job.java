@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
+import io.scflux.core.Pass;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.anndata.AnnData;
@@ -260,7 +261,15 @@ final class Job {
         return new ForwardingSource(source) {
             @Override
             public RowReader open() {
-                RowReader reader = source.open();
+                return counted(source.open());
+            }
+
+            @Override
+            public RowReader open(Pass pass) {
+                return counted(source.open(pass));
+            }
+
+            private RowReader counted(RowReader reader) {
                 return RowReader.over(reader, (blockIndex, from, to) -> {
                     checkNotCancelled();
                     RowBlock block = reader.read(blockIndex, from, to);

@@ -4,8 +4,8 @@
  */
 package io.scflux.device;
 
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.ResidentArrays;
+import io.scflux.core.Backend;
+import io.scflux.core.ResidentArrays;
 
 /**
  * The device arrays of one block resident on a {@link CudaBackend}: row pointers, column indices and values, each its

@@ -2,11 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
-
-import io.scflux.core.BlockSource;
-import io.scflux.core.ForwardingSource;
-import io.scflux.core.RowReader;
+package io.scflux.core;
 
 /**
  * A source read from one backend and handed on another ({@link Resident#on}): each block is downloaded from the

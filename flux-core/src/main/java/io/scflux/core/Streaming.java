@@ -2,15 +2,8 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
+package io.scflux.core;
 
-import io.scflux.core.BlockBuffer;
-import io.scflux.core.BlockSource;
-import io.scflux.core.Engine;
-import io.scflux.core.Execution;
-import io.scflux.core.PlanTarget;
-import io.scflux.core.Reducer;
-import io.scflux.core.RowBlock;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;

@@ -2,10 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
-
-import io.scflux.core.BlockSource;
-import io.scflux.core.RowBlock;
+package io.scflux.core;
 
 /**
  * A source whose blocks live on a backend, so that whoever combines sources can keep blocks where they are. A source

@@ -27,14 +27,4 @@ public interface Resident {
     static Backend of(RowBlock block) {
         return block instanceof ResidentBlock r ? r.arrays().backend() : HostBackend.INSTANCE;
     }
-
-    /**
-     * {@code source} with its blocks on {@code backend}: itself when they are there already, else a source whose
-     * blocks are moved as they are read (downloaded from their backend, uploaded to {@code backend}). A consumer that
-     * reads heap arrays (a writer, a reducer) takes {@code on(HostBackend.INSTANCE, source)}.
-     */
-    static BlockSource on(Backend backend, BlockSource source) {
-        Backend from = of(source);
-        return from == backend ? source : new PlacedSource(source, from, backend);
-    }
 }

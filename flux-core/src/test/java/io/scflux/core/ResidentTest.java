@@ -66,12 +66,12 @@ class ResidentTest {
 
     @Test
     void aSourcePlacedOnABackendAndBackGivesItsBlocksEachMovedOnce() {
-        assertSame(M, Resident.on(HostBackend.INSTANCE, M), "already on the host");
-        BlockSource placed = Resident.on(device, M);
+        assertSame(M, PlacedSource.on(HostBackend.INSTANCE, M), "already on the host");
+        BlockSource placed = PlacedSource.on(device, M);
         assertSame(device, Resident.of(placed));
-        assertSame(placed, Resident.on(device, placed));
+        assertSame(placed, PlacedSource.on(device, placed));
         assertNull(placed.cacheKey(), "resident blocks are not cached");
-        BlockSource back = Resident.on(HostBackend.INSTANCE, placed);
+        BlockSource back = PlacedSource.on(HostBackend.INSTANCE, placed);
         List<RowBlock> blocks = back.blocks(back.plan(TARGET)).collectList().block();
         assertEquals(M.blocks(M.plan(TARGET)).collectList().block(), blocks);
         assertEquals(blocks.size(), device.count("upload"));

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.PlanTarget;
-import io.scflux.core.Resident;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
 import io.scflux.io.H5ad;
@@ -189,7 +189,7 @@ class CudaBackendGpuTest {
                 .blocks(ConcatSource.of(List.of(x, x), maps, nOut, fill))
                 .collectList()
                 .block();
-        BlockSource onDevice = Resident.on(cuda, x);
+        BlockSource onDevice = PlacedSource.on(cuda, x);
         ConcatSource s = ConcatSource.of(List.of(onDevice, onDevice), maps, nOut, fill);
         assertEquals(cuda, s.backend());
         long before = cuda.memory().reserved();

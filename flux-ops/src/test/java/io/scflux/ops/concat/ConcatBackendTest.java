@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.Backend;
 import io.scflux.core.BlockSource;
 import io.scflux.core.HostBackend;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Resident;
 import io.scflux.core.RowBlock;
@@ -75,7 +76,7 @@ class ConcatBackendTest {
     }
 
     private List<BlockSource> on(Backend backend, List<CsrMatrix> inputs) {
-        return inputs.stream().map(m -> Resident.on(backend, m)).toList();
+        return inputs.stream().map(m -> PlacedSource.on(backend, m)).toList();
     }
 
     private static int blocks(BlockSource s) {
@@ -164,7 +165,7 @@ class ConcatBackendTest {
         CsrMatrix last = Matrices.random(30, 4, 0.3, 4);
         List<CsrMatrix> inputs = inputs(last);
         List<BlockSource> mixed = new ArrayList<>(inputs);
-        mixed.set(2, Resident.on(device, B));
+        mixed.set(2, PlacedSource.on(device, B));
         ConcatSource s = concat(mixed, INNER, 4, 0);
         assertSame(HostBackend.INSTANCE, s.backend());
         List<RowBlock> read = new ArrayList<>();

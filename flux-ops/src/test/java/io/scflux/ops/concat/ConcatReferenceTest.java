@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import io.scflux.core.Backend;
 import io.scflux.core.BlockSource;
 import io.scflux.core.HostBackend;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Resident;
 import io.scflux.core.RowBlock;
@@ -49,8 +50,8 @@ class ConcatReferenceTest {
     private static AnnData concat(ConcatOptions.Join join, Backend backend) {
         AnnData a = H5ad.read(TestFixtures.path("synth-3k.int64.h5ad"));
         AnnData b = H5ad.read(TestFixtures.path("synth-3k-b.h5ad"));
-        a.setX(Resident.on(backend, a.x()));
-        b.setX(Resident.on(backend, b.x()));
+        a.setX(PlacedSource.on(backend, a.x()));
+        b.setX(PlacedSource.on(backend, b.x()));
         return Concat.concat(
                 List.of(a, b),
                 ConcatOptions.defaults()

@@ -14,8 +14,8 @@ import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.HostBackend;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.PlanTarget;
-import io.scflux.core.Resident;
 import io.scflux.core.RowBlock;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
@@ -233,8 +233,8 @@ class ConcatSourceContractTest {
     static BlockSource onDevice(List<CsrMatrix> inputs, List<int[]> maps, int nCols, float fill) {
         RecordingBackend device = RecordingDevice.of("double");
         List<BlockSource> placed =
-                inputs.stream().map(m -> Resident.on(device, m)).toList();
-        return Resident.on(HostBackend.INSTANCE, ConcatSource.of(placed, maps, nCols, fill));
+                inputs.stream().map(m -> PlacedSource.on(device, m)).toList();
+        return PlacedSource.on(HostBackend.INSTANCE, ConcatSource.of(placed, maps, nCols, fill));
     }
 
     /** Outer join padded with a fill value, as anndata does when {@code fill_value} is given. */

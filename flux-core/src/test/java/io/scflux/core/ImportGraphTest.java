@@ -101,10 +101,6 @@ class ImportGraphTest {
     private static final List<String> OPEN_CIRCLES = List.of(
             "io.scflux.core.ExactValues (2 files)",
             "io.scflux.core.BlockBuffer (8 files)",
-            "io.scflux.core.anndata.ArrayColumn (4 files)",
-            "io.scflux.core.backend.PlacedSource (2 files)",
-            "io.scflux.core.cache.BlockCache (2 files)",
-            "io.scflux.device.CudaBackend (3 files)",
             "io.scflux.samples.cli.BenchCommand (26 files)");
 
     @Test

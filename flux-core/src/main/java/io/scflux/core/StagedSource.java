@@ -13,7 +13,7 @@ import java.util.Set;
  * materialized. Staging a staged source fuses the two stages into one function per block. The stage may change the
  * values and the columns (a column selection), not the rows.
  */
-public final class StagedSource implements BlockSource, java.io.Serializable {
+public final class StagedSource implements DerivedSource, java.io.Serializable {
 
     private final BlockSource base;
     private final Stage stage;
@@ -57,6 +57,7 @@ public final class StagedSource implements BlockSource, java.io.Serializable {
     }
 
     /** The source the stage reads (never itself a staged source). */
+    @Override
     public BlockSource base() {
         return base;
     }

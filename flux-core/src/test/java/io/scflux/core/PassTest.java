@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.Selection;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Matrices;
 import java.util.ArrayList;

@@ -13,15 +13,21 @@ import static jcuda.driver.JCudaDriver.cuMemcpyDtoH;
 import static jcuda.driver.JCudaDriver.cuMemcpyHtoD;
 import static jcuda.driver.JCudaDriver.cuMemsetD8;
 
+import io.scflux.core.Backend;
+import io.scflux.core.ColumnMap;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.ResidentArrays;
+import io.scflux.core.ResidentBlock;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.ColumnMap;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.ResidentArrays;
-import io.scflux.core.backend.ResidentBlock;
+import io.scflux.ops.concat.ReindexKernel;
+import io.scflux.ops.moments.ColumnSumsKernel;
+import io.scflux.ops.moments.HostColumnSums;
+import io.scflux.ops.normalized.NormalizeLog1pKernel;
+import io.scflux.ops.pca.GramKernel;
+import io.scflux.ops.pca.HostGram;
+import io.scflux.ops.pca.ProjectionKernel;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -34,7 +40,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The kernels on CUDA device 0: each host block is uploaded into one set of buffers allocated once (sized by the
+ * The kernels on CUDA device 0 of the steps it accelerates (concat's re-indexing, normalize and log1p, the column
+ * sums of HVG, scale and the gene sums, PCA's Gram product and projection; {@link #kernel} finds them, and the other
+ * steps run their host form): each host block is uploaded into one set of buffers allocated once (sized by the
  * device plan's bound on a block) and reused for every block, its kernel runs, and only the result comes back.
  * Reductions are 128-bit fixed-point sums per block ({@link FixedPoint}), the same bits on every run, merged in block
  * order by the caller; a block holding a non-finite value is reduced on the host instead, which propagates it as
@@ -44,7 +52,14 @@ import org.slf4j.LoggerFactory;
  * in the child account {@code cuda/resident} until it is downloaded or re-indexed (which consume it) or the backend
  * closes. Re-indexing ({@link #reindex}) runs on such blocks where they are; the other kernels take heap blocks.
  */
-public final class CudaBackend implements Backend, AutoCloseable {
+public final class CudaBackend
+        implements Backend,
+                ReindexKernel,
+                NormalizeLog1pKernel,
+                ColumnSumsKernel,
+                GramKernel,
+                ProjectionKernel,
+                AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(CudaBackend.class);
 
@@ -209,7 +224,7 @@ public final class CudaBackend implements Backend, AutoCloseable {
     public synchronized void columnSums(RowBlock block, boolean float32Squares, double[] sum, double[] squares) {
         double max = FixedPoint.maxAbs(block);
         if (!Double.isFinite(max)) {
-            HostBackend.INSTANCE.columnSums(block, float32Squares, sum, squares);
+            HostColumnSums.INSTANCE.columnSums(block, float32Squares, sum, squares);
             return;
         }
         int n = block.nCols();
@@ -234,7 +249,7 @@ public final class CudaBackend implements Backend, AutoCloseable {
     private void gram(RowBlock block, double[] upper, double[] columnSums) {
         double max = FixedPoint.maxAbs(block);
         if (!Double.isFinite(max)) {
-            HostBackend.INSTANCE.gram(List.of(block), upper, columnSums);
+            HostGram.INSTANCE.gram(List.of(block), upper, columnSums);
             return;
         }
         int p = block.nCols();

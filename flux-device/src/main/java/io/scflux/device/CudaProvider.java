@@ -4,7 +4,7 @@
  */
 package io.scflux.device;
 
-import io.scflux.core.backend.Backend;
+import io.scflux.core.Backend;
 import io.scflux.core.backend.BackendProvider;
 
 /** Registers the CUDA backend with {@link io.scflux.core.backend.Backends} through {@link java.util.ServiceLoader}. */

@@ -10,9 +10,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.scflux.core.HostBackend;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
-import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Logs;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -10,15 +10,19 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
-import io.scflux.core.anndata.ConcatSource;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.Resident;
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.Streaming;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
+import io.scflux.ops.concat.ConcatSource;
+import io.scflux.ops.moments.ColumnSumsKernel;
+import io.scflux.ops.moments.HostColumnSums;
+import io.scflux.ops.normalized.NormalizeLog1p;
+import io.scflux.ops.pca.GramKernel;
+import io.scflux.ops.pca.HostGram;
+import io.scflux.ops.pca.HostProjection;
 import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -92,10 +96,7 @@ class CudaBackendGpuTest {
         }
         for (Double base : new Double[] {null, 2.0}) {
             for (RowBlock b : blocks) {
-                float[] host = HostBackend.INSTANCE
-                        .normalizeLog1p(factors, true, base)
-                        .apply(b)
-                        .values();
+                float[] host = NormalizeLog1p.of(factors, true, base).apply(b).values();
                 float[] device =
                         cuda.normalizeLog1p(factors, true, base).apply(b).values();
                 assertClose(widen(host), widen(device), "normalize_log1p block " + b.blockIndex());
@@ -106,7 +107,7 @@ class CudaBackendGpuTest {
     @Test
     void columnSumsMatchTheHostAndRepeatBitForBit() {
         for (RowBlock b : blocks) {
-            double[][] host = sums(HostBackend.INSTANCE, b);
+            double[][] host = sums(HostColumnSums.INSTANCE, b);
             double[][] first = sums(cuda, b);
             double[][] second = sums(cuda, b);
             assertClose(host[0], first[0], "sum block " + b.blockIndex());
@@ -116,7 +117,7 @@ class CudaBackendGpuTest {
         }
     }
 
-    private static double[][] sums(Backend on, RowBlock b) {
+    private static double[][] sums(ColumnSumsKernel on, RowBlock b) {
         double[] sum = new double[nCols];
         double[] squares = new double[nCols];
         on.columnSums(b, true, sum, squares);
@@ -128,7 +129,7 @@ class CudaBackendGpuTest {
         int p = 300;
         for (RowBlock b : blocks) {
             RowBlock selected = firstColumns(b, p);
-            double[][] host = gram(HostBackend.INSTANCE, selected, p);
+            double[][] host = gram(HostGram.INSTANCE, selected, p);
             double[][] first = gram(cuda, selected, p);
             double[][] second = gram(cuda, selected, p);
             assertClose(host[0], first[0], "gram block " + b.blockIndex());
@@ -137,7 +138,7 @@ class CudaBackendGpuTest {
         }
     }
 
-    private static double[][] gram(Backend on, RowBlock b, int p) {
+    private static double[][] gram(GramKernel on, RowBlock b, int p) {
         double[] upper = new double[p * (p + 1) / 2];
         double[] sums = new double[p];
         on.gram(List.of(b), upper, sums);
@@ -188,7 +189,7 @@ class CudaBackendGpuTest {
                 .blocks(ConcatSource.of(List.of(x, x), maps, nOut, fill))
                 .collectList()
                 .block();
-        BlockSource onDevice = Resident.on(cuda, x);
+        BlockSource onDevice = PlacedSource.on(cuda, x);
         ConcatSource s = ConcatSource.of(List.of(onDevice, onDevice), maps, nOut, fill);
         assertEquals(cuda, s.backend());
         long before = cuda.memory().reserved();
@@ -212,7 +213,8 @@ class CudaBackendGpuTest {
             meanV[j] = rnd.nextGaussian();
         }
         for (RowBlock b : blocks) {
-            float[] host = HostBackend.INSTANCE.project(b, loadings, k, meanV).values();
+            float[] host =
+                    HostProjection.INSTANCE.project(b, loadings, k, meanV).values();
             float[] device = cuda.project(b, loadings, k, meanV).values();
             assertClose(widen(host), widen(device), "projection block " + b.blockIndex());
         }

@@ -9,12 +9,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.scflux.core.ColumnMap;
+import io.scflux.core.HostBackend;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.backend.ColumnMap;
-import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Matrices;
+import io.scflux.ops.moments.HostColumnSums;
+import io.scflux.ops.normalized.NormalizeLog1p;
+import io.scflux.ops.pca.HostGram;
+import io.scflux.ops.pca.HostProjection;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -107,8 +111,7 @@ class KernelsOnHostTest {
         ByteBuffer out = ByteBuffer.wrap(Files.readAllBytes(output)).order(ByteOrder.LITTLE_ENDIAN);
 
         float[] normalized = floats(out, b.nnz());
-        float[] expected =
-                HostBackend.INSTANCE.normalizeLog1p(factors, true, 2.0).apply(b).values();
+        float[] expected = NormalizeLog1p.of(factors, true, 2.0).apply(b).values();
         for (int i = 0; i < expected.length; i++) {
             // the same bits, NaN included (log1p below -1), or one float32 rounding apart (C's log and Java's)
             assertTrue(
@@ -119,26 +122,26 @@ class KernelsOnHostTest {
 
         double[] sum = new double[n];
         double[] squares = new double[n];
-        HostBackend.INSTANCE.columnSums(b, true, sum, squares);
+        HostColumnSums.INSTANCE.columnSums(b, true, sum, squares);
         assertClose(sum, cells(out, n, eSum), "column sums");
         assertClose(squares, cells(out, n, eSq), "sums of squares");
 
         double[] upper = new double[n * (n + 1) / 2];
         double[] gramSums = new double[n];
-        HostBackend.INSTANCE.gram(List.of(b), upper, gramSums);
+        HostGram.INSTANCE.gram(List.of(b), upper, gramSums);
         assertClose(upper, cells(out, upper.length, eGram), "Gram");
         assertClose(gramSums, cells(out, n, eSum), "Gram column sums");
 
         float[] projected = floats(out, b.nRows() * K);
         assertArrayEquals(
-                HostBackend.INSTANCE.project(b, loadings, K, meanV).values(),
+                HostProjection.INSTANCE.project(b, loadings, K, meanV).values(),
                 projected,
                 "projection: the same float64 operations in the same order");
         assertEquals(0, out.remaining());
     }
 
     /**
-     * The re-indexing kernels' items (row counts, row pointers, rows) against {@link HostBackend#reindex}, the same
+     * The re-indexing kernels' items (row counts, row pointers, rows) against {@link ColumnMap#reindex}, the same
      * bits: inner joins in and out of the columns' order, outer joins merged or sorted, fill zero, -1.5 and NaN, rows
      * of up to 32 entries (insertion sort) and longer (packed keys), empty rows, blocks without rows or entries, and
      * rows out of column order.
@@ -166,7 +169,7 @@ class KernelsOnHostTest {
                     map(n, n + 10, c -> n + 9 - c));
             for (ColumnMap m : maps) {
                 for (float fill : new float[] {0, -1.5f, Float.NaN}) {
-                    RowBlock expected = HostBackend.INSTANCE.reindex(b, m, fill);
+                    RowBlock expected = m.reindex(b, fill);
                     RowBlock kernel = reindexOnHost(b, m, fill);
                     assertEquals(expected, kernel, b + " by " + (maps.indexOf(m)) + ", fill " + fill);
                     assertArrayEquals(bits(expected.values()), bits(kernel.values()), "values' bits");

@@ -9,11 +9,11 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.Cleanup;
 import io.scflux.core.DType;
 import io.scflux.core.ExactValues;
+import io.scflux.core.HostBackend;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import io.scflux.core.StagedSource;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.Resident;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -73,7 +73,7 @@ abstract class MatrixWriter {
             UnaryOperator<RowBlock> check,
             WriteOptions options,
             BiFunction<ElementWriter.Matrix, BlockPlan, MatrixWriter> make) {
-        BlockSource source = Resident.on(HostBackend.INSTANCE, matrix.source());
+        BlockSource source = PlacedSource.on(HostBackend.INSTANCE, matrix.source());
         List<ElementWriter.Matrix> all = new ArrayList<>(List.of(matrix));
         all.addAll(matrix.companions());
         List<Stage> stages = matrix.companions().stream()

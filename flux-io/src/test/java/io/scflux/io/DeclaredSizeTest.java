@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.MemoryBudgetExceededException;
 import io.scflux.core.Settings;
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.Streaming;
 import io.scflux.io.hdf5.ArrayReader;
 import io.scflux.io.test.TestFixtures;
 import java.nio.file.Path;

@@ -4,8 +4,8 @@
  */
 package io.scflux.ops;
 
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.concat.Concat;
 import io.scflux.ops.concat.ConcatOptions;
 import io.scflux.ops.filter.Filter;

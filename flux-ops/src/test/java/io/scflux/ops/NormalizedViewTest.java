@@ -10,15 +10,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
-import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.anndata.Raw;
 import io.scflux.core.anndata.Selection;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.Matrices;
 import io.scflux.io.H5ad;
 import io.scflux.ops.hvg.HighlyVariableGenes;
@@ -27,6 +26,7 @@ import io.scflux.ops.log1p.Log1p;
 import io.scflux.ops.log1p.Log1pOptions;
 import io.scflux.ops.normalize.NormalizeTotal;
 import io.scflux.ops.normalize.NormalizeTotalOptions;
+import io.scflux.ops.normalized.NormalizedView;
 import io.scflux.ops.pca.Pca;
 import io.scflux.ops.pca.PcaOptions;
 import io.scflux.ops.reference.Embeddings;
@@ -164,7 +164,7 @@ class NormalizedViewTest {
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> normalized.setRaw(new Raw(view, normalized.var())));
         assertTrue(e.getMessage().startsWith("raw holds counts, not a view"), e.getMessage());
-        normalized.setRaw(new Raw(view.counts(), normalized.var()));
+        normalized.setRaw(new Raw(view.base(), normalized.var()));
         assertArrayEquals(
                 new long[] {3000, 2000},
                 new long[] {normalized.raw().x().nRows(), normalized.raw().x().nCols()});

@@ -13,9 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.BlockSource;
 import io.scflux.core.FoldingSource;
 import io.scflux.core.InvalidValueException;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.anndata.NormalizedView;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
@@ -25,6 +24,7 @@ import io.scflux.io.WriteOptions;
 import io.scflux.ops.log1p.Log1p;
 import io.scflux.ops.normalize.NormalizeTotal;
 import io.scflux.ops.normalize.NormalizeTotalOptions;
+import io.scflux.ops.normalized.NormalizedView;
 import io.scflux.ops.qc.QcMetrics;
 import io.scflux.ops.qc.QcMetricsOptions;
 import io.scflux.ops.qc.QcMetricsTest;
@@ -57,7 +57,7 @@ class PreprocessTest {
             CountingSource counts = CountingSource.of(fused.x());
             fused.setX(counts);
             fused = Preprocess.preprocess(fused, options, streaming).block(WAIT);
-            BlockSource viewed = ((NormalizedView) fused.x()).counts();
+            BlockSource viewed = ((NormalizedView) fused.x()).base();
             if (target != null) {
                 assertEquals(0, counts.opened.get(), "with a target sum, no pass of its own");
                 assertTrue(viewed instanceof FoldingSource<?>, "QC rides along the reads of the counts");

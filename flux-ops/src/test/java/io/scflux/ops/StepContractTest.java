@@ -11,11 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.Threads;

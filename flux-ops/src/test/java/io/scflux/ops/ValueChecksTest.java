@@ -9,11 +9,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.scflux.core.InvalidValueException;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.Frame;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.Threads;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;
 import io.scflux.ops.log1p.Log1pOptions;

@@ -6,12 +6,11 @@ package io.scflux.spark;
 
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
+import io.scflux.core.DerivedSource;
 import io.scflux.core.Engine;
 import io.scflux.core.Execution;
 import io.scflux.core.Reducer;
-import io.scflux.core.StagedSource;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.anndata.NormalizedView;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import io.scflux.io.safety.FileGuard;
@@ -116,7 +115,7 @@ public final class SparkWriter {
     /** {@code source} itself when it is stored; when it is computed, its blocks computed by tasks into parts. */
     private static BlockSource parts(
             BlockSource source, String name, Path folder, WriteOptions options, SparkEngine engine) {
-        if (!(source instanceof StagedSource || source instanceof NormalizedView)) {
+        if (!(source instanceof DerivedSource)) {
             return source;
         }
         BlockPlan plan = source.plan(options.plan());

@@ -9,8 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.backend.Streaming;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import io.scflux.io.test.TestFixtures;

@@ -5,6 +5,8 @@
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.DerivedSource;
+import io.scflux.core.SubsetSource;
 import java.nio.file.Path;
 import java.util.Collection;
 import java.util.Collections;
@@ -203,8 +205,8 @@ public final class AnnData {
 
     /**
      * The cells {@code rows} and genes {@code cols}, as anndata's {@code adata[rows, cols]}: X and layers become
-     * views that read the selected rows and re-index columns per block (nothing copied; a {@link NormalizedView} keeps
-     * the statistics it was normalized with); obs, var, obsm and varm are taken (the frames are new, so columns
+     * views that read the selected rows and re-index columns per block (nothing copied; a computed view keeps the
+     * statistics it was computed with, {@link DerivedSource#select}); obs, var, obsm and varm are taken (the frames are new, so columns
      * added to the subset do not appear in this container); uns is shared; raw keeps all its genes and the selected
      * cells.
      */
@@ -267,12 +269,12 @@ public final class AnnData {
         });
     }
 
-    /** A matrix's selection: a normalized view keeps its statistics (slicing a normalized matrix); others subset. */
+    /** A matrix's selection: a computed view selects itself (keeping its statistics); others subset. */
     private static BlockSource view(BlockSource s, int[] rows, int[] cols) {
         if (rows == null && cols == null) {
             return s;
         }
-        return s instanceof NormalizedView v ? v.select(rows, cols, false) : new SubsetSource(s, rows, cols);
+        return s instanceof DerivedSource d ? d.select(rows, cols) : new SubsetSource(s, rows, cols);
     }
 
     private static Object takeRows(Object v, int[] rows) {

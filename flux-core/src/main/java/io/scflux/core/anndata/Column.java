@@ -6,9 +6,11 @@ package io.scflux.core.anndata;
 
 /**
  * One column of an obs or var dataframe, in one of anndata's encodings: a plain array (numbers, bools, strings), a
- * categorical, or a nullable array with a mask.
+ * categorical, or a nullable array with a mask ({@link ArrayColumn}, {@link CategoricalColumn}, {@link NullableColumn},
+ * the three the writers encode). Not sealed: a {@code permits} clause would name the implementations, which name the
+ * interface, a circle of files; nothing switches over the three exhaustively.
  */
-public sealed interface Column permits ArrayColumn, CategoricalColumn, NullableColumn {
+public interface Column {
 
     int size();
 

@@ -5,6 +5,8 @@
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.DerivedSource;
+import io.scflux.core.SubsetSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -18,9 +20,9 @@ public record Raw(BlockSource x, Frame var, Map<String, Object> varm) {
     public Raw {
         Objects.requireNonNull(x, "raw X");
         Objects.requireNonNull(var, "raw var");
-        if (x instanceof NormalizedView || x instanceof io.scflux.core.StagedSource) {
+        if (x instanceof DerivedSource) {
             throw new IllegalArgumentException("raw holds counts, not a view (" + x.describe()
-                    + "); set raw before normalizing, or pass the view's counts()");
+                    + "); set raw before normalizing, or pass the view's base()");
         }
         if (x.nCols() != var.size()) {
             throw new IllegalArgumentException("raw X has " + x.nCols() + " columns, raw var " + var.size() + " rows");

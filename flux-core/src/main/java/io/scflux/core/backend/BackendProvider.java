@@ -4,6 +4,8 @@
  */
 package io.scflux.core.backend;
 
+import io.scflux.core.Backend;
+
 /**
  * A device backend found through {@link java.util.ServiceLoader} (flux-device registers CUDA's), so that flux-core
  * never depends on a device library. It is probed once and created only when usable.

@@ -4,6 +4,8 @@
  */
 package io.scflux.core.backend;
 
+import io.scflux.core.Backend;
+import io.scflux.core.HostBackend;
 import java.util.ServiceLoader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

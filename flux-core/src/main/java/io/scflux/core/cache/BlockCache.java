@@ -4,41 +4,22 @@
  */
 package io.scflux.core.cache;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import io.scflux.core.BlockSource;
-import io.scflux.core.pack.PackedBlock;
-import java.util.concurrent.atomic.LongAdder;
-import java.util.function.Supplier;
 
 /**
  * Decoded blocks kept between passes (the stats pass, HVG, the PCA Gram and projection passes read the same
- * counts), bounded by a byte budget: a Caffeine cache of {@link PackedBlock}s weighed by their bytes, keyed by the
- * source's identity and the block's rows. Results never depend on it: a block is the same read or cached.
+ * counts), bounded by a byte budget: a Caffeine cache of {@link io.scflux.core.pack.PackedBlock}s weighed by their
+ * bytes, keyed by the source's identity and the block's rows. Results never depend on it: a block is the same read or
+ * cached.
  */
 public final class BlockCache {
 
     private static final long MB = 1L << 20;
 
-    private final long budget;
-    private final Cache<Key, PackedBlock> cache;
-    private final LongAdder hits = new LongAdder();
-    private final LongAdder misses = new LongAdder();
-    private final LongAdder rejections = new LongAdder();
+    private final BlockStore store;
 
     private BlockCache(long budget) {
-        if (budget < 0) {
-            throw new IllegalArgumentException("cache budget must be at least 0, got " + budget);
-        }
-        this.budget = budget;
-        this.cache = budget == 0
-                ? null
-                : Caffeine.newBuilder()
-                        .maximumWeight(budget)
-                        .weigher((Key k, PackedBlock b) -> (int) Math.min(Integer.MAX_VALUE, b.sizeInBytes()))
-                        .executor(Runnable::run)
-                        .recordStats()
-                        .build();
+        this.store = new BlockStore(budget);
     }
 
     /** A cache of at most {@code bytes} bytes; 0 caches nothing (every read goes to the source). */
@@ -52,68 +33,24 @@ public final class BlockCache {
 
     /** {@code source} read through this cache, or {@code source} itself when it has no cache key. */
     public BlockSource cached(BlockSource source) {
-        if (source instanceof CachedSource c && c.cache() == this) {
+        if (source instanceof CachedSource c && c.store() == store) {
             return source;
         }
         Object key = source.cacheKey();
-        return key == null ? source : new CachedSource(source, key, this);
+        return key == null ? source : new CachedSource(source, key, store);
     }
 
     public long budgetBytes() {
-        return budget;
+        return store.budgetBytes();
     }
 
     /** Hits, misses, evictions, blocks not admitted and bytes held so far. */
     public CacheStats stats() {
-        long evictions = cache == null ? 0 : cache.stats().evictionCount();
-        return new CacheStats(
-                hits.sum(), misses.sum(), evictions, rejections.sum(), cache == null ? 0 : held(), budget);
+        return store.stats();
     }
 
     /** Drops every block (tests, and a caller that knows its sources changed). */
     public void clear() {
-        if (cache != null) {
-            cache.invalidateAll();
-            cache.cleanUp();
-        }
+        store.clear();
     }
-
-    /** The cached block for {@code key}, or null; counts the hit. */
-    PackedBlock lookup(Key key) {
-        PackedBlock b = cache == null ? null : cache.getIfPresent(key);
-        if (b != null) {
-            hits.increment();
-        }
-        return b;
-    }
-
-    /**
-     * Records a block of {@code nnz} entries read from its source and keeps it, packed by {@code packing} (called
-     * only then), if it fits in what is left of the budget. A full cache admits nothing more rather than evicting:
-     * passes scan the blocks in the same order, and under LRU-like eviction a scan larger than the budget would evict
-     * every block before its next use; keeping the first blocks serves them on every later pass.
-     */
-    void store(Key key, long nnz, Supplier<PackedBlock> packing) {
-        misses.increment();
-        if (cache == null) {
-            return;
-        }
-        if (held() + nnz > budget) {
-            rejections.increment();
-            return;
-        }
-        PackedBlock packed = packing.get();
-        if (held() + packed.sizeInBytes() > budget) {
-            rejections.increment();
-            return;
-        }
-        cache.put(key, packed);
-    }
-
-    private long held() {
-        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
-    }
-
-    /** A block's identity: its source's data and its rows. */
-    record Key(Object source, long from, long to) {}
 }

@@ -13,21 +13,21 @@ import io.scflux.core.RowReader;
 import io.scflux.core.pack.PackedBlock;
 
 /**
- * A source whose blocks are looked up in a {@link BlockCache} before they are read: a hit unpacks the kept block,
- * a miss reads the source, hands the block on and keeps it packed.
+ * A source whose blocks are looked up in a {@link BlockCache} (its {@link BlockStore}) before they are read: a hit
+ * unpacks the kept block, a miss reads the source, hands the block on and keeps it packed.
  */
 final class CachedSource extends ForwardingSource {
 
     private final Object key;
-    private final BlockCache cache;
+    private final BlockStore cache;
 
-    CachedSource(BlockSource base, Object key, BlockCache cache) {
+    CachedSource(BlockSource base, Object key, BlockStore cache) {
         super(base);
         this.key = key;
         this.cache = cache;
     }
 
-    BlockCache cache() {
+    BlockStore store() {
         return cache;
     }
 
@@ -49,7 +49,7 @@ final class CachedSource extends ForwardingSource {
 
             @Override
             public RowBlock read(int blockIndex, long from, long to) {
-                BlockCache.Key k = new BlockCache.Key(key, from, to);
+                BlockStore.Key k = new BlockStore.Key(key, from, to);
                 PackedBlock kept = cache.lookup(k);
                 if (kept != null) {
                     return kept.unpack(blockIndex, from);
@@ -62,7 +62,7 @@ final class CachedSource extends ForwardingSource {
             /** A hit unpacks into the buffer, a miss decodes into it (copied only when the cache will keep it). */
             @Override
             public void readInto(int blockIndex, long from, long to, BlockBuffer into) {
-                BlockCache.Key k = new BlockCache.Key(key, from, to);
+                BlockStore.Key k = new BlockStore.Key(key, from, to);
                 PackedBlock kept = cache.lookup(k);
                 if (kept != null) {
                     kept.unpackInto(blockIndex, from, into);

@@ -4,15 +4,17 @@
  */
 package io.scflux.core.test;
 
+import io.scflux.core.Backend;
 import io.scflux.core.MemoryAccount;
+import io.scflux.core.ResidentArrays;
+import io.scflux.core.ResidentBlock;
 import io.scflux.core.RowBlock;
-import io.scflux.core.Stage;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.ColumnMap;
-import io.scflux.core.backend.ResidentArrays;
-import io.scflux.core.backend.ResidentBlock;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.UnaryOperator;
 
 /**
  * A test double device whose blocks are resident (their heap arrays hidden behind {@link ResidentArrays}, accounted
@@ -26,6 +28,8 @@ public final class RecordingBackend implements Backend {
     private final MemoryAccount memory;
     /** Every call, in order. */
     public final List<String> calls = new CopyOnWriteArrayList<>();
+
+    private final Map<Class<?>, Object> kernels = new ConcurrentHashMap<>();
 
     public RecordingBackend(String name) {
         this.name = name;
@@ -119,31 +123,36 @@ public final class RecordingBackend implements Backend {
         return take(block);
     }
 
-    /** Re-indexes with the host's code on the hidden arrays: a heap block here is a caller's mistake. */
-    @Override
-    public RowBlock reindex(RowBlock block, ColumnMap map, float fill) {
-        calls.add("reindex " + rows(block));
-        return hide(map.reindex(take(block), fill));
+    /**
+     * This backend offering {@code kernel} as its form of {@code kind}, a step's kernel interface (none by default).
+     *
+     * @param kind the kernel's interface
+     * @param kernel its form here
+     * @param <K> the kernel's type
+     * @return this backend
+     */
+    public <K> RecordingBackend offering(Class<K> kind, K kernel) {
+        kernels.put(kind, kernel);
+        return this;
+    }
+
+    /**
+     * Records {@code kernel}'s call on the resident {@code block} and runs {@code op}, the host's code, on its hidden
+     * arrays (consuming it), the result resident here: a heap block here is a caller's mistake.
+     *
+     * @param kernel the call's name, as {@link #count} counts it
+     * @param block a block resident here
+     * @param op the host's code
+     * @return the result, resident here
+     */
+    public RowBlock onArrays(String kernel, RowBlock block, UnaryOperator<RowBlock> op) {
+        calls.add(kernel + " " + rows(block));
+        return hide(op.apply(take(block)));
     }
 
     @Override
-    public Stage normalizeLog1p(double[] factors, boolean single, Double base) {
-        throw new UnsupportedOperationException(name + " has no kernels");
-    }
-
-    @Override
-    public void columnSums(RowBlock block, boolean float32Squares, double[] sum, double[] squares) {
-        throw new UnsupportedOperationException(name + " has no kernels");
-    }
-
-    @Override
-    public void gram(List<RowBlock> blocks, double[] upper, double[] columnSums) {
-        throw new UnsupportedOperationException(name + " has no kernels");
-    }
-
-    @Override
-    public RowBlock project(RowBlock block, double[] loadings, int k, double[] meanV) {
-        throw new UnsupportedOperationException(name + " has no kernels");
+    public <K> Optional<K> kernel(Class<K> kind) {
+        return Optional.ofNullable(kernels.get(kind)).map(kind::cast);
     }
 
     @Override

@@ -8,7 +8,6 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
-import io.scflux.core.anndata.ConcatSource;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.PackedStrings;

@@ -6,11 +6,11 @@ package io.scflux.ops.filter;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.Pass;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Selection;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.values.SumType;
 import io.scflux.ops.values.TypedSums;
 import io.scflux.ops.values.XMatrix;

@@ -6,11 +6,11 @@ package io.scflux.ops.hvg;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.Pass;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions.Flavor;
 import io.scflux.ops.moments.GeneSums;
 import io.scflux.ops.moments.LogBase;

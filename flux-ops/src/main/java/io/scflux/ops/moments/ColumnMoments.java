@@ -4,15 +4,15 @@
  */
 package io.scflux.ops.moments;
 
+import io.scflux.core.Backend;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
-import io.scflux.core.backend.Backend;
 
 /**
  * Per-column sums and sums of squares in float64, summed in the {@link Reducer}'s fixed order: the means and variances
  * that scale divides by and that centre the randomized PCA. Squares of float32 data are taken in float32 and summed in
  * float64, as scanpy's numba kernel does ({@code value * value} on the float32 data). Each block is added by the
- * backend's {@link Backend#columnSums} kernel.
+ * backend's {@link ColumnSumsKernel}.
  *
  * <p>Public because scale and PCA, each in its own package, both reduce X to these moments.
  */
@@ -75,7 +75,7 @@ public final class ColumnMoments implements Reducer<ColumnMoments.Sums> {
 
     @Override
     public Sums foldInto(Sums acc, RowBlock block) {
-        backend.columnSums(block, float32Squares, acc.sum, acc.squares);
+        HostColumnSums.on(backend).columnSums(block, float32Squares, acc.sum, acc.squares);
         return acc;
     }
 

@@ -4,10 +4,10 @@
  */
 package io.scflux.ops.moments;
 
+import io.scflux.core.Backend;
+import io.scflux.core.HostBackend;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.HostBackend;
 
 /**
  * Per-gene sums over the cells of each group (batch), in one pass: the sum of the values, the sum of their squares and
@@ -19,7 +19,7 @@ import io.scflux.core.backend.HostBackend;
  * <p>The arithmetic is scanpy's: sums in float64 of float32 values; squares of the float32 values taken in float32
  * (its numba kernel multiplies the float32 data), except the clipped values, which scanpy squares in float64.
  *
- * <p>On a device backend, the sums of the values of a single group are the backend's {@link Backend#columnSums}.
+ * <p>On a device backend, the sums of the values of a single group are its {@link ColumnSumsKernel}.
  *
  * <p>Public because HVG and rank_genes_groups, each in its own package, both reduce X to these sums.
  */
@@ -97,7 +97,9 @@ public final class GeneSums implements Reducer<GeneSums.Sums> {
 
     @Override
     public Sums foldInto(Sums s, RowBlock block) {
-        if (kind == Kind.VALUES && nGroups == 1 && !backend.isHost()) {
+        if (kind == Kind.VALUES
+                && nGroups == 1
+                && backend.kernel(ColumnSumsKernel.class).isPresent()) {
             return onDevice(block, s);
         }
         int[] indptr = block.indptr();
@@ -156,7 +158,7 @@ public final class GeneSums implements Reducer<GeneSums.Sums> {
 
     /** A single group's sums by the device kernel; only the positive counts are taken here. */
     private Sums onDevice(RowBlock block, Sums s) {
-        backend.columnSums(block, true, s.sum, s.sumSq);
+        HostColumnSums.on(backend).columnSums(block, true, s.sum, s.sumSq);
         s.cells[0] += block.nRows();
         int[] indices = block.indices();
         float[] values = block.values();

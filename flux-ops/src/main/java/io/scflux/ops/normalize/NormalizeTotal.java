@@ -6,9 +6,9 @@ package io.scflux.ops.normalize;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.Pass;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.anndata.NormalizedView;
-import io.scflux.core.backend.Streaming;
+import io.scflux.ops.normalized.NormalizedView;
 import io.scflux.ops.values.SumType;
 import io.scflux.ops.values.TypedSums;
 import io.scflux.ops.values.ValueCheck;

@@ -4,9 +4,9 @@
  */
 package io.scflux.ops.pca;
 
+import io.scflux.core.Backend;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
-import io.scflux.core.backend.Backend;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,7 +15,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 
 /**
  * The Gram matrix {@code X^T X} (its upper triangle, packed by rows) and the column sums of a matrix, in float64:
- * one pass, each block added into its segment's partial by the backend's {@link Backend#gram} kernel, in the
+ * one pass, each block added into its segment's partial by the backend's {@link GramKernel}, in the
  * {@link Reducer}'s order. Products of float32 values are exact in float64. On the host a segment's blocks are
  * gathered into tiles of about {@link #TILE_NNZ} entries before the kernel adds them: the kernel's cost is in reaching
  * the triangle, which a tile of many rows reaches once where small blocks (tens of rows) reach it each; every entry
@@ -55,7 +55,7 @@ final class Gram implements Reducer<Gram.Sums> {
         this.backend = backend;
         rowBase = new int[p];
         for (int a = 0; a < p; a++) {
-            rowBase[a] = Backend.gramIndex(a, 0, p);
+            rowBase[a] = GramKernel.gramIndex(a, 0, p);
         }
     }
 
@@ -107,9 +107,9 @@ final class Gram implements Reducer<Gram.Sums> {
 
     @Override
     public Sums foldInto(Sums acc, RowBlock block) {
-        if (!backend.isHost() || block.nnz() >= TILE_NNZ) {
+        if (backend.kernel(GramKernel.class).isPresent() || block.nnz() >= TILE_NNZ) {
             add(acc);
-            backend.gram(List.of(block), acc.upper, acc.columnSums);
+            HostGram.on(backend).gram(List.of(block), acc.upper, acc.columnSums);
         } else {
             acc.tile().add(block);
             acc.tileNnz += block.nnz();
@@ -126,7 +126,7 @@ final class Gram implements Reducer<Gram.Sums> {
         if (blocks.isEmpty()) {
             return;
         }
-        backend.gram(blocks, s.upper, s.columnSums);
+        HostGram.on(backend).gram(blocks, s.upper, s.columnSums);
         blocks.clear();
         s.tileNnz = 0;
     }

@@ -4,17 +4,16 @@
  */
 package io.scflux.ops.pca;
 
+import io.scflux.core.Backend;
+import io.scflux.core.ColumnMap;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.ColumnMap;
-import io.scflux.core.backend.HostBackend;
 
 /**
  * Each row's coordinates on the principal components, {@code (x - mean) V}, as a stage: a block of cells becomes a
  * dense block of {@code k} columns. Computed in float64 as {@code x V - mean V} (scikit-learn centres after
  * projecting, which keeps sparse rows sparse) and rounded to float32, as scanpy stores {@code X_pca}. As a stage, the
- * embedding is computed while it is written, never held whole; each block by the backend's {@link Backend#project}.
+ * embedding is computed while it is written, never held whole; each block by the backend's {@link ProjectionKernel}.
  */
 final class ProjectionStage implements Stage {
 
@@ -58,12 +57,13 @@ final class ProjectionStage implements Stage {
     /** On the host, the features' entries projected where they lie; on a device, picked first. */
     @Override
     public RowBlock apply(RowBlock block) {
+        ProjectionKernel kernel = HostProjection.on(backend);
         if (pick == null) {
-            return backend.project(block, components.loadings(), components.k(), meanV);
+            return kernel.project(block, components.loadings(), components.k(), meanV);
         }
-        if (backend.isHost()) {
-            return HostBackend.project(block, rowOf, components.loadings(), components.k(), meanV);
+        if (kernel == HostProjection.INSTANCE) {
+            return HostProjection.project(block, rowOf, components.loadings(), components.k(), meanV);
         }
-        return backend.project(pick.reindex(block, 0f), components.loadings(), components.k(), meanV);
+        return kernel.project(pick.reindex(block, 0f), components.loadings(), components.k(), meanV);
     }
 }

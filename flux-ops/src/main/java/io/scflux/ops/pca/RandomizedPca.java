@@ -6,7 +6,7 @@ package io.scflux.ops.pca;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.Streaming;
 import io.scflux.ops.moments.ColumnMoments;
 import io.scflux.ops.values.ValueCheck;
 import java.util.Comparator;

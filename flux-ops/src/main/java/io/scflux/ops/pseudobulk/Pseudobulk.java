@@ -6,11 +6,11 @@ package io.scflux.ops.pseudobulk;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.Pass;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseMatrix;
 import io.scflux.core.anndata.Frame;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.values.ValueCheck;
 import java.util.Arrays;
 import java.util.stream.IntStream;

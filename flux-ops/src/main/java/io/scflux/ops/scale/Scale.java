@@ -8,12 +8,12 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
 import io.scflux.core.Pass;
 import io.scflux.core.StagedSource;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
-import io.scflux.core.anndata.ColumnScale;
-import io.scflux.core.anndata.NormalizedView;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.moments.ColumnMoments;
+import io.scflux.ops.normalized.ColumnScale;
+import io.scflux.ops.normalized.NormalizedView;
 import io.scflux.ops.values.ValueCheck;
 import reactor.core.publisher.Mono;
 

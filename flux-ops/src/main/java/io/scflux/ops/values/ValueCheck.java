@@ -10,9 +10,9 @@ import io.scflux.core.DType;
 import io.scflux.core.InvalidValueException;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.PackedStrings;
-import io.scflux.core.backend.Streaming;
 import reactor.core.publisher.Mono;
 
 /**

@@ -10,16 +10,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
+import io.scflux.core.Backend;
 import io.scflux.core.BlockSource;
+import io.scflux.core.HostBackend;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Resident;
 import io.scflux.core.RowBlock;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.Column;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.Resident;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.RecordingBackend;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
@@ -49,8 +50,8 @@ class ConcatReferenceTest {
     private static AnnData concat(ConcatOptions.Join join, Backend backend) {
         AnnData a = H5ad.read(TestFixtures.path("synth-3k.int64.h5ad"));
         AnnData b = H5ad.read(TestFixtures.path("synth-3k-b.h5ad"));
-        a.setX(Resident.on(backend, a.x()));
-        b.setX(Resident.on(backend, b.x()));
+        a.setX(PlacedSource.on(backend, a.x()));
+        b.setX(PlacedSource.on(backend, b.x()));
         return Concat.concat(
                 List.of(a, b),
                 ConcatOptions.defaults()
@@ -73,7 +74,7 @@ class ConcatReferenceTest {
     @ParameterizedTest
     @EnumSource(ConcatOptions.Join.class)
     void inputsResidentOnADeviceMatchAnndataDownloadedOnlyByTheConsumers(ConcatOptions.Join join) {
-        RecordingBackend device = new RecordingBackend("double");
+        RecordingBackend device = RecordingDevice.of("double");
         AnnData result = concat(join, device);
         assertSame(device, Resident.of(result.x()));
         int blocks = result.x().plan(PlanTarget.DEFAULT).size();

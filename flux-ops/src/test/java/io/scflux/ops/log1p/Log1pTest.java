@@ -12,13 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.DType;
 import io.scflux.core.StagedSource;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
-import io.scflux.core.backend.Log1pStage;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Threads;
+import io.scflux.ops.normalized.Log1pStage;
 import io.scflux.ops.reference.Fractional;
 import java.time.Duration;
 import java.util.List;

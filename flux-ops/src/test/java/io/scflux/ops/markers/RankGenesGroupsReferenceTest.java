@@ -8,10 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.RecordArray;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.markers.RankGenesGroupsOptions.Method;
 import io.scflux.ops.reference.Reference;
 import io.scflux.ops.reference.ReferenceInput;

@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import io.scflux.core.DType;
 import io.scflux.core.InvalidValueException;
+import io.scflux.core.Streaming;
 import io.scflux.core.TemporaryFiles;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
@@ -24,7 +25,6 @@ import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.anndata.RecordArray;
 import io.scflux.core.anndata.Selection;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Threads;
 import io.scflux.ops.markers.RankGenesGroupsOptions.CorrMethod;

@@ -12,16 +12,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.anndata.NormalizedView;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.Threads;
 import io.scflux.ops.log1p.Log1p;
 import io.scflux.ops.log1p.Log1pOptions;
+import io.scflux.ops.normalized.NormalizedView;
 import io.scflux.ops.qc.QcMetrics;
 import io.scflux.ops.qc.QcMetricsOptions;
 import io.scflux.ops.reference.Fractional;
@@ -77,9 +77,9 @@ class NormalizeTotalTest {
         assertEquals(1, counts.opened.get(), "one pass");
         assertEquals(blocks, counts.reads.get(), "each block read once");
         NormalizedView x = (NormalizedView) data.x();
-        assertSame(counts, x.counts(), "X is a view over the counts");
+        assertSame(counts, x.base(), "X is a view over the counts");
         data = Log1p.log1p(data, Log1pOptions.defaults(), streaming).block(WAIT);
-        assertSame(counts, ((NormalizedView) data.x()).counts(), "log1p joins the same view");
+        assertSame(counts, ((NormalizedView) data.x()).base(), "log1p joins the same view");
         assertTrue(((NormalizedView) data.x()).isLog1p());
         assertEquals(blocks, counts.reads.get(), "nothing read by log1p");
     }

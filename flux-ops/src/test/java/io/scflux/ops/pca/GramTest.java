@@ -6,9 +6,9 @@ package io.scflux.ops.pca;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import io.scflux.core.HostBackend;
 import io.scflux.core.RowBlock;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Matrices;
 import org.junit.jupiter.api.Test;
 

@@ -7,9 +7,9 @@ package io.scflux.ops.pca;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.DenseArray;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Threads;
 import io.scflux.ops.reference.Embeddings;

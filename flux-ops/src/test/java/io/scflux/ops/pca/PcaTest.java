@@ -10,10 +10,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.DType;
 import io.scflux.core.StagedSource;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.DenseArray;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.reference.Embeddings;
 import io.scflux.ops.reference.Reference;
 import io.scflux.ops.reference.ReferenceInput;

@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.reference.Embeddings;
 import java.util.Arrays;
 import java.util.Map;

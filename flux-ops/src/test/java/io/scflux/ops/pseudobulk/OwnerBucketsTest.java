@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Threads;
 import java.lang.management.ManagementFactory;

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.DType;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
@@ -18,7 +19,6 @@ import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.DenseMatrix;
 import io.scflux.core.anndata.Frame;
-import io.scflux.core.backend.Streaming;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

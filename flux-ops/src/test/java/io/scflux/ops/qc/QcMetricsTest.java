@@ -10,12 +10,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Threads;

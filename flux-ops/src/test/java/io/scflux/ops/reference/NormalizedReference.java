@@ -7,8 +7,8 @@ package io.scflux.ops.reference;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.backend.Streaming;
 import java.time.Duration;
 
 /**

@@ -4,11 +4,11 @@
  */
 package io.scflux.samples.cli;
 
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.anndata.Selection;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.hvg.HighlyVariableGenes;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;
 import picocli.CommandLine.Command;

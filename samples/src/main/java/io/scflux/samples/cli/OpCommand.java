@@ -6,8 +6,8 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.InvalidValueException;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.backend.Streaming;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;

@@ -4,8 +4,8 @@
  */
 package io.scflux.samples.cli;
 
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.qc.QcMetrics;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;

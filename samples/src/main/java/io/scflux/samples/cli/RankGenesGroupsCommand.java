@@ -5,9 +5,9 @@
 package io.scflux.samples.cli;
 
 import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.MissingColumnException;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.markers.RankGenesGroups;
 import io.scflux.ops.markers.RankGenesGroupsOptions;
 import io.scflux.ops.markers.RankGenesGroupsOptions.CorrMethod;

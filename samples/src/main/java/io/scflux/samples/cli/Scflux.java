@@ -4,17 +4,17 @@
  */
 package io.scflux.samples.cli;
 
+import io.scflux.core.Backend;
 import io.scflux.core.Execution;
+import io.scflux.core.HostBackend;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Printable;
 import io.scflux.core.Settings;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.CellRangerOptions;
 import io.scflux.io.H5ad;

@@ -4,7 +4,7 @@
  */
 package io.scflux.samples.service;
 
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.Streaming;
 import io.scflux.core.cache.BlockCache;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -4,8 +4,8 @@
  */
 package io.scflux.samples.service;
 
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.backend.Streaming;
 import io.scflux.ops.Pp;
 import io.scflux.ops.filter.FilterOptions;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;

@@ -1,8 +1,8 @@
 package io.scflux.samples.cli;
 
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.backend.HostBackend;
+import io.scflux.core.HostBackend;
 import io.scflux.io.WriteOptions;
 import io.scflux.spark.SparkEngine;
 import io.scflux.spark.SparkWriter;

@@ -10,11 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.scflux.core.HostBackend;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.backend.BackendChoice;
 import io.scflux.core.backend.Backends;
-import io.scflux.core.backend.HostBackend;
 import io.scflux.core.test.Matrices;
 import io.scflux.io.H5ad;
 import java.nio.file.Files;

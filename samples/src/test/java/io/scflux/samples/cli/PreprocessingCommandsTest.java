@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.scflux.core.BlockSource;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.backend.Streaming;
 import io.scflux.core.test.Matrices;
 import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.Streaming;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.test.TestFixtures;
 import java.io.IOException;

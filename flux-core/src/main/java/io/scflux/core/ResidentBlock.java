@@ -2,9 +2,8 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
+package io.scflux.core;
 
-import io.scflux.core.RowBlock;
 import java.util.Objects;
 
 /**

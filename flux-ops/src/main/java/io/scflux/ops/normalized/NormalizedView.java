@@ -2,20 +2,21 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.anndata;
+package io.scflux.ops.normalized;
 
+import io.scflux.core.Backend;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.DerivedSource;
 import io.scflux.core.FoldingSource;
+import io.scflux.core.HostBackend;
 import io.scflux.core.Pass;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowReader;
 import io.scflux.core.Stage;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.RowScale;
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.Streaming;
+import io.scflux.core.SubsetSource;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Set;
@@ -31,7 +32,7 @@ import reactor.core.publisher.Mono;
  * recomputes them on the selection ({@code normalize_total} on the subset) with the {@link SizeFactorRule} the view
  * was made with.
  */
-public final class NormalizedView implements BlockSource, java.io.Serializable {
+public final class NormalizedView implements DerivedSource, java.io.Serializable {
 
     /** How size factors are computed from counts: {@code normalize_total}'s rule, supplied by whoever normalizes. */
     @FunctionalInterface
@@ -57,7 +58,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
             Double base,
             ColumnScale scaling,
             Backend backend) {
-        if (counts instanceof NormalizedView || counts instanceof io.scflux.core.StagedSource) {
+        if (counts instanceof DerivedSource) {
             throw new IllegalArgumentException("a normalized view reads counts, not " + counts.describe());
         }
         this.counts = counts;
@@ -128,6 +129,12 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
         return new NormalizedView(selected, f, rule, log1p, base, s, backend);
     }
 
+    /** The selection keeping this view's factors: slicing the normalized matrix. */
+    @Override
+    public NormalizedView select(int[] rows, int[] cols) {
+        return select(rows, cols, false);
+    }
+
     /** This view with its factors computed again on its counts by its rule (normalize_total on this data). */
     public Mono<NormalizedView> renormalized(Streaming streaming) {
         if (scaling != null) {
@@ -170,7 +177,8 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
     }
 
     /** The counts the view reads. */
-    public BlockSource counts() {
+    @Override
+    public BlockSource base() {
         return counts;
     }
 
@@ -256,7 +264,11 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
     private RowReader normalizing(RowReader reader) {
         double[] f = factors.block();
         boolean single = counts.dtype() != DType.FLOAT64;
-        Stage normalized = log1p ? backend.normalizeLog1p(f, single, base) : new RowScale(f);
+        Stage normalized = log1p
+                ? backend.kernel(NormalizeLog1pKernel.class)
+                        .map(k -> k.normalizeLog1p(f, single, base))
+                        .orElseGet(() -> NormalizeLog1p.of(f, single, base))
+                : new RowScale(f);
         Stage stage = scaling == null ? normalized : normalized.then(scaling);
         return RowReader.over(reader, (blockIndex, from, to) -> stage.apply(reader.read(blockIndex, from, to)));
     }

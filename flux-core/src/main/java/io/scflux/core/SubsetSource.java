@@ -2,15 +2,8 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.anndata;
+package io.scflux.core;
 
-import io.scflux.core.BlockSource;
-import io.scflux.core.DType;
-import io.scflux.core.ExactValues;
-import io.scflux.core.Pass;
-import io.scflux.core.RowBlock;
-import io.scflux.core.RowReader;
-import io.scflux.core.backend.RowSorter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +14,7 @@ import java.util.Set;
  * Rows and columns of another source, selected by position in any order (repeats allowed), without copying it:
  * each block is read from the base in runs of consecutive rows and its columns re-indexed on the way.
  */
-final class SubsetSource implements BlockSource, java.io.Serializable {
+public final class SubsetSource implements BlockSource, java.io.Serializable {
 
     /** Base rows counted per call while planning a row selection. */
     private static final int COUNT_WINDOW = 4096;
@@ -42,8 +35,15 @@ final class SubsetSource implements BlockSource, java.io.Serializable {
     private final boolean sortedColumns;
     private final int maxRepeat;
 
-    /** {@code rows} or {@code cols} null means all of that axis. */
-    SubsetSource(BlockSource base, int[] rows, int[] cols) {
+    /**
+     * The rows {@code rows} and columns {@code cols} of {@code base}, by position in any order; null means all of that
+     * axis.
+     *
+     * @param base the source selected from
+     * @param rows the base rows, in output order, or null for all
+     * @param cols the base columns, in output order, or null for all
+     */
+    public SubsetSource(BlockSource base, int[] rows, int[] cols) {
         this.base = base;
         this.rows = rows;
         if (cols == null) {

@@ -2,9 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
-
-import io.scflux.core.MemoryAccount;
+package io.scflux.core;
 
 /**
  * The CSR arrays of a {@link ResidentBlock} held by a backend instead of the heap (device memory): the block

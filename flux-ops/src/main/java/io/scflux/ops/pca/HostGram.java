@@ -2,84 +2,28 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
+package io.scflux.ops.pca;
 
-import io.scflux.core.MemoryAccount;
+import io.scflux.core.Backend;
 import io.scflux.core.RowBlock;
-import io.scflux.core.Stage;
 import java.util.Arrays;
 import java.util.List;
 
-/**
- * The JVM heap: the reference kernels, on primitive arrays, that the operators have always run and that a device's
- * results are checked against. Its blocks live on the heap, so its account holds nothing. Serialized (a reducer or a
- * stage shipped to another JVM), it stands for that JVM's host backend.
- */
-public final class HostBackend implements Backend, java.io.Serializable {
+/** The Gram product on the heap, panel by panel: the reference a device's products are checked against. */
+public final class HostGram implements GramKernel {
 
-    public static final HostBackend INSTANCE = new HostBackend();
+    public static final HostGram INSTANCE = new HostGram();
 
-    private HostBackend() {}
+    private HostGram() {}
 
-    /** What a serialized host backend is: the receiving JVM's own. */
-    private Object readResolve() {
-        return INSTANCE;
-    }
-
-    @Override
-    public String name() {
-        return "host";
-    }
-
-    @Override
-    public boolean isHost() {
-        return true;
-    }
-
-    @Override
-    public MemoryAccount memory() {
-        return MemoryAccount.host();
-    }
-
-    /** A heap block as it is: the host's blocks are on the heap. */
-    @Override
-    public RowBlock upload(RowBlock block) {
-        return onHeap(block);
-    }
-
-    @Override
-    public RowBlock download(RowBlock block) {
-        return onHeap(block);
-    }
-
-    @Override
-    public RowBlock reindex(RowBlock block, ColumnMap map, float fill) {
-        return map.reindex(onHeap(block), fill);
-    }
-
-    private static RowBlock onHeap(RowBlock block) {
-        if (block instanceof ResidentBlock r) {
-            throw new IllegalArgumentException(block + ": the host cannot take a block resident on "
-                    + r.backend().name() + "; that backend downloads it");
-        }
-        return block;
-    }
-
-    @Override
-    public Stage normalizeLog1p(double[] factors, boolean single, Double base) {
-        return NormalizeLog1p.of(factors, single, base);
-    }
-
-    @Override
-    public void columnSums(RowBlock block, boolean float32Squares, double[] sum, double[] squares) {
-        int[] indices = block.indices();
-        float[] values = block.values();
-        for (int k = 0; k < block.nnz(); k++) {
-            float v = values[k];
-            int c = indices[k];
-            sum[c] += v;
-            squares[c] += float32Squares ? v * v : (double) v * v;
-        }
+    /**
+     * The Gram product {@code backend} offers, or the host's.
+     *
+     * @param backend where the step runs
+     * @return its kernel, or this host form
+     */
+    public static GramKernel on(Backend backend) {
+        return backend.kernel(GramKernel.class).orElse(INSTANCE);
     }
 
     /**
@@ -167,7 +111,7 @@ public final class HostBackend implements Backend, java.io.Serializable {
                 int a = indices[i];
                 double va = values[i];
                 columnSums[a] += va;
-                int base = Backend.gramIndex(a, 0, p);
+                int base = GramKernel.gramIndex(a, 0, p);
                 // the pairs (a, b >= a) of a row in strictly increasing column order are its entries from i on
                 for (int j = i; j < to; j++) {
                     upper[base + indices[j]] += va * values[j];
@@ -184,7 +128,7 @@ public final class HostBackend implements Backend, java.io.Serializable {
             int a = indices[i];
             double va = values[i];
             columnSums[a] += va;
-            int base = Backend.gramIndex(a, 0, p);
+            int base = GramKernel.gramIndex(a, 0, p);
             for (int j = from; j < to; j++) {
                 int b = indices[j];
                 if (b >= a) {
@@ -204,51 +148,5 @@ public final class HostBackend implements Backend, java.io.Serializable {
             }
         }
         return true;
-    }
-
-    @Override
-    public RowBlock project(RowBlock block, double[] loadings, int k, double[] meanV) {
-        return project(block, null, loadings, k, meanV);
-    }
-
-    /**
-     * {@link #project} of the block's columns that {@code rowOf} maps to a row of {@code loadings} (-1: left out; null:
-     * every column, itself): the same sums, in the same order, as projecting the block with those columns picked.
-     */
-    public static RowBlock project(RowBlock block, int[] rowOf, double[] loadings, int k, double[] meanV) {
-        double[] acc = new double[k];
-        int[] indptr = block.indptr();
-        int[] indices = block.indices();
-        float[] values = block.values();
-        int rows = block.nRows();
-        int[] outPtr = new int[rows + 1];
-        int[] outIdx = new int[rows * k];
-        float[] out = new float[rows * k];
-        for (int r = 0; r < rows; r++) {
-            Arrays.fill(acc, 0);
-            for (int i = indptr[r]; i < indptr[r + 1]; i++) {
-                int row = rowOf == null ? indices[i] : rowOf[indices[i]];
-                if (row < 0) {
-                    continue;
-                }
-                double x = values[i];
-                int base = row * k;
-                for (int j = 0; j < k; j++) {
-                    acc[j] += x * loadings[base + j];
-                }
-            }
-            int at = r * k;
-            for (int j = 0; j < k; j++) {
-                outIdx[at + j] = j;
-                out[at + j] = (float) (acc[j] - meanV[j]);
-            }
-            outPtr[r + 1] = at + k;
-        }
-        return RowBlock.of(block.blockIndex(), block.rowStart(), k, outPtr, outIdx, out);
-    }
-
-    @Override
-    public String toString() {
-        return "HostBackend";
     }
 }

@@ -2,17 +2,16 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
+package io.scflux.core;
 
-import io.scflux.core.ExactValues;
-import io.scflux.core.RowBlock;
 import java.util.Arrays;
 
 /**
  * Where one input's columns go in a concatenation: {@code to[c]} is the output column of input column {@code c}, or
  * -1 where an inner join drops it. Output columns the input lacks ({@code missing}) are filled with the fill value
- * when it is not zero, as anndata pads an outer join. Backends re-index blocks with it
- * ({@link io.scflux.core.backend.Backend#reindex}); {@link #reindex} is the host's code, the reference.
+ * when it is not zero, as anndata pads an outer join; a column selection picks columns with it (PCA's projection of
+ * the selected genes). A backend may re-index resident blocks with it where they are (concat's re-indexing kernel);
+ * {@link #reindex} is the host's code, the reference.
  */
 public final class ColumnMap implements java.io.Serializable {
 

@@ -2,15 +2,8 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
+package io.scflux.core;
 
-import io.scflux.core.BlockBuffer;
-import io.scflux.core.BlockSource;
-import io.scflux.core.Engine;
-import io.scflux.core.Execution;
-import io.scflux.core.PlanTarget;
-import io.scflux.core.Reducer;
-import io.scflux.core.RowBlock;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -88,7 +81,7 @@ public record Streaming(
      * blocks of a source resident on a device are downloaded here, and only here.
      */
     public reactor.core.publisher.Flux<RowBlock> blocks(BlockSource source) {
-        BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
+        BlockSource onHeap = PlacedSource.on(HostBackend.INSTANCE, source);
         return onHeap.blocks(onHeap.plan(target), execution);
     }
 
@@ -97,7 +90,7 @@ public record Streaming(
      * order: what a pass takes from each block is taken in parallel, and only that is held.
      */
     public <T> reactor.core.publisher.Flux<T> blocks(BlockSource source, Function<RowBlock, T> then) {
-        BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
+        BlockSource onHeap = PlacedSource.on(HostBackend.INSTANCE, source);
         return onHeap.blocks(onHeap.plan(target), execution, then);
     }
 
@@ -106,7 +99,7 @@ public record Streaming(
      * ({@link BlockSource#buffers}), the buffers accounted in the host's account.
      */
     public reactor.core.publisher.Flux<BlockBuffer> buffers(BlockSource source) {
-        BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
+        BlockSource onHeap = PlacedSource.on(HostBackend.INSTANCE, source);
         return onHeap.buffers(onHeap.plan(target), execution, HostBackend.INSTANCE.memory());
     }
 
@@ -116,7 +109,7 @@ public record Streaming(
      */
     public <A> reactor.core.publisher.Mono<A> reduce(BlockSource source, Reducer<A> reducer) {
         return reactor.core.publisher.Mono.defer(() -> {
-            BlockSource onHeap = Resident.on(HostBackend.INSTANCE, source);
+            BlockSource onHeap = PlacedSource.on(HostBackend.INSTANCE, source);
             return engine.reduce(onHeap, onHeap.plan(target), reducer, execution);
         });
     }

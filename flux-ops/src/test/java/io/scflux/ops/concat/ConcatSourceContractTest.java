@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.anndata;
+package io.scflux.ops.concat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -13,10 +13,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.HostBackend;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.Resident;
+import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.BlockSourceContract;
 import io.scflux.core.test.CountingSource;
@@ -230,10 +231,10 @@ class ConcatSourceContractTest {
 
     /** The concatenation of {@code inputs} placed on a test double device, as a host consumer reads it. */
     static BlockSource onDevice(List<CsrMatrix> inputs, List<int[]> maps, int nCols, float fill) {
-        RecordingBackend device = new RecordingBackend("double");
+        RecordingBackend device = RecordingDevice.of("double");
         List<BlockSource> placed =
-                inputs.stream().map(m -> Resident.on(device, m)).toList();
-        return Resident.on(HostBackend.INSTANCE, ConcatSource.of(placed, maps, nCols, fill));
+                inputs.stream().map(m -> PlacedSource.on(device, m)).toList();
+        return PlacedSource.on(HostBackend.INSTANCE, ConcatSource.of(placed, maps, nCols, fill));
     }
 
     /** Outer join padded with a fill value, as anndata does when {@code fill_value} is given. */

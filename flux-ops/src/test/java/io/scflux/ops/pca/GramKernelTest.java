@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
+package io.scflux.ops.pca;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,7 +15,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * {@link HostBackend#gram} against the sums written out over a dense copy of the block, entry by entry in row order:
+ * {@link HostGram#gram} against the sums written out over a dense copy of the block, entry by entry in row order:
  * the same bits, for blocks whose triangle spans one panel or several, with rows in column order or not, empty rows,
  * and the rows given as one block or as a tile of several.
  */
@@ -31,7 +31,7 @@ class GramKernelTest {
     })
     void givesTheRowOrderSumsOfTheDenseProducts(int rows, int cols, double density, boolean shuffled) {
         if (cols >= 700) {
-            assertTrue(8L * cols * (cols + 1) / 2 > 3L * HostBackend.GRAM_PANEL_BYTES, "spans several panels");
+            assertTrue(8L * cols * (cols + 1) / 2 > 3L * HostGram.GRAM_PANEL_BYTES, "spans several panels");
         }
         SplittableRandom rnd = new SplittableRandom(rows * 31L + cols);
         float[][] dense = new float[rows][cols];
@@ -72,7 +72,7 @@ class GramKernelTest {
                     expectedSums[a] += row[a];
                     for (int b = a; b < cols; b++) {
                         if (row[b] != 0) {
-                            expected[Backend.gramIndex(a, b, cols)] += (double) row[a] * row[b];
+                            expected[GramKernel.gramIndex(a, b, cols)] += (double) row[a] * row[b];
                         }
                     }
                 }
@@ -80,7 +80,7 @@ class GramKernelTest {
         }
         double[] upper = new double[expected.length];
         double[] sums = new double[cols];
-        HostBackend.INSTANCE.gram(List.of(block), upper, sums);
+        HostGram.INSTANCE.gram(List.of(block), upper, sums);
         assertArrayEquals(expected, upper, "the triangle, bit for bit");
         assertArrayEquals(expectedSums, sums, "the column sums, bit for bit");
 
@@ -92,7 +92,7 @@ class GramKernelTest {
         }
         double[] tiled = new double[expected.length];
         double[] tiledSums = new double[cols];
-        HostBackend.INSTANCE.gram(parts, tiled, tiledSums);
+        HostGram.INSTANCE.gram(parts, tiled, tiledSums);
         assertArrayEquals(expected, tiled, "a tile of blocks, bit for bit");
         assertArrayEquals(expectedSums, tiledSums, "a tile's column sums, bit for bit");
     }

@@ -2,20 +2,22 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.anndata;
+package io.scflux.ops.concat;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.scflux.core.Backend;
 import io.scflux.core.BlockSource;
+import io.scflux.core.HostBackend;
+import io.scflux.core.PlacedSource;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Resident;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.HostBackend;
-import io.scflux.core.backend.Resident;
-import io.scflux.core.backend.Streaming;
+import io.scflux.core.Streaming;
+import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSize;
 import io.scflux.core.test.Logs;
 import io.scflux.core.test.Matrices;
@@ -53,7 +55,7 @@ class ConcatBackendTest {
             new int[] {3, -1, 2, -1, 1, -1, 0},
             null);
 
-    private final RecordingBackend device = new RecordingBackend("double");
+    private final RecordingBackend device = RecordingDevice.of("double");
     /** What the concatenation logs when it moves blocks between backends. */
     private static final String MOVING = "concatenated data are on backends ";
 
@@ -74,7 +76,7 @@ class ConcatBackendTest {
     }
 
     private List<BlockSource> on(Backend backend, List<CsrMatrix> inputs) {
-        return inputs.stream().map(m -> Resident.on(backend, m)).toList();
+        return inputs.stream().map(m -> PlacedSource.on(backend, m)).toList();
     }
 
     private static int blocks(BlockSource s) {
@@ -163,7 +165,7 @@ class ConcatBackendTest {
         CsrMatrix last = Matrices.random(30, 4, 0.3, 4);
         List<CsrMatrix> inputs = inputs(last);
         List<BlockSource> mixed = new ArrayList<>(inputs);
-        mixed.set(2, Resident.on(device, B));
+        mixed.set(2, PlacedSource.on(device, B));
         ConcatSource s = concat(mixed, INNER, 4, 0);
         assertSame(HostBackend.INSTANCE, s.backend());
         List<RowBlock> read = new ArrayList<>();

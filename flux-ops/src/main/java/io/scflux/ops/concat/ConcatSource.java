@@ -2,18 +2,18 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.anndata;
+package io.scflux.ops.concat;
 
+import io.scflux.core.Backend;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.Cleanup;
+import io.scflux.core.ColumnMap;
 import io.scflux.core.DType;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Resident;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
-import io.scflux.core.backend.Backend;
-import io.scflux.core.backend.ColumnMap;
-import io.scflux.core.backend.Resident;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * never decodes an input.
  *
  * <p>Blocks stay on their backend ({@link Resident}): the concatenation lives on the first input's, which re-indexes
- * every block ({@link Backend#reindex}: on the device for blocks resident there), and only the blocks of inputs on
+ * every block ({@link ReindexKernel}: on the device for blocks resident there), and only the blocks of inputs on
  * another backend are moved there (downloaded from theirs, uploaded to it), which is logged once.
  */
 public final class ConcatSource implements BlockSource, Resident, java.io.Serializable {
@@ -283,7 +283,17 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             }
             b = on.upload(backends[i].download(read));
         }
-        return (maps[i] == null ? b : on.reindex(b, maps[i], fill)).relocate(blockIndex, rowStart);
+        return (maps[i] == null ? b : reindexed(on, b, maps[i])).relocate(blockIndex, rowStart);
+    }
+
+    /**
+     * {@code b}, on {@code on}, re-indexed by {@code map} where it is when {@code on} has the kernel, else by the
+     * host's code on its arrays brought to the heap (the host's own blocks are there already).
+     */
+    private RowBlock reindexed(Backend on, RowBlock b, ColumnMap map) {
+        return on.kernel(ReindexKernel.class)
+                .map(k -> k.reindex(b, map, fill))
+                .orElseGet(() -> on.upload(map.reindex(on.download(b), fill)));
     }
 
     /**

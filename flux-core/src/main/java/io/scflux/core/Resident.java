@@ -2,10 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
-
-import io.scflux.core.BlockSource;
-import io.scflux.core.RowBlock;
+package io.scflux.core;
 
 /**
  * A source whose blocks live on a backend, so that whoever combines sources can keep blocks where they are. A source
@@ -29,15 +26,5 @@ public interface Resident {
      */
     static Backend of(RowBlock block) {
         return block instanceof ResidentBlock r ? r.arrays().backend() : HostBackend.INSTANCE;
-    }
-
-    /**
-     * {@code source} with its blocks on {@code backend}: itself when they are there already, else a source whose
-     * blocks are moved as they are read (downloaded from their backend, uploaded to {@code backend}). A consumer that
-     * reads heap arrays (a writer, a reducer) takes {@code on(HostBackend.INSTANCE, source)}.
-     */
-    static BlockSource on(Backend backend, BlockSource source) {
-        Backend from = of(source);
-        return from == backend ? source : new PlacedSource(source, from, backend);
     }
 }

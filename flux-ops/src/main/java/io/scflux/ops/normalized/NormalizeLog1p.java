@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.core.backend;
+package io.scflux.ops.normalized;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;

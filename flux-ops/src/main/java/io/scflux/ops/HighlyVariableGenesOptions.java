@@ -29,10 +29,11 @@ public record HighlyVariableGenesOptions(
 
     /** scanpy's {@code flavor}. */
     public static final Parameter<String> FLAVOR = Parameter.choice(
-            "flavor",
-            Flavor.SEURAT.scanpyName(),
-            Arrays.stream(Flavor.values()).map(Flavor::scanpyName).toList(),
-            "How genes are ranked.");
+                    "flavor",
+                    Flavor.SEURAT.scanpyName(),
+                    Arrays.stream(Flavor.values()).map(Flavor::scanpyName).toList(),
+                    "How genes are ranked.")
+            .unsupported("seurat_v3_paper");
 
     /** scanpy's {@code n_top_genes}: unset selects by the cut-offs (seurat_v3: the top 2000). */
     public static final Parameter<Integer> N_TOP_GENES = Parameter.integer(

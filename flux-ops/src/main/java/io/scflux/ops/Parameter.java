@@ -66,6 +66,7 @@ public final class Parameter<T> {
     private final boolean maxOpen;
     private final Double excluded;
     private final List<String> choices;
+    private final List<String> unsupported;
     private final String doc;
 
     private Parameter(
@@ -79,6 +80,7 @@ public final class Parameter<T> {
             boolean maxOpen,
             Double excluded,
             List<String> choices,
+            List<String> unsupported,
             String doc) {
         this.name = Objects.requireNonNull(name, "name");
         this.kind = kind;
@@ -90,11 +92,13 @@ public final class Parameter<T> {
         this.maxOpen = maxOpen;
         this.excluded = excluded;
         this.choices = List.copyOf(choices);
+        this.unsupported = List.copyOf(unsupported);
         this.doc = Objects.requireNonNull(doc, "doc");
     }
 
     private static <T> Parameter<T> of(String name, Kind kind, T defaultValue, String doc) {
-        return new Parameter<>(name, kind, defaultValue, false, null, false, null, false, null, List.of(), doc);
+        return new Parameter<>(
+                name, kind, defaultValue, false, null, false, null, false, null, List.of(), List.of(), doc);
     }
 
     /**
@@ -148,7 +152,8 @@ public final class Parameter<T> {
         if (defaultValue != null && !choices.contains(defaultValue)) {
             throw new IllegalArgumentException(name + ": default " + defaultValue + " is not among " + choices);
         }
-        return new Parameter<>(name, Kind.CHOICE, defaultValue, false, null, false, null, false, null, choices, doc);
+        return new Parameter<>(
+                name, Kind.CHOICE, defaultValue, false, null, false, null, false, null, choices, List.of(), doc);
     }
 
     /**
@@ -200,7 +205,7 @@ public final class Parameter<T> {
     }
 
     private Parameter<T> with(Double lo, boolean loOpen, Double hi, boolean hiOpen, Double not, boolean must) {
-        return new Parameter<>(name, kind, defaultValue, must, lo, loOpen, hi, hiOpen, not, choices, doc);
+        return new Parameter<>(name, kind, defaultValue, must, lo, loOpen, hi, hiOpen, not, choices, unsupported, doc);
     }
 
     /**
@@ -241,6 +246,26 @@ public final class Parameter<T> {
      */
     public Parameter<T> except(double value) {
         return with(min, minOpen, max, maxOpen, value, required);
+    }
+
+    /**
+     * @param values values scanpy takes that scflux does not have (a choice's {@code logreg})
+     * @return this parameter, refusing {@code values} as not supported rather than unknown
+     */
+    public Parameter<T> unsupported(String... values) {
+        return new Parameter<>(
+                name,
+                kind,
+                defaultValue,
+                required,
+                min,
+                minOpen,
+                max,
+                maxOpen,
+                excluded,
+                choices,
+                List.of(values),
+                doc);
     }
 
     /** @return this parameter, which every call must give (it has no default) */
@@ -296,6 +321,11 @@ public final class Parameter<T> {
     /** @return the values of a {@link Kind#CHOICE}, else empty */
     public List<String> choices() {
         return choices;
+    }
+
+    /** @return values scanpy takes that scflux refuses as not supported, else empty */
+    public List<String> unsupportedValues() {
+        return unsupported;
     }
 
     /** @return what it does, one line */
@@ -388,6 +418,9 @@ public final class Parameter<T> {
             if (excluded != null && d == excluded) {
                 throw new InvalidParameterException(name, name + " must not be " + format(excluded));
             }
+        } else if (kind == Kind.CHOICE && unsupported.contains(v)) {
+            throw new InvalidParameterException(
+                    name, name + " " + v + " is not supported: expected " + String.join(", ", choices));
         } else if (kind == Kind.CHOICE && !choices.contains(v)) {
             throw new InvalidParameterException(
                     name, "unknown " + name + " " + v + ": expected " + String.join(", ", choices));

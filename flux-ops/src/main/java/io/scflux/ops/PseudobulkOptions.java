@@ -45,10 +45,11 @@ public record PseudobulkOptions(String sampleCol, String groupsCol, Mode mode, i
 
     /** decoupler's {@code mode}. */
     public static final Parameter<String> MODE = Parameter.choice(
-            "mode",
-            Mode.SUM.scanpyName(),
-            Arrays.stream(Mode.values()).map(Mode::scanpyName).toList(),
-            "Aggregate of each gene over a pair's cells.");
+                    "mode",
+                    Mode.SUM.scanpyName(),
+                    Arrays.stream(Mode.values()).map(Mode::scanpyName).toList(),
+                    "Aggregate of each gene over a pair's cells.")
+            .unsupported("median");
 
     /** {@code filter_samples(min_cells)}. */
     public static final Parameter<Integer> MIN_CELLS = Parameter.integer(

@@ -155,11 +155,12 @@ public record RankGenesGroupsOptions(
 
     /** scanpy's {@code method}, of the tests scflux has. */
     public static final Parameter<String> METHOD = Parameter.choice(
-            "method",
-            Method.T_TEST.scanpyName(),
-            Arrays.stream(Method.values()).map(Method::scanpyName).toList(),
-            "The test. wilcoxon reads X once more, its non-zero values going to the cache folder 8 bytes each when "
-                    + "they exceed 128 MiB.");
+                    "method",
+                    Method.T_TEST.scanpyName(),
+                    Arrays.stream(Method.values()).map(Method::scanpyName).toList(),
+                    "The test. wilcoxon reads X once more, its non-zero values going to the cache folder 8 bytes each when "
+                            + "they exceed 128 MiB.")
+            .unsupported("logreg");
 
     /** scanpy's {@code corr_method}. */
     public static final Parameter<String> CORR_METHOD = Parameter.choice(

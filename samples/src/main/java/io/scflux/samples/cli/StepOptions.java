@@ -9,6 +9,7 @@ import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.ops.Arguments;
 import io.scflux.ops.CatalogStep;
 import io.scflux.ops.Parameter;
+import io.scflux.samples.report.StepCatalogJson;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +38,7 @@ final class StepOptions {
 
     /** The option of {@code parameter}: its scanpy name with {@code -} for {@code _}. */
     static String name(Parameter<?> parameter) {
-        return "--" + parameter.name().replace('_', '-');
+        return StepCatalogJson.option(parameter);
     }
 
     /** Adds the options of {@code parameters} to {@code spec}. */
@@ -119,7 +120,8 @@ final class StepOptions {
         return p.doc() + " (default: " + shown + ")";
     }
 
-    private static String number(Object v) {
+    /** A default as the description shows it: 3 for 3.0, Infinity. */
+    static String number(Object v) {
         return v instanceof Double d && d == Math.rint(d) && !d.isInfinite()
                 ? Long.toString(d.longValue())
                 : String.valueOf(v);

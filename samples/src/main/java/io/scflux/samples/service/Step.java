@@ -14,6 +14,7 @@ import io.scflux.ops.PcaOptions;
 import io.scflux.ops.PseudobulkOptions;
 import io.scflux.ops.RankGenesGroupsOptions;
 import io.scflux.ops.StepCatalog;
+import io.scflux.samples.report.StepCatalogJson;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 import reactor.core.publisher.Mono;
@@ -45,7 +46,7 @@ record Step(CatalogStep step, Arguments arguments, Params params, Bound bound) {
 
     /** The name a request uses for {@code step}: {@code qc}, {@code hvg}, {@code filter_cells}... */
     static String wireName(CatalogStep step) {
-        return step.command().replace('-', '_');
+        return StepCatalogJson.serviceName(step);
     }
 
     /** The catalog's step named {@code name}, or an {@link InvalidField} for {@code field} listing the known ones. */

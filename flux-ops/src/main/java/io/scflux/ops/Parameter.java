@@ -4,8 +4,10 @@
  */
 package io.scflux.ops;
 
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -47,7 +49,7 @@ public final class Parameter<T> {
 
         /** The name the catalog's JSON uses: {@code int}, {@code float}, {@code obs_column}... */
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
 
         /** @return whether a value of this kind is a list */
@@ -431,9 +433,9 @@ public final class Parameter<T> {
         if (e instanceof Integer i) {
             return i;
         }
-        if (e instanceof Long || e instanceof Short || e instanceof Byte || e instanceof java.math.BigInteger) {
+        if (e instanceof Long || e instanceof Short || e instanceof Byte || e instanceof BigInteger) {
             long l = ((Number) e).longValue();
-            if (l == (int) l && !(e instanceof java.math.BigInteger b && b.bitLength() > 31)) {
+            if (l == (int) l && !(e instanceof BigInteger b && b.bitLength() > 31)) {
                 return (int) l;
             }
         } else if (e instanceof String s) {

@@ -34,6 +34,14 @@ final class StepOptions {
      */
     private static final Map<String, String> ALIASES = Map.of("qc_vars", "--qc-var", "svd_solver", "--solver");
 
+    /** What the command line's spelling of a parameter adds to its doc. */
+    private static final Map<String, String> NOTES = Map.of(
+            "qc_vars",
+            "--qc-var NAME=PREFIX first makes the column NAME, true for the genes whose name starts with PREFIX "
+                    + "(e.g. mt=MT-).",
+            "percent_top",
+            "--percent-top none: no such column.");
+
     private StepOptions() {}
 
     /** The option of {@code parameter}: its scanpy name with {@code -} for {@code _}. */
@@ -110,14 +118,16 @@ final class StepOptions {
     }
 
     private static String description(Parameter<?> p) {
+        String doc = p.doc();
         Object d = p.defaultValue();
-        if (d == null || p.isRequired()) {
-            return p.doc();
+        if (d != null && !p.isRequired()) {
+            String shown = d instanceof List<?> l
+                    ? (l.isEmpty() ? "none" : l.stream().map(String::valueOf).collect(Collectors.joining(",")))
+                    : number(d);
+            doc = (doc.endsWith(".") ? doc.substring(0, doc.length() - 1) : doc) + " (default: " + shown + ").";
         }
-        String shown = d instanceof List<?> l
-                ? (l.isEmpty() ? "none" : l.stream().map(String::valueOf).collect(Collectors.joining(",")))
-                : number(d);
-        return p.doc() + " (default: " + shown + ")";
+        String note = NOTES.get(p.name());
+        return note == null ? doc : doc + " " + note;
     }
 
     /** A default as the description shows it: 3 for 3.0, Infinity. */

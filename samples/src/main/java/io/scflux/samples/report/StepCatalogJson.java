@@ -4,7 +4,6 @@
  */
 package io.scflux.samples.report;
 
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -19,15 +18,15 @@ import java.io.UncheckedIOException;
  * answers at {@code GET /steps} and the Python package reads to derive its checks and command-line arguments:
  * {@code {"format": 1, "steps": [{"function", "command", "service", "doc", "parameters": [{"name", "option", "kind",
  * "default", "required", "min", "min_exclusive", "max", "max_exclusive", "except", "choices", "unsupported",
- * "doc"}]}]}}. Numbers are JSON numbers, an infinite default is {@code Infinity} (which Python's {@code json} reads).
+ * "doc"}]}]}}. Numbers are JSON numbers, but one that is not finite (max_disp's default, target_sum's bound) is the
+ * string {@code "Infinity"}, so that the document is strict JSON (a browser's {@code JSON.parse} reads it).
  */
 public final class StepCatalogJson {
 
     /** The version of the document's layout; a reader refuses another. */
     public static final int FORMAT = 1;
 
-    private static final ObjectMapper JSON =
-            new ObjectMapper().configure(JsonGenerator.Feature.QUOTE_NON_NUMERIC_NUMBERS, false);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private StepCatalogJson() {}
 

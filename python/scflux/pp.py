@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 
 import numpy as np
 
+from . import _catalog
 from ._files import Source, read_adata, read_frame, read_x, require_column, source
-from ._params import boolean, count, fmt, number, require, text, unsupported
+from ._params import boolean, count, number, require, text, unsupported
 from ._run import execute, refuse_input_as_out
 
 __all__ = ["calculate_qc_metrics", "normalize_total", "log1p", "highly_variable_genes", "pca", "scale",
@@ -64,13 +65,11 @@ def calculate_qc_metrics(data, *, expr_type="counts", var_type="genes", qc_vars=
         warnings.warn("Argument `parallel` is deprecated, and currently has no effect.", FutureWarning,
                       stacklevel=2)
     inplace = boolean("inplace", inplace)
-    log1p = boolean("log1p", log1p)
+    log1p = _catalog.check(where, "log1p", log1p)
     ranks = _percent_top(percent_top)
     src = source(data)
     options, names = _qc_var_options(src, qc_vars)
-    options += _percent_top_option(ranks)
-    if not log1p:
-        options.append("--no-log1p")
+    options += _catalog.options(where, percent_top=ranks, log1p=log1p)
 
     def metrics(path, temporary):
         return read_frame(path, "obs", _qc_obs_columns(ranks, names, log1p)), \
@@ -83,13 +82,11 @@ def _percent_top(percent_top) -> list[int]:
     """scanpy's ``percent_top`` sorted (as scanpy sorts it); ``None`` or empty: no top-n columns."""
     if percent_top is None:
         return []
-    if isinstance(percent_top, (str, bytes)) or not isinstance(percent_top, Iterable):
-        raise TypeError(f"percent_top must be a collection of ints, got {percent_top!r}")
-    return sorted(count("percent_top", n, minimum=1) for n in percent_top)
+    return sorted(_catalog.check("calculate_qc_metrics", "percent_top", percent_top))
 
 
-def _percent_top_option(ranks: list[int]) -> list[str]:
-    return ["--percent-top", ",".join(map(str, ranks)) if ranks else "none"]
+#: The command line's qc_vars option, which also takes the ``NAME=PREFIX`` form (a column made from a gene prefix).
+_QC_VARS_OPTION = "--qc-var"
 
 
 def _qc_var_options(src: Source, qc_vars) -> tuple[list[str], list[str]]:
@@ -102,17 +99,17 @@ def _qc_var_options(src: Source, qc_vars) -> tuple[list[str], list[str]]:
             text("qc_vars name", name)
             if not isinstance(prefix, str):
                 raise TypeError(f"qc_vars[{name!r}] must be a gene-name prefix (str), got {prefix!r}")
-            if "=" in name:
-                raise ValueError(f"qc_vars name {name!r} cannot contain '='")
-            options += ["--qc-var", f"{name}={prefix}"]
+            if "=" in name or "," in name + prefix:
+                raise ValueError(f"qc_vars name {name!r} cannot contain '=', nor it or its prefix ','")
+            options += [_QC_VARS_OPTION, f"{name}={prefix}"]
             names.append(name)
     else:
         for name in qc_vars:
             text("qc_vars entry", name)
-            if "=" in name:
-                raise ValueError(f"qc_vars column {name!r} cannot contain '=': use a dict for name -> prefix")
+            if "=" in name or "," in name:
+                raise ValueError(f"qc_vars column {name!r} cannot contain '=' or ',': use a dict for name -> prefix")
             require_column(src, "var", name, "qc_vars")
-            options += ["--qc-var", name]
+            options += [_QC_VARS_OPTION, name]
             names.append(name)
     return options, names
 
@@ -150,17 +147,9 @@ def normalize_total(data, *, target_sum=None, exclude_highly_expressed=False, ma
     inplace, copy = boolean("inplace", inplace), boolean("copy", copy)
     if copy and not inplace:
         raise ValueError("`copy=True` cannot be used with `inplace=False`.")
-    options = []
-    if target_sum is not None:
-        if not number("target_sum", target_sum) > 0:
-            raise ValueError(f"target_sum must be positive, got {target_sum!r}")
-        options += ["--target-sum", fmt(target_sum)]
-    if boolean("exclude_highly_expressed", exclude_highly_expressed):
-        if not 0 <= number("max_fraction", max_fraction) <= 1:
-            raise ValueError("Choose max_fraction between 0 and 1.")
-        options += ["--exclude-highly-expressed", "--max-fraction", fmt(max_fraction)]
-    if key_added is not None:
-        text("key_added", key_added)
+    options = _catalog.options(where, target_sum=target_sum, exclude_highly_expressed=exclude_highly_expressed,
+                               max_fraction=max_fraction)
+    key_added = _catalog.check(where, "key_added", key_added)
     src = source(data)
     if inplace:
         if key_added is not None:
@@ -182,20 +171,11 @@ def log1p(data, *, base=None, copy=False, chunked=None, chunk_size=None, layer=N
     if chunked not in (None, False):
         raise unsupported(where, "chunked", chunked, "scflux always streams X in blocks")
     copy = boolean("copy", copy)
-    options = []
-    if base is not None:
-        b = number("base", base)
-        if not (b > 0 and b != 1):
-            raise ValueError(f"base must be positive and not 1, got {base!r}")
-        options += ["--base", fmt(base)]
+    options = _catalog.options(where, base=base)
     return execute("log1p", source(data), options, out=out, returns=read_adata if copy else None)
 
 
 # -------------------------------------------------------------------------------------------------------------- hvg
-
-_HVG_FLAVORS = ("seurat", "cell_ranger", "seurat_v3")
-_HVG_DEFAULTS = dict(min_disp=0.5, max_disp=np.inf, min_mean=0.0125, max_mean=3, span=0.3, n_bins=20)
-
 
 def highly_variable_genes(data, *, layer=None, n_top_genes=None, min_disp=0.5, max_disp=np.inf, min_mean=0.0125,
                           max_mean=3, span=0.3, n_bins=20, flavor="seurat", subset=False, inplace=True,
@@ -209,27 +189,13 @@ def highly_variable_genes(data, *, layer=None, n_top_genes=None, min_disp=0.5, m
     """
     where = "highly_variable_genes"
     require(where, layer=(layer, None))
-    if flavor == "seurat_v3_paper":
-        raise unsupported(where, "flavor", flavor, "scflux has seurat, cell_ranger and seurat_v3")
-    if flavor not in _HVG_FLAVORS:
-        raise ValueError(f'`flavor` needs to be "seurat", "cell_ranger", "seurat_v3" or "seurat_v3_paper", '
-                         f"got {flavor!r}")
     subset, inplace = boolean("subset", subset), boolean("inplace", inplace)
     check_values = boolean("check_values", check_values)
-    options = ["--flavor", flavor]
-    if n_top_genes is not None:
-        options += ["--n-top-genes", str(count("n_top_genes", n_top_genes, minimum=1))]
-    given = dict(min_disp=min_disp, max_disp=max_disp, min_mean=min_mean, max_mean=max_mean, span=span,
-                 n_bins=n_bins)
-    for name, value in given.items():
-        if number(name, value) != _HVG_DEFAULTS[name]:
-            if name == "n_bins":
-                value = count(name, value, minimum=1)
-            options += ["--" + name.replace("_", "-"), fmt(value)]
+    options = _catalog.options(where, flavor=flavor, n_top_genes=n_top_genes, min_disp=min_disp, max_disp=max_disp,
+                               min_mean=min_mean, max_mean=max_mean, span=span, n_bins=n_bins, batch_key=batch_key)
     src = source(data)
     if batch_key is not None:
-        require_column(src, "obs", text("batch_key", batch_key), "batch_key")
-        options += ["--batch-key", batch_key]
+        require_column(src, "obs", batch_key, "batch_key")
     drop = None if check_values else (lambda message: "integer" in message)
     if inplace:
         return execute("hvg", src, options + (["--subset"] if subset else []), out=out, drop_warning=drop)
@@ -252,7 +218,8 @@ def _hvg_columns(flavor: str, batched: bool) -> list[str]:
 
 # -------------------------------------------------------------------------------------------------------------- pca
 
-_EXACT_SOLVERS = ("arpack", "covariance_eigh", "full")
+#: scanpy's exact solvers, which scflux runs as its exact one (covariance_eigh).
+_EXACT_SOLVERS = ("arpack", "full")
 
 
 def pca(data, n_comps=None, *, layer=None, zero_center=True, svd_solver=None, chunked=False, chunk_size=None,
@@ -273,17 +240,13 @@ def pca(data, n_comps=None, *, layer=None, zero_center=True, svd_solver=None, ch
     if np.dtype(dtype) != np.float32:
         raise unsupported(where, "dtype", dtype, "X_pca is written as float32")
     copy = boolean("copy", copy)
-    options = []
-    if n_comps is not None:
-        options += ["--n-comps", str(count("n_comps", n_comps, minimum=1))]
     if svd_solver in _EXACT_SOLVERS:
-        options += ["--solver", "covariance_eigh"]
-    elif svd_solver == "randomized":
-        if random_state != 0:
-            raise unsupported(where, "random_state", random_state, "the randomized solver uses its own fixed seed")
-        options += ["--solver", "randomized"]
-    elif svd_solver not in (None, "auto"):
+        svd_solver = "covariance_eigh"
+    elif svd_solver == "randomized" and random_state != 0:
+        raise unsupported(where, "random_state", random_state, "the randomized solver uses its own fixed seed")
+    elif svd_solver is not None and svd_solver not in _catalog.parameter(where, "svd_solver")["choices"]:
         raise unsupported(where, "svd_solver", svd_solver)
+    options = _catalog.options(where, n_comps=n_comps, svd_solver=svd_solver)
     src = source(data)
     options += _mask_var_options(src, mask_var, use_highly_variable)
     return execute("pca", src, options, out=out, returns=read_adata if copy else None)
@@ -315,11 +278,7 @@ def scale(data, *, zero_center=True, max_value=None, copy=False, layer=None, obs
     """scanpy's ``sc.pp.scale`` (command ``scflux scale``): each gene to unit variance (and zero mean), var
     ``mean`` and ``std``; centring makes X dense float64, as in scanpy."""
     require("scale", layer=(layer, None), obsm=(obsm, None), mask_obs=(mask_obs, None))
-    options = []
-    if max_value is not None:
-        options += ["--max-value", fmt(number("max_value", max_value))]
-    if not boolean("zero_center", zero_center):
-        options.append("--no-zero-center")
+    options = _catalog.options("scale", zero_center=zero_center, max_value=max_value)
     return execute("scale", source(data), options, out=out,
                    returns=read_adata if boolean("copy", copy) else None)
 
@@ -354,7 +313,7 @@ def _filter(what: str, data, criteria: dict, *, inplace, copy, out):
         value = math.ceil(value) if name.startswith("min") else math.floor(value)
     inplace, copy = boolean("inplace", inplace), boolean("copy", copy)
     src = source(data)
-    options = ["--" + name.replace("_", "-"), fmt(value)]
+    options = _catalog.options(f"filter_{what}", **{name: value})
     command = f"filter-{what}"
     if inplace:
         return execute(command, src, options, out=out, returns=read_adata if copy else None)
@@ -370,7 +329,8 @@ def _filter(what: str, data, criteria: dict, *, inplace, copy, out):
     if out is not None:
         refuse_input_as_out(out, [src])  # inplace=False leaves the input unchanged, as every returning call does
     # the per-cell (per-gene) numbers of every cell (gene): qc's annotations, without the top-n columns
-    result = execute("qc", src, _percent_top_option([]), returns=subset, annotations_only=True)
+    result = execute("qc", src, _catalog.options("calculate_qc_metrics", percent_top=[]), returns=subset,
+                     annotations_only=True)
     if out is not None:  # out= gets the filtered file
         execute(command, src, options, out=out)
     return result
@@ -379,19 +339,18 @@ def _filter(what: str, data, criteria: dict, *, inplace, copy, out):
 # ------------------------------------------------------------------------------------------------------- pseudobulk
 
 def pseudobulk(adata, sample_col, groups_col, layer=None, raw=False, empty=False, mode="sum", skip_checks=False,
-               bsize=250_000, verbose=False, *, out=None):
+               bsize=250_000, verbose=False, *, min_cells=0, min_counts=0, out=None):
     """decoupler 2.1's ``dc.pp.pseudobulk`` (command ``scflux pseudobulk``): one profile per (group, sample) pair,
     named ``{sample}_{group}``, ordered by group then sample; X dense float64, obs ``psbulk_cells`` and
     ``psbulk_counts``, layers ``psbulk_props``. Returns a new AnnData (backed on ``out`` when given).
 
     The genes keep the input's order (decoupler 2.1.1 shuffles them; 2.1.3 and later keep them). decoupler's input
     checks of ``skip_checks=False`` (no negative values; whole numbers for ``mode="sum"``) are not made; ``bsize``
-    (decoupler's batch size for backed data) has no effect, X is streamed anyway.
+    (decoupler's batch size for backed data) has no effect, X is streamed anyway. ``min_cells`` and ``min_counts``
+    (scflux's, as ``dc.pp.filter_samples``) drop the pairs with fewer cells or counts.
     """
     where = "pseudobulk"
     require(where, layer=(layer, None), raw=(raw, False), empty=(empty, False))
-    if mode not in ("sum", "mean"):
-        raise unsupported(where, "mode", mode, "scflux has 'sum' and 'mean'")
     text("sample_col", sample_col)
     if groups_col is None or isinstance(groups_col, list) or groups_col == sample_col:
         raise unsupported(where, "groups_col", groups_col, "scflux needs one obs column other than sample_col")
@@ -401,6 +360,7 @@ def pseudobulk(adata, sample_col, groups_col, layer=None, raw=False, empty=False
     src = source(adata, "adata")
     require_column(src, "obs", sample_col, "sample_col")
     require_column(src, "obs", groups_col, "groups_col")
-    options = ["--sample-col", sample_col, "--groups-col", groups_col, "--mode", mode]
+    options = _catalog.options(where, sample_col=sample_col, groups_col=groups_col, mode=mode, min_cells=min_cells,
+                               min_counts=min_counts)
     return execute("pseudobulk", src, options, out=out, returns=read_adata,
                    echo=True if boolean("verbose", verbose) else None)

@@ -11,14 +11,12 @@ from collections.abc import Iterable
 
 import h5py
 
+from . import _catalog
 from ._files import read_adata, require_column, source
-from ._params import boolean, count, require, text, unsupported
+from ._params import boolean, require, text, unsupported
 from ._run import execute
 
 __all__ = ["rank_genes_groups"]
-
-_METHODS = ("t-test", "t-test_overestim_var", "wilcoxon")
-_CORR_METHODS = ("benjamini-hochberg", "bonferroni")
 
 
 def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all", reference="rest", n_genes=None,
@@ -36,13 +34,14 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
     require(where, mask_var=(mask_var, None), rankby_abs=(rankby_abs, False), key_added=(key_added, None))
     if kwds:
         raise unsupported(where, next(iter(kwds)), next(iter(kwds.values())), "only logreg takes more arguments")
-    method = "t-test" if method is None else method
-    if method == "logreg":
-        raise unsupported(where, "method", method, "scflux has t-test, t-test_overestim_var and wilcoxon")
-    if method not in _METHODS:
-        raise ValueError(f"Method must be one of {('logreg', *_METHODS)}.")
-    if corr_method not in _CORR_METHODS:
-        raise ValueError(f"Correction method must be one of {set(_CORR_METHODS)}.")
+    declared = _catalog.parameter(where, "method")
+    method = declared["default"] if method is None else method
+    if method not in declared["choices"] + declared["unsupported"]:  # scanpy's own message
+        raise ValueError(f"Method must be one of {(*declared['unsupported'], *declared['choices'])}.")
+    method = _catalog.check(where, "method", method)
+    corr_methods = _catalog.parameter(where, "corr_method")["choices"]
+    if corr_method not in corr_methods:
+        raise ValueError(f"Correction method must be one of {set(corr_methods)}.")
     copy, pts, tie_correct = boolean("copy", copy), boolean("pts", pts), boolean("tie_correct", tie_correct)
     src = source(data)
     with h5py.File(src.path, "r") as f:
@@ -56,7 +55,7 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
             raise ValueError("Cannot specify `layer` and have `use_raw=True`.")
         raise unsupported(where, "use_raw", True, "scflux tests X or a layer, not raw; pass use_raw=False")
     require_column(src, "obs", text("groupby", groupby), "groupby")
-    options = ["--groupby", groupby, "--method", method, "--corr-method", corr_method]
+    names = None
     if isinstance(groups, str):
         if groups != "all":
             raise ValueError("Specify a sequence of groups")
@@ -64,17 +63,8 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
         names = [str(g) for g in groups]
         if not names or any("," in g for g in names):
             raise unsupported(where, "groups", groups, "scflux needs group names without commas")
-        options += ["--groups", ",".join(names)]
     else:
         raise TypeError(f"groups must be 'all' or a sequence of group names, got {groups!r}")
-    if reference != "rest":
-        options += ["--reference", text("reference", str(reference))]
-    if n_genes is not None:
-        options += ["--n-genes", str(count("n_genes", n_genes, minimum=1))]
-    if pts:
-        options.append("--pts")
-    if tie_correct:
-        options.append("--tie-correct")
-    if layer is not None:
-        options += ["--layer", text("layer", layer)]
+    options = _catalog.options(where, groupby=groupby, groups=names, reference=str(reference), n_genes=n_genes,
+                               pts=pts, method=method, corr_method=corr_method, tie_correct=tie_correct, layer=layer)
     return execute("rank-genes-groups", src, options, out=out, returns=read_adata if copy else None)

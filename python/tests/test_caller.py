@@ -53,14 +53,16 @@ def big(jar, tmp_path_factory) -> Path:
 
 
 def _jvm_of(pid: int, jar: Path) -> int | None:
-    """The child of ``pid`` that runs ``jar`` (imports start others, such as ``uname -p``)."""
+    """The child of ``pid`` that runs ``jar``'s step (imports start others, such as ``uname -p``, and the package
+    first runs ``scflux steps --json`` for its catalog)."""
     try:
         children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return None
     for child in children:
         try:
-            if str(jar) in Path(f"/proc/{child}/cmdline").read_text().split("\0"):
+            args = Path(f"/proc/{child}/cmdline").read_text().split("\0")
+            if str(jar) in args and "steps" not in args[args.index(str(jar)) + 1:]:
                 return int(child)
         except OSError:
             continue

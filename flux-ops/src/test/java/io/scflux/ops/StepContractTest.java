@@ -19,29 +19,28 @@ import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.test.CountingSource;
 import io.scflux.core.test.Matrices;
 import io.scflux.core.test.Threads;
-import io.scflux.ops.filter.FilterOptions;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;
 import io.scflux.ops.log1p.Log1pOptions;
-import io.scflux.ops.markers.RankGenesGroups;
-import io.scflux.ops.markers.RankGenesGroupsOptions;
 import io.scflux.ops.normalize.NormalizeTotalOptions;
+import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.pca.PcaOptions;
-import io.scflux.ops.pseudobulk.PseudobulkOptions;
 import io.scflux.ops.qc.QcMetricsOptions;
-import io.scflux.ops.scale.ScaleOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiFunction;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import reactor.core.publisher.Mono;
 import reactor.test.StepVerifier;
 
 /**
- * The contract every step (of {@link Pp}, and rank_genes_groups) keeps, as reactor-core runs every operator through
+ * The contract every step of the {@link StepCatalog} (and preprocess and the pipeline, which compose them) keeps, as reactor-core runs every operator through
  * one scenario base: a step is a cold Mono that leaves the container it is given as it was, gives the same result when
  * subscribed twice (retry, repeat, a second block), and passes an upstream failure (a block read failing) on as its
  * error.
@@ -50,49 +49,57 @@ class StepContractTest {
 
     private static final Streaming STREAMING = new Streaming(PlanTarget.ofChunkNnz(256), Threads.TWO.execution());
 
-    /** Every step, with options that fit the container of {@link #input}. */
-    enum Step {
-        QC((d, s) -> Pp.calculateQcMetrics(
-                d, QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5), s)),
-        NORMALIZE(
-                (d, s) -> Pp.normalizeTotal(d, NormalizeTotalOptions.defaults().withKeyAdded("f"), s)),
-        LOG1P((d, s) -> Pp.log1p(d, Log1pOptions.defaults(), s)),
-        PREPROCESS((d, s) -> Pp.preprocess(
-                d,
-                new PreprocessOptions(
-                        QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5),
-                        NormalizeTotalOptions.defaults(),
-                        Log1pOptions.defaults()),
-                s)),
-        FILTER_CELLS((d, s) -> Pp.filterCells(d, FilterOptions.minGenes(10), s)),
-        FILTER_GENES((d, s) -> Pp.filterGenes(d, FilterOptions.minCells(10), s)),
-        HVG_SEURAT_V3((d, s) -> Pp.highlyVariableGenes(
-                d,
-                HighlyVariableGenesOptions.defaults()
-                        .withFlavor(HighlyVariableGenesOptions.Flavor.SEURAT_V3)
-                        .withNTopGenes(10),
-                s)),
-        PIPELINE((d, s) -> Pp.pipeline(
-                d,
-                new PreprocessOptions(
-                        QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5),
-                        NormalizeTotalOptions.defaults(),
-                        Log1pOptions.defaults()),
-                HighlyVariableGenesOptions.defaults().withNTopGenes(20),
-                PcaOptions.defaults().withNComps(3),
-                s)),
-        PCA((d, s) -> Pp.pca(d, PcaOptions.defaults().withNComps(3), s)),
-        SCALE((d, s) -> Pp.scale(d, new ScaleOptions(true, 10.0), s)),
-        PSEUDOBULK((d, s) -> Pp.pseudobulk(d, PseudobulkOptions.of("sample", "group"), s)),
-        RANK_GENES_GROUPS((d, s) -> RankGenesGroups.rankGenesGroups(d, RankGenesGroupsOptions.of("group"), s)),
-        RANK_GENES_GROUPS_WILCOXON((d, s) -> RankGenesGroups.rankGenesGroups(
-                d, RankGenesGroupsOptions.of("group").withMethod(RankGenesGroupsOptions.Method.WILCOXON), s));
+    /**
+     * The values of each catalog step's parameters that fit the container of {@link #input} (its defaults
+     * otherwise), one map per case; every step of {@link StepCatalog} must have its cases here.
+     */
+    private static final Map<String, List<Map<String, Object>>> ARGUMENTS = Map.of(
+            "calculate_qc_metrics", List.of(Map.of("qc_vars", List.of("mt"), "percent_top", List.of(5))),
+            "filter_cells", List.of(Map.of("min_genes", 10)),
+            "filter_genes", List.of(Map.of("min_cells", 10)),
+            "normalize_total", List.of(Map.of("key_added", "f")),
+            "log1p", List.of(Map.of()),
+            "highly_variable_genes", List.of(Map.of("flavor", "seurat_v3", "n_top_genes", 10)),
+            "scale", List.of(Map.of("max_value", 10.0)),
+            "pca", List.of(Map.of("n_comps", 3)),
+            "rank_genes_groups", List.of(Map.of("groupby", "group"), Map.of("groupby", "group", "method", "wilcoxon")),
+            "pseudobulk", List.of(Map.of("sample_col", "sample", "groups_col", "group")));
 
-        final BiFunction<AnnData, Streaming, Mono<AnnData>> run;
-
-        Step(BiFunction<AnnData, Streaming, Mono<AnnData>> run) {
-            this.run = run;
+    /** A step to run: a catalog step bound to its arguments, or a composition of steps the catalog does not list. */
+    record Step(String name, BiFunction<AnnData, Streaming, Mono<AnnData>> run) {
+        @Override
+        public String toString() {
+            return name;
         }
+    }
+
+    static Stream<Step> steps() {
+        PreprocessOptions preprocess = new PreprocessOptions(
+                QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5),
+                NormalizeTotalOptions.defaults(),
+                Log1pOptions.defaults());
+        Stream<Step> catalog = StepCatalog.steps().stream()
+                .flatMap(s -> ARGUMENTS.get(s.function()).stream()
+                        .map(a -> new Step(s.function() + " " + a, s.bind(Arguments.of(a)))));
+        return Stream.concat(
+                catalog,
+                Stream.of(
+                        new Step("preprocess", (d, s) -> Pp.preprocess(d, preprocess, s)),
+                        new Step(
+                                "pipeline",
+                                (d, s) -> Pp.pipeline(
+                                        d,
+                                        preprocess,
+                                        HighlyVariableGenesOptions.defaults().withNTopGenes(20),
+                                        PcaOptions.defaults().withNComps(3),
+                                        s))));
+    }
+
+    @Test
+    void everyCatalogStepHasItsCases() {
+        assertEquals(
+                StepCatalog.steps().stream().map(CatalogStep::function).collect(Collectors.toSet()),
+                ARGUMENTS.keySet());
     }
 
     /** 120 cells x 60 genes of counts (whole numbers), obs sample and group, var mt, uns one entry. */
@@ -159,12 +166,12 @@ class StepContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Step.class)
+    @MethodSource("steps")
     void leavesItsInputAsItWasAndGivesTheSameResultTwice(Step step) {
         CsrMatrix x = counts();
         AnnData in = input(x);
         Map<String, Object> before = contents(in);
-        Mono<AnnData> mono = step.run.apply(in, STREAMING);
+        Mono<AnnData> mono = step.run().apply(in, STREAMING);
         AnnData first = mono.block(Duration.ofSeconds(60));
         AnnData second = mono.block(Duration.ofSeconds(60));
         assertNotSame(in, first, "a new container");
@@ -175,21 +182,21 @@ class StepContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(Step.class)
+    @MethodSource("steps")
     void aFailingReadIsTheStepsError(Step step) {
         AnnData in = input(CountingSource.failingAt(counts(), 0)); // block 0: pseudobulk reads one large block
-        StepVerifier.create(step.run.apply(in, STREAMING).flatMap(out -> Mono.fromCallable(() -> contents(out))))
+        StepVerifier.create(step.run().apply(in, STREAMING).flatMap(out -> Mono.fromCallable(() -> contents(out))))
                 .expectErrorSatisfies(
                         e -> assertTrue(String.valueOf(e.getMessage()).contains("injected failure"), String.valueOf(e)))
                 .verify(Duration.ofSeconds(60));
     }
 
     @ParameterizedTest
-    @EnumSource(Step.class)
+    @MethodSource("steps")
     void aCancelledStepReadsNoFurther(Step step) throws InterruptedException {
         CountingSource x = CountingSource.of(counts());
         AnnData in = input(x);
-        StepVerifier.create(step.run.apply(in, STREAMING)).thenCancel().verify(Duration.ofSeconds(10));
+        StepVerifier.create(step.run().apply(in, STREAMING)).thenCancel().verify(Duration.ofSeconds(10));
         Thread.sleep(50);
         int reads = x.reads.get();
         Thread.sleep(200);

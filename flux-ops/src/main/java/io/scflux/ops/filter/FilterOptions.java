@@ -5,6 +5,9 @@
 package io.scflux.ops.filter;
 
 import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.Parameter;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -24,6 +27,70 @@ public record FilterOptions(Measure measure, Bound bound, double threshold) {
     public enum Bound {
         MIN,
         MAX
+    }
+
+    /** scanpy's {@code min_counts} of both filters. */
+    public static final Parameter<Double> MIN_COUNTS = Parameter.number(
+                    "min_counts", null, "Keep those with at least this many counts.")
+            .atLeast(0);
+
+    /** {@code filter_cells(min_genes)}. */
+    public static final Parameter<Integer> MIN_GENES = Parameter.integer(
+                    "min_genes", null, "Keep cells expressing at least this many genes.")
+            .atLeast(0);
+
+    /** scanpy's {@code max_counts} of both filters. */
+    public static final Parameter<Double> MAX_COUNTS = Parameter.number(
+                    "max_counts", null, "Keep those with at most this many counts.")
+            .atLeast(0);
+
+    /** {@code filter_cells(max_genes)}. */
+    public static final Parameter<Integer> MAX_GENES = Parameter.integer(
+                    "max_genes", null, "Keep cells expressing at most this many genes.")
+            .atLeast(0);
+
+    /** {@code filter_genes(min_cells)}. */
+    public static final Parameter<Integer> MIN_CELLS = Parameter.integer(
+                    "min_cells", null, "Keep genes expressed in at least this many cells.")
+            .atLeast(0);
+
+    /** {@code filter_genes(max_cells)}. */
+    public static final Parameter<Integer> MAX_CELLS = Parameter.integer(
+                    "max_cells", null, "Keep genes expressed in at most this many cells.")
+            .atLeast(0);
+
+    /** The parameters of {@code filter_cells}, in scanpy's order; exactly one is given. */
+    public static final List<Parameter<?>> CELL_PARAMETERS = List.of(MIN_COUNTS, MIN_GENES, MAX_COUNTS, MAX_GENES);
+
+    /** The parameters of {@code filter_genes}, in scanpy's order; exactly one is given. */
+    public static final List<Parameter<?>> GENE_PARAMETERS = List.of(MIN_COUNTS, MIN_CELLS, MAX_COUNTS, MAX_CELLS);
+
+    /**
+     * @param arguments exactly one of {@link #CELL_PARAMETERS}, by scanpy's name
+     * @return the criterion of {@code filter_cells} it gives
+     * @throws InvalidParameterException when none or several are given, or the value is refused
+     */
+    public static FilterOptions cellsFrom(Arguments arguments) {
+        return from(arguments, "filter_cells", CELL_PARAMETERS);
+    }
+
+    /**
+     * @param arguments exactly one of {@link #GENE_PARAMETERS}, by scanpy's name
+     * @return the criterion of {@code filter_genes} it gives
+     * @throws InvalidParameterException when none or several are given, or the value is refused
+     */
+    public static FilterOptions genesFrom(Arguments arguments) {
+        return from(arguments, "filter_genes", GENE_PARAMETERS);
+    }
+
+    /** The criterion of the one of {@code parameters} (min counts, min other, max counts, max other) given. */
+    private static FilterOptions from(Arguments arguments, String step, List<Parameter<?>> parameters) {
+        Parameter<?> given = arguments.oneOf(step, parameters);
+        Bound bound = given == parameters.get(0) || given == parameters.get(1) ? Bound.MIN : Bound.MAX;
+        Object value = arguments.get(given);
+        return given == MIN_COUNTS || given == MAX_COUNTS
+                ? new FilterOptions(Measure.COUNTS, bound, (Double) value)
+                : new FilterOptions(Measure.EXPRESSED, bound, (Integer) value);
     }
 
     public FilterOptions {

@@ -5,6 +5,10 @@
 package io.scflux.ops.hvg;
 
 import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.Parameter;
+import java.util.Arrays;
+import java.util.List;
 
 /**
  * The parameters of {@link HighlyVariableGenes}, named and defaulted as scanpy's {@code highly_variable_genes}:
@@ -25,13 +29,78 @@ public record HighlyVariableGenesOptions(
     /** scanpy's default when seurat_v3 is asked for without {@code n_top_genes}. */
     public static final int SEURAT_V3_DEFAULT_TOP_GENES = 2000;
 
-    /** scanpy's defaults: flavor seurat, cut-offs mean in (0.0125, 3), normalized dispersion in (0.5, inf). */
-    private static final HighlyVariableGenesOptions DEFAULT =
-            new HighlyVariableGenesOptions(Flavor.SEURAT, 0, 0.0125, 3, 0.5, Double.POSITIVE_INFINITY, 20, 0.3, null);
+    /** scanpy's {@code flavor}. */
+    public static final Parameter<String> FLAVOR = Parameter.choice(
+                    "flavor",
+                    Flavor.SEURAT.scanpyName(),
+                    Arrays.stream(Flavor.values()).map(Flavor::scanpyName).toList(),
+                    "How genes are ranked.")
+            .unsupported("seurat_v3_paper");
+
+    /** scanpy's {@code n_top_genes}: unset selects by the cut-offs (seurat_v3: the top 2000). */
+    public static final Parameter<Integer> N_TOP_GENES = Parameter.integer(
+                    "n_top_genes",
+                    null,
+                    "Number of highly variable genes to select (default: none, the cut-offs select; seurat_v3: "
+                            + SEURAT_V3_DEFAULT_TOP_GENES + ").")
+            .atLeast(1);
+
+    /** scanpy's {@code min_mean}. */
+    public static final Parameter<Double> MIN_MEAN = Parameter.number("min_mean", 0.0125, "Cut-off: mean above this.");
+
+    /** scanpy's {@code max_mean}. */
+    public static final Parameter<Double> MAX_MEAN = Parameter.number("max_mean", 3.0, "Cut-off: mean below this.");
+
+    /** scanpy's {@code min_disp}. */
+    public static final Parameter<Double> MIN_DISP =
+            Parameter.number("min_disp", 0.5, "Cut-off: normalized dispersion above this.");
+
+    /** scanpy's {@code max_disp}. */
+    public static final Parameter<Double> MAX_DISP =
+            Parameter.number("max_disp", Double.POSITIVE_INFINITY, "Cut-off: normalized dispersion below this.");
+
+    /** scanpy's {@code span}. */
+    public static final Parameter<Double> SPAN = Parameter.number(
+                    "span", 0.3, "Fraction of genes in each LOESS fit (seurat_v3).")
+            .above(0);
+
+    /** scanpy's {@code n_bins}. */
+    public static final Parameter<Integer> N_BINS = Parameter.integer(
+                    "n_bins", 20, "Bins of mean expression the dispersions are normalized in (seurat).")
+            .atLeast(1);
+
+    /** scanpy's {@code batch_key}. */
+    public static final Parameter<String> BATCH_KEY =
+            Parameter.obsColumn("batch_key", "Select within each batch of this obs column, then merge as scanpy does.");
+
+    /** The parameters, in scanpy's order. */
+    public static final List<Parameter<?>> PARAMETERS =
+            List.of(N_TOP_GENES, MIN_DISP, MAX_DISP, MIN_MEAN, MAX_MEAN, SPAN, N_BINS, FLAVOR, BATCH_KEY);
+
+    private static final HighlyVariableGenesOptions DEFAULT = from(Arguments.none());
 
     /** scanpy's defaults. */
     public static HighlyVariableGenesOptions defaults() {
         return DEFAULT;
+    }
+
+    /**
+     * @param arguments values of {@link #PARAMETERS}, by scanpy's names
+     * @return the options they give, scanpy's defaults for the others
+     * @throws InvalidParameterException naming the parameter whose value is refused
+     */
+    public static HighlyVariableGenesOptions from(Arguments arguments) {
+        Integer n = arguments.get(N_TOP_GENES);
+        return new HighlyVariableGenesOptions(
+                Flavor.of(arguments.get(FLAVOR)),
+                n == null ? 0 : n,
+                arguments.get(MIN_MEAN),
+                arguments.get(MAX_MEAN),
+                arguments.get(MIN_DISP),
+                arguments.get(MAX_DISP),
+                arguments.get(N_BINS),
+                arguments.get(SPAN),
+                arguments.get(BATCH_KEY));
     }
 
     /** How genes are ranked. */
@@ -73,12 +142,8 @@ public record HighlyVariableGenesOptions(
         if (nTopGenes < 0) {
             throw new InvalidOptionException("n_top_genes must be positive (or 0 for none), got " + nTopGenes);
         }
-        if (nBins < 1) {
-            throw new InvalidOptionException("n_bins must be at least 1, got " + nBins);
-        }
-        if (!(span > 0)) {
-            throw new InvalidOptionException("span must be positive, got " + span);
-        }
+        N_BINS.check(nBins);
+        SPAN.check(span);
     }
 
     public HighlyVariableGenesOptions withFlavor(Flavor f) {
@@ -92,10 +157,7 @@ public record HighlyVariableGenesOptions(
      * @return these options with {@code n}
      */
     public HighlyVariableGenesOptions withNTopGenes(int n) {
-        if (n < 1) {
-            throw new InvalidOptionException(
-                    "n_top_genes must be at least 1, got " + n + " (leave it unset to select by the cut-offs)");
-        }
+        N_TOP_GENES.check(n);
         return new HighlyVariableGenesOptions(flavor, n, minMean, maxMean, minDisp, maxDisp, nBins, span, batchKey);
     }
 

@@ -4,19 +4,38 @@
  */
 package io.scflux.ops.log1p;
 
-import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.Parameter;
+import java.util.List;
 
 /** The parameter of {@link Log1p}: the logarithm's {@code base}, or null for the natural logarithm (scanpy's default). */
 public record Log1pOptions(Double base) {
 
+    /** scanpy's {@code base}. */
+    public static final Parameter<Double> BASE = Parameter.number(
+                    "base", null, "Base of the logarithm (default: e, the natural logarithm).")
+            .above(0)
+            .below(Double.POSITIVE_INFINITY)
+            .except(1);
+
+    /** The parameters, in scanpy's order. */
+    public static final List<Parameter<?>> PARAMETERS = List.of(BASE);
+
     public Log1pOptions {
-        if (base != null && !(base > 0 && base != 1 && base < Double.POSITIVE_INFINITY)) {
-            throw new InvalidOptionException("log1p base must be positive, finite and not 1, got " + base);
-        }
+        BASE.check(base);
     }
 
     /** The natural logarithm. */
     public static Log1pOptions defaults() {
-        return new Log1pOptions(null);
+        return from(Arguments.none());
+    }
+
+    /**
+     * @param arguments values of {@link #PARAMETERS}, by scanpy's names
+     * @return the options they give, scanpy's defaults for the others
+     * @throws InvalidParameterException naming the parameter whose value is refused
+     */
+    public static Log1pOptions from(Arguments arguments) {
+        return new Log1pOptions(arguments.get(BASE));
     }
 }

@@ -5,8 +5,12 @@
 package io.scflux.ops.markers;
 
 import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.InvalidParameterException;
+import io.scflux.ops.parameter.Parameter;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -128,6 +132,75 @@ public record RankGenesGroupsOptions(
         }
     }
 
+    /** scanpy's {@code groupby}. */
+    public static final Parameter<String> GROUPBY = Parameter.obsColumn(
+                    "groupby", "obs column of the groups (categorical, or strings).")
+            .required();
+
+    /** scanpy's {@code groups}: all when unset (scanpy's {@code "all"}). */
+    public static final Parameter<List<String>> GROUPS =
+            Parameter.strings("groups", null, "The groups to rank genes for, in this order (default: all).");
+
+    /** scanpy's {@code reference}. */
+    public static final Parameter<String> REFERENCE =
+            Parameter.text("reference", REST, "The group each group is compared with (rest: all other cells).");
+
+    /** scanpy's {@code n_genes}. */
+    public static final Parameter<Integer> N_GENES = Parameter.integer(
+                    "n_genes", null, "Genes kept per group, best first (default: all).")
+            .atLeast(1);
+
+    /** scanpy's {@code pts}. */
+    public static final Parameter<Boolean> PTS = Parameter.bool(
+            "pts",
+            false,
+            "Also the fraction of each group's cells (pts) and of the rest's (pts_rest) where each gene is not zero.");
+
+    /** scanpy's {@code method}, of the tests scflux has. */
+    public static final Parameter<String> METHOD = Parameter.choice(
+                    "method",
+                    Method.T_TEST.scanpyName(),
+                    Arrays.stream(Method.values()).map(Method::scanpyName).toList(),
+                    "The test. wilcoxon reads X once more, its non-zero values going to the cache folder 8 bytes each when "
+                            + "they exceed 128 MiB.")
+            .unsupported("logreg");
+
+    /** scanpy's {@code corr_method}. */
+    public static final Parameter<String> CORR_METHOD = Parameter.choice(
+            "corr_method",
+            CorrMethod.BENJAMINI_HOCHBERG.scanpyName(),
+            Arrays.stream(CorrMethod.values()).map(CorrMethod::scanpyName).toList(),
+            "How p-values are adjusted for the number of genes.");
+
+    /** scanpy's {@code tie_correct}. */
+    public static final Parameter<Boolean> TIE_CORRECT =
+            Parameter.bool("tie_correct", false, "Tie correction of the Wilcoxon test's variance.");
+
+    /** scanpy's {@code layer}. */
+    public static final Parameter<String> LAYER = Parameter.text("layer", null, "Test this layer instead of X.");
+
+    /** The parameters, in scanpy's order. */
+    public static final List<Parameter<?>> PARAMETERS =
+            List.of(GROUPBY, GROUPS, REFERENCE, N_GENES, PTS, METHOD, CORR_METHOD, TIE_CORRECT, LAYER);
+
+    /**
+     * @param arguments values of {@link #PARAMETERS}, by scanpy's names ({@code groupby} among them)
+     * @return the options they give, scanpy's defaults for the others
+     * @throws InvalidParameterException naming the parameter whose value is refused
+     */
+    public static RankGenesGroupsOptions from(Arguments arguments) {
+        return new RankGenesGroupsOptions(
+                arguments.get(GROUPBY),
+                Method.of(arguments.get(METHOD)),
+                arguments.get(GROUPS),
+                arguments.get(REFERENCE),
+                arguments.get(N_GENES),
+                arguments.get(PTS),
+                CorrMethod.of(arguments.get(CORR_METHOD)),
+                arguments.get(TIE_CORRECT),
+                arguments.get(LAYER));
+    }
+
     public RankGenesGroupsOptions {
         Objects.requireNonNull(groupby, "groupby");
         Objects.requireNonNull(method, "method");
@@ -135,19 +208,16 @@ public record RankGenesGroupsOptions(
         Objects.requireNonNull(corrMethod, "corrMethod");
         if (groups != null) {
             if (groups.isEmpty()) {
-                throw new InvalidOptionException("groups must name at least one group (or be all)");
+                throw new InvalidParameterException(GROUPS.name(), "groups must name at least one group (or be all)");
             }
             groups = List.copyOf(groups);
         }
-        if (nGenes != null && nGenes < 1) {
-            throw new InvalidOptionException("n_genes must be at least 1, got " + nGenes);
-        }
+        N_GENES.check(nGenes);
     }
 
     /** scanpy's defaults: t-test of every group of {@code groupby} against the rest, all genes, Benjamini-Hochberg. */
     public static RankGenesGroupsOptions of(String groupby) {
-        return new RankGenesGroupsOptions(
-                groupby, Method.T_TEST, null, REST, null, false, CorrMethod.BENJAMINI_HOCHBERG, false, null);
+        return from(Arguments.of(Map.of(GROUPBY.name(), groupby)));
     }
 
     public RankGenesGroupsOptions withMethod(Method m) {

@@ -4,7 +4,9 @@
  */
 package io.scflux.ops.normalize;
 
-import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.Parameter;
+import java.util.List;
 
 /**
  * The parameters of {@link NormalizeTotal}, as scanpy's {@code normalize_total} names them: {@code targetSum} (null:
@@ -15,18 +17,57 @@ import io.scflux.core.InvalidOptionException;
 public record NormalizeTotalOptions(
         Double targetSum, boolean excludeHighlyExpressed, double maxFraction, String keyAdded) {
 
+    /** scanpy's {@code target_sum}. */
+    public static final Parameter<Double> TARGET_SUM = Parameter.number(
+                    "target_sum",
+                    null,
+                    "Each cell's total after normalization (default: the median of the nonzero cell totals, as "
+                            + "scanpy).")
+            .above(0)
+            .below(Double.POSITIVE_INFINITY);
+
+    /** scanpy's {@code exclude_highly_expressed}. */
+    public static final Parameter<Boolean> EXCLUDE_HIGHLY_EXPRESSED = Parameter.bool(
+            "exclude_highly_expressed",
+            false,
+            "Leave out of every cell's total the genes that make up more than max_fraction of some cell's total (a "
+                    + "first pass finds them).");
+
+    /** scanpy's {@code max_fraction}. */
+    public static final Parameter<Double> MAX_FRACTION = Parameter.number(
+                    "max_fraction", 0.05, "With exclude_highly_expressed: the fraction.")
+            .atLeast(0)
+            .atMost(1);
+
+    /** scanpy's {@code key_added}. */
+    public static final Parameter<String> KEY_ADDED = Parameter.text(
+            "key_added", null, "Add this obs column: each cell's normalization factor, its total / target sum.");
+
+    /** The parameters, in scanpy's order. */
+    public static final List<Parameter<?>> PARAMETERS =
+            List.of(TARGET_SUM, EXCLUDE_HIGHLY_EXPRESSED, MAX_FRACTION, KEY_ADDED);
+
     public NormalizeTotalOptions {
-        if (targetSum != null && !(targetSum > 0 && targetSum < Double.POSITIVE_INFINITY)) {
-            throw new InvalidOptionException("target_sum must be positive and finite, got " + targetSum);
-        }
-        if (!(maxFraction >= 0 && maxFraction <= 1)) {
-            throw new InvalidOptionException("max_fraction must be between 0 and 1, got " + maxFraction);
-        }
+        TARGET_SUM.check(targetSum);
+        MAX_FRACTION.check(maxFraction);
     }
 
     /** scanpy's defaults: median target, no exclusion, max_fraction 0.05, no obs column. */
     public static NormalizeTotalOptions defaults() {
-        return new NormalizeTotalOptions(null, false, 0.05, null);
+        return from(Arguments.none());
+    }
+
+    /**
+     * @param arguments values of {@link #PARAMETERS}, by scanpy's names
+     * @return the options they give, scanpy's defaults for the others
+     * @throws InvalidParameterException naming the parameter whose value is refused
+     */
+    public static NormalizeTotalOptions from(Arguments arguments) {
+        return new NormalizeTotalOptions(
+                arguments.get(TARGET_SUM),
+                arguments.get(EXCLUDE_HIGHLY_EXPRESSED),
+                arguments.get(MAX_FRACTION),
+                arguments.get(KEY_ADDED));
     }
 
     public NormalizeTotalOptions withTargetSum(Double sum) {

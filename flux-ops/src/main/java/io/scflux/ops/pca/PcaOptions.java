@@ -4,7 +4,12 @@
  */
 package io.scflux.ops.pca;
 
-import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.InvalidParameterException;
+import io.scflux.ops.parameter.Parameter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The parameters of {@link Pca#pca}, as scanpy's {@code sc.pp.pca(n_comps, use_highly_variable, svd_solver,
@@ -22,10 +27,66 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
         /** Exact: the covariance matrix from one pass, and its eigendecomposition (scikit-learn's covariance_eigh). */
         COVARIANCE_EIGH,
         /** Randomized subspace iteration with a fixed seed, one pass over the data per iteration. */
-        RANDOMIZED
+        RANDOMIZED;
+
+        /** The name of {@code svd_solver}: {@code auto}, {@code covariance_eigh}, {@code randomized}. */
+        public String scanpyName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /**
+         * @param name a name of {@link #scanpyName}, or null for scanpy's default
+         * @return the solver
+         */
+        static Solver of(String name) {
+            return name == null ? AUTO : valueOf(name.toUpperCase(Locale.ROOT));
+        }
     }
 
-    private static final PcaOptions DEFAULT = new PcaOptions(null, null, Solver.AUTO, null);
+    /** scanpy's {@code n_comps}. */
+    public static final Parameter<Integer> N_COMPS = Parameter.integer(
+                    "n_comps",
+                    null,
+                    "Components to compute (default: 50, or one less than the smaller dimension if that is at most "
+                            + "50, as scanpy).")
+            .atLeast(1);
+
+    /** scanpy's {@code svd_solver}, of the solvers scflux has. */
+    public static final Parameter<String> SVD_SOLVER = Parameter.choice(
+            "svd_solver",
+            null,
+            Arrays.stream(Solver.values()).map(Solver::scanpyName).toList(),
+            "How components are found (default: auto, exact up to " + Pca.EXACT_MAX_FEATURES
+                    + " genes, randomized beyond).");
+
+    /** scanpy's {@code mask_var}. */
+    public static final Parameter<String> MASK_VAR = Parameter.varColumn(
+            "mask_var", "PCA on the genes of this bool var column (instead of use_highly_variable).");
+
+    /** scanpy's {@code use_highly_variable}. */
+    public static final Parameter<Boolean> USE_HIGHLY_VARIABLE = Parameter.bool(
+            "use_highly_variable",
+            null,
+            "PCA on the genes of var highly_variable, or (false) on all genes (default: the highly variable genes "
+                    + "when var has that column, as scanpy).");
+
+    /** The parameters, in scanpy's order. */
+    public static final List<Parameter<?>> PARAMETERS = List.of(N_COMPS, SVD_SOLVER, MASK_VAR, USE_HIGHLY_VARIABLE);
+
+    private static final PcaOptions DEFAULT = from(Arguments.none());
+
+    /**
+     * @param arguments values of {@link #PARAMETERS}, by scanpy's names
+     * @return the options they give, scanpy's defaults for the others
+     * @throws InvalidParameterException naming the parameter whose value is refused
+     */
+    public static PcaOptions from(Arguments arguments) {
+        return new PcaOptions(
+                arguments.get(N_COMPS),
+                arguments.get(USE_HIGHLY_VARIABLE),
+                Solver.of(arguments.get(SVD_SOLVER)),
+                arguments.get(MASK_VAR));
+    }
 
     /** scanpy's defaults. */
     public static PcaOptions defaults() {
@@ -33,14 +94,12 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
     }
 
     public PcaOptions {
-        if (nComps != null && nComps < 1) {
-            throw new InvalidOptionException("n_comps must be at least 1, got " + nComps);
-        }
+        N_COMPS.check(nComps);
         if (solver == null) {
             throw new NullPointerException("solver");
         }
         if (maskVar != null && useHighlyVariable != null) {
-            throw new InvalidOptionException("give mask_var or use_highly_variable, not both");
+            throw new InvalidParameterException(MASK_VAR.name(), "give mask_var or use_highly_variable, not both");
         }
     }
 

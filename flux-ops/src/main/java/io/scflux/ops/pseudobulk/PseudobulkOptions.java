@@ -4,7 +4,13 @@
  */
 package io.scflux.ops.pseudobulk;
 
-import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.InvalidParameterException;
+import io.scflux.ops.parameter.Parameter;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -23,28 +29,74 @@ public record PseudobulkOptions(String sampleCol, String groupsCol, Mode mode, i
     /** How a row aggregates its cells, as decoupler's {@code mode="sum"} and {@code mode="mean"}. */
     public enum Mode {
         SUM,
-        MEAN
+        MEAN;
+
+        /** decoupler's name: {@code sum}, {@code mean}. */
+        public String scanpyName() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
+
+    /** decoupler's {@code sample_col}. */
+    public static final Parameter<String> SAMPLE_COL =
+            Parameter.obsColumn("sample_col", "obs column of the samples.").required();
+
+    /** decoupler's {@code groups_col}. */
+    public static final Parameter<String> GROUPS_COL = Parameter.obsColumn(
+                    "groups_col", "obs column of the groups (e.g. cell types).")
+            .required();
+
+    /** decoupler's {@code mode}. */
+    public static final Parameter<String> MODE = Parameter.choice(
+                    "mode",
+                    Mode.SUM.scanpyName(),
+                    Arrays.stream(Mode.values()).map(Mode::scanpyName).toList(),
+                    "Aggregate of each gene over a pair's cells.")
+            .unsupported("median");
+
+    /** {@code filter_samples(min_cells)}. */
+    public static final Parameter<Integer> MIN_CELLS = Parameter.integer(
+                    "min_cells", 0, "Keep pairs with at least this many cells (0: no threshold).")
+            .atLeast(0);
+
+    /** {@code filter_samples(min_counts)}. */
+    public static final Parameter<Double> MIN_COUNTS = Parameter.number(
+            "min_counts", 0.0, "Keep pairs with at least this many counts in total (0: no threshold).");
+
+    /** The parameters, in decoupler's order ({@code pp.pseudobulk}'s, then {@code pp.filter_samples}'). */
+    public static final List<Parameter<?>> PARAMETERS = List.of(SAMPLE_COL, GROUPS_COL, MODE, MIN_CELLS, MIN_COUNTS);
 
     public PseudobulkOptions {
         Objects.requireNonNull(sampleCol, "sampleCol");
         Objects.requireNonNull(groupsCol, "groupsCol");
         Objects.requireNonNull(mode, "mode");
         if (sampleCol.equals(groupsCol)) {
-            throw new InvalidOptionException("sample and groups columns are both '" + sampleCol
-                    + "'; pseudobulk by sample alone is not supported");
+            throw new InvalidParameterException(
+                    GROUPS_COL.name(),
+                    "sample and groups columns are both '" + sampleCol
+                            + "'; pseudobulk by sample alone is not supported");
         }
-        if (minCells < 0) {
-            throw new InvalidOptionException("min_cells must not be negative, got " + minCells);
-        }
-        if (Double.isNaN(minCounts)) {
-            throw new InvalidOptionException("min_counts must be a number");
-        }
+        MIN_CELLS.check(minCells);
+        MIN_COUNTS.check(minCounts);
     }
 
     /** Sums by sample and group, without filtering (decoupler's {@code pp.pseudobulk} defaults). */
     public static PseudobulkOptions of(String sampleCol, String groupsCol) {
-        return new PseudobulkOptions(sampleCol, groupsCol, Mode.SUM, 0, 0);
+        return from(Arguments.of(Map.of(SAMPLE_COL.name(), sampleCol, GROUPS_COL.name(), groupsCol)));
+    }
+
+    /**
+     * @param arguments values of {@link #PARAMETERS}, by decoupler's names
+     * @return the options they give, decoupler's defaults for the others
+     * @throws InvalidParameterException naming the parameter whose value is refused
+     */
+    public static PseudobulkOptions from(Arguments arguments) {
+        return new PseudobulkOptions(
+                arguments.get(SAMPLE_COL),
+                arguments.get(GROUPS_COL),
+                Mode.valueOf(arguments.get(MODE).toUpperCase(Locale.ROOT)),
+                arguments.get(MIN_CELLS),
+                arguments.get(MIN_COUNTS));
     }
 
     public PseudobulkOptions withMode(Mode m) {

@@ -4,7 +4,9 @@
  */
 package io.scflux.ops.scale;
 
-import io.scflux.core.InvalidOptionException;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.Parameter;
+import java.util.List;
 
 /**
  * The parameters of {@link Scale#scale}, as scanpy's {@code sc.pp.scale(zero_center, max_value)}: centre each gene
@@ -13,17 +15,38 @@ import io.scflux.core.InvalidOptionException;
  */
 public record ScaleOptions(boolean zeroCenter, Double maxValue) {
 
-    private static final ScaleOptions DEFAULT = new ScaleOptions(true, null);
+    /** scanpy's {@code zero_center}. */
+    public static final Parameter<Boolean> ZERO_CENTER = Parameter.bool(
+            "zero_center", true, "Centre each gene on its mean (makes X dense); without, X keeps its sparsity.");
+
+    /** scanpy's {@code max_value}. */
+    public static final Parameter<Double> MAX_VALUE = Parameter.number(
+                    "max_value",
+                    null,
+                    "Clip scaled values above this (and below minus it when centring); default: " + "no clipping.")
+            .above(0);
+
+    /** The parameters, in scanpy's order. */
+    public static final List<Parameter<?>> PARAMETERS = List.of(ZERO_CENTER, MAX_VALUE);
+
+    private static final ScaleOptions DEFAULT = from(Arguments.none());
 
     /** scanpy's defaults. */
     public static ScaleOptions defaults() {
         return DEFAULT;
     }
 
+    /**
+     * @param arguments values of {@link #PARAMETERS}, by scanpy's names
+     * @return the options they give, scanpy's defaults for the others
+     * @throws InvalidParameterException naming the parameter whose value is refused
+     */
+    public static ScaleOptions from(Arguments arguments) {
+        return new ScaleOptions(arguments.get(ZERO_CENTER), arguments.get(MAX_VALUE));
+    }
+
     public ScaleOptions {
-        if (maxValue != null && !(maxValue > 0)) {
-            throw new InvalidOptionException("max_value must be positive, got " + maxValue);
-        }
+        MAX_VALUE.check(maxValue);
     }
 
     public ScaleOptions withZeroCenter(boolean z) {

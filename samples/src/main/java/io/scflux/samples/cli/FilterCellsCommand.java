@@ -4,10 +4,7 @@
  */
 package io.scflux.samples.cli;
 
-import io.scflux.ops.filter.FilterOptions;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code scflux filter-cells}: scanpy's {@code pp.filter_cells} with one criterion (see {@link FilterCommand}). */
 @Command(
@@ -22,55 +19,8 @@ import picocli.CommandLine.Option;
         })
 final class FilterCellsCommand extends FilterCommand {
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    private Criterion criterion;
-
-    /** scanpy's four parameters, exactly one given. */
-    static final class Criterion {
-        @Option(
-                names = "--min-counts",
-                required = true,
-                paramLabel = "X",
-                description = "Keep cells with at least X counts.")
-        Double minCounts;
-
-        @Option(
-                names = "--min-genes",
-                required = true,
-                paramLabel = "N",
-                description = "Keep cells expressing at least N genes.")
-        Long minGenes;
-
-        @Option(
-                names = "--max-counts",
-                required = true,
-                paramLabel = "X",
-                description = "Keep cells with at most X counts.")
-        Double maxCounts;
-
-        @Option(
-                names = "--max-genes",
-                required = true,
-                paramLabel = "N",
-                description = "Keep cells expressing at most N genes.")
-        Long maxGenes;
-
-        FilterOptions options() {
-            return minCounts != null
-                    ? FilterOptions.minCounts(minCounts)
-                    : minGenes != null
-                            ? FilterOptions.minGenes(minGenes)
-                            : maxCounts != null ? FilterOptions.maxCounts(maxCounts) : FilterOptions.maxGenes(maxGenes);
-        }
-    }
-
     @Override
     boolean cells() {
         return true;
-    }
-
-    @Override
-    FilterOptions options() {
-        return criterion.options();
     }
 }

@@ -6,27 +6,27 @@ package io.scflux.samples.cli;
 
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.ops.Pp;
+import io.scflux.ops.CatalogStep;
 import io.scflux.ops.filter.FilterOptions;
+import io.scflux.ops.parameter.Arguments;
 import reactor.core.publisher.Mono;
 
 /**
- * What {@code filter-cells} and {@code filter-genes} share: the criterion given (scanpy takes one per call), the
- * filter, and scanpy's line saying how many were filtered out.
+ * What {@code filter-cells} and {@code filter-genes} share: the criterion given (scanpy takes one per call; the options
+ * are the catalog's), the filter, and scanpy's line saying how many were filtered out.
  */
 abstract class FilterCommand extends OpCommand {
 
     /** True for cells, false for genes. */
     abstract boolean cells();
 
-    /** The one criterion given. */
-    abstract FilterOptions options();
-
     @Override
     final Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        FilterOptions options = options();
+        Arguments arguments = arguments();
+        CatalogStep.Bound filter = bind(step(), arguments, data);
         boolean cells = cells();
-        return (cells ? Pp.filterCells(data, options, streaming) : Pp.filterGenes(data, options, streaming))
+        FilterOptions options = cells ? FilterOptions.cellsFrom(arguments) : FilterOptions.genesFrom(arguments);
+        return filter.apply(data, streaming)
                 .doOnNext(out -> spec.commandLine()
                         .getOut()
                         .println(options.report(cells, cells ? data.nObs() - out.nObs() : data.nVars() - out.nVars())));

@@ -4,10 +4,7 @@
  */
 package io.scflux.samples.cli;
 
-import io.scflux.ops.filter.FilterOptions;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 /** {@code scflux filter-genes}: scanpy's {@code pp.filter_genes} with one criterion (see {@link FilterCommand}). */
 @Command(
@@ -21,55 +18,8 @@ import picocli.CommandLine.Option;
         })
 final class FilterGenesCommand extends FilterCommand {
 
-    @ArgGroup(exclusive = true, multiplicity = "1")
-    private Criterion criterion;
-
-    /** scanpy's four parameters, exactly one given. */
-    static final class Criterion {
-        @Option(
-                names = "--min-counts",
-                required = true,
-                paramLabel = "X",
-                description = "Keep genes with at least X counts.")
-        Double minCounts;
-
-        @Option(
-                names = "--min-cells",
-                required = true,
-                paramLabel = "N",
-                description = "Keep genes expressed in at least N cells.")
-        Long minCells;
-
-        @Option(
-                names = "--max-counts",
-                required = true,
-                paramLabel = "X",
-                description = "Keep genes with at most X counts.")
-        Double maxCounts;
-
-        @Option(
-                names = "--max-cells",
-                required = true,
-                paramLabel = "N",
-                description = "Keep genes expressed in at most N cells.")
-        Long maxCells;
-
-        FilterOptions options() {
-            return minCounts != null
-                    ? FilterOptions.minCounts(minCounts)
-                    : minCells != null
-                            ? FilterOptions.minCells(minCells)
-                            : maxCounts != null ? FilterOptions.maxCounts(maxCounts) : FilterOptions.maxCells(maxCells);
-        }
-    }
-
     @Override
     boolean cells() {
         return false;
-    }
-
-    @Override
-    FilterOptions options() {
-        return criterion.options();
     }
 }

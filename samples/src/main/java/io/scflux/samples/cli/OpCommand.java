@@ -11,6 +11,10 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
+import io.scflux.ops.CatalogStep;
+import io.scflux.ops.StepCatalog;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.Parameter;
 import io.scflux.samples.report.ErrorMessage;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -28,7 +32,8 @@ import picocli.CommandLine.Spec;
 import reactor.core.publisher.Mono;
 
 /**
- * What every operator command shares: read IN, apply one step (streaming X with the global {@code --threads} and
+ * What every operator command shares: its step's options, made from the step's catalog parameters
+ * ({@link StepOptions}); read IN, apply one step (streaming X with the global {@code --threads} and
  * {@code --chunk-nnz}, its blocks shared between passes through the {@code --cache-mb} cache), and write OUT
  * atomically, holding the input plus the step's results.
  */
@@ -128,8 +133,38 @@ abstract class OpCommand implements Callable<Integer> {
         return !(x instanceof FileMatrix m) || !"none".equals(m.info().compression());
     }
 
-    /** The step: reads what it needs of {@code data} and returns the container to write (usually {@code data}). */
-    abstract Mono<AnnData> apply(AnnData data, Streaming streaming);
+    /**
+     * The step: reads what it needs of {@code data} and returns the container to write (usually {@code data}). By
+     * default the catalog's {@link #step}, bound to the values given ({@link #bind}).
+     */
+    Mono<AnnData> apply(AnnData data, Streaming streaming) {
+        return bind(step(), arguments(), data).apply(data, streaming);
+    }
+
+    /** The catalog's step of this command's name, or null for a command that composes steps (preprocess). */
+    CatalogStep step() {
+        return StepCatalog.byCommand(spec.name());
+    }
+
+    /** The parameters whose options this command takes ({@link StepOptions}, added by {@link Scflux}): its step's. */
+    List<Parameter<?>> parameters() {
+        return step() == null ? List.of() : step().parameters();
+    }
+
+    /** The values given for {@link #parameters}, by scanpy's names. */
+    final Arguments arguments() {
+        return StepOptions.read(spec, parameters());
+    }
+
+    /**
+     * {@code step} with its options from {@code arguments}, checked now, and the columns they name checked against
+     * {@code data}: a value refused or a column missing is a usage error, before any pass over X.
+     */
+    final CatalogStep.Bound bind(CatalogStep step, Arguments arguments, AnnData data) {
+        CatalogStep.Bound bound = step.bind(arguments);
+        StepOptions.checkColumns(step, arguments, data, input);
+        return bound;
+    }
 
     /**
      * Whether the step reads X several times besides writing it (statistics, then covariance, then projection...):

@@ -7,17 +7,15 @@ package io.scflux.samples.cli;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.ops.Pp;
-import io.scflux.ops.PreprocessOptions;
 import io.scflux.ops.filter.FilterOptions;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;
-import io.scflux.ops.log1p.Log1pOptions;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.Parameter;
 import io.scflux.ops.pca.PcaOptions;
+import java.util.List;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 import reactor.core.publisher.Mono;
 
 /** {@code scflux pipeline}: preprocess, seurat highly variable genes, PCA on them ({@link Pp#pipeline}). */
@@ -34,14 +32,10 @@ import reactor.core.publisher.Mono;
         })
 final class PipelineCommand extends OpCommand {
 
-    @Spec
-    private CommandSpec command;
-
-    @Mixin
-    private TargetSumOption target;
-
-    @Mixin
-    private QcOptions qc;
+    @Override
+    List<Parameter<?>> parameters() {
+        return PreprocessCommand.PARAMETERS;
+    }
 
     @Option(
             names = "--n-top-genes",
@@ -73,7 +67,7 @@ final class PipelineCommand extends OpCommand {
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
         if (nTopGenes < 1 || nComps < 1) {
-            throw new ParameterException(command.commandLine(), "--n-top-genes and --n-comps must be at least 1");
+            throw new ParameterException(spec.commandLine(), "--n-top-genes and --n-comps must be at least 1");
         }
         Mono<AnnData> filtered = Mono.just(data);
         if (minGenes != null) {
@@ -82,9 +76,10 @@ final class PipelineCommand extends OpCommand {
         if (minCells != null) {
             filtered = filtered.flatMap(d -> Pp.filterGenes(d, FilterOptions.minCells(minCells), streaming));
         }
+        Arguments arguments = arguments();
         return filtered.flatMap(d -> Pp.pipeline(
                 d,
-                new PreprocessOptions(qc.apply(d), target.options(), Log1pOptions.defaults()),
+                PreprocessCommand.options(spec, arguments, d),
                 HighlyVariableGenesOptions.defaults().withNTopGenes(nTopGenes),
                 PcaOptions.defaults().withNComps(nComps),
                 streaming));

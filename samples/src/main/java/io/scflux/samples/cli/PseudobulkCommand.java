@@ -4,13 +4,8 @@
  */
 package io.scflux.samples.cli;
 
-import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.ops.pseudobulk.Pseudobulk;
-import io.scflux.ops.pseudobulk.PseudobulkOptions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import reactor.core.publisher.Mono;
 
 /**
  * {@code scflux pseudobulk}: decoupler's {@code pp.pseudobulk}, one profile per (group, sample) pair, written as a new
@@ -27,43 +22,6 @@ import reactor.core.publisher.Mono;
             "OUT holds the pseudobulk only (pairs x genes), not the input cells."
         })
 final class PseudobulkCommand extends OpCommand {
-
-    @Option(names = "--sample-col", required = true, paramLabel = "COL", description = "obs column of the samples.")
-    String sampleCol;
-
-    @Option(
-            names = "--groups-col",
-            required = true,
-            paramLabel = "COL",
-            description = "obs column of the groups (e.g. cell types).")
-    String groupsCol;
-
-    @Option(
-            names = "--mode",
-            paramLabel = "sum|mean",
-            defaultValue = "sum",
-            description = "Aggregate of each gene over a pair's cells (default: ${DEFAULT-VALUE}).")
-    PseudobulkOptions.Mode mode;
-
-    @Option(
-            names = "--min-cells",
-            paramLabel = "N",
-            defaultValue = "0",
-            description = "Keep pairs with at least N cells (default: 0, no threshold).")
-    int minCells;
-
-    @Option(
-            names = "--min-counts",
-            paramLabel = "N",
-            defaultValue = "0",
-            description = "Keep pairs with at least N counts in total (default: 0, no threshold).")
-    double minCounts;
-
-    @Override
-    Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        return Pseudobulk.pseudobulk(
-                data, new PseudobulkOptions(sampleCol, groupsCol, mode, minCells, minCounts), streaming);
-    }
 
     @Override
     String shape(AnnData result) {

@@ -8,7 +8,6 @@ import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.ops.qc.QcMetrics;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Mixin;
 import reactor.core.publisher.Mono;
 
 /** {@code scflux qc}: scanpy's calculate_qc_metrics in one pass over X ({@link QcMetrics}). */
@@ -24,11 +23,8 @@ import reactor.core.publisher.Mono;
         })
 final class QcCommand extends OpCommand {
 
-    @Mixin
-    private QcOptions qc;
-
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        return QcMetrics.calculate(data, qc.apply(data), streaming);
+        return bind(step(), QcOptions.prepare(spec, arguments(), data), data).apply(data, streaming);
     }
 }

@@ -5,54 +5,37 @@
 package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
+import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.qc.QcMetrics;
 import io.scflux.ops.qc.QcMetricsOptions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
-import picocli.CommandLine.Spec;
 
 /**
- * The QC options {@code qc}, {@code preprocess} and {@code pipeline} share: {@code --qc-var}, {@code --percent-top}
- * and {@code --no-log1p}, scanpy's {@code qc_vars}, {@code percent_top} and {@code log1p}.
+ * What the command line adds to QC's catalog parameters, in {@code qc}, {@code preprocess} and {@code pipeline}:
+ * {@code --qc-var NAME=PREFIX} first makes the bool var column NAME of the genes whose name starts with PREFIX, and
+ * {@code --percent-top} ranks past the number of genes are a usage error saying what to give instead (scanpy fails
+ * the same way, less helpfully).
  */
 final class QcOptions {
 
-    @Spec(Spec.Target.MIXEE)
-    private CommandSpec spec;
+    private QcOptions() {}
 
-    @Option(
-            names = "--qc-var",
-            paramLabel = "NAME[=PREFIX]",
-            description = "A qc variable: total_counts_NAME and pct_counts_NAME are reported for the genes of the bool "
-                    + "var column NAME; with =PREFIX that column is first made, true for genes whose name starts "
-                    + "with PREFIX (repeatable; e.g. mt=MT-).")
-    private List<String> qcVars = new ArrayList<>();
-
-    @Option(
-            names = "--percent-top",
-            split = ",",
-            paramLabel = "N",
-            description = "Ranks n of the pct_counts_in_top_n_genes columns (default: scanpy's 50,100,200,500; "
-                    + "none: no such column).")
-    private List<String> percentTop;
-
-    @Option(names = "--no-log1p", description = "Leave out the log1p_ columns (scanpy's log1p=False).")
-    private boolean noLog1p;
-
-    /** Adds the qc variables' var columns made from prefixes to {@code data} and returns the options naming them. */
-    QcMetricsOptions apply(AnnData data) {
-        List<Integer> ranks = ranks(data.nVars());
+    /**
+     * The {@code arguments} of {@code spec}'s command with each {@code qc_vars} entry NAME=PREFIX made into the var
+     * column NAME of {@code data} and replaced by NAME, the ranks checked against its genes.
+     */
+    static Arguments prepare(CommandSpec spec, Arguments arguments, AnnData data) {
         List<String> names = new ArrayList<>();
-        for (String v : qcVars) {
+        for (String v : arguments.get(QcMetricsOptions.QC_VARS)) {
             int eq = v.indexOf('=');
             String name = eq < 0 ? v : v.substring(0, eq);
             if (name.isEmpty()) {
                 throw new ParameterException(
-                        spec.commandLine(), "--qc-var needs a column name (NAME or " + "NAME=PREFIX), got '" + v + "'");
+                        spec.commandLine(), "--qc-var needs a column name (NAME or NAME=PREFIX), got '" + v + "'");
             }
             if (names.contains(name)) {
                 throw new ParameterException(spec.commandLine(), "--qc-var " + name + " is given twice");
@@ -62,42 +45,31 @@ final class QcOptions {
             }
             names.add(name);
         }
-        return new QcMetricsOptions(names, ranks, !noLog1p);
+        checkRanks(
+                spec,
+                arguments.get(QcMetricsOptions.PERCENT_TOP),
+                !arguments.has(QcMetricsOptions.PERCENT_TOP),
+                data.nVars());
+        return arguments.with(QcMetricsOptions.QC_VARS, names);
     }
 
-    private List<Integer> ranks(int nVars) {
-        if (percentTop == null) {
-            List<Integer> ranks = QcMetricsOptions.DEFAULT_PERCENT_TOP;
-            if (ranks.get(ranks.size() - 1) > nVars) {
+    private static void checkRanks(CommandSpec spec, List<Integer> ranks, boolean byDefault, int nVars) {
+        for (int n : ranks) {
+            if (n <= nVars) {
+                continue;
+            }
+            if (byDefault) {
                 throw new ParameterException(
                         spec.commandLine(),
                         "the default --percent-top ranks "
                                 + ranks.stream().map(String::valueOf).collect(Collectors.joining(","))
                                 + " reach past the " + nVars + " genes (scanpy fails the same way): give ranks up to "
-                                + nVars
-                                + " (e.g. --percent-top " + Math.max(1, nVars / 10) + ") or --percent-top none");
+                                + nVars + " (e.g. --percent-top " + Math.max(1, nVars / 10)
+                                + ") or --percent-top none");
             }
-            return QcMetricsOptions.DEFAULT_PERCENT_TOP;
+            throw new ParameterException(
+                    spec.commandLine(),
+                    "--percent-top ranks must be in [1, " + nVars + "] (the number of genes), got " + n);
         }
-        List<Integer> ranks = new ArrayList<>();
-        for (String r : percentTop) {
-            if (r.isEmpty() || r.equals("none")) {
-                continue;
-            }
-            int n;
-            try {
-                n = Integer.parseInt(r.strip());
-            } catch (NumberFormatException e) {
-                throw new ParameterException(
-                        spec.commandLine(), "--percent-top takes whole numbers or none, got '" + r + "'");
-            }
-            if (n < 1 || n > nVars) {
-                throw new ParameterException(
-                        spec.commandLine(),
-                        "--percent-top ranks must be in [1, " + nVars + "] (the number of genes), got " + n);
-            }
-            ranks.add(n);
-        }
-        return ranks;
     }
 }

@@ -7,16 +7,14 @@ package io.scflux.samples.cli;
 import io.scflux.core.ScfluxFormatException;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.core.anndata.MissingColumnException;
-import io.scflux.ops.markers.RankGenesGroups;
+import io.scflux.ops.CatalogStep;
 import io.scflux.ops.markers.RankGenesGroupsOptions;
-import io.scflux.ops.markers.RankGenesGroupsOptions.CorrMethod;
 import io.scflux.ops.markers.RankGenesGroupsOptions.Method;
+import io.scflux.ops.parameter.Arguments;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
 import reactor.core.publisher.Mono;
 
 /**
@@ -37,58 +35,6 @@ import reactor.core.publisher.Mono;
 final class RankGenesGroupsCommand extends OpCommand {
 
     @Option(
-            names = "--groupby",
-            required = true,
-            paramLabel = "COL",
-            description = "obs column of the groups (categorical, or strings).")
-    String groupby;
-
-    @Option(
-            names = "--method",
-            paramLabel = "t-test|t-test_overestim_var|wilcoxon",
-            defaultValue = "t-test",
-            description = "The test (default: ${DEFAULT-VALUE}). wilcoxon reads X once more, its non-zero values "
-                    + "going to the cache folder (SCFLUX_CACHE_DIR, else $TMPDIR/scflux-cache-<uid>) 8 bytes each "
-                    + "when they exceed 128 MiB.")
-    String method;
-
-    @Option(
-            names = "--groups",
-            split = ",",
-            paramLabel = "A,B",
-            description = "The groups to rank genes for, in this order (default: all).")
-    List<String> groups;
-
-    @Option(
-            names = "--reference",
-            paramLabel = "REF",
-            defaultValue = RankGenesGroupsOptions.REST,
-            description = "The group each group is compared with (default: ${DEFAULT-VALUE}, all other cells).")
-    String reference;
-
-    @Option(names = "--n-genes", paramLabel = "N", description = "Genes kept per group, best first (default: all).")
-    Integer nGenes;
-
-    @Option(
-            names = "--pts",
-            description = "Also the fraction of each group's cells (pts) and of the rest's "
-                    + "(pts_rest) where each gene is not zero.")
-    boolean pts;
-
-    @Option(
-            names = "--corr-method",
-            paramLabel = "benjamini-hochberg|bonferroni",
-            defaultValue = "benjamini-hochberg",
-            description = "How p-values are adjusted for the number of genes (default: ${DEFAULT-VALUE}).")
-    String corrMethod;
-
-    @Option(names = "--tie-correct", description = "Tie correction of the Wilcoxon test's variance.")
-    boolean tieCorrect;
-
-    @Option(names = "--layer", paramLabel = "NAME", description = "Test this layer instead of X.")
-    String layer;
-
-    @Option(
             names = "--csv",
             paramLabel = "OUT.csv",
             description = "Also write the results as one table: group, rank, names, scores, logfoldchanges, pvals, "
@@ -97,35 +43,19 @@ final class RankGenesGroupsCommand extends OpCommand {
 
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        RankGenesGroupsOptions options;
-        try {
-            options = RankGenesGroupsOptions.of(groupby)
-                    .withMethod(Method.of(method))
-                    .withGroups(groups)
-                    .withReference(reference)
-                    .withNGenes(nGenes)
-                    .withPts(pts)
-                    .withCorrMethod(CorrMethod.of(corrMethod))
-                    .withTieCorrect(tieCorrect)
-                    .withLayer(layer);
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage(), e);
-        }
+        Arguments arguments = arguments();
+        CatalogStep.Bound rank = bind(step(), arguments, data);
         if (csv != null) {
             Scflux.target(spec, "--csv", csv, List.of(input));
-        }
-        if (!data.obs().has(groupby)) {
-            throw new MissingColumnException(input + ": --groupby " + groupby + " is not an obs column (columns: "
-                    + String.join(", ", data.obs().columns().keySet()) + ")");
         }
         if (data.nObs() == 0) {
             throw new ScfluxFormatException(
                     input.toString(),
                     "/obs",
-                    "no cells: rank_genes_groups needs at least " + "one group of --groupby " + groupby
-                            + " with two cells or more");
+                    "no cells: rank_genes_groups needs at least one group of --groupby "
+                            + arguments.get(RankGenesGroupsOptions.GROUPBY) + " with two cells or more");
         }
-        Mono<AnnData> ranked = RankGenesGroups.rankGenesGroups(data, options, streaming);
+        Mono<AnnData> ranked = rank.apply(data, streaming);
         return csv == null
                 ? ranked
                 : ranked.doOnNext(result -> MarkerTable.write(MarkerTable.results(result.uns()), csv));
@@ -134,6 +64,6 @@ final class RankGenesGroupsCommand extends OpCommand {
     /** The Wilcoxon test reads X again: a compressed X goes through the block cache. */
     @Override
     boolean rereadsX() {
-        return Method.WILCOXON.scanpyName().equals(method);
+        return Method.WILCOXON.scanpyName().equals(arguments().get(RankGenesGroupsOptions.METHOD));
     }
 }

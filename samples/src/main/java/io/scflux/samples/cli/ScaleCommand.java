@@ -4,14 +4,7 @@
  */
 package io.scflux.samples.cli;
 
-import io.scflux.core.Streaming;
-import io.scflux.core.anndata.AnnData;
-import io.scflux.ops.scale.Scale;
-import io.scflux.ops.scale.ScaleOptions;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
-import picocli.CommandLine.ParameterException;
-import reactor.core.publisher.Mono;
 
 /** {@code scflux scale}: each gene to zero mean and unit variance as scanpy's {@code sc.pp.scale}. */
 @Command(
@@ -24,23 +17,6 @@ import reactor.core.publisher.Mono;
                     + "block."
         })
 final class ScaleCommand extends OpCommand {
-
-    @Option(
-            names = "--max-value",
-            paramLabel = "V",
-            description = "Clip scaled values above V (and below -V when centring); default: no clipping.")
-    Double maxValue;
-
-    @Option(names = "--no-zero-center", description = "Do not centre genes on their mean (X keeps its sparsity).")
-    boolean noZeroCenter;
-
-    @Override
-    Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        if (maxValue != null && !(maxValue > 0)) {
-            throw new ParameterException(spec.commandLine(), "--max-value must be positive, got " + maxValue);
-        }
-        return Scale.scale(data, new ScaleOptions(!noZeroCenter, maxValue), streaming);
-    }
 
     @Override
     boolean rereadsX() {

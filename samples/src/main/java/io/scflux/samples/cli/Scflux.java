@@ -60,6 +60,7 @@ public final class Scflux implements Runnable {
     private static final List<Class<?>> COMMANDS = List.of(
             SynthCommand.class,
             InfoCommand.class,
+            StepsCommand.class,
             BenchCommand.class,
             QcCommand.class,
             FilterCellsCommand.class,
@@ -264,6 +265,11 @@ public final class Scflux implements Runnable {
     private static CommandLine commandLine(List<Class<?>> commands) {
         CommandLine cl = new CommandLine(new Scflux());
         commands.forEach(cl::addSubcommand);
+        cl.getSubcommands().values().forEach(sub -> {
+            if (sub.getCommand() instanceof OpCommand op) {
+                StepOptions.add(sub.getCommandSpec(), op.parameters());
+            }
+        });
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionStrategy(parsed -> {
             ((Scflux) cl.getCommand()).verbosity(); // -v with -q is a usage error, whatever the command

@@ -8,11 +8,15 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
+import io.scflux.ops.CatalogStep;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A checked {@code POST /jobs} body: an input {@code .h5ad} (or Cell Ranger {@code .h5}), a dataset of the data
@@ -23,7 +27,7 @@ import java.util.List;
 record JobRequest(String input, Path file, DataFolder folder, List<String> stepNames, List<Step.Bound> steps) {
 
     /**
-     * The most steps a job may have: ten times the longest pipeline of the catalog's nine steps, so no real job meets
+     * The most steps a job may have: ten times the longest pipeline of the catalog's ten steps, so no real job meets
      * it, while each step is at least a view over X that every read goes through, and often a pass over X: a job of
      * thousands is a mistake or an attack (5,000 overflowed the stack of the thread that ran them). 100 steps with
      * their own params take a few KB of JSON, far under --max-body, so the cap, not the body's size, bounds a job.
@@ -56,7 +60,7 @@ record JobRequest(String input, Path file, DataFolder folder, List<String> stepN
         }
         Params params = new Params(root.get("params"));
         List<String> names = new ArrayList<>();
-        List<Step.Bound> bound = new ArrayList<>();
+        List<Step> read = new ArrayList<>();
         List<Params> own = new ArrayList<>();
         for (int i = 0; i < steps.size(); i++) {
             String field = "steps[" + i + "]";
@@ -73,15 +77,52 @@ record JobRequest(String input, Path file, DataFolder folder, List<String> stepN
                         field,
                         field + " must be a step name (or {\"step\": NAME, \"params\": " + "{...}}), got " + entry);
             }
-            Step step = Step.of(entry.textValue(), field);
-            names.add(step.wireName());
-            bound.add(step.bind(stepParams));
+            Step step = Step.read(Step.named(entry.textValue(), field), stepParams);
+            names.add(Step.wireName(step.step()));
+            read.add(step);
         }
         params.checkAllRead();
         for (Params p : own) {
             p.checkAllRead();
         }
-        return new JobRequest(input, file, folder, List.copyOf(names), List.copyOf(bound));
+        checkColumns(file, input, read);
+        return new JobRequest(
+                input,
+                file,
+                folder,
+                List.copyOf(names),
+                read.stream().map(Step::bound).toList());
+    }
+
+    /**
+     * Refuses a column parameter naming a column that neither the input {@code file} nor an earlier step of
+     * {@code steps} has (hvg's highly_variable, normalize's key_added), as an {@link InvalidField} naming the
+     * parameter. Reads the input's annotations only when some parameter names a column.
+     */
+    private static void checkColumns(Path file, String input, List<Step> steps) {
+        if (steps.stream()
+                .allMatch(s -> s.step().columns(s.arguments(), true).isEmpty()
+                        && s.step().columns(s.arguments(), false).isEmpty())) {
+            return;
+        }
+        AnnData data = H5ad.read(file);
+        Set<String> obs = new LinkedHashSet<>(data.obs().columns().keySet());
+        Set<String> var = new LinkedHashSet<>(data.var().columns().keySet());
+        for (Step s : steps) {
+            for (boolean onObs : new boolean[] {true, false}) {
+                Set<String> have = onObs ? obs : var;
+                for (CatalogStep.ColumnArgument c : s.step().columns(s.arguments(), onObs)) {
+                    if (!have.contains(c.column())) {
+                        throw new InvalidField(
+                                s.params().fieldOf(c.parameter().name()),
+                                c.parameter().name() + ": " + input + " has no " + (onObs ? "obs" : "var") + " column "
+                                        + c.column() + " (columns: " + String.join(", ", have) + ")");
+                    }
+                }
+            }
+            obs.addAll(s.step().adds(s.arguments(), true));
+            var.addAll(s.step().adds(s.arguments(), false));
+        }
     }
 
     /**

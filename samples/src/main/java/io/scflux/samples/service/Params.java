@@ -5,15 +5,21 @@
 package io.scflux.samples.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.scflux.ops.CatalogStep;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.Parameter;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
- * The {@code params} object of a job request, read by the steps that use them; a value of the wrong type or range, or
- * a name no step reads, is an {@link InvalidField} naming {@code params.NAME}. A step given as an object has its own
+ * The {@code params} object of a job request, read by the steps whose catalog parameters name them; a value of the
+ * wrong type or range (as the parameter says), or a name no step reads, is an {@link InvalidField} naming
+ * {@code params.NAME}. A step given as an object has its own
  * params ({@code steps[i].params}), looked up first.
  */
 final class Params {
@@ -47,106 +53,35 @@ final class Params {
     }
 
     /**
-     * Exactly one of {@code names} given, as {@code step} needs (scanpy's filters take one criterion per call): its
-     * name, or an {@link InvalidField} naming the params.
+     * The values of {@code step}'s parameters here or in the shared params, as JSON gives them (numbers, bools,
+     * strings, lists of them), for the parameters to convert and check; each is marked read.
      */
-    String oneOf(String step, String... names) {
-        String given = null;
-        for (String name : names) {
-            if (value(name) != null) {
-                if (given != null) {
-                    throw new InvalidField(
-                            fieldOf(name),
-                            "step " + step + " takes one of " + String.join(", ", names) + ", got " + given + " and "
-                                    + name);
-                }
-                given = name;
+    Arguments arguments(CatalogStep step) {
+        Map<String, Object> given = new LinkedHashMap<>();
+        for (Parameter<?> p : step.parameters()) {
+            JsonNode v = value(p.name());
+            if (v != null) {
+                given.put(p.name(), plain(v));
             }
         }
-        if (given == null) {
-            throw new InvalidField(field, "step " + step + " needs one of " + String.join(", ", names));
-        }
-        return given;
+        return Arguments.of(given);
     }
 
-    /** A finite number, or null when absent. */
-    Double number(String name) {
-        JsonNode v = value(name);
-        if (v == null) {
-            return null;
+    /** {@code v} as a Java value: a Number, Boolean, String or List of them; an object stays a JsonNode (refused). */
+    private static Object plain(JsonNode v) {
+        if (v.isIntegralNumber() || v.isNumber()) {
+            return v.numberValue();
         }
-        if (!v.isNumber() || !Double.isFinite(v.doubleValue())) {
-            throw new InvalidField(fieldOf(name), name + " must be a number, got " + v);
+        if (v.isBoolean()) {
+            return v.booleanValue();
         }
-        return v.doubleValue();
-    }
-
-    /** An integer of at least {@code min}, or null when absent. */
-    Integer integer(String name, int min) {
-        JsonNode v = value(name);
-        if (v == null) {
-            return null;
+        if (v.isTextual()) {
+            return v.textValue();
         }
-        if (!v.canConvertToInt() || !v.isIntegralNumber() || v.intValue() < min) {
-            throw new InvalidField(fieldOf(name), name + " must be an integer of at least " + min + ", got " + v);
-        }
-        return v.intValue();
-    }
-
-    /** A JSON array of integers of at least {@code min} (empty: none), or null when absent. */
-    List<Integer> integers(String name, int min) {
-        JsonNode v = value(name);
-        if (v == null) {
-            return null;
-        }
-        List<Integer> out = new ArrayList<>();
         if (v.isArray()) {
-            for (JsonNode e : v) {
-                if (!e.canConvertToInt() || !e.isIntegralNumber() || e.intValue() < min) {
-                    out = null;
-                    break;
-                }
-                out.add(e.intValue());
-            }
-        }
-        if (!v.isArray() || out == null) {
-            throw new InvalidField(
-                    fieldOf(name), name + " must be an array of integers of at least " + min + ", got " + v);
-        }
-        return out;
-    }
-
-    /** A positive finite number, or null when absent. */
-    Double positive(String name) {
-        JsonNode v = value(name);
-        if (v == null) {
-            return null;
-        }
-        if (!v.isNumber() || !(v.doubleValue() > 0) || Double.isInfinite(v.doubleValue())) {
-            throw new InvalidField(fieldOf(name), name + " must be a positive number, got " + v);
-        }
-        return v.doubleValue();
-    }
-
-    /** A string, or null when absent. */
-    String text(String name) {
-        JsonNode v = value(name);
-        if (v == null) {
-            return null;
-        }
-        if (!v.isTextual() || v.textValue().isEmpty()) {
-            throw new InvalidField(fieldOf(name), name + " must be a non-empty string, got " + v);
-        }
-        return v.textValue();
-    }
-
-    /** A string that must be given. */
-    String requiredText(String name, String step) {
-        String v = text(name);
-        if (v == null) {
-            throw new InvalidField(
-                    (shared == null ? field : shared.field) + "." + name,
-                    "step " + step + " needs " + "params." + name);
+            List<Object> out = new ArrayList<>();
+            v.forEach(e -> out.add(plain(e)));
+            return out;
         }
         return v;
     }
@@ -178,8 +113,14 @@ final class Params {
         return v == null || v.isNull() ? null : v;
     }
 
-    /** Where {@code name} is, for an error: this object's field, or the shared one's when only it has it. */
-    private String fieldOf(String name) {
+    /**
+     * Where {@code name} is, for an error: this object's field, or the shared one's when only it has it; for null (a
+     * fault of no one parameter), this object's field.
+     */
+    String fieldOf(String name) {
+        if (name == null) {
+            return field;
+        }
         boolean here = node != null && node.has(name) && !node.get(name).isNull();
         return here || shared == null ? field + "." + name : shared.fieldOf(name);
     }

@@ -20,6 +20,7 @@ import io.scflux.samples.plot.Plot;
 import io.scflux.samples.plot.PlotOptions;
 import io.scflux.samples.report.ErrorKind;
 import io.scflux.samples.report.ErrorMessage;
+import io.scflux.samples.report.StepCatalogJson;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,6 +102,7 @@ public final class Service implements Disposable {
                 .get("/jobs/{id}/plots/{image}", this::plot)
                 .delete("/jobs/{id}", this::cancel)
                 .get("/datasets/{name}/obs", this::obs)
+                .get("/steps", this::steps)
                 .get("/metrics", this::metrics);
         // Each request is handled on the parallel scheduler, not inline on its event loop: Reactor Netty 1.3.7 stops
         // reading a keep-alive connection when a request that came before the last one's operations ended is answered
@@ -298,6 +300,13 @@ public final class Service implements Disposable {
                         IllegalArgumentException.class,
                         e -> new Problem(
                                 HttpResponseStatus.CONFLICT, "Cannot draw " + plot.wireName(), e.getMessage(), "plot"));
+    }
+
+    /** {@code GET /steps}: the steps a job may name, with their parameters ({@link StepCatalogJson}). */
+    private Publisher<Void> steps(HttpServerRequest request, HttpServerResponse response) {
+        return response.header(HttpHeaderNames.CONTENT_TYPE, "application/json")
+                .sendString(Mono.just(StepCatalogJson.json()))
+                .then();
     }
 
     private Publisher<Void> metrics(HttpServerRequest request, HttpServerResponse response) {

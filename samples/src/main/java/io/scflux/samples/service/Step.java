@@ -4,136 +4,35 @@
  */
 package io.scflux.samples.service;
 
+import io.scflux.core.InvalidOptionException;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
-import io.scflux.ops.Pp;
-import io.scflux.ops.filter.FilterOptions;
-import io.scflux.ops.hvg.HighlyVariableGenesOptions;
-import io.scflux.ops.log1p.Log1pOptions;
-import io.scflux.ops.markers.RankGenesGroups;
+import io.scflux.ops.CatalogStep;
+import io.scflux.ops.StepCatalog;
 import io.scflux.ops.markers.RankGenesGroupsOptions;
-import io.scflux.ops.normalize.NormalizeTotalOptions;
+import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.parameter.InvalidParameterException;
 import io.scflux.ops.pca.PcaOptions;
 import io.scflux.ops.pseudobulk.PseudobulkOptions;
-import io.scflux.ops.qc.QcMetricsOptions;
-import java.util.Arrays;
-import java.util.List;
-import java.util.Locale;
+import io.scflux.samples.report.StepCatalogJson;
 import java.util.function.BiFunction;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import reactor.core.publisher.Mono;
 
 /**
- * A step a service job may name, bound to its {@link Params} into the {@link Pp} call the matching CLI command makes:
- * the option records check the values, so the service and the CLI accept the same ones.
+ * A step a service job may name: a step of the {@link StepCatalog}, by the command line's name with {@code _} for
+ * {@code -} ({@code qc}, {@code hvg}, {@code filter_cells}) or by scanpy's function name ({@code
+ * highly_variable_genes}); its params, under scanpy's names, are read and checked by the catalog's parameters, so the
+ * service takes every step and parameter the command line takes, and refuses the values it refuses.
+ *
+ * @param step      the catalog's step
+ * @param arguments its values, by scanpy's names
+ * @param params    the params they were read from (for the field an error names)
+ * @param bound     the step's call
  */
-enum Step {
-    FILTER_CELLS {
-        @Override
-        Bound bind(Params params) {
-            FilterOptions options =
-                    filter(params, "filter_cells", "min_counts", "min_genes", "max_counts", "max_genes");
-            return (data, streaming) -> Pp.filterCells(data, options, streaming);
-        }
-    },
-    FILTER_GENES {
-        @Override
-        Bound bind(Params params) {
-            FilterOptions options =
-                    filter(params, "filter_genes", "min_counts", "min_cells", "max_counts", "max_cells");
-            return (data, streaming) -> Pp.filterGenes(data, options, streaming);
-        }
-    },
-    QC {
-        @Override
-        Bound bind(Params params) {
-            QcMetricsOptions options = QcMetricsOptions.defaults();
-            List<Integer> ranks = params.integers("percent_top", 1); // scanpy's default: 50, 100, 200, 500
-            QcMetricsOptions chosen = ranks == null ? options : options.withPercentTop(ranks.toArray(Integer[]::new));
-            return (data, streaming) -> Pp.calculateQcMetrics(data, chosen, streaming);
-        }
-    },
-    NORMALIZE {
-        @Override
-        Bound bind(Params params) {
-            NormalizeTotalOptions options =
-                    NormalizeTotalOptions.defaults().withTargetSum(params.positive("target_sum"));
-            return (data, streaming) -> Pp.normalizeTotal(data, options, streaming);
-        }
-    },
-    LOG1P {
-        @Override
-        Bound bind(Params params) {
-            return (data, streaming) -> Pp.log1p(data, Log1pOptions.defaults(), streaming);
-        }
-    },
-    HVG {
-        @Override
-        Bound bind(Params params) {
-            HighlyVariableGenesOptions options = HighlyVariableGenesOptions.defaults();
-            String flavor = params.text("flavor");
-            if (flavor != null) {
-                options = options.withFlavor(option("flavor", () -> HighlyVariableGenesOptions.Flavor.of(flavor)));
-            }
-            Integer n = params.integer("n_top_genes", 1);
-            if (n != null) {
-                options = options.withNTopGenes(n);
-            }
-            HighlyVariableGenesOptions chosen = options;
-            return (data, streaming) -> Pp.highlyVariableGenes(data, chosen, streaming);
-        }
-    },
-    PCA {
-        @Override
-        Bound bind(Params params) {
-            Integer n = params.integer("n_comps", 1);
-            PcaOptions options =
-                    n == null ? PcaOptions.defaults() : PcaOptions.defaults().withNComps(n);
-            return sized((data, streaming) -> Pp.pca(data, options, streaming), (size, input) -> size.withPca(n));
-        }
-    },
-    PSEUDOBULK {
-        @Override
-        Bound bind(Params params) {
-            String sample = params.requiredText("sample_col", "pseudobulk");
-            String groups = params.requiredText("groups_col", "pseudobulk");
-            PseudobulkOptions options = option("groups_col", () -> PseudobulkOptions.of(sample, groups));
-            String mode = params.text("mode");
-            PseudobulkOptions chosen = mode == null
-                    ? options
-                    : options.withMode(
-                            option("mode", () -> PseudobulkOptions.Mode.valueOf(mode.toUpperCase(Locale.ROOT))));
-            return sized(
-                    (data, streaming) -> Pp.pseudobulk(data, chosen, streaming),
-                    (size, input) -> size.asPseudobulk(input, sample, groups));
-        }
-    },
-    RANK_GENES_GROUPS {
-        @Override
-        Bound bind(Params params) {
-            String groupby = params.requiredText("groupby", "rank_genes_groups");
-            RankGenesGroupsOptions options = RankGenesGroupsOptions.of(groupby);
-            String method = params.text("method");
-            if (method != null) {
-                options = options.withMethod(option("method", () -> RankGenesGroupsOptions.Method.of(method)));
-            }
-            String reference = params.text("reference");
-            if (reference != null) {
-                options = options.withReference(reference);
-            }
-            Integer n = params.integer("n_genes", 1);
-            if (n != null) {
-                options = options.withNGenes(n);
-            }
-            RankGenesGroupsOptions chosen = options;
-            return sized(
-                    (data, streaming) -> RankGenesGroups.rankGenesGroups(data, chosen, streaming),
-                    (size, input) -> size.withRankGenesGroups(input, groupby, n));
-        }
-    };
+record Step(CatalogStep step, Arguments arguments, Params params, Bound bound) {
 
-    /** A step with its options: computes on subscription, as the {@link Pp} call it makes. */
+    /** A step with its options: computes on subscription, as the call the catalog makes. */
     interface Bound extends BiFunction<AnnData, Streaming, Mono<AnnData>> {
 
         /**
@@ -145,45 +44,50 @@ enum Step {
         }
     }
 
-    /** This step with its options read from {@code params}. */
-    abstract Bound bind(Params params);
-
-    /** The name a request uses: {@code qc}, {@code hvg}... */
-    String wireName() {
-        return name().toLowerCase(Locale.ROOT);
+    /** The name a request uses for {@code step}: {@code qc}, {@code hvg}, {@code filter_cells}... */
+    static String wireName(CatalogStep step) {
+        return StepCatalogJson.serviceName(step);
     }
 
-    /** The step named {@code name}, or an {@link InvalidField} for {@code field} listing the known ones. */
-    static Step of(String name, String field) {
-        for (Step s : values()) {
-            if (s.wireName().equals(name)) {
+    /** The catalog's step named {@code name}, or an {@link InvalidField} for {@code field} listing the known ones. */
+    static CatalogStep named(String name, String field) {
+        for (CatalogStep s : StepCatalog.steps()) {
+            if (wireName(s).equals(name) || s.function().equals(name)) {
                 return s;
             }
         }
         throw new InvalidField(
                 field,
                 "unknown step " + name + " (known: "
-                        + Arrays.stream(values()).map(Step::wireName).collect(Collectors.joining(", ")) + ")");
+                        + StepCatalog.steps().stream().map(Step::wireName).collect(Collectors.joining(", ")) + ")");
     }
 
-    /**
-     * The one criterion of a filter step among {@code min_counts}, the minimum of the other measure, {@code max_counts}
-     * and its maximum, in that order (scanpy's parameters).
-     */
-    private static FilterOptions filter(
-            Params params, String step, String minCounts, String minOther, String maxCounts, String maxOther) {
-        String given = params.oneOf(step, minCounts, minOther, maxCounts, maxOther);
-        if (given.equals(minCounts) || given.equals(maxCounts)) {
-            double n = params.number(given);
-            return given.equals(minCounts) ? FilterOptions.minCounts(n) : FilterOptions.maxCounts(n);
+    /** {@code step} with its values read from {@code params}: checked now, refused as an {@link InvalidField}. */
+    static Step read(CatalogStep step, Params params) {
+        Arguments arguments = params.arguments(step);
+        CatalogStep.Bound run;
+        try {
+            run = step.bind(arguments);
+        } catch (InvalidParameterException e) {
+            throw new InvalidField(params.fieldOf(e.parameter()), e.getMessage());
+        } catch (InvalidOptionException e) {
+            throw new InvalidField(params.fieldOf(null), e.getMessage());
         }
-        long n = params.integer(given, 0);
-        return given.equals(minOther) ? FilterOptions.minGenes(n) : FilterOptions.maxGenes(n);
-    }
-
-    /** {@code run}, whose output's estimate grows as {@code grow} says rather than by columns. */
-    private static Bound sized(Bound run, BiFunction<OutputEstimate, AnnData, OutputEstimate> grow) {
-        return new Bound() {
+        BiFunction<OutputEstimate, AnnData, OutputEstimate> grow = switch (step.function()) {
+            case "pca" -> (size, input) -> size.withPca(arguments.get(PcaOptions.N_COMPS));
+            case "pseudobulk" ->
+                (size, input) -> size.asPseudobulk(
+                        input,
+                        arguments.get(PseudobulkOptions.SAMPLE_COL),
+                        arguments.get(PseudobulkOptions.GROUPS_COL));
+            case "rank_genes_groups" ->
+                (size, input) -> size.withRankGenesGroups(
+                        input,
+                        arguments.get(RankGenesGroupsOptions.GROUPBY),
+                        arguments.get(RankGenesGroupsOptions.N_GENES));
+            default -> (size, input) -> size.withColumns();
+        };
+        return new Step(step, arguments, params, new Bound() {
             @Override
             public Mono<AnnData> apply(AnnData data, Streaming streaming) {
                 return run.apply(data, streaming);
@@ -193,14 +97,6 @@ enum Step {
             public OutputEstimate grow(OutputEstimate size, AnnData input) {
                 return grow.apply(size, input);
             }
-        };
-    }
-
-    private static <T> T option(String name, Supplier<T> parse) {
-        try {
-            return parse.get();
-        } catch (IllegalArgumentException e) {
-            throw new InvalidField("params." + name, e.getMessage());
-        }
+        });
     }
 }

@@ -104,7 +104,7 @@ class PseudobulkCommandTest {
         Cli missing =
                 Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "donor", "--groups-col", "cell_type");
         assertEquals(2, missing.exitCode(), "a column named and missing is a usage error, as in every command");
-        assertTrue(missing.err().contains("no obs column 'donor'"), missing.err());
+        assertTrue(missing.err().contains("--sample-col donor is not an obs column"), missing.err());
         assertEquals(
                 2,
                 Cli.run("pseudobulk", in, "-o", bad.toString(), "--sample-col", "sample")

@@ -71,7 +71,7 @@ class StepOptionsTest {
         Cli missing = Cli.run(
                 "qc", IN, "--qc-var", "ribo", "-o", tmp.resolve("x.h5ad").toString());
         assertEquals(2, missing.exitCode());
-        assertTrue(missing.err().contains("qc variable ribo is not a var column"), missing.err());
+        assertTrue(missing.err().contains("--qc-var ribo is not a var column"), missing.err());
         assertEquals(ErrorKind.MISSING_KEY, ErrorKind.of(new io.scflux.core.anndata.MissingColumnException("x")));
     }
 

@@ -301,6 +301,43 @@ class ServiceTest {
     }
 
     /**
+     * The steps and their params come from the step catalog: scale (which the service once lacked) and qc's qc_vars
+     * run, a column an earlier step adds (hvg's highly_variable) may be named by a later one, and {@code GET /steps}
+     * lists what a job may name.
+     */
+    @Test
+    void everyCatalogStepRunsAndAnEarlierStepsColumnMayBeNamed() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        JsonNode done = awaitEnd(submit("[\"qc\", \"normalize\", \"log1p\", \"hvg\", {\"step\": \"pca\", \"params\": "
+                + "{\"mask_var\": \"highly_variable\", \"n_comps\": 5}}, {\"step\": \"qc\", \"params\": {\"qc_vars\": "
+                + "[\"highly_variable\"], \"percent_top\": []}}, \"scale\"]"));
+        assertEquals("done", done.get("event").asText(), done.toString());
+        AnnData out = H5ad.read(data.resolve(done.get("output").asText()));
+        assertTrue(
+                out.var().has("std") && out.obsm().containsKey("X_pca"),
+                out.var().columns().keySet().toString());
+        assertTrue(
+                out.obs().has("pct_counts_highly_variable"),
+                out.obs().columns().keySet().toString());
+        JsonNode steps = json(new String(fetch("/steps").body, StandardCharsets.UTF_8));
+        List<String> names = new ArrayList<>();
+        steps.get("steps").forEach(st -> names.add(st.get("service").asText()));
+        assertEquals(
+                List.of(
+                        "qc",
+                        "filter_cells",
+                        "filter_genes",
+                        "normalize",
+                        "log1p",
+                        "hvg",
+                        "scale",
+                        "pca",
+                        "rank_genes_groups",
+                        "pseudobulk"),
+                names);
+    }
+
+    /**
      * Filters in a job, each with its own criterion as a step object: the output holds the cells and genes that pass
      * both, counted here from the input's counts, with scanpy's columns.
      */
@@ -470,6 +507,16 @@ class ServiceTest {
                 "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"step\": \"filter_genes\", \"params\": "
                         + "{\"min_cells\": 5, \"n_comps\": 3}}]}                                        | steps[0].params.n_comps",
                 "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [{\"params\": {}}]}                        | steps[0].step",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"rank_genes_groups\"], \"params\": {\"groupby\": "
+                        + "\"nope\"}}                                                                  | params.groupby",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"qc\"], \"params\": {\"qc_vars\": [\"nope\"]}}  "
+                        + "| params.qc_vars",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"hvg\", {\"step\": \"pca\", \"params\": "
+                        + "{\"mask_var\": \"nope\"}}]}                                         | steps[1].params.mask_var",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"scale\"], \"params\": {\"max_value\": -1}} "
+                        + "| params.max_value",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"pca\"], \"params\": {\"n_comps\": 2.5}} "
+                        + "| params.n_comps",
             })
     void badRequestIsA400ProblemNamingTheField(String body, String field) throws IOException {
         start(2, Schedulers.boundedElastic());

@@ -1,0 +1,149 @@
+"""The step catalog of the jar, from which the parameter checks and command-line options of the public functions are
+made, instead of being written here beside the Java options records.
+
+``scflux steps --json`` prints every step (scanpy's function name, the command, its parameters: scanpy's name, the
+command-line option, the kind of value, scanpy's default, bounds or choices, one line of doc); a number that is not
+finite is the string ``"Infinity"`` there, read here as ``math.inf``. It is read once per
+jar (by path, size and modification time) and cached for the process. A parameter value is checked against it before
+the step's command runs; Python-only parameters (``inplace``, ``copy``, ``out``, the unsupported ones) stay with
+their functions.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import numbers
+from typing import Any
+
+import numpy as np
+
+from . import _cli
+
+#: The layout of ``scflux steps --json`` this package reads.
+FORMAT = 1
+
+
+def steps() -> dict[str, dict[str, Any]]:
+    """The catalog's steps by scanpy's function name."""
+    jar = _cli.find_jar()
+    stat = jar.stat()
+    return _load(str(jar), stat.st_size, stat.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=4)
+def _load(jar: str, size: int, mtime: int) -> dict[str, dict[str, Any]]:
+    document = json.loads(_cli.run(["steps", "--json"]).stdout)
+    if document.get("format") != FORMAT:
+        raise RuntimeError(f"{jar} prints a step catalog of format {document.get('format')!r}; this scflux package "
+                           f"reads format {FORMAT}: use the jar of the same version")
+    for step in document["steps"]:
+        for p in step["parameters"]:
+            for key in ("default", "min", "max", "except"):  # a number that is not finite is written as a string
+                if isinstance(p[key], str) and (key != "default" or p["kind"] == "float"):
+                    p[key] = float(p[key])
+    return {s["function"]: s for s in document["steps"]}
+
+
+def parameter(function: str, name: str) -> dict[str, Any]:
+    """The catalog's parameter ``name`` of ``function``."""
+    for p in steps()[function]["parameters"]:
+        if p["name"] == name:
+            return p
+    raise KeyError(f"the step catalog has no parameter {name} of {function}")
+
+
+def check(function: str, name: str, value):
+    """``value`` of ``function``'s parameter ``name`` as the catalog declares it (type, bounds, choices): returned as
+    the Python value to pass on (an int for a whole number, a list for a list), else ``TypeError``/``ValueError``
+    naming the parameter. ``None`` is returned as is (not given)."""
+    p = parameter(function, name)
+    if value is None:
+        if p["required"]:
+            raise TypeError(f"{function}() missing required argument: {name!r}")
+        return None
+    kind = p["kind"]
+    if kind in ("int_list", "string_list", "var_columns"):
+        if isinstance(value, (str, bytes)) or not hasattr(value, "__iter__"):
+            raise TypeError(f"{name} must be a collection, got {value!r}")
+        return [_one(p, kind.split("_")[0] if kind != "var_columns" else "string", v) for v in value]
+    return _one(p, kind, value)
+
+
+def _one(p: dict[str, Any], kind: str, value):
+    name = p["name"]
+    if kind == "bool":
+        if not isinstance(value, (bool, np.bool_)):
+            raise TypeError(f"{name} must be True or False, got {value!r}")
+        return bool(value)
+    if kind in ("int", "float"):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{name} must be a number, got {value!r}")
+        if kind == "int":
+            if not isinstance(value, numbers.Integral):
+                if not float(value).is_integer():
+                    raise ValueError(f"{name} must be a whole number, got {value!r}")
+            value = int(value)
+        else:
+            value = float(value)
+            if math.isnan(value):
+                raise ValueError(f"{name} must be a number, got nan")
+        _bounds(p, value)
+        return value
+    if not isinstance(value, str) or not value:
+        raise TypeError(f"{name} must be a non-empty str, got {value!r}")
+    if kind == "choice" and value in p["unsupported"]:
+        raise NotImplementedError(f"{name}={value!r} is not supported (scflux has {', '.join(p['choices'])})")
+    if kind == "choice" and value not in p["choices"]:
+        raise ValueError(f"{name} must be one of {', '.join(p['choices'])}, got {value!r}")
+    return value
+
+
+def _bounds(p: dict[str, Any], value) -> None:
+    name, lo, hi = p["name"], p["min"], p["max"]
+    if lo is not None and (value <= lo if p["min_exclusive"] else value < lo):
+        raise ValueError(f"{name} must be {'more than' if p['min_exclusive'] else 'at least'} {_number(lo)}, "
+                         f"got {value!r}")
+    if hi is not None and (value >= hi if p["max_exclusive"] else value > hi):
+        raise ValueError(f"{name} must be {'less than' if p['max_exclusive'] else 'at most'} {_number(hi)}, "
+                         f"got {value!r}")
+    if p["except"] is not None and value == p["except"]:
+        raise ValueError(f"{name} must not be {_number(p['except'])}, got {value!r}")
+
+
+def _number(v) -> str:
+    return str(int(v)) if isinstance(v, float) and v.is_integer() else str(v)
+
+
+def _same(value, default) -> bool:
+    return (list(value) if isinstance(value, (list, tuple)) else value) == default
+
+
+def options(function: str, **values) -> list[str]:
+    """The command-line options of ``function``'s parameters ``values`` (by scanpy's names), each checked by
+    :func:`check`; a value equal to the catalog's default (or ``None``) gives no option, so the command line applies
+    the default it declares."""
+    out: list[str] = []
+    for name, value in values.items():
+        p = parameter(function, name)
+        value = check(function, name, value)
+        if value is None or (p["default"] is not None and _same(value, p["default"])):
+            continue
+        option = p["option"]
+        if p["kind"] == "bool":
+            out.append(option if value else "--no-" + option[2:])
+        elif isinstance(value, list):
+            out += [option, ",".join(_text(v) for v in value) if value else "none"]
+        else:
+            out += [option, _text(value)]
+    return out
+
+
+def _text(value) -> str:
+    """A value as the command line parses it (Java's ``Double.parseDouble``/``Integer.parseInt``)."""
+    if isinstance(value, float):
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return repr(value)
+    return str(value)

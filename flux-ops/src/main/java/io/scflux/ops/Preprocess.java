@@ -101,12 +101,15 @@ public final class Preprocess {
         Log1p.apply(out, options.log1p(), streaming);
         Frame obs = out.obs().indexOnly();
         Frame var = out.var().indexOnly();
-        out.setPending(new PendingColumns(folding.result().map(sums -> {
-            AnnData columns = new AnnData(null, obs.copy(), var.copy());
-            QcMetrics.annotate(columns, options.qc(), pass, sums, streaming);
-            NormalizeTotal.annotate(columns, counts, pass::total, factors, options.normalize(), streaming);
-            return columns;
-        })));
+        out.setPending(new PendingColumns(
+                folding.result().map(sums -> {
+                    AnnData columns = new AnnData(null, obs.copy(), var.copy());
+                    QcMetrics.annotate(columns, options.qc(), pass, sums, streaming);
+                    NormalizeTotal.annotate(columns, counts, pass::total, factors, options.normalize(), streaming);
+                    return columns;
+                }),
+                AnnData::obs,
+                AnnData::var));
     }
 
     /** The factors of rows {@code [from, to)}, from the totals the pass has made for them. */

@@ -265,7 +265,7 @@ public final class AnnData {
             }
             AnnData out = copy();
             out.pending = null;
-            return pending.putInto(out).thenReturn(out);
+            return pending.putInto(out.obs(), out.var()).thenReturn(out);
         });
     }
 

@@ -5,6 +5,7 @@
 package io.scflux.core.anndata;
 
 import java.util.Objects;
+import java.util.function.Function;
 import reactor.core.publisher.Mono;
 
 /**
@@ -18,23 +19,27 @@ import reactor.core.publisher.Mono;
  */
 public final class PendingColumns {
 
-    private final Mono<AnnData> columns;
+    /** On subscription, the frames made: obs's columns, then var's. */
+    private final Mono<Frame[]> columns;
     /** The rows of the columns made that the container holds, in its order; null for all. */
     private final int[] rows;
     /** Likewise, the genes. */
     private final int[] cols;
 
     /**
-     * The columns that {@code columns} makes: on subscription, a container without X whose obs and var, indexed as
-     * the container's own were when the pass was set up, hold the columns to put.
+     * The columns that {@code made} makes: on subscription, something (a container without X, say) whose obs and
+     * var frames, indexed as the container's own were when the pass was set up, hold the columns to put.
      *
-     * @param columns a cold Mono, subscribed at each completion
+     * @param made a cold Mono, subscribed at each completion
+     * @param obs the frame of obs columns in what {@code made} emits
+     * @param var the frame of var columns in it
+     * @param <T> what {@code made} emits
      */
-    public PendingColumns(Mono<AnnData> columns) {
-        this(Objects.requireNonNull(columns, "columns"), null, null);
+    public <T> PendingColumns(Mono<T> made, Function<? super T, Frame> obs, Function<? super T, Frame> var) {
+        this(null, null, Objects.requireNonNull(made, "made").map(m -> new Frame[] {obs.apply(m), var.apply(m)}));
     }
 
-    private PendingColumns(Mono<AnnData> columns, int[] rows, int[] cols) {
+    private PendingColumns(int[] rows, int[] cols, Mono<Frame[]> columns) {
         this.columns = columns;
         this.rows = rows;
         this.cols = cols;
@@ -42,7 +47,7 @@ public final class PendingColumns {
 
     /** These columns for rows {@code r} and genes {@code c} (null: all) of the container they are pending in. */
     PendingColumns take(int[] r, int[] c) {
-        return new PendingColumns(columns, compose(rows, r), compose(cols, c));
+        return new PendingColumns(compose(rows, r), compose(cols, c), columns);
     }
 
     private static int[] compose(int[] first, int[] then) {
@@ -57,10 +62,10 @@ public final class PendingColumns {
     }
 
     /** Makes the columns, then puts them into {@code into}'s obs and var (replacing any of the same name). */
-    Mono<Void> putInto(AnnData into) {
+    Mono<Void> putInto(Frame obs, Frame var) {
         return columns.doOnNext(made -> {
-                    put(made.obs(), rows, into.obs());
-                    put(made.var(), cols, into.var());
+                    put(made[0], rows, obs);
+                    put(made[1], cols, var);
                 })
                 .then();
     }

@@ -30,13 +30,16 @@ class PendingColumnsTest {
         data.obs().put("kept", ArrayColumn.of(new int[] {7, 8, 9}));
         Frame obs = data.obs().indexOnly();
         Frame var = data.var().indexOnly();
-        return data.setPending(new PendingColumns(Mono.fromCallable(() -> {
-            runs.incrementAndGet();
-            AnnData made = new AnnData(null, obs.copy(), var.copy());
-            made.obs().put("n", ArrayColumn.of(new int[] {10, 11, 12}));
-            made.var().put("g", ArrayColumn.of(new int[] {20, 21}));
-            return made;
-        })));
+        return data.setPending(new PendingColumns(
+                Mono.fromCallable(() -> {
+                    runs.incrementAndGet();
+                    AnnData made = new AnnData(null, obs.copy(), var.copy());
+                    made.obs().put("n", ArrayColumn.of(new int[] {10, 11, 12}));
+                    made.var().put("g", ArrayColumn.of(new int[] {20, 21}));
+                    return made;
+                }),
+                AnnData::obs,
+                AnnData::var));
     }
 
     @Test
@@ -72,9 +75,12 @@ class PendingColumnsTest {
     void aFailedCompletionFailsItsSubscriberAndRunsAgainAtTheNext() {
         AtomicInteger tries = new AtomicInteger();
         AnnData data = AnnData.of(X)
-                .setPending(new PendingColumns(Mono.defer(() -> tries.incrementAndGet() == 1
-                        ? Mono.error(new IllegalStateException("pass failed"))
-                        : Mono.just(new AnnData(null, Frame.ofRange(3), Frame.ofRange(2))))));
+                .setPending(new PendingColumns(
+                        Mono.defer(() -> tries.incrementAndGet() == 1
+                                ? Mono.error(new IllegalStateException("pass failed"))
+                                : Mono.just(new AnnData(null, Frame.ofRange(3), Frame.ofRange(2)))),
+                        AnnData::obs,
+                        AnnData::var));
         assertThrows(IllegalStateException.class, () -> data.complete().block());
         assertNull(data.complete().block().pending());
         assertEquals(2, tries.get());

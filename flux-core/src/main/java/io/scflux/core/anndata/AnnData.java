@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The annotated matrix, shaped like anndata's: {@code X} (cells x genes, any {@link BlockSource}: in memory, backed
@@ -26,7 +27,7 @@ import java.util.Set;
  */
 public final class AnnData {
 
-    private BlockSource x;
+    private @Nullable BlockSource x;
     private final Frame obs;
     private final Frame var;
     private final Map<String, BlockSource> layers = new LinkedHashMap<>();
@@ -35,10 +36,10 @@ public final class AnnData {
     private final Map<String, Object> obsp = new LinkedHashMap<>();
     private final Map<String, Object> varp = new LinkedHashMap<>();
     private final Map<String, Object> uns = new LinkedHashMap<>();
-    private Raw raw;
+    private @Nullable Raw raw;
 
     /** A container over {@code x} (may be null, as in an X-less file) with these obs and var. */
-    public AnnData(BlockSource x, Frame obs, Frame var) {
+    public AnnData(@Nullable BlockSource x, Frame obs, Frame var) {
         this.obs = Objects.requireNonNull(obs, "obs");
         this.var = Objects.requireNonNull(var, "var");
         setX(x);
@@ -58,11 +59,11 @@ public final class AnnData {
     }
 
     /** The main matrix, or null when the container has none. */
-    public BlockSource x() {
+    public @Nullable BlockSource x() {
         return x;
     }
 
-    public AnnData setX(BlockSource newX) {
+    public AnnData setX(@Nullable BlockSource newX) {
         if (newX != null) {
             checkShape("X", newX, nObs(), nVars());
         }
@@ -130,12 +131,12 @@ public final class AnnData {
         return uns;
     }
 
-    public Raw raw() {
+    public @Nullable Raw raw() {
         return raw;
     }
 
     /** Sets {@code raw}, which must hold counts: a {@link Raw} refuses a normalized or staged view. */
-    public AnnData setRaw(Raw newRaw) {
+    public AnnData setRaw(@Nullable Raw newRaw) {
         if (newRaw != null && newRaw.x().nRows() != nObs()) {
             throw new IllegalArgumentException(
                     "raw has " + newRaw.x().nRows() + " rows, the container " + nObs() + " cells");
@@ -224,14 +225,14 @@ public final class AnnData {
     }
 
     /** A matrix's selection: a normalized view keeps its statistics (slicing a normalized matrix); others subset. */
-    private static BlockSource view(BlockSource s, int[] rows, int[] cols) {
+    private static BlockSource view(BlockSource s, int @Nullable [] rows, int @Nullable [] cols) {
         if (rows == null && cols == null) {
             return s;
         }
         return s instanceof NormalizedView v ? v.select(rows, cols, false) : new SubsetSource(s, rows, cols);
     }
 
-    private static Object takeRows(Object v, int[] rows) {
+    private static Object takeRows(Object v, int @Nullable [] rows) {
         if (rows == null) {
             return v;
         }
@@ -244,7 +245,7 @@ public final class AnnData {
         return new SubsetSource((BlockSource) v, rows, null);
     }
 
-    private static Object takeBoth(Object v, int[] idx) {
+    private static Object takeBoth(Object v, int @Nullable [] idx) {
         if (idx == null) {
             return v;
         }

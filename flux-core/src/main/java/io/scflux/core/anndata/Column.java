@@ -4,6 +4,8 @@
  */
 package io.scflux.core.anndata;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One column of an obs or var dataframe, in one of anndata's encodings: a plain array (numbers, bools, strings), a
  * categorical, or a nullable array with a mask.
@@ -13,6 +15,7 @@ public sealed interface Column permits ArrayColumn, CategoricalColumn, NullableC
     int size();
 
     /** The value of row {@code i} boxed (string, boolean, number), or null where it is missing. */
+    @Nullable
     Object get(int i);
 
     /** The rows {@code rows}, in that order (a copy). */

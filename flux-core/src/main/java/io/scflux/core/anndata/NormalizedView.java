@@ -19,6 +19,7 @@ import io.scflux.core.backend.Streaming;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -44,8 +45,8 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
     private final Mono<double[]> factors;
     private final SizeFactorRule rule;
     private final boolean log1p;
-    private final Double base;
-    private final ColumnScale scaling;
+    private final @Nullable Double base;
+    private final @Nullable ColumnScale scaling;
     private final DType dtype;
     private final Backend backend;
 
@@ -54,8 +55,8 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
             Mono<double[]> factors,
             SizeFactorRule rule,
             boolean log1p,
-            Double base,
-            ColumnScale scaling,
+            @Nullable Double base,
+            @Nullable ColumnScale scaling,
             Backend backend) {
         if (counts instanceof NormalizedView || counts instanceof io.scflux.core.StagedSource) {
             throw new IllegalArgumentException("a normalized view reads counts, not " + counts.describe());
@@ -84,12 +85,12 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
     }
 
     /** This view with {@code log1p} applied after the division ({@code base} null for the natural logarithm). */
-    public NormalizedView withLog1p(Double base) {
+    public NormalizedView withLog1p(@Nullable Double base) {
         return withLog1p(base, HostBackend.INSTANCE);
     }
 
     /** {@link #withLog1p(Double)} with the division and logarithm fused on {@code on}'s kernel. */
-    public NormalizedView withLog1p(Double base, Backend on) {
+    public NormalizedView withLog1p(@Nullable Double base, Backend on) {
         if (log1p || scaling != null) {
             throw new IllegalStateException("the view is already " + (log1p ? "log-transformed" : "scaled"));
         }
@@ -113,7 +114,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
      * {@code recalculate} true the factors are computed on the selection (the columns selected) by the view's rule the
      * first time a block is read: the values equal normalizing the selected counts.
      */
-    public NormalizedView select(int[] rows, int[] cols, boolean recalculate) {
+    public NormalizedView select(int @Nullable [] rows, int @Nullable [] cols, boolean recalculate) {
         if (recalculate && scaling != null) {
             throw new IllegalStateException("a scaled view keeps its statistics; select without recalculating, or "
                     + "renormalize and scale again");
@@ -151,11 +152,15 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
      * the host backend, whose kernels the others are checked against, and cannot recompute its factors.
      */
     private Object writeReplace() {
-        return new Shipped(counts, settled().block(), log1p, base, scaling);
+        return new Shipped(counts, Objects.requireNonNull(settled().block(), "factors"), log1p, base, scaling);
     }
 
-    private record Shipped(BlockSource counts, double[] factors, boolean log1p, Double base, ColumnScale scaling)
-            implements java.io.Serializable {
+    private record Shipped(
+            BlockSource counts,
+            double[] factors,
+            boolean log1p,
+            @Nullable Double base,
+            @Nullable ColumnScale scaling) implements java.io.Serializable {
         private Object readResolve() {
             SizeFactorRule none = (c, s) -> Mono.error(new UnsupportedOperationException(
                     "size factors are recomputed where the view was made, not where it was shipped"));
@@ -198,7 +203,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
     }
 
     /** The logarithm's base, null for the natural logarithm (or when the view is not log-transformed). */
-    public Double log1pBase() {
+    public @Nullable Double log1pBase() {
         return base;
     }
 
@@ -246,7 +251,7 @@ public final class NormalizedView implements BlockSource, java.io.Serializable {
 
     @Override
     public RowReader open() {
-        double[] f = factors.block();
+        double[] f = Objects.requireNonNull(factors.block(), "factors");
         boolean single = counts.dtype() != DType.FLOAT64;
         Stage normalized = log1p ? backend.normalizeLog1p(f, single, base) : new RowScale(f);
         Stage stage = scaling == null ? normalized : normalized.then(scaling);

@@ -9,6 +9,7 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the arithmetic on row blocks runs: the JVM heap ({@link HostBackend}) or a device. The operators call these
@@ -67,7 +68,7 @@ public interface Backend {
      * normalize_total's division by the row's factor ({@code factors} indexed by global row, zero taken as one)
      * followed by {@code log1p} in float32 ({@code single}) or float64, divided by {@code ln(base)} (null: natural).
      */
-    Stage normalizeLog1p(double[] factors, boolean single, Double base);
+    Stage normalizeLog1p(double[] factors, boolean single, @Nullable Double base);
 
     /**
      * Adds each column's sum and sum of squares over the block into {@code sum[c]} and {@code squares[c]} (float64),

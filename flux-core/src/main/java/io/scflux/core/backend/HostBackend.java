@@ -9,6 +9,7 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JVM heap: the reference kernels, on primitive arrays, that the operators have always run and that a device's
@@ -66,7 +67,7 @@ public final class HostBackend implements Backend, java.io.Serializable {
     }
 
     @Override
-    public Stage normalizeLog1p(double[] factors, boolean single, Double base) {
+    public Stage normalizeLog1p(double[] factors, boolean single, @Nullable Double base) {
         return NormalizeLog1p.of(factors, single, base);
     }
 
@@ -215,7 +216,7 @@ public final class HostBackend implements Backend, java.io.Serializable {
      * {@link #project} of the block's columns that {@code rowOf} maps to a row of {@code loadings} (-1: left out; null:
      * every column, itself): the same sums, in the same order, as projecting the block with those columns picked.
      */
-    public static RowBlock project(RowBlock block, int[] rowOf, double[] loadings, int k, double[] meanV) {
+    public static RowBlock project(RowBlock block, int @Nullable [] rowOf, double[] loadings, int k, double[] meanV) {
         double[] acc = new double[k];
         int[] indptr = block.indptr();
         int[] indices = block.indices();

@@ -7,6 +7,7 @@ package io.scflux.core.backend;
 import io.scflux.core.BlockSource;
 import io.scflux.core.ForwardingSource;
 import io.scflux.core.RowReader;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A source read from one backend and handed on another ({@link Resident#on}): each block is downloaded from the
@@ -30,7 +31,7 @@ final class PlacedSource extends ForwardingSource implements Resident {
     }
 
     @Override
-    public Object cacheKey() {
+    public @Nullable Object cacheKey() {
         return to.isHost() ? super.cacheKey() : null;
     }
 

@@ -10,6 +10,7 @@ import io.scflux.core.BlockSource;
 import io.scflux.core.pack.PackedBlock;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decoded blocks kept between passes (the stats pass, HVG, the PCA Gram and projection passes read the same
@@ -21,7 +22,7 @@ public final class BlockCache {
     private static final long MB = 1L << 20;
 
     private final long budget;
-    private final Cache<Key, PackedBlock> cache;
+    private final @Nullable Cache<Key, PackedBlock> cache;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder rejections = new LongAdder();
@@ -79,6 +80,7 @@ public final class BlockCache {
     }
 
     /** The cached block for {@code key}, or null; counts the hit. */
+    @Nullable
     PackedBlock lookup(Key key) {
         PackedBlock b = cache == null ? null : cache.getIfPresent(key);
         if (b != null) {
@@ -111,7 +113,9 @@ public final class BlockCache {
     }
 
     private long held() {
-        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+        return cache == null
+                ? 0
+                : cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
     }
 
     /** A block's identity: its source's data and its rows. */

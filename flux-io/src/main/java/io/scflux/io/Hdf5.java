@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /** Attribute, type and error helpers shared by the readers of the anndata on-disk format (read through jhdf). */
 final class Hdf5 {
@@ -107,7 +108,7 @@ final class Hdf5 {
      * The child {@code name} of {@code node} (a soft link followed to its target), or null when {@code node} is not a
      * group or has no such child.
      */
-    static Node childOrNull(Node node, String name) {
+    static @Nullable Node childOrNull(@Nullable Node node, String name) {
         if (!(node instanceof Group g)) {
             return null;
         }
@@ -187,11 +188,11 @@ final class Hdf5 {
      * one anndata does not read for that type (anndata keys its readers by both and refuses the rest). An element
      * without a version (written before anndata 0.8) is read as it always was.
      */
-    static String encodingType(Node node) {
+    static @Nullable String encodingType(Node node) {
         String type = stringAttr(node, ENCODING_TYPE);
         Set<String> known = type == null ? null : ENCODING_VERSIONS.get(type);
         String version = known == null ? null : stringAttr(node, ENCODING_VERSION);
-        if (version != null && !known.contains(version)) {
+        if (version != null && known != null && !known.contains(version)) {
             throw error(
                     node,
                     "unsupported encoding-version " + version + " of encoding-type " + type
@@ -201,7 +202,7 @@ final class Hdf5 {
     }
 
     /** A scalar string attribute, or null when absent; an error when it is not a string. */
-    static String stringAttr(Node node, String name) {
+    static @Nullable String stringAttr(Node node, String name) {
         Object v = attr(node, name);
         if (v == null) {
             return null;
@@ -234,7 +235,7 @@ final class Hdf5 {
     }
 
     /** An integer array attribute ({@code shape}), or null when absent. */
-    static long[] longArrayAttr(Node node, String name) {
+    static long @Nullable [] longArrayAttr(Node node, String name) {
         Object v = attr(node, name);
         if (v == null) {
             return null;
@@ -295,7 +296,12 @@ final class Hdf5 {
         } catch (ScfluxFormatException | MemoryBudgetExceededException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw error(node, e instanceof IllegalArgumentException ? e.getMessage() : "unreadable (" + e + ")", e);
+            throw error(
+                    node,
+                    e instanceof IllegalArgumentException && e.getMessage() != null
+                            ? e.getMessage()
+                            : "unreadable (" + e + ")",
+                    e);
         } catch (OutOfMemoryError e) {
             throw declaredTooLarge(fileName(node), path(node), e);
         }
@@ -311,7 +317,7 @@ final class Hdf5 {
                 + "(java -Xmx)");
     }
 
-    private static Object attr(Node node, String name) {
+    private static @Nullable Object attr(Node node, String name) {
         Map<String, Attribute> attrs;
         try {
             attrs = node.getAttributes();

@@ -12,6 +12,7 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import java.nio.file.Path;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sparse matrix element streamed in row blocks from CSR arrays: those of the file itself for {@code csr_matrix},
@@ -23,7 +24,7 @@ final class SparseFileMatrix extends FileMatrixBase {
     record CsrStore(Path file, FileStamp stamp, CsrArrays arrays) {}
 
     private final Function<ReadStats, CsrStore> store;
-    private volatile CsrStore resolved;
+    private volatile @Nullable CsrStore resolved;
 
     SparseFileMatrix(Path file, String element, MatrixInfo info, FileStamp stamp, Function<ReadStats, CsrStore> store) {
         this(file, element, info, info.dtype(), stamp, store);

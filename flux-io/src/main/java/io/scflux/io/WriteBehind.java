@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Flushes a file that is being written to disk every tenth of a second, on a daemon thread, so that the disk writes
@@ -40,7 +41,7 @@ final class WriteBehind {
     }
 
     /** Starts flushing {@code file}; null when it cannot be opened (the write itself reports real problems). */
-    static WriteBehind start(Path file) {
+    static @Nullable WriteBehind start(Path file) {
         try {
             return new WriteBehind(FileChannel.open(file, StandardOpenOption.WRITE));
         } catch (IOException e) {

@@ -22,6 +22,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * anndata's {@code concat} along obs: cells of every input one after the other, X and the layers every input has
@@ -35,6 +37,7 @@ import java.util.function.Function;
  * keeps the names only ({@code merge=None}); obsm keeps the keys every input has; uns, varm, obsp, varp and raw are
  * dropped, as anndata's defaults do.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Concat {
 
     private Concat() {}
@@ -118,7 +121,7 @@ public final class Concat {
     }
 
     /** Cell names one after the other, each followed by separator and its input's key when a separator is given. */
-    private static PackedStrings names(List<AnnData> inputs, List<String> keys, String separator) {
+    private static PackedStrings names(List<AnnData> inputs, List<String> keys, @Nullable String separator) {
         String[] suffixes = new String[inputs.size()];
         if (separator != null) {
             Arrays.setAll(suffixes, i -> separator + keys.get(i));
@@ -148,7 +151,7 @@ public final class Concat {
         return List.copyOf(out);
     }
 
-    private static BlockSource stack(
+    private static @Nullable BlockSource stack(
             List<AnnData> inputs, Function<AnnData, BlockSource> matrix, List<int[]> maps, int nCols, float fill) {
         List<BlockSource> parts = inputs.stream().map(matrix).toList();
         if (parts.stream().allMatch(p -> p == null)) {

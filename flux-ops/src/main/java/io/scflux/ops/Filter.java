@@ -11,6 +11,7 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.Selection;
 import io.scflux.core.backend.Streaming;
+import org.jspecify.annotations.NullUnmarked;
 import reactor.core.publisher.Mono;
 
 /**
@@ -19,6 +20,7 @@ import reactor.core.publisher.Mono;
  * scanpy adds it ({@code n_counts} in X's sum type, {@code n_genes} / {@code n_cells} int64). Nothing is copied: X,
  * layers and obsm/varm are views of the input's (see {@link AnnData#subset}), read only when written.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Filter {
 
     private Filter() {}

@@ -8,6 +8,8 @@ import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.HostBackend;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-gene sums over the cells of each group (batch), in one pass: the sum of the values, the sum of their squares and
@@ -21,6 +23,7 @@ import io.scflux.core.backend.HostBackend;
  *
  * <p>On a device backend, the sums of the values of a single group are the backend's {@link Backend#columnSums}.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class GeneSums implements Reducer<GeneSums.Sums> {
 
     /** What is summed for a stored value {@code x}. */
@@ -38,7 +41,7 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
     private final int nGroups;
     private final int nGenes;
     private final float scale;
-    private final double[] ceiling;
+    private final double @Nullable [] ceiling;
     private final Backend backend;
 
     private GeneSums(
@@ -48,7 +51,7 @@ final class GeneSums implements Reducer<GeneSums.Sums> {
             int nGroups,
             int nGenes,
             float scale,
-            double[] ceiling,
+            double @Nullable [] ceiling,
             Backend backend) {
         this.kind = kind;
         this.nonzero = nonzero;

@@ -5,6 +5,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link HighlyVariableGenes}, named and defaulted as scanpy's {@code highly_variable_genes}:
@@ -20,7 +21,7 @@ public record HighlyVariableGenesOptions(
         double maxDisp,
         int nBins,
         double span,
-        String batchKey) {
+        @Nullable String batchKey) {
 
     /** scanpy's default when seurat_v3 is asked for without {@code n_top_genes}. */
     public static final int SEURAT_V3_DEFAULT_TOP_GENES = 2000;

@@ -5,9 +5,10 @@
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
+import org.jspecify.annotations.Nullable;
 
 /** The parameter of {@link Log1p}: the logarithm's {@code base}, or null for the natural logarithm (scanpy's default). */
-public record Log1pOptions(Double base) {
+public record Log1pOptions(@Nullable Double base) {
 
     public Log1pOptions {
         if (base != null && !(base > 0 && base != 1 && base < Double.POSITIVE_INFINITY)) {

@@ -10,6 +10,8 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.NormalizedView;
 import io.scflux.core.backend.Streaming;
 import java.util.function.IntToDoubleFunction;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -18,6 +20,7 @@ import reactor.core.publisher.Mono;
  * counts that divides each cell by {@code total / target_sum} as its blocks are read; nothing is materialized. With
  * {@code keyAdded}, obs gets the factors {@code total / target_sum}, as scanpy 1.11 stores its {@code norm_factor}.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class NormalizeTotal {
 
     private NormalizeTotal() {}
@@ -44,7 +47,7 @@ public final class NormalizeTotal {
      * also warns, as scanpy, when {@code x} holds values that are not counts.
      */
     private static Mono<double[]> totals(
-            BlockSource x, NormalizeTotalOptions options, Streaming streaming, AnnData counts) {
+            BlockSource x, NormalizeTotalOptions options, Streaming streaming, @Nullable AnnData counts) {
         SumType type = SumType.normalizing(x.dtype());
         int n = Math.toIntExact(x.nRows());
         boolean exclude = options.excludeHighlyExpressed();
@@ -66,7 +69,7 @@ public final class NormalizeTotal {
      */
     static void apply(
             AnnData data,
-            BlockSource counts,
+            @Nullable BlockSource counts,
             IntToDoubleFunction totals,
             NormalizeTotalOptions options,
             Streaming streaming) {

@@ -5,6 +5,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link NormalizeTotal}, as scanpy's {@code normalize_total} names them: {@code targetSum} (null:
@@ -13,7 +14,10 @@ import io.scflux.core.InvalidOptionException;
  * null).
  */
 public record NormalizeTotalOptions(
-        Double targetSum, boolean excludeHighlyExpressed, double maxFraction, String keyAdded) {
+        @Nullable Double targetSum,
+        boolean excludeHighlyExpressed,
+        double maxFraction,
+        @Nullable String keyAdded) {
 
     public NormalizeTotalOptions {
         if (targetSum != null && !(targetSum > 0 && targetSum < Double.POSITIVE_INFINITY)) {

@@ -5,6 +5,7 @@
 package io.scflux.ops;
 
 import io.scflux.core.InvalidOptionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link Pca#pca}, as scanpy's {@code sc.pp.pca(n_comps, use_highly_variable, svd_solver,
@@ -13,7 +14,11 @@ import io.scflux.core.InvalidOptionException;
  * it, a null {@code useHighlyVariable} is scanpy's default (the genes of {@code var["highly_variable"]} when the column
  * exists, else all).
  */
-public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solver, String maskVar) {
+public record PcaOptions(
+        @Nullable Integer nComps,
+        @Nullable Boolean useHighlyVariable,
+        Solver solver,
+        @Nullable String maskVar) {
 
     /** How the components are found. */
     public enum Solver {
@@ -45,7 +50,7 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
     }
 
     /** As scanpy 1.11 wants it: no {@code mask_var}, {@code use_highly_variable} as given (null: the default). */
-    public PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solver) {
+    public PcaOptions(Integer nComps, @Nullable Boolean useHighlyVariable, Solver solver) {
         this(nComps, useHighlyVariable, solver, null);
     }
 

@@ -10,6 +10,8 @@ import io.scflux.core.Pass;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import java.util.concurrent.CompletionException;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -22,6 +24,7 @@ import reactor.core.publisher.Mono;
  * before any row is normalized: one pass computes the QC columns, whose totals give the factors. Either way the
  * columns equal {@link QcMetrics}'s and X equals {@link NormalizeTotal} then {@link Log1p}.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Preprocess {
 
     private static final Logger LOG = LoggerFactory.getLogger(Preprocess.class);
@@ -126,7 +129,7 @@ public final class Preprocess {
     private static final class Once implements Runnable {
         private final Runnable action;
         private volatile boolean done;
-        private Thread running;
+        private @Nullable Thread running;
 
         Once(Runnable action) {
             this.action = action;

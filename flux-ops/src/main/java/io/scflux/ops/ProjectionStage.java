@@ -9,6 +9,7 @@ import io.scflux.core.Stage;
 import io.scflux.core.backend.Backend;
 import io.scflux.core.backend.ColumnMap;
 import io.scflux.core.backend.HostBackend;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Each row's coordinates on the principal components, {@code (x - mean) V}, as a stage: a block of cells becomes a
@@ -22,9 +23,9 @@ final class ProjectionStage implements Stage {
     private final double[] meanV;
     private final Backend backend;
     /** The features among the blocks' columns, or null when every column is one. */
-    private final ColumnMap pick;
+    private final @Nullable ColumnMap pick;
     /** {@link #pick}'s component row of each column of the blocks (-1: not a feature), for the host's kernel. */
-    private final int[] rowOf;
+    private final int @Nullable [] rowOf;
 
     /**
      * The projection of blocks whose columns are the fit's features, or, with {@code mask} (null for none), of blocks

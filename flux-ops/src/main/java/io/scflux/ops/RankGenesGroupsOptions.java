@@ -8,6 +8,7 @@ import io.scflux.core.InvalidOptionException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link RankGenesGroups#rankGenesGroups}, as scanpy's {@code sc.tl.rank_genes_groups(adata,
@@ -26,13 +27,13 @@ import java.util.Objects;
 public record RankGenesGroupsOptions(
         String groupby,
         Method method,
-        List<String> groups,
+        @Nullable List<String> groups,
         String reference,
-        Integer nGenes,
+        @Nullable Integer nGenes,
         boolean pts,
         CorrMethod corrMethod,
         boolean tieCorrect,
-        String layer) {
+        @Nullable String layer) {
 
     /** scanpy's {@code reference} that compares each group with all other cells. */
     public static final String REST = "rest";

@@ -8,6 +8,7 @@ import io.scflux.core.DType;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.NullableColumn;
+import org.jspecify.annotations.Nullable;
 
 /** The values of a column of strings, null where missing: how the grouping steps read an obs column of labels. */
 final class StringValues {
@@ -15,7 +16,7 @@ final class StringValues {
     private StringValues() {}
 
     /** {@code c}'s strings (null where its mask says missing; a copy then), or null when {@code c} holds no strings. */
-    static String[] of(Column c) {
+    static String @Nullable [] of(Column c) {
         if (c instanceof ArrayColumn a && a.dtype() == DType.STRING) {
             return a.values().strings();
         }

@@ -5,6 +5,7 @@
 package io.scflux.samples.cli;
 
 import io.scflux.ops.FilterOptions;
+import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -20,6 +21,7 @@ import picocli.CommandLine.Option;
                     + "X, layers and obsm are subset as they are written (one pass counts, the write reads the kept "
                     + "cells)."
         })
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class FilterCellsCommand extends FilterCommand {
 
     @ArgGroup(exclusive = true, multiplicity = "1")

@@ -5,6 +5,7 @@
 package io.scflux.samples.cli;
 
 import io.scflux.ops.FilterOptions;
+import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,6 +20,7 @@ import picocli.CommandLine.Option;
                     + "pp.filter_genes: one criterion per call; var n_counts (X's sum type) or n_cells (int64) is added. "
                     + "X, layers and varm are subset as they are written."
         })
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class FilterGenesCommand extends FilterCommand {
 
     @ArgGroup(exclusive = true, multiplicity = "1")

@@ -8,6 +8,7 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import io.scflux.ops.Log1p;
 import io.scflux.ops.Log1pOptions;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -28,7 +29,7 @@ final class Log1pCommand extends OpCommand {
             names = "--base",
             paramLabel = "B",
             description = "Base of the logarithm (default: e, the natural logarithm).")
-    private Double base;
+    private @Nullable Double base;
 
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {

@@ -8,6 +8,7 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.Streaming;
 import io.scflux.ops.Pseudobulk;
 import io.scflux.ops.PseudobulkOptions;
+import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import reactor.core.publisher.Mono;
@@ -26,6 +27,7 @@ import reactor.core.publisher.Mono;
                     + "psbulk_cells and psbulk_counts, layers psbulk_props, and the obs columns constant within each pair.",
             "OUT holds the pseudobulk only (pairs x genes), not the input cells."
         })
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class PseudobulkCommand extends OpCommand {
 
     @Option(names = "--sample-col", required = true, paramLabel = "COL", description = "obs column of the samples.")

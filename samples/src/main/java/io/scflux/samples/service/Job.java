@@ -30,6 +30,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -40,6 +42,7 @@ import reactor.core.scheduler.Scheduler;
  * folder. Its events are replayed to every subscriber from the first; {@link #cancel} stops it queued or running, and
  * the writer then leaves no output file.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Job {
 
     private final String id;
@@ -52,7 +55,7 @@ final class Job {
     private volatile boolean cancelRequested;
     private volatile JobEvent last;
     private final Stages stages = new Stages();
-    private volatile Results.Result written;
+    private volatile Results.@Nullable Result written;
 
     /**
      * A queued job whose error, if it fails, is told through {@code redaction} (paths relative to the data folder, no
@@ -133,6 +136,7 @@ final class Job {
     }
 
     /** The input file's name in the data folder. */
+    @Nullable
     String input() {
         return request.input();
     }

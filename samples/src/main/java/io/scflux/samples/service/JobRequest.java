@@ -13,6 +13,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A checked {@code POST /jobs} body: an input {@code .h5ad} (or Cell Ranger {@code .h5}), a dataset of the data
@@ -20,7 +22,9 @@ import java.util.List;
  * name, or {@code {"step": NAME, "params": {...}}} with params of its own (two filters in one job each take their
  * criterion). Reading it touches the file system (the input must exist), so it runs off the event loop.
  */
-record JobRequest(String input, Path file, DataFolder folder, List<String> stepNames, List<Step.Bound> steps) {
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
+record JobRequest(
+        @Nullable String input, Path file, DataFolder folder, List<String> stepNames, List<Step.Bound> steps) {
 
     /**
      * The most steps a job may have: ten times the longest pipeline of the catalog's nine steps, so no real job meets

@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code params} object of a job request, read by the steps that use them; a value of the wrong type or range, or
@@ -20,7 +21,7 @@ final class Params {
 
     private final JsonNode node;
     private final String field;
-    private final Params shared;
+    private final @Nullable Params shared;
     private final Set<String> read = new HashSet<>();
 
     /** The job's {@code params} (null or absent: none). */
@@ -32,7 +33,7 @@ final class Params {
      * {@code node}, the object at {@code field}, whose values are looked up before those of {@code shared} (a step's
      * own params over the job's).
      */
-    private Params(JsonNode node, String field, Params shared) {
+    private Params(JsonNode node, String field, @Nullable Params shared) {
         if (node != null && !node.isNull() && !node.isObject()) {
             throw new InvalidField(field, field + " must be a JSON object");
         }
@@ -70,6 +71,7 @@ final class Params {
     }
 
     /** A finite number, or null when absent. */
+    @Nullable
     Double number(String name) {
         JsonNode v = value(name);
         if (v == null) {
@@ -82,6 +84,7 @@ final class Params {
     }
 
     /** An integer of at least {@code min}, or null when absent. */
+    @Nullable
     Integer integer(String name, int min) {
         JsonNode v = value(name);
         if (v == null) {
@@ -94,6 +97,7 @@ final class Params {
     }
 
     /** A JSON array of integers of at least {@code min} (empty: none), or null when absent. */
+    @Nullable
     List<Integer> integers(String name, int min) {
         JsonNode v = value(name);
         if (v == null) {
@@ -117,6 +121,7 @@ final class Params {
     }
 
     /** A positive finite number, or null when absent. */
+    @Nullable
     Double positive(String name) {
         JsonNode v = value(name);
         if (v == null) {
@@ -129,6 +134,7 @@ final class Params {
     }
 
     /** A string, or null when absent. */
+    @Nullable
     String text(String name) {
         JsonNode v = value(name);
         if (v == null) {
@@ -169,7 +175,7 @@ final class Params {
     }
 
     /** The value of {@code name} here, else in the shared params; marks it read where it was found. */
-    private JsonNode value(String name) {
+    private @Nullable JsonNode value(String name) {
         read.add(name);
         JsonNode v = node == null ? null : node.get(name);
         if ((v == null || v.isNull()) && shared != null) {

@@ -22,12 +22,14 @@ import java.util.Locale;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.NullUnmarked;
 import reactor.core.publisher.Mono;
 
 /**
  * A step a service job may name, bound to its {@link Params} into the {@link Pp} call the matching CLI command makes:
  * the option records check the values, so the service and the CLI accept the same ones.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 enum Step {
     FILTER_CELLS {
         @Override

@@ -5,6 +5,7 @@
 package io.scflux.core;
 
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A row block's worth of reusable arrays: a reader decodes rows into them ({@link RowReader#readInto}) and a pass
@@ -18,7 +19,7 @@ import java.util.Arrays;
 public final class BlockBuffer {
 
     /** The pool that lent this buffer and takes it back, or null for a buffer of one's own. */
-    private final BlockBuffers pool;
+    private final @Nullable BlockBuffers pool;
 
     private int[] indptr;
     private int[] indices;
@@ -38,7 +39,7 @@ public final class BlockBuffer {
     }
 
     /** A buffer of {@code pool}'s for blocks of up to {@code rows} rows and {@code entries} entries. */
-    BlockBuffer(BlockBuffers pool, int rows, int entries) {
+    BlockBuffer(@Nullable BlockBuffers pool, int rows, int entries) {
         this.pool = pool;
         this.indptr = new int[rows + 1];
         this.indices = new int[entries];

@@ -109,10 +109,12 @@ final class BlockFlux {
                         threads,
                         1)
                 .handle((Signal<T> signal, SynchronousSink<T> sink) -> {
-                    if (signal.isOnError()) {
-                        sink.error(signal.getThrowable());
-                    } else if (signal.hasValue()) {
-                        sink.next(signal.get());
+                    Throwable error = signal.getThrowable();
+                    T value = signal.get();
+                    if (error != null) {
+                        sink.error(error);
+                    } else if (value != null) {
+                        sink.next(value);
                     }
                 });
     }

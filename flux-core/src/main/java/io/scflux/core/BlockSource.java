@@ -7,6 +7,7 @@ package io.scflux.core;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 
 /**
@@ -60,7 +61,7 @@ public interface BlockSource {
      * What identifies this source's data for a block cache (a file's path, modification time and element), or null
      * when its blocks are not worth caching (data already in memory, or computed).
      */
-    default Object cacheKey() {
+    default @Nullable Object cacheKey() {
         return null;
     }
 

@@ -15,6 +15,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFileAttributes;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -74,7 +75,7 @@ final class CacheFolder {
                 if (parent != null) {
                     Files.createDirectories(parent);
                 }
-                if (posix(parent)) {
+                if (parent != null && posix(parent)) {
                     Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
                 } else {
                     Files.createDirectory(dir);
@@ -89,7 +90,7 @@ final class CacheFolder {
                 throw cannotCreate(
                         dir, "permission denied in " + Paths.get(e.getFile()).getParent(), e);
             } catch (IOException e) {
-                throw cannotCreate(dir, e.getMessage(), e);
+                throw cannotCreate(dir, Objects.requireNonNullElse(e.getMessage(), e.toString()), e);
             }
         }
         check(dir);

@@ -5,6 +5,7 @@
 package io.scflux.core;
 
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where one input's columns go in a concatenation: {@code to[c]} is the output column of input column {@code c}, or
@@ -31,7 +32,7 @@ public final class ColumnMap implements java.io.Serializable {
      * The map of {@code to} (copied) onto {@code nOut} output columns, or null when it is the identity. Fails when an
      * entry is outside {@code [-1, nOut)} or two input columns go to the same output column.
      */
-    public static ColumnMap of(int[] to, int nOut, String input) {
+    public static @Nullable ColumnMap of(int[] to, int nOut, String input) {
         boolean identity = to.length == nOut;
         boolean keepsOrder = true;
         boolean[] hit = new boolean[nOut];

@@ -4,6 +4,8 @@
  */
 package io.scflux.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A source whose blocks are computed from another's as they are read (a stage over a source, a step's lazy view such
  * as the normalized matrix), never stored itself. The container asks it for a selection, so that a view keeps what
@@ -27,7 +29,7 @@ public interface DerivedSource extends BlockSource {
      * @param cols the columns selected, or null for all
      * @return the selection
      */
-    default BlockSource select(int[] rows, int[] cols) {
+    default BlockSource select(int @Nullable [] rows, int @Nullable [] cols) {
         return new SubsetSource(this, rows, cols);
     }
 }

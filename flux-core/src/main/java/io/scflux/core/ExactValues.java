@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The stored values of a block, as the file holds them, where float32 cannot hold them all: int32 counts past 2^24,
@@ -195,7 +196,7 @@ public final class ExactValues {
      * @param dtype the type of the joined values (numpy's promotion of the blocks' stored types)
      * @return the joined values, or null when the blocks' float values are exact
      */
-    public static ExactValues join(List<RowBlock> blocks, DType dtype) {
+    public static @Nullable ExactValues join(List<RowBlock> blocks, DType dtype) {
         if (blocks.stream().allMatch(b -> b.exact() == null)) {
             return null;
         }

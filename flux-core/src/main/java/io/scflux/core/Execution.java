@@ -4,6 +4,7 @@
  */
 package io.scflux.core;
 
+import org.jspecify.annotations.Nullable;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -16,9 +17,9 @@ public final class Execution {
     private static final Execution SEQUENTIAL = new Execution(1, null);
 
     private final int threads;
-    private final Scheduler scheduler;
+    private final @Nullable Scheduler scheduler;
 
-    private Execution(int threads, Scheduler scheduler) {
+    private Execution(int threads, @Nullable Scheduler scheduler) {
         if (threads < 1) {
             throw new InvalidOptionException("threads must be at least 1, got " + threads);
         }

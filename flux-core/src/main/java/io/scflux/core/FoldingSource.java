@@ -6,6 +6,7 @@ package io.scflux.core;
 
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -81,7 +82,7 @@ public final class FoldingSource<A> extends ForwardingSource {
 
     /** None: a cache above this source would hand on blocks its reads never saw (a cache below it serves it). */
     @Override
-    public Object cacheKey() {
+    public @Nullable Object cacheKey() {
         return null;
     }
 

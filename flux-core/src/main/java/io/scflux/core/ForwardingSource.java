@@ -7,6 +7,7 @@ package io.scflux.core;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A source that passes every question on to another one, for wrappers that change only how blocks are read (a cache,
@@ -46,7 +47,7 @@ public abstract class ForwardingSource implements BlockSource {
     }
 
     @Override
-    public Object cacheKey() {
+    public @Nullable Object cacheKey() {
         return delegate.cacheKey();
     }
 

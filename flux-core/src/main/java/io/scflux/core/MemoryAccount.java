@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.LongSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Bytes reserved for buffers, as Arrow's allocator counts them: a named account with a cap, its reserved bytes and
@@ -25,14 +26,14 @@ public final class MemoryAccount implements AutoCloseable {
 
     private final String name;
     private final LongSupplier cap;
-    private final MemoryAccount parent;
+    private final @Nullable MemoryAccount parent;
     private final Object lock;
     private final List<MemoryAccount> children = new ArrayList<>();
     private long reserved;
     private long peak;
     private boolean closed;
 
-    private MemoryAccount(String name, LongSupplier cap, MemoryAccount parent) {
+    private MemoryAccount(String name, LongSupplier cap, @Nullable MemoryAccount parent) {
         this.name = name;
         this.cap = cap;
         this.parent = parent;

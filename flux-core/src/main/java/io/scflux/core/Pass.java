@@ -7,6 +7,7 @@ package io.scflux.core;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import reactor.util.context.Context;
 import reactor.util.context.ContextView;
 
@@ -29,14 +30,14 @@ public final class Pass {
         void read(Pass pass, int blocksRead, long rowsRead);
     }
 
-    private final String name;
+    private final @Nullable String name;
     private final int blocks;
     private final long rows;
     private final Set<Watcher> watchers = new CopyOnWriteArraySet<>();
     private int blocksRead;
     private long rowsRead;
 
-    private Pass(String name, BlockPlan plan) {
+    private Pass(@Nullable String name, BlockPlan plan) {
         this.name = name;
         this.blocks = plan.size();
         this.rows = plan.totalRows();
@@ -51,7 +52,7 @@ public final class Pass {
     }
 
     /** What the pass computes ({@link #named}), or null when no step named it. */
-    public String name() {
+    public @Nullable String name() {
         return name;
     }
 

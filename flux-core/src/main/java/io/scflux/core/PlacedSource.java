@@ -4,6 +4,8 @@
  */
 package io.scflux.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A source read from one backend and handed on another ({@link #on}): each block is downloaded from the
  * first and uploaded to the second as it is read. Its blocks are cached under the source's key only on the host: a
@@ -40,7 +42,7 @@ public final class PlacedSource extends ForwardingSource implements Resident {
     }
 
     @Override
-    public Object cacheKey() {
+    public @Nullable Object cacheKey() {
         return to.isHost() ? super.cacheKey() : null;
     }
 

@@ -4,6 +4,8 @@
  */
 package io.scflux.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Text from a file (a genome's name, a column's value, a path) made safe to print on one line of a terminal or a log:
  * every control character is written as an escape ({@code \n}, {@code \t}, {@code \x1b}, {@code \u2028}), so that a
@@ -21,7 +23,7 @@ public final class Printable {
      * @param text what to print, or null
      * @return {@code text} on one line ("null" for null)
      */
-    public static String escape(String text) {
+    public static String escape(@Nullable String text) {
         if (text == null) {
             return "null";
         }

@@ -7,6 +7,7 @@ package io.scflux.core;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -138,7 +139,7 @@ public interface Reducer<A> extends java.io.Serializable {
      * The partial of segment {@code s}, or null (no partial) when the reader closed under the fold: the reduction was
      * cancelled or another segment failed, and that is what is reported.
      */
-    private A foldSegmentUnlessClosed(GuardedReader reader, BlockPlan plan, int s) {
+    private @Nullable A foldSegmentUnlessClosed(GuardedReader reader, BlockPlan plan, int s) {
         try {
             int size = segmentBlocks();
             return foldSegment(reader, plan, s * size, Math.min(plan.size(), (s + 1) * size));

@@ -7,6 +7,7 @@ package io.scflux.core;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Rows {@code [rowStart, rowStart + nRows)} of a sparse matrix in CSR form, the unit that flows through a
@@ -31,15 +32,21 @@ public class RowBlock {
     private final long rowStart;
     private final int nRows;
     private final int nCols;
-    private final int[] indptr;
-    private final int[] indices;
-    private final float[] values;
+    private final int @Nullable [] indptr;
+    private final int @Nullable [] indices;
+    private final float @Nullable [] values;
     private final int nnz;
     /** The stored values where float32 changes some of them, else null ({@link ExactValues}). */
-    private final ExactValues exact;
+    private final @Nullable ExactValues exact;
 
     private RowBlock(
-            int blockIndex, long rowStart, int nCols, int[] indptr, int[] indices, float[] values, ExactValues exact) {
+            int blockIndex,
+            long rowStart,
+            int nCols,
+            int[] indptr,
+            int[] indices,
+            float[] values,
+            @Nullable ExactValues exact) {
         this(blockIndex, rowStart, indptr.length - 1, nCols, indptr[indptr.length - 1], indptr, indices, values, exact);
     }
 
@@ -49,10 +56,10 @@ public class RowBlock {
             int nRows,
             int nCols,
             int nnz,
-            int[] indptr,
-            int[] indices,
-            float[] values,
-            ExactValues exact) {
+            int @Nullable [] indptr,
+            int @Nullable [] indices,
+            float @Nullable [] values,
+            @Nullable ExactValues exact) {
         this.blockIndex = blockIndex;
         this.rowStart = rowStart;
         this.nRows = nRows;
@@ -147,9 +154,9 @@ public class RowBlock {
      */
     public final RowBlock withValues(float[] newValues) {
         if (newValues.length != values().length) {
-            throw new IllegalArgumentException("expected " + values.length + " values, got " + newValues.length);
+            throw new IllegalArgumentException("expected " + values().length + " values, got " + newValues.length);
         }
-        return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, newValues, null);
+        return new RowBlock(blockIndex, rowStart, nCols, indptr(), indices(), newValues, null);
     }
 
     /**
@@ -158,12 +165,11 @@ public class RowBlock {
      * @param stored one stored value per entry, or null when the float values are exact
      * @return the block with them
      */
-    public final RowBlock withExact(ExactValues stored) {
-        onHeap();
+    public final RowBlock withExact(@Nullable ExactValues stored) {
         if (stored != null && stored.length() != nnz) {
             throw new IllegalArgumentException("expected " + nnz + " stored values, got " + stored.length());
         }
-        return new RowBlock(blockIndex, rowStart, nRows, nCols, nnz, indptr, indices, values, stored);
+        return new RowBlock(blockIndex, rowStart, nRows, nCols, nnz, indptr(), indices(), values(), stored);
     }
 
     /** The same content under another block index and first row (used when sources are concatenated or subset). */
@@ -177,7 +183,7 @@ public class RowBlock {
      *
      * @return the stored values, or null
      */
-    public final ExactValues exact() {
+    public final @Nullable ExactValues exact() {
         return exact;
     }
 
@@ -207,31 +213,29 @@ public class RowBlock {
 
     /** Local row pointers, {@code nRows + 1} entries starting at 0. Not a copy. */
     public final int[] indptr() {
-        onHeap();
-        return indptr;
+        return onHeap(indptr);
     }
 
     /** Column index of each stored entry. Not a copy. */
     public final int[] indices() {
-        onHeap();
-        return indices;
+        return onHeap(indices);
     }
 
     /** Value of each stored entry. Not a copy. */
     public final float[] values() {
-        onHeap();
-        return values;
+        return onHeap(values);
     }
 
-    private void onHeap() {
-        if (indptr == null) {
+    private <T> T onHeap(@Nullable T array) {
+        if (array == null) {
             throw new IllegalStateException(this + ": its arrays reach the heap only through its backend's download");
         }
+        return array;
     }
 
     /** Bytes held by the three arrays, on the heap or on its backend (what a cache weighs and an allocator accounts). */
     public long sizeInBytes() {
-        return 4L * (indptr.length + indices.length + values.length) + (exact == null ? 0 : exact.sizeInBytes());
+        return 4L * (indptr().length + indices().length + values().length) + (exact == null ? 0 : exact.sizeInBytes());
     }
 
     /** Same rows, columns and entries (block index and position included). For tests and caches, not hot paths. */

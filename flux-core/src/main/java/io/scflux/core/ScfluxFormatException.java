@@ -4,6 +4,8 @@
  */
 package io.scflux.core;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Input that does not hold what its format promises. The message names the file, the HDF5 path (or element) and
  * the expectation, as in {@code data.h5ad: /X/indptr: expected int32 or int64, found float64}: one line, with what
@@ -18,7 +20,7 @@ public class ScfluxFormatException extends RuntimeException {
         this(file, path, problem, null);
     }
 
-    public ScfluxFormatException(String file, String path, String problem, Throwable cause) {
+    public ScfluxFormatException(String file, String path, String problem, @Nullable Throwable cause) {
         super(Printable.escape(file + ": " + path + ": " + problem), cause);
         this.file = file;
         this.path = path;

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Rows and columns of another source, selected by position in any order (repeats allowed), without copying it:
@@ -20,17 +21,17 @@ public final class SubsetSource implements BlockSource, java.io.Serializable {
     private static final int COUNT_WINDOW = 4096;
 
     private final BlockSource base;
-    private final int[] rows;
+    private final int @Nullable [] rows;
     private final int nCols;
     /** Base column c goes to output columns mapTo[mapPtr[c] .. mapPtr[c + 1]); null when all columns are kept. */
-    private final int[] mapPtr;
+    private final int @Nullable [] mapPtr;
 
-    private final int[] mapTo;
+    private final int @Nullable [] mapTo;
     /**
      * Base column c goes to output column {@code keep[c]}, or nowhere when negative: the one lookup per entry of the
      * usual selection (a mask: distinct columns in increasing order); null otherwise.
      */
-    private final int[] keep;
+    private final int @Nullable [] keep;
 
     private final boolean sortedColumns;
     private final int maxRepeat;
@@ -43,7 +44,7 @@ public final class SubsetSource implements BlockSource, java.io.Serializable {
      * @param rows the base rows, in output order, or null for all
      * @param cols the base columns, in output order, or null for all
      */
-    public SubsetSource(BlockSource base, int[] rows, int[] cols) {
+    public SubsetSource(BlockSource base, int @Nullable [] rows, int @Nullable [] cols) {
         this.base = base;
         this.rows = rows;
         if (cols == null) {
@@ -145,7 +146,7 @@ public final class SubsetSource implements BlockSource, java.io.Serializable {
     }
 
     /** Length of the run of consecutive base rows starting at output row {@code at}, not past {@code end}. */
-    private int runLength(int at, int end) {
+    private int runLength(int[] rows, int at, int end) {
         int n = 1;
         while (at + n < end && rows[at + n] == rows[at + n - 1] + 1) {
             n++;
@@ -178,7 +179,7 @@ public final class SubsetSource implements BlockSource, java.io.Serializable {
         long nnz = 0;
         for (int i = 0; i < n; ) {
             int at = (int) from + i;
-            int run = rows == null ? n : runLength(at, (int) to);
+            int run = rows == null ? n : runLength(rows, at, (int) to);
             long baseRow = rows == null ? at : rows[at];
             RowBlock b = reader.read(0, baseRow, baseRow + run);
             nnz += kept(b);
@@ -223,7 +224,7 @@ public final class SubsetSource implements BlockSource, java.io.Serializable {
                 int rowStart = at;
                 for (int k = bp[r]; k < bp[r + 1]; k++) {
                     int c = bi[k];
-                    if (mapPtr == null) {
+                    if (mapPtr == null || mapTo == null) { // both or neither
                         idx[at] = c;
                         val[at++] = bv[k];
                     } else {
@@ -233,7 +234,7 @@ public final class SubsetSource implements BlockSource, java.io.Serializable {
                         }
                     }
                 }
-                if (!sortedColumns) {
+                if (sorter != null) { // columns not sorted
                     sorter.sort(idx, val, rowStart, at);
                 }
                 indptr[++row] = at;

@@ -31,11 +31,14 @@ import io.scflux.ops.pca.ProjectionKernel;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdeviceptr;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,6 +55,7 @@ import org.slf4j.LoggerFactory;
  * in the child account {@code cuda/resident} until it is downloaded or re-indexed (which consume it) or the backend
  * closes. Re-indexing ({@link #reindex}) runs on such blocks where they are; the other kernels take heap blocks.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class CudaBackend
         implements Backend,
                 ReindexKernel,
@@ -70,11 +74,11 @@ public final class CudaBackend
     private final MemoryAccount resident;
     private final Set<DeviceArrays> live = Collections.newSetFromMap(new IdentityHashMap<>());
     private PlanTarget capacity;
-    private DeviceBlocks blocks;
-    private DeviceBuffer workspace;
-    private double[] loadingsOnDevice;
-    private DeviceBuffer mapBuffer;
-    private ColumnMap mapOnDevice;
+    private @Nullable DeviceBlocks blocks;
+    private @Nullable DeviceBuffer workspace;
+    private double @Nullable [] loadingsOnDevice;
+    private @Nullable DeviceBuffer mapBuffer;
+    private @Nullable ColumnMap mapOnDevice;
 
     private CudaBackend(CUcontext context, DeviceMemory memory, Kernels kernels, MemoryAccount account) {
         this.context = context;
@@ -207,7 +211,7 @@ public final class CudaBackend
     }
 
     @Override
-    public Stage normalizeLog1p(double[] factors, boolean single, Double base) {
+    public Stage normalizeLog1p(double[] factors, boolean single, @Nullable Double base) {
         double lnBase = base == null ? 1 : Math.log(base);
         return block -> {
             float[] out = new float[block.nnz()];
@@ -270,12 +274,12 @@ public final class CudaBackend
         long loadingBytes = 8L * loadings.length;
         long outOffset = loadingBytes + 8L * k;
         if (loadingsOnDevice != loadings) {
-            workspace(outOffset + 4L * b.rowCapacity() * k);
-            b.doubles(loadings, 0, loadings.length, workspace, 0);
-            b.doubles(meanV, 0, k, workspace, loadingBytes);
+            DeviceBuffer room = workspace(outOffset + 4L * b.rowCapacity() * k);
+            b.doubles(loadings, 0, loadings.length, room, 0);
+            b.doubles(meanV, 0, k, room, loadingBytes);
             loadingsOnDevice = loadings;
         }
-        CUdeviceptr base = CudaMemory.pointer(workspace);
+        CUdeviceptr base = CudaMemory.pointer(Objects.requireNonNull(workspace, "workspace")); // made with the loadings
         CUdeviceptr out = base.withByteOffset(outOffset);
         kernels.project(rows, b, k, base, base.withByteOffset(loadingBytes), out);
         float[] values = new float[rows * k];
@@ -315,7 +319,7 @@ public final class CudaBackend
     }
 
     /** The arrays of {@code block} when it is resident here, null when it is on the heap. */
-    private DeviceArrays own(RowBlock block) {
+    private @Nullable DeviceArrays own(RowBlock block) {
         if (!(block instanceof ResidentBlock resident)) {
             return null;
         }
@@ -411,7 +415,7 @@ public final class CudaBackend
     }
 
     /** Uploads into the block buffers, allocating them the first time only. */
-    private DeviceBlocks intoBuffers(RowBlock block, boolean withIndices, double[] factors) {
+    private DeviceBlocks intoBuffers(RowBlock block, boolean withIndices, double @Nullable [] factors) {
         cuCtxSetCurrent(context);
         if (blocks == null) {
             blocks = new DeviceBlocks(memory, account, capacity.maxRows(), capacity.chunkNnz());

@@ -15,12 +15,15 @@ import jcuda.CudaException;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.JCudaDriver;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Whether this machine can run the CUDA backend, asked once through JCuda's driver API and remembered: without a
  * driver the first touch of {@code JCudaDriver} fails in class initialization ({@code libcuda.so.1} missing) and every
  * later touch with {@code NoClassDefFoundError}, so the answer, and its reason, must be kept.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class CudaProbe {
 
     /** The kernels are PTX for compute capability 8.0; older devices cannot load them. */
@@ -38,10 +41,10 @@ final class CudaProbe {
 
     /** Initialized on first use only: a machine that never asks never loads the natives. */
     private static final class Holder {
-        static final String REASON = probe();
+        static final @Nullable String REASON = probe();
     }
 
-    private static String probe() {
+    private static @Nullable String probe() {
         try {
             JCudaDriver.setExceptionsEnabled(true);
             cuInit(0);

@@ -9,6 +9,7 @@ import io.scflux.core.RowBlock;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one set of device buffers every block of a run is uploaded into: row pointers, indices, values, per-row factors
@@ -84,7 +85,7 @@ final class DeviceBlocks implements AutoCloseable {
      * Uploads the block's row pointers and values, its indices when {@code withIndices}, and its rows' entries of
      * {@code rowFactors} (indexed by global row) when not null.
      */
-    void upload(RowBlock block, boolean withIndices, double[] rowFactors) {
+    void upload(RowBlock block, boolean withIndices, double @Nullable [] rowFactors) {
         if (block.nRows() > rowCapacity || block.nnz() > nnzCapacity) {
             throw new IllegalStateException(block + " does not fit the device buffers (" + rowCapacity + " rows, "
                     + nnzCapacity + " entries), which were sized for the plan; cut blocks with the device plan");

@@ -15,8 +15,10 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.Objects;
 import java.util.concurrent.CancellationException;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The HDF5 file behind one write: created under a temporary name beside the target ({@link TemporaryName}'s
@@ -31,8 +33,8 @@ final class AtomicOutput {
     private final String folder;
 
     private final Path temporary;
-    private NativeHdf5 file;
-    private volatile WriteBehind writeBehind;
+    private @Nullable NativeHdf5 file;
+    private volatile @Nullable WriteBehind writeBehind;
     private volatile boolean aborted;
 
     AtomicOutput(Path target) {
@@ -54,10 +56,11 @@ final class AtomicOutput {
         if (aborted) {
             throw new CancellationException("write of " + target + " cancelled before its file was created");
         }
-        if (!Files.isDirectory(target.getParent())) {
+        Path dir = target.getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
             throw IoFailure.of(target + ": the folder does not exist");
         }
-        TemporaryName.removeStale(target.getParent());
+        TemporaryName.removeStale(dir);
         int gzip = options.compression() == WriteOptions.Compression.GZIP ? options.gzipLevel() : -1;
         String name = target.getFileName().toString();
         DiskSpace room = space.apply(temporary);
@@ -67,6 +70,7 @@ final class AtomicOutput {
         return file;
     }
 
+    @Nullable
     NativeHdf5 file() {
         return file;
     }
@@ -80,7 +84,7 @@ final class AtomicOutput {
     void commit() {
         try {
             stopWriteBehind();
-            file.close();
+            Objects.requireNonNull(file, "the file, opened before its commit").close();
             try (FileChannel ch = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
                 ch.force(true);
             }

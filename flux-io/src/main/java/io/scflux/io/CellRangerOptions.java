@@ -5,13 +5,14 @@
 package io.scflux.io;
 
 import io.scflux.core.InvalidOptionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a Cell Ranger feature-barcode matrix ({@code .h5}) is read, as scanpy's {@code read_10x_h5(genome, gex_only)}:
  * {@code gexOnly} keeps the "Gene Expression" features only (scanpy's default), {@code genome} (null: all) keeps the
  * features of one genome, and must name one when a Cell Ranger 2 file holds several.
  */
-public record CellRangerOptions(boolean gexOnly, String genome) {
+public record CellRangerOptions(boolean gexOnly, @Nullable String genome) {
 
     private static final CellRangerOptions DEFAULT = new CellRangerOptions(true, null);
 

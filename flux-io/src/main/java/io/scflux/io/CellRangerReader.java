@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads 10x Genomics' HDF5 feature-barcode matrix as scanpy's {@code read_10x_h5} does, then
@@ -161,7 +162,8 @@ final class CellRangerReader {
      * The features kept: of {@code genome} when it is given, then of type Gene Expression when {@code types} is
      * given (scanpy filters in that order); null when all are.
      */
-    private static int[] keep(Node matrix, int n, String[] genomes, String genome, String[] types) {
+    private static int @Nullable [] keep(
+            Node matrix, int n, String @Nullable [] genomes, @Nullable String genome, String @Nullable [] types) {
         if (genome != null) {
             if (genomes == null) {
                 throw Hdf5.error(matrix, "no features/genome to select genome '" + genome + "' by");
@@ -174,7 +176,7 @@ final class CellRangerReader {
             }
         }
         int[] keep = IntStream.range(0, n)
-                .filter(i -> genome == null || genome.equals(genomes[i]))
+                .filter(i -> genome == null || genomes == null || genome.equals(genomes[i]))
                 .filter(i -> types == null || GEX.equals(types[i]))
                 .toArray();
         return keep.length == n ? null : keep;
@@ -191,7 +193,7 @@ final class CellRangerReader {
             String[] allNames,
             Map<String, String[]> columns,
             Map<String, boolean[]> flags,
-            int[] keep) {
+            int @Nullable [] keep) {
         ArrayReader.Names barcodes = ArrayReader.names(Hdf5.child(group, "barcodes"));
         BlockSource counts = FileMatrices.open(file, group);
         if (counts.nRows() != barcodes.size() || counts.nCols() != allNames.length) {
@@ -231,11 +233,11 @@ final class CellRangerReader {
         return out;
     }
 
-    private static String[] take(String[] a, int[] keep) {
+    private static String[] take(String[] a, int @Nullable [] keep) {
         return keep == null ? a : IntStream.of(keep).mapToObj(i -> a[i]).toArray(String[]::new);
     }
 
-    private static boolean[] take(boolean[] a, int[] keep) {
+    private static boolean[] take(boolean[] a, int @Nullable [] keep) {
         if (keep == null) {
             return a;
         }

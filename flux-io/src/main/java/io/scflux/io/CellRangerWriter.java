@@ -14,6 +14,7 @@ import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.PackedStrings;
 import java.nio.file.Path;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -94,7 +95,7 @@ final class CellRangerWriter extends MatrixWriter {
     }
 
     /** Column {@code name} of {@code var} as strings, or {@code absent} repeated when var has no such column. */
-    private static PackedStrings column(Frame var, String name, String absent) {
+    private static PackedStrings column(Frame var, String name, @Nullable String absent) {
         String[] out = new String[var.size()];
         Column c = var.has(name) ? var.column(name) : null;
         for (int i = 0; i < out.length; i++) {

@@ -120,7 +120,7 @@ final class ColumnReader {
         }
         Node maskNode = Hdf5.childOrNull(node, "mask");
         boolean[] mask = maskNode == null ? new boolean[values.size()] : ArrayReader.bools(maskNode);
-        if (mask.length != values.size()) {
+        if (maskNode != null && mask.length != values.size()) {
             throw Hdf5.error(
                     maskNode, "expected " + values.size() + " mask entries (one per value), found " + mask.length);
         }

@@ -19,6 +19,8 @@ import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A dense 2-D matrix element streamed as sparse row blocks: each block's rows are decoded (whole chunks, or one
@@ -54,7 +56,7 @@ final class DenseFileMatrix extends FileMatrixBase {
      */
     @Override
     BlockPlan computePlan(PlanTarget target) {
-        return BlockPlan.dense(nRows(), nCols(), target, array.isChunked() ? array.chunkDims()[0] : 1);
+        return BlockPlan.dense(nRows(), nCols(), target, array.chunkDims() != null ? array.chunkDims()[0] : 1);
     }
 
     @Override
@@ -102,7 +104,8 @@ final class DenseFileMatrix extends FileMatrixBase {
             array.read(s, from * cols, (int) cells, b -> piece.decode(b, 0, (int) cells));
         }
         s.stats().addBlock();
-        return sparsify(blockIndex, from, rows, cols, dense, lost[0] ? ExactValues.of(t, stored) : null);
+        return sparsify(
+                blockIndex, from, rows, cols, dense, lost[0] && stored != null ? ExactValues.of(t, stored) : null);
     }
 
     /** Decodes {@code n} elements of {@code b} (at its position) into entry {@code at} of a block's dense rows. */
@@ -112,7 +115,7 @@ final class DenseFileMatrix extends FileMatrixBase {
     }
 
     private void readChunks(Storage s, long from, long to, Piece piece) {
-        int[] cd = array.chunkDims();
+        int[] cd = Objects.requireNonNull(array.chunkDims(), "a chunked array's chunks");
         long[] grid = array.chunkGrid();
         int cols = nCols();
         int es = array.elementSize();
@@ -137,7 +140,8 @@ final class DenseFileMatrix extends FileMatrixBase {
      * The block of the dense rows {@code dense}, without its zeros; {@code stored} (null unless float32 changed some
      * value) the values as stored, whose entries are kept where they are not zero, though their float may be.
      */
-    private static RowBlock sparsify(int blockIndex, long from, int rows, int cols, float[] dense, ExactValues stored) {
+    private static RowBlock sparsify(
+            int blockIndex, long from, int rows, int cols, float[] dense, @Nullable ExactValues stored) {
         int[] indptr = new int[rows + 1];
         int nnz = 0;
         for (int k = 0; k < dense.length; k++) {
@@ -161,10 +165,10 @@ final class DenseFileMatrix extends FileMatrixBase {
             indptr[r + 1] = at;
         }
         RowBlock block = RowBlock.of(blockIndex, from, cols, indptr, idx, val);
-        return stored == null ? block : block.withExact(stored.gather(positions, nnz, 0));
+        return stored == null || positions == null ? block : block.withExact(stored.gather(positions, nnz, 0));
     }
 
-    private static boolean nonZero(float[] dense, ExactValues stored, int k) {
+    private static boolean nonZero(float[] dense, @Nullable ExactValues stored, int k) {
         return stored == null ? dense[k] != 0 : !stored.isZero(k);
     }
 }

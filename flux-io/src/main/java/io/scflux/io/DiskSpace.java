@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.LongSupplier;
 
 /**
@@ -56,7 +57,7 @@ final class DiskSpace {
         this.file = file.toAbsolutePath();
         this.usable = usable;
         this.sizeLimit = sizeLimit;
-        this.folder = this.file.getParent().toString();
+        this.folder = Objects.toString(this.file.getParent(), this.file.toString()); // none above a root
     }
 
     /** The room for {@code file} (about to be created): its file system's free space and this process's limit. */

@@ -18,12 +18,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads the elements of an {@code .h5ad} into an {@link AnnData}; matrices stay in the file. Written by anndata 0.7
  * and newer; anndata 0.6's layout is rejected (see {@link LegacyLayout}). A Cell Ranger {@code .h5} is handed to
  * {@link CellRangerReader}.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class H5adReader {
 
     private final ElementReader elements;
@@ -74,7 +77,7 @@ final class H5adReader {
     }
 
     /** {@code node}, or null when it is absent or anndata's {@code null} element (X or raw set to None). */
-    private static Node present(Node node) {
+    private static @Nullable Node present(@Nullable Node node) {
         return node == null || "null".equals(Hdf5.encodingType(node)) ? null : node;
     }
 
@@ -145,7 +148,7 @@ final class H5adReader {
         }
     }
 
-    private static ScfluxFormatException notHdf5(Path file, String detail, Throwable cause) {
+    private static ScfluxFormatException notHdf5(Path file, @Nullable String detail, Throwable cause) {
         return new ScfluxFormatException(file.toString(), "/", "not an HDF5 file or truncated: " + detail, cause);
     }
 }

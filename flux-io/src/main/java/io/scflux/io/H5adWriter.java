@@ -15,6 +15,7 @@ import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -155,7 +156,7 @@ final class H5adWriter {
             WriteOptions options,
             Function<Path, DiskSpace> space,
             OutputSize.Estimate size,
-            Path keep) {
+            @Nullable Path keep) {
         NativeHdf5 file = out.open(options, space, size);
         if (keep != null) {
             FileGuard.keepAttributes(keep, out.temporary());

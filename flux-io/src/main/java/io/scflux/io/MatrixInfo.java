@@ -5,6 +5,7 @@
 package io.scflux.io;
 
 import io.scflux.core.DType;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a matrix element is stored on disk, as {@code scflux info} reports it.
@@ -25,7 +26,7 @@ public record MatrixInfo(
         long nRows,
         int nCols,
         long nnz,
-        DType indptrDtype,
-        DType indicesDtype,
+        @Nullable DType indptrDtype,
+        @Nullable DType indicesDtype,
         String compression,
         boolean chunked) {}

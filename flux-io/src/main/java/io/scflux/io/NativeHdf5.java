@@ -27,6 +27,8 @@ import org.bytedeco.hdf5.global.hdf5;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.javacpp.Pointer;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
@@ -36,6 +38,7 @@ import reactor.core.scheduler.Schedulers;
  * thread-safe, so every call into it runs on {@link #THREAD}; Java arrays are copied to native memory through one
  * reused staging buffer per file, in slices, so that native memory stays bounded whatever the dataset size.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class NativeHdf5 implements AutoCloseable {
 
     /**
@@ -140,7 +143,7 @@ final class NativeHdf5 implements AutoCloseable {
     }
 
     /** As {@link #create(Path, String, int)}, checking free space with {@code space}. */
-    static NativeHdf5 create(Path file, String name, int gzipLevel, DiskSpace space) {
+    static NativeHdf5 create(Path file, String name, int gzipLevel, @Nullable DiskSpace space) {
         try (Handle fapl = new Handle(
                         check(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g()), name, "/", "H5Pcreate"),
                         name,
@@ -213,7 +216,7 @@ final class NativeHdf5 implements AutoCloseable {
     }
 
     /** Closes the object {@code object} left open in the file; returns {@code failure} with what went wrong added. */
-    private RuntimeException closeObject(long object, RuntimeException failure) {
+    private @Nullable RuntimeException closeObject(long object, @Nullable RuntimeException failure) {
         int ret = switch (H5Iget_type(object)) {
             case H5I_DATASET -> H5Dclose(object);
             case H5I_GROUP -> H5Gclose(object);
@@ -229,7 +232,7 @@ final class NativeHdf5 implements AutoCloseable {
         }
     }
 
-    private static RuntimeException first(RuntimeException failure, RuntimeException e) {
+    private static RuntimeException first(@Nullable RuntimeException failure, RuntimeException e) {
         if (failure == null) {
             return e;
         }
@@ -238,7 +241,7 @@ final class NativeHdf5 implements AutoCloseable {
     }
 
     /** Closes {@code c} (if any) after {@code cause} went wrong, adding a failure to close to its suppressed. */
-    static void closeAfter(AutoCloseable c, Throwable cause) {
+    static void closeAfter(@Nullable AutoCloseable c, Throwable cause) {
         if (c == null) {
             return;
         }
@@ -290,7 +293,7 @@ final class NativeHdf5 implements AutoCloseable {
      * (errno 28, ENOSPC) or past the file size limit (errno 27, EFBIG), naming the folder of the file written; null
      * for any other error.
      */
-    static String outOfSpace(String innermost) {
+    static @Nullable String outOfSpace(String innermost) {
         if (innermost == null) {
             return null;
         }
@@ -674,7 +677,7 @@ final class NativeHdf5 implements AutoCloseable {
          * compound type, whose dataset is written once and never appended to).
          */
         private Dataset dataset(
-                String name, DType fileType, long fileTypeId, long[] shape, long memTypeId, Stager stager) {
+                String name, @Nullable DType fileType, long fileTypeId, long[] shape, long memTypeId, Stager stager) {
             String p = child(path, name);
             long elements = elements(shape);
             long rowElements = 1;
@@ -819,13 +822,13 @@ final class NativeHdf5 implements AutoCloseable {
          * For a 1-D dataset stored unfiltered: appends gather into a whole chunk, written as it is, past HDF5's
          * chunk cache (one copy fewer); else null, appends going through {@code H5Dwrite}.
          */
-        private WholeChunks chunks;
+        private @Nullable WholeChunks chunks;
 
         private long chunksWritten;
         /** The chunk cache of an extendable dataset written through {@code H5Dwrite}, which it may hold unwritten. */
         private long cacheBytes;
         /** What {@link DiskSpace} counts of this dataset while it is open; null for a fixed dataset. */
-        private LongSupplier tracked;
+        private @Nullable LongSupplier tracked;
 
         private Dataset(long id, String path, DType type, long[] rowShape) {
             super(id, path);

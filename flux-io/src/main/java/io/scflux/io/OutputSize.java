@@ -29,6 +29,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.IntStream;
 import java.util.zip.Deflater;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The bytes a write of an {@link AnnData} will take on disk, estimated before anything is written, the one estimate
@@ -261,7 +262,7 @@ final class OutputSize {
      * compresses (not when empty), at the ratio of its first values ({@code values}; null: not sampled, counted
      * whole).
      */
-    private void fixed(long rawBytes, long n, DenseArray values) {
+    private void fixed(long rawBytes, long n, @Nullable DenseArray values) {
         if (gzipLevel < 0 || n == 0) {
             bytes += rawBytes;
             return;

@@ -18,6 +18,7 @@ import io.scflux.io.safety.FileStamp;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A sparse matrix element streamed in row blocks from CSR arrays: those of the file itself for {@code csr_matrix},
@@ -27,7 +28,7 @@ import java.util.function.Function;
 final class SparseFileMatrix extends FileMatrixBase {
 
     private final Function<ReadStats, CsrStore> store;
-    private volatile CsrStore resolved;
+    private volatile @Nullable CsrStore resolved;
 
     SparseFileMatrix(
             Path file,

@@ -7,6 +7,7 @@ package io.scflux.io;
 import io.scflux.core.DType;
 import io.scflux.core.ExactValues;
 import io.scflux.core.RowBlock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which values an integer dtype holds: whole numbers within its range. A writer asks before handing values to the
@@ -51,7 +52,7 @@ final class ValueRange {
      * The first of the {@code n} entries that {@code type} (an integer type) cannot hold, or -1: {@code stored} where
      * not null, else {@code floats}.
      */
-    static int firstNotHeld(DType type, float[] floats, ExactValues stored, int n) {
+    static int firstNotHeld(DType type, float[] floats, @Nullable ExactValues stored, int n) {
         if (stored == null) {
             if (type == DType.INT32 && heldAsInt32(floats, n)) {
                 return -1;
@@ -138,7 +139,7 @@ final class ValueRange {
     }
 
     /** Entry {@code k}'s value as the message shows it: as stored where it is. */
-    static String describe(float[] floats, ExactValues stored, int k) {
+    static String describe(float[] floats, @Nullable ExactValues stored, int k) {
         if (stored == null) {
             return Float.toString(floats[k]);
         }

@@ -13,12 +13,14 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import org.jspecify.annotations.NullUnmarked;
 import reactor.core.publisher.Mono;
 
 /**
  * One step of the {@link StepCatalog}: scanpy's function name, the command line's name for it, its parameters (those
  * its options record declares) and the one call that runs it, so that every front end binds a step the same way.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class CatalogStep {
 
     /** The step's call, as {@link Pp} makes it, with options of type {@code O}. */

@@ -19,6 +19,7 @@ import io.scflux.ops.qc.QcMetrics;
 import io.scflux.ops.qc.QcPass;
 import io.scflux.ops.values.SumType;
 import io.scflux.ops.values.XMatrix;
+import org.jspecify.annotations.NullUnmarked;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -33,6 +34,7 @@ import reactor.core.publisher.Mono;
  * whose totals give the factors. Either way the columns equal {@link QcMetrics}'s and X equals {@link NormalizeTotal}
  * then {@link Log1p}.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Preprocess {
 
     private static final Logger LOG = LoggerFactory.getLogger(Preprocess.class);

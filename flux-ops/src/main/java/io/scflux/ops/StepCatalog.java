@@ -15,6 +15,7 @@ import io.scflux.ops.pseudobulk.PseudobulkOptions;
 import io.scflux.ops.qc.QcMetricsOptions;
 import io.scflux.ops.scale.ScaleOptions;
 import java.util.List;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * Every step scflux offers, once: scanpy's function name, the command line's name, its parameters (declared by its
@@ -23,6 +24,7 @@ import java.util.List;
  * {@code scflux steps --json} prints), so that adding a parameter touches its options record, its kernel and its
  * tests only.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class StepCatalog {
 
     private static final List<CatalogStep> STEPS = List.of(

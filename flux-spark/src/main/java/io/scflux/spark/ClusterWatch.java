@@ -15,6 +15,7 @@ import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerExecutorRemoved;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.scheduler.SparkListenerTaskStart;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Watches a job for a cluster that cannot run it, which Spark itself waits on forever: no executor registered (the
@@ -32,11 +33,11 @@ final class ClusterWatch extends SparkListener {
     /** Executors lost since a task last finished. */
     private final AtomicInteger lost = new AtomicInteger();
 
-    private volatile String lastLoss;
+    private volatile @Nullable String lastLoss;
     /** When a task last finished, or a watched job started: the bound counts from the later. */
     private volatile long progressNanos = System.nanoTime();
 
-    private volatile String failure;
+    private volatile @Nullable String failure;
 
     private ClusterWatch(JavaSparkContext context, Duration bound) {
         this.context = context;
@@ -82,7 +83,7 @@ final class ClusterWatch extends SparkListener {
      * Runs {@code job} (which submits Spark jobs on this watch's context and waits for them), checking once a second
      * that the cluster can run it; a {@link ClusterException} when it cannot, within the bound.
      */
-    <T> T run(Callable<T> job) throws Exception {
+    <T> @Nullable T run(Callable<T> job) throws Exception {
         progressNanos = System.nanoTime();
         failure = null;
         Thread checker = new Thread(this::check, "scflux-cluster-watch");
@@ -118,6 +119,7 @@ final class ClusterWatch extends SparkListener {
     }
 
     /** Why the cluster cannot run the job at {@code now}, or null while it may. */
+    @Nullable
     String stalled(long now) {
         if (now - progressNanos < boundNanos || running.get() > 0) {
             return null;

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A matrix whose blocks Spark tasks computed and wrote to part files: read back block by block, in the plan they were
@@ -39,7 +40,7 @@ final class PartSource extends ForwardingSource {
 
     /** None: the parts are a run's temporary files. */
     @Override
-    public Object cacheKey() {
+    public @Nullable Object cacheKey() {
         return null;
     }
 

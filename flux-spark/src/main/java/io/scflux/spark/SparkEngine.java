@@ -18,6 +18,7 @@ import java.util.concurrent.Callable;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -37,9 +38,9 @@ public final class SparkEngine implements Engine, AutoCloseable {
     private final JavaSparkContext context;
     private final boolean owned;
     /** Null in local mode, where the driver runs the tasks. */
-    private final ClusterWatch watch;
+    private final @Nullable ClusterWatch watch;
 
-    private SparkEngine(JavaSparkContext context, boolean owned, ClusterWatch watch) {
+    private SparkEngine(JavaSparkContext context, boolean owned, @Nullable ClusterWatch watch) {
         this.context = context;
         this.owned = owned;
         this.watch = watch;
@@ -131,7 +132,7 @@ public final class SparkEngine implements Engine, AutoCloseable {
                 .subscribeOn(Schedulers.boundedElastic());
     }
 
-    private <T> T watched(Callable<T> job) throws Exception {
+    private <T> @Nullable T watched(Callable<T> job) throws Exception {
         return watch == null ? job.call() : watch.run(job);
     }
 

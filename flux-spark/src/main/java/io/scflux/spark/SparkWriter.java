@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 import org.apache.spark.TaskContext;
 import reactor.core.publisher.Mono;
@@ -131,7 +132,8 @@ public final class SparkWriter {
                 return PartFiles.write(source, plan, range, PartFiles.part(Path.of(dir), name, task), attempt);
             });
         }
-        List<long[]> offsets = engine.run(tasks, Execution.sequential()).block();
+        List<long[]> offsets =
+                Objects.requireNonNull(engine.run(tasks, Execution.sequential()).block(), "offsets");
         Path[] parts = new Path[ranges.size()];
         int[] partOf = new int[plan.size()];
         long[] at = new long[plan.size()];

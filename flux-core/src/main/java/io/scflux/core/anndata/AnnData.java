@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -29,7 +30,7 @@ import reactor.core.publisher.Mono;
  */
 public final class AnnData {
 
-    private BlockSource x;
+    private @Nullable BlockSource x;
     private final Frame obs;
     private final Frame var;
     private final Map<String, BlockSource> layers = new LinkedHashMap<>();
@@ -38,12 +39,12 @@ public final class AnnData {
     private final Map<String, Object> obsp = new LinkedHashMap<>();
     private final Map<String, Object> varp = new LinkedHashMap<>();
     private final Map<String, Object> uns = new LinkedHashMap<>();
-    private Raw raw;
+    private @Nullable Raw raw;
     /** Columns a pass over X makes on its way, not in obs and var yet; null when none. */
-    private PendingColumns pending;
+    private @Nullable PendingColumns pending;
 
     /** A container over {@code x} (may be null, as in an X-less file) with these obs and var. */
-    public AnnData(BlockSource x, Frame obs, Frame var) {
+    public AnnData(@Nullable BlockSource x, Frame obs, Frame var) {
         this.obs = Objects.requireNonNull(obs, "obs");
         this.var = Objects.requireNonNull(var, "var");
         setX(x);
@@ -63,11 +64,11 @@ public final class AnnData {
     }
 
     /** The main matrix, or null when the container has none. */
-    public BlockSource x() {
+    public @Nullable BlockSource x() {
         return x;
     }
 
-    public AnnData setX(BlockSource newX) {
+    public AnnData setX(@Nullable BlockSource newX) {
         if (newX != null) {
             checkShape("X", newX, nObs(), nVars());
         }
@@ -135,12 +136,12 @@ public final class AnnData {
         return uns;
     }
 
-    public Raw raw() {
+    public @Nullable Raw raw() {
         return raw;
     }
 
     /** Sets {@code raw}, which must hold counts: a {@link Raw} refuses a normalized or staged view. */
-    public AnnData setRaw(Raw newRaw) {
+    public AnnData setRaw(@Nullable Raw newRaw) {
         if (newRaw != null && newRaw.x().nRows() != nObs()) {
             throw new IllegalArgumentException(
                     "raw has " + newRaw.x().nRows() + " rows, the container " + nObs() + " cells");
@@ -236,7 +237,7 @@ public final class AnnData {
      *
      * @return the pending columns, or null
      */
-    public PendingColumns pending() {
+    public @Nullable PendingColumns pending() {
         return pending;
     }
 
@@ -246,7 +247,7 @@ public final class AnnData {
      * @param columns what a pass over X will make
      * @return this container
      */
-    public AnnData setPending(PendingColumns columns) {
+    public AnnData setPending(@Nullable PendingColumns columns) {
         this.pending = columns;
         return this;
     }
@@ -270,14 +271,14 @@ public final class AnnData {
     }
 
     /** A matrix's selection: a computed view selects itself (keeping its statistics); others subset. */
-    private static BlockSource view(BlockSource s, int[] rows, int[] cols) {
+    private static BlockSource view(BlockSource s, int @Nullable [] rows, int @Nullable [] cols) {
         if (rows == null && cols == null) {
             return s;
         }
         return s instanceof DerivedSource d ? d.select(rows, cols) : new SubsetSource(s, rows, cols);
     }
 
-    private static Object takeRows(Object v, int[] rows) {
+    private static Object takeRows(Object v, int @Nullable [] rows) {
         if (rows == null) {
             return v;
         }
@@ -290,7 +291,7 @@ public final class AnnData {
         return new SubsetSource((BlockSource) v, rows, null);
     }
 
-    private static Object takeBoth(Object v, int[] idx) {
+    private static Object takeBoth(Object v, int @Nullable [] idx) {
         if (idx == null) {
             return v;
         }

@@ -8,6 +8,7 @@ import io.scflux.core.DType;
 import java.util.Objects;
 import java.util.function.IntToDoubleFunction;
 import java.util.function.IntUnaryOperator;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A column stored as a plain 1-D array: numbers, bools ({@code array}) or strings ({@code string-array}); or a
@@ -17,11 +18,11 @@ import java.util.function.IntUnaryOperator;
 public final class ArrayColumn implements Column {
 
     /** The values, or null for a computed column. */
-    private final DenseArray values;
+    private final @Nullable DenseArray values;
 
     private final DType dtype;
     private final int size;
-    private final IntToDoubleFunction element;
+    private final @Nullable IntToDoubleFunction element;
 
     public ArrayColumn(DenseArray values) {
         if (values.ndim() != 1) {
@@ -74,7 +75,7 @@ public final class ArrayColumn implements Column {
         if (values != null) {
             return values.getDouble(i);
         }
-        double v = element.applyAsDouble(Objects.checkIndex(i, size));
+        double v = Objects.requireNonNull(element, "element").applyAsDouble(Objects.checkIndex(i, size));
         return dtype == DType.FLOAT32 ? (float) v : v;
     }
 

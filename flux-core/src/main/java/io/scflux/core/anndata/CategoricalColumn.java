@@ -8,6 +8,8 @@ import io.scflux.core.DType;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A pandas categorical: the categories (all of them, used or not, in their order), one code per row (-1 where
@@ -20,9 +22,9 @@ public final class CategoricalColumn implements Column {
 
     private final DenseArray categories;
     /** The codes when {@code codeType} is int8, else null. */
-    private final byte[] narrow;
+    private final byte @Nullable [] narrow;
     /** The codes otherwise, else null. */
-    private final int[] wide;
+    private final int @Nullable [] wide;
 
     private final boolean ordered;
     private final DType codeType;
@@ -75,7 +77,7 @@ public final class CategoricalColumn implements Column {
     }
 
     /** The categorical of these string values, categories sorted as pandas sorts them, codes in the smallest type. */
-    public static CategoricalColumn fromValues(String[] values) {
+    public static CategoricalColumn fromValues(@Nullable String[] values) {
         String[] cats =
                 Arrays.stream(values).filter(v -> v != null).distinct().sorted().toArray(String[]::new);
         Map<String, Integer> pos = new HashMap<>();
@@ -84,7 +86,8 @@ public final class CategoricalColumn implements Column {
         }
         int[] codes = new int[values.length];
         for (int i = 0; i < values.length; i++) {
-            codes[i] = values[i] == null ? -1 : pos.get(values[i]);
+            Integer at = pos.get(values[i]); // none for a missing value
+            codes[i] = at == null ? -1 : at;
         }
         return new CategoricalColumn(DenseArray.of(cats), codes, false, smallestCodeType(cats.length));
     }
@@ -113,7 +116,7 @@ public final class CategoricalColumn implements Column {
 
     /** The code of row {@code i}: a category's position, -1 where missing. */
     public int code(int i) {
-        return narrow != null ? narrow[i] : wide[i];
+        return narrow != null ? narrow[i] : Objects.requireNonNull(wide)[i];
     }
 
     /** Every row's code, as a new array of ints (for small columns and tests: a hot loop reads {@link #code}). */
@@ -121,9 +124,10 @@ public final class CategoricalColumn implements Column {
         if (wide != null) {
             return wide.clone();
         }
-        int[] out = new int[narrow.length];
+        byte[] held = Objects.requireNonNull(narrow); // one of the two holds the codes
+        int[] out = new int[held.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = narrow[i];
+            out[i] = held[i];
         }
         return out;
     }
@@ -132,16 +136,16 @@ public final class CategoricalColumn implements Column {
     public DenseArray codeArray() {
         return narrow != null
                 ? DenseArray.of(DType.INT8, narrow, narrow.length)
-                : DenseArray.of(DType.INT32, wide, wide.length);
+                : DenseArray.of(DType.INT32, Objects.requireNonNull(wide), wide.length);
     }
 
     @Override
     public int size() {
-        return narrow != null ? narrow.length : wide.length;
+        return narrow != null ? narrow.length : Objects.requireNonNull(wide).length;
     }
 
     @Override
-    public Object get(int i) {
+    public @Nullable Object get(int i) {
         int c = code(i);
         return c < 0 ? null : categories.get(c);
     }
@@ -155,9 +159,10 @@ public final class CategoricalColumn implements Column {
             }
             return new CategoricalColumn(categories, (Object) out, ordered, codeType);
         }
+        int[] held = Objects.requireNonNull(wide);
         int[] out = new int[rows.length];
         for (int i = 0; i < rows.length; i++) {
-            out[i] = wide[rows[i]];
+            out[i] = held[rows[i]];
         }
         return new CategoricalColumn(categories, (Object) out, ordered, codeType);
     }

@@ -4,6 +4,8 @@
  */
 package io.scflux.core.anndata;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One column of an obs or var dataframe, in one of anndata's encodings: a plain array (numbers, bools, strings), a
  * categorical, or a nullable array with a mask ({@link ArrayColumn}, {@link CategoricalColumn}, {@link NullableColumn},
@@ -15,6 +17,7 @@ public interface Column {
     int size();
 
     /** The value of row {@code i} boxed (string, boolean, number), or null where it is missing. */
+    @Nullable
     Object get(int i);
 
     /** The rows {@code rows}, in that order (a copy). */

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An obs or var dataframe: a string index (cell barcodes, gene names) and named columns in order. Columns may be
@@ -23,17 +24,17 @@ public final class Frame {
     /** The index, read at most once and shared by the frames made from this one ({@link #copy}, ...). */
     private final Once index;
 
-    private final String indexName;
+    private final @Nullable String indexName;
     private final LinkedHashMap<String, Column> columns = new LinkedHashMap<>();
-    private Map<String, Integer> positions;
+    private @Nullable Map<String, Integer> positions;
 
     /** A frame with the given index and no columns. {@code indexName} is what pandas calls it. */
-    public Frame(String[] index, String indexName) {
+    public Frame(String[] index, @Nullable String indexName) {
         this(packed(index), indexName);
     }
 
     /** A frame over a packed index (shared, it is immutable) and no columns. */
-    public Frame(PackedStrings index, String indexName) {
+    public Frame(PackedStrings index, @Nullable String indexName) {
         this(Objects.requireNonNull(index, "index").size(), () -> index, indexName);
     }
 
@@ -41,7 +42,7 @@ public final class Frame {
      * A frame of {@code size} rows and no columns whose index {@code index} reads when first asked for, once (it must
      * yield {@code size} names; a failure is thrown to the caller that asked, and to the next one).
      */
-    public Frame(int size, Supplier<PackedStrings> index, String indexName) {
+    public Frame(int size, Supplier<PackedStrings> index, @Nullable String indexName) {
         if (size < 0) {
             throw new IllegalArgumentException("negative frame size " + size);
         }
@@ -92,7 +93,7 @@ public final class Frame {
     }
 
     /** The index's name, or null when unnamed (anndata then stores it under {@code _index}). */
-    public String indexName() {
+    public @Nullable String indexName() {
         return indexName;
     }
 
@@ -133,7 +134,7 @@ public final class Frame {
         return columns.containsKey(name);
     }
 
-    public Column remove(String name) {
+    public @Nullable Column remove(String name) {
         return columns.remove(name);
     }
 
@@ -169,8 +170,8 @@ public final class Frame {
     /** An index read on first use, once, and checked to hold one name per row. */
     private static final class Once implements Supplier<PackedStrings> {
         private final int size;
-        private Supplier<PackedStrings> read;
-        private volatile PackedStrings names;
+        private @Nullable Supplier<PackedStrings> read;
+        private volatile @Nullable PackedStrings names;
 
         Once(int size, Supplier<PackedStrings> read) {
             this.size = size;
@@ -184,7 +185,7 @@ public final class Frame {
                 synchronized (this) {
                     n = names;
                     if (n == null) {
-                        n = read.get();
+                        n = Objects.requireNonNull(read, "read").get(); // dropped once read
                         if (n.size() != size) {
                             throw new IllegalStateException(
                                     "an index of " + size + " rows read " + n.size() + " names");

@@ -6,6 +6,7 @@ package io.scflux.core.anndata;
 
 import io.scflux.core.DType;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A pandas nullable column ({@code Int64}, {@code boolean}, {@code string}): values plus a mask that is true where
@@ -30,7 +31,7 @@ public record NullableColumn(DenseArray values, boolean[] mask) implements Colum
     }
 
     @Override
-    public Object get(int i) {
+    public @Nullable Object get(int i) {
         return mask[i] ? null : values.get(i);
     }
 

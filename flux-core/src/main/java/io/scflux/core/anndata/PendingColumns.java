@@ -6,6 +6,7 @@ package io.scflux.core.anndata;
 
 import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -22,9 +23,9 @@ public final class PendingColumns {
     /** On subscription, the frames made: obs's columns, then var's. */
     private final Mono<Frame[]> columns;
     /** The rows of the columns made that the container holds, in its order; null for all. */
-    private final int[] rows;
+    private final int @Nullable [] rows;
     /** Likewise, the genes. */
-    private final int[] cols;
+    private final int @Nullable [] cols;
 
     /**
      * The columns that {@code made} makes: on subscription, something (a container without X, say) whose obs and
@@ -39,18 +40,18 @@ public final class PendingColumns {
         this(null, null, Objects.requireNonNull(made, "made").map(m -> new Frame[] {obs.apply(m), var.apply(m)}));
     }
 
-    private PendingColumns(int[] rows, int[] cols, Mono<Frame[]> columns) {
+    private PendingColumns(int @Nullable [] rows, int @Nullable [] cols, Mono<Frame[]> columns) {
         this.columns = columns;
         this.rows = rows;
         this.cols = cols;
     }
 
     /** These columns for rows {@code r} and genes {@code c} (null: all) of the container they are pending in. */
-    PendingColumns take(int[] r, int[] c) {
+    PendingColumns take(int @Nullable [] r, int @Nullable [] c) {
         return new PendingColumns(compose(rows, r), compose(cols, c), columns);
     }
 
-    private static int[] compose(int[] first, int[] then) {
+    private static int @Nullable [] compose(int @Nullable [] first, int @Nullable [] then) {
         if (then == null || first == null) {
             return then == null ? first : then;
         }
@@ -70,7 +71,7 @@ public final class PendingColumns {
                 .then();
     }
 
-    private static void put(Frame made, int[] taken, Frame into) {
+    private static void put(Frame made, int @Nullable [] taken, Frame into) {
         made.columns().forEach((name, column) -> into.put(name, taken == null ? column : column.take(taken)));
     }
 }

@@ -10,6 +10,7 @@ import io.scflux.core.SubsetSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code adata.raw}: the counts kept before genes were filtered, with their own var (and varm). It shares the
@@ -35,7 +36,7 @@ public record Raw(BlockSource x, Frame var, Map<String, Object> varm) {
     }
 
     /** The selected cells' raw counts, all genes kept. */
-    Raw rows(int[] rows) {
+    Raw rows(int @Nullable [] rows) {
         return rows == null ? this : new Raw(new SubsetSource(x, rows, null), var, varm);
     }
 }

@@ -6,6 +6,7 @@ package io.scflux.core.anndata;
 
 import java.util.Arrays;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Which rows (or columns) of an axis to keep, as anndata indexes: everything, positions in any order, a boolean
@@ -15,11 +16,11 @@ public final class Selection {
 
     private static final Selection ALL = new Selection(null, null, null);
 
-    private final int[] positions;
-    private final boolean[] mask;
-    private final String[] names;
+    private final int @Nullable [] positions;
+    private final boolean @Nullable [] mask;
+    private final String @Nullable [] names;
 
-    private Selection(int[] positions, boolean[] mask, String[] names) {
+    private Selection(int @Nullable [] positions, boolean @Nullable [] mask, String @Nullable [] names) {
         this.positions = positions;
         this.mask = mask;
         this.names = names;
@@ -56,7 +57,7 @@ public final class Selection {
     }
 
     /** The positions this selects on {@code axis}, or null for all of them. */
-    public int[] resolve(Frame axis) {
+    public int @Nullable [] resolve(Frame axis) {
         Objects.requireNonNull(axis, "axis");
         int n = axis.size();
         if (this == ALL) {
@@ -88,11 +89,12 @@ public final class Selection {
             }
             return p;
         }
-        for (int p : positions) {
+        int[] given = Objects.requireNonNull(positions, "positions"); // what is left once mask and names are not
+        for (int p : given) {
             if (p < 0 || p >= n) {
                 throw new IndexOutOfBoundsException("position " + p + " outside [0, " + n + ")");
             }
         }
-        return positions.clone();
+        return given.clone();
     }
 }

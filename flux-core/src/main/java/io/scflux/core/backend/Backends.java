@@ -7,6 +7,7 @@ package io.scflux.core.backend;
 import io.scflux.core.Backend;
 import io.scflux.core.HostBackend;
 import java.util.ServiceLoader;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +38,7 @@ public final class Backends {
         }
         BackendProvider cuda = provider("cuda");
         String reason = cuda == null ? "flux-device is not on the classpath" : cuda.unavailableReason();
-        if (reason == null) {
+        if (cuda != null && reason == null) {
             return cuda.create(capBytes);
         }
         if (choice == BackendChoice.CUDA) {
@@ -47,7 +48,7 @@ public final class Backends {
         return HostBackend.INSTANCE;
     }
 
-    private static BackendProvider provider(String name) {
+    private static @Nullable BackendProvider provider(String name) {
         for (BackendProvider p : ServiceLoader.load(BackendProvider.class)) {
             if (p.name().equals(name)) {
                 return p;

@@ -9,6 +9,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import io.scflux.core.pack.PackedBlock;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The kept blocks of a {@link BlockCache} and their counts: what a cached source looks its blocks up in and stores
@@ -17,7 +18,7 @@ import java.util.function.Supplier;
 final class BlockStore {
 
     private final long budget;
-    private final Cache<Key, PackedBlock> cache;
+    private final @Nullable Cache<Key, PackedBlock> cache;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
     private final LongAdder rejections = new LongAdder();
@@ -57,6 +58,7 @@ final class BlockStore {
     }
 
     /** The cached block for {@code key}, or null; counts the hit. */
+    @Nullable
     PackedBlock lookup(Key key) {
         PackedBlock b = cache == null ? null : cache.getIfPresent(key);
         if (b != null) {
@@ -89,7 +91,10 @@ final class BlockStore {
     }
 
     private long held() {
-        return cache.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
+        Cache<Key, PackedBlock> c = cache;
+        return c == null
+                ? 0
+                : c.policy().eviction().map(e -> e.weightedSize().orElse(0)).orElse(0L);
     }
 
     /** A block's identity: its source's data and its rows. */

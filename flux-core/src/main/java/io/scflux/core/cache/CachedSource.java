@@ -11,6 +11,7 @@ import io.scflux.core.Pass;
 import io.scflux.core.RowBlock;
 import io.scflux.core.RowReader;
 import io.scflux.core.pack.PackedBlock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A source whose blocks are looked up in a {@link BlockCache} (its {@link BlockStore}) before they are read: a hit
@@ -45,7 +46,7 @@ final class CachedSource extends ForwardingSource {
     @Override
     public RowReader open() {
         return new RowReader() {
-            private RowReader reader;
+            private @Nullable RowReader reader;
 
             @Override
             public RowBlock read(int blockIndex, long from, long to) {

@@ -7,6 +7,7 @@ package io.scflux.core.pack;
 import io.scflux.core.BlockBuffer;
 import io.scflux.core.RowBlock;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A row block of counts held compressed: row lengths, column-index gaps and values packed in groups of 128, each
@@ -17,10 +18,13 @@ import java.util.Arrays;
  */
 public final class PackedBlock {
 
+    /** The streams of a block kept unpacked ({@link #plain}): none. */
+    private static final byte[] NONE = new byte[0];
+
     private final int nRows;
     private final int nCols;
     private final int nnz;
-    /** Packed streams: row lengths, then index gaps, then values; null when the block is kept unpacked. */
+    /** Packed streams: row lengths, then index gaps, then values; none when the block is kept unpacked. */
     private final byte[] words;
 
     private final byte[] widths;
@@ -28,7 +32,8 @@ public final class PackedBlock {
     private final int valuesAt;
     private final int gapGroupsAt;
     private final int valueGroupsAt;
-    private final RowBlock plain;
+    /** The block itself where it is kept unpacked, else null. */
+    private final @Nullable RowBlock plain;
 
     private PackedBlock(
             int nRows,
@@ -40,7 +45,7 @@ public final class PackedBlock {
             int valuesAt,
             int gapGroupsAt,
             int valueGroupsAt,
-            RowBlock plain) {
+            @Nullable RowBlock plain) {
         this.nRows = nRows;
         this.nCols = nCols;
         this.nnz = nnz;
@@ -60,7 +65,7 @@ public final class PackedBlock {
     public static PackedBlock pack(RowBlock block) {
         if (block.exact() != null) {
             // stored values float32 does not hold: counts past 2^24 or fractions, kept as they came
-            return new PackedBlock(block.nRows(), block.nCols(), block.nnz(), null, null, 0, 0, 0, 0, block);
+            return new PackedBlock(block.nRows(), block.nCols(), block.nnz(), NONE, NONE, 0, 0, 0, 0, block);
         }
         int rows = block.nRows();
         int n = block.nnz();
@@ -77,7 +82,7 @@ public final class PackedBlock {
                 float v = val[k];
                 int c = (int) v;
                 if (idx[k] <= previous || c != v || c < 0 || Float.floatToRawIntBits(v) == Integer.MIN_VALUE) {
-                    return new PackedBlock(rows, block.nCols(), n, null, null, 0, 0, 0, 0, block);
+                    return new PackedBlock(rows, block.nCols(), n, NONE, NONE, 0, 0, 0, 0, block);
                 }
                 gaps[k] = idx[k] - previous - 1;
                 previous = idx[k];

@@ -16,6 +16,7 @@ import io.scflux.core.RowReader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A counts matrix held in memory as {@link PackedBlock}s: several times smaller than CSR float32 + int32, and a
@@ -43,10 +44,12 @@ public final class PackedMatrix implements BlockSource {
     /** Packs every block of {@code source} under {@code target}, reading with {@code execution}. */
     public static PackedMatrix from(BlockSource source, PlanTarget target, Execution execution) {
         BlockPlan plan = source.plan(target);
-        List<PackedBlock> packed = source.blocks(plan, execution)
-                .map(PackedBlock::pack)
-                .collectList()
-                .block();
+        List<PackedBlock> packed = Objects.requireNonNull(
+                source.blocks(plan, execution)
+                        .map(PackedBlock::pack)
+                        .collectList()
+                        .block(),
+                "blocks");
         return new PackedMatrix(source.nCols(), source.dtype(), plan, packed.toArray(PackedBlock[]::new));
     }
 

@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads whole datasets (metadata: columns, embeddings, uns values) into {@link DenseArray}s, undoing what jhdf does
@@ -271,7 +272,7 @@ public final class ArrayReader {
      * The Java array {@link DenseArray} holds for {@code t}, from what jhdf returned ({@code raw}: an array, a boxed
      * scalar, or null when {@code n} is 0).
      */
-    private static Object storage(Node at, DType t, Object raw, int n) {
+    private static Object storage(Node at, DType t, @Nullable Object raw, int n) {
         Class<?> target = DenseArray.javaType(t);
         if (n == 0) {
             return Array.newInstance(target.getComponentType(), 0);
@@ -316,7 +317,7 @@ public final class ArrayReader {
     }
 
     /** A one-element array holding jhdf's boxed scalar, of the primitive type where there is one. */
-    private static Object boxed(Object v) {
+    private static @Nullable Object boxed(@Nullable Object v) {
         if (v == null) {
             return null;
         }
@@ -376,7 +377,7 @@ public final class ArrayReader {
         return out;
     }
 
-    private static String describe(Object v) {
+    private static String describe(@Nullable Object v) {
         return v == null
                 ? "nothing"
                 : v.getClass().isArray()

@@ -13,6 +13,7 @@ import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
 import io.scflux.core.ScfluxFormatException;
 import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The three arrays of a stored CSR matrix ({@code indptr}, {@code indices}, {@code data}) and how to read any row
@@ -117,7 +118,7 @@ public final class CsrArrays {
      * Reads {@code count + 1} row pointers from {@code row} and checks they are monotone and within the data: into
      * the first entries of {@code into} when it is long enough, else of a new array.
      */
-    long[] pointers(Storage s, long row, int count, long[] into) {
+    long[] pointers(Storage s, long row, int count, long @Nullable [] into) {
         long[] p = into != null && into.length > count ? into : new long[count + 1];
         indptr.read(s, row, count + 1, b -> Decode.longs(b, indptr.dtype(), p, 0, count + 1));
         for (int i = 0; i <= count; i++) {
@@ -137,7 +138,7 @@ public final class CsrArrays {
     }
 
     /** As {@link #rowNnz(Storage, long, int, int[])}, the pointers read into {@code scratch} when it fits them. */
-    private void rowNnz(Storage s, long rowFrom, int count, int[] out, long[] scratch) {
+    private void rowNnz(Storage s, long rowFrom, int count, int[] out, long @Nullable [] scratch) {
         long[] p = pointers(s, rowFrom, count, scratch);
         for (int i = 0; i < count; i++) {
             long n = p[i + 1] - p[i];
@@ -220,7 +221,14 @@ public final class CsrArrays {
      * (unless null) the values as stored where float32 changes some ({@link Decode#exact}).
      */
     private void decode(
-            Storage s, long from, int rows, long[] p, int[] local, int[] idx, float[] val, ExactValues[] stored) {
+            Storage s,
+            long from,
+            int rows,
+            long[] p,
+            int[] local,
+            int[] idx,
+            float[] val,
+            ExactValues @Nullable [] stored) {
         long start = p[0];
         int n = (int) (p[rows] - start);
         for (int i = 0; i <= rows; i++) {

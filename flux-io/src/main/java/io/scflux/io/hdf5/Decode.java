@@ -7,6 +7,7 @@ package io.scflux.io.hdf5;
 import io.scflux.core.DType;
 import io.scflux.core.ExactValues;
 import java.nio.ByteBuffer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Converts stored elements (any numpy numeric type, either byte order) into the primitive arrays blocks carry:
@@ -110,7 +111,7 @@ public final class Decode {
      * {@code decoded[off..]}, their float values ({@link #floats}); else null. The values are compared first, and
      * copied only when one differs; a caller asks only where {@link #floats} flagged the block.
      */
-    static ExactValues exact(ByteBuffer src, DType t, float[] decoded, int off, int n) {
+    static @Nullable ExactValues exact(ByteBuffer src, DType t, float[] decoded, int off, int n) {
         if (!ExactValues.mayLose(t) || !loses(src, t, decoded, off, n)) {
             return null;
         }

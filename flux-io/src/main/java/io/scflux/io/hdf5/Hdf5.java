@@ -33,6 +33,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /** Attribute, type and error helpers shared by the readers of the anndata on-disk format (read through jhdf). *
  * <p>Public because the h5ad encoding, the transposed store and Cell Ranger's reader, above this package, walk files
@@ -110,7 +111,7 @@ public final class Hdf5 {
      * The child {@code name} of {@code node} (a soft link followed to its target), or null when {@code node} is not a
      * group or has no such child.
      */
-    public static Node childOrNull(Node node, String name) {
+    public static @Nullable Node childOrNull(@Nullable Node node, String name) {
         if (!(node instanceof Group g)) {
             return null;
         }
@@ -190,11 +191,11 @@ public final class Hdf5 {
      * one anndata does not read for that type (anndata keys its readers by both and refuses the rest). An element
      * without a version (written before anndata 0.8) is read as it always was.
      */
-    public static String encodingType(Node node) {
+    public static @Nullable String encodingType(Node node) {
         String type = stringAttr(node, ENCODING_TYPE);
         Set<String> known = type == null ? null : ENCODING_VERSIONS.get(type);
         String version = known == null ? null : stringAttr(node, ENCODING_VERSION);
-        if (version != null && !known.contains(version)) {
+        if (version != null && known != null && !known.contains(version)) {
             throw error(
                     node,
                     "unsupported encoding-version " + version + " of encoding-type " + type
@@ -204,7 +205,7 @@ public final class Hdf5 {
     }
 
     /** A scalar string attribute, or null when absent; an error when it is not a string. */
-    public static String stringAttr(Node node, String name) {
+    public static @Nullable String stringAttr(Node node, String name) {
         Object v = attr(node, name);
         if (v == null) {
             return null;
@@ -237,7 +238,7 @@ public final class Hdf5 {
     }
 
     /** An integer array attribute ({@code shape}), or null when absent. */
-    public static long[] longArrayAttr(Node node, String name) {
+    public static long @Nullable [] longArrayAttr(Node node, String name) {
         Object v = attr(node, name);
         if (v == null) {
             return null;
@@ -298,7 +299,12 @@ public final class Hdf5 {
         } catch (ScfluxFormatException | MemoryBudgetExceededException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw error(node, e instanceof IllegalArgumentException ? e.getMessage() : "unreadable (" + e + ")", e);
+            throw error(
+                    node,
+                    e instanceof IllegalArgumentException && e.getMessage() != null
+                            ? e.getMessage()
+                            : "unreadable (" + e + ")",
+                    e);
         } catch (OutOfMemoryError e) {
             throw declaredTooLarge(fileName(node), path(node), e);
         }
@@ -314,7 +320,7 @@ public final class Hdf5 {
                 + "(java -Xmx)");
     }
 
-    private static Object attr(Node node, String name) {
+    private static @Nullable Object attr(Node node, String name) {
         Map<String, Attribute> attrs;
         try {
             attrs = node.getAttributes();

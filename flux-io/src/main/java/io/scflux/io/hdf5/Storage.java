@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One reader's open handle on a file: positional reads through its own {@link FileChannel} (the fast path for
@@ -35,11 +36,11 @@ public final class Storage implements AutoCloseable {
     private final Path file;
     private final FileStamp stamp;
     /** Opened again when an interrupted read closed it ({@link #read}); null once this storage is closed. */
-    private volatile FileChannel channel;
+    private volatile @Nullable FileChannel channel;
 
     private final ReadStats stats;
     private final Map<ChunkKey, CompletableFuture<ByteBuffer>> decoded = new Recent<>(DECODED_CHUNKS_KEPT);
-    private HdfFile hdf;
+    private @Nullable HdfFile hdf;
 
     private Storage(Path file, FileStamp stamp, FileChannel channel, ReadStats stats) {
         this.file = file;
@@ -131,7 +132,7 @@ public final class Storage implements AutoCloseable {
      * one decode of the chunk they both need. Before waiting, this thread runs {@code meanwhile} (null: nothing), the
      * decode of a chunk the next reads will need, so that two readers of one chunk still decode in parallel.
      */
-    ByteBuffer decodedChunk(Object array, long chunk, Supplier<ByteBuffer> decoder, Runnable meanwhile) {
+    ByteBuffer decodedChunk(Object array, long chunk, Supplier<ByteBuffer> decoder, @Nullable Runnable meanwhile) {
         ChunkKey key = new ChunkKey(array, chunk);
         CompletableFuture<ByteBuffer> mine = new CompletableFuture<>();
         CompletableFuture<ByteBuffer> pending = claim(key, mine);

@@ -29,8 +29,11 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -40,14 +43,16 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Public because the file matrices and the transposed store, above this package, read datasets through it.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class StoredArray {
 
     /** HDF5's undefined address: storage never allocated (all fill value). */
     private static final long UNDEFINED = -1L;
 
-    private static final Method CHUNK_LOOKUP =
+    private static final @Nullable Method CHUNK_LOOKUP =
             accessible(() -> ChunkedDatasetBase.class.getDeclaredMethod("getChunkLookup"));
-    private static final Field LAYOUT_V3 = accessible(() -> ChunkedDatasetV3.class.getDeclaredField("layoutMessage"));
+    private static final @Nullable Field LAYOUT_V3 =
+            accessible(() -> ChunkedDatasetV3.class.getDeclaredField("layoutMessage"));
 
     static {
         if (!readsChunkIndexItself()) {
@@ -71,19 +76,19 @@ public final class StoredArray {
     private final long[] dims;
     private final Layout layout;
     private final long address;
-    private final byte[] compact;
-    private final int[] chunkDims;
-    private final long[] chunkGrid;
+    private final byte @Nullable [] compact;
+    private final int @Nullable [] chunkDims;
+    private final long @Nullable [] chunkGrid;
     private final long chunkElements;
-    private final long[] chunkAddress;
-    private final int[] chunkStored;
-    private final int[] chunkMask;
+    private final long @Nullable [] chunkAddress;
+    private final int @Nullable [] chunkStored;
+    private final int @Nullable [] chunkMask;
     private final int[] filterIds;
     private final ChunkCodec codec;
     /** True when chunks must be decoded by jhdf (a filter scflux does not decode, or no chunk table). */
     private final boolean jhdfChunks;
     /** The checksums of the chunks of an array of scflux's own copies, checked as they are read; else null. */
-    private final CopySums sums;
+    private final @Nullable CopySums sums;
 
     private StoredArray(
             String file,
@@ -94,14 +99,14 @@ public final class StoredArray {
             long[] dims,
             Layout layout,
             long address,
-            byte[] compact,
-            int[] chunkDims,
-            long[] chunkAddress,
-            int[] chunkStored,
-            int[] chunkMask,
+            byte @Nullable [] compact,
+            int @Nullable [] chunkDims,
+            long @Nullable [] chunkAddress,
+            int @Nullable [] chunkStored,
+            int @Nullable [] chunkMask,
             int[] filterIds,
             boolean jhdfChunks,
-            CopySums sums) {
+            @Nullable CopySums sums) {
         this.sums = sums;
         this.file = file;
         this.path = path;
@@ -401,7 +406,7 @@ public final class StoredArray {
     }
 
     /** A jhdf member made accessible, or null when this jhdf lacks it: the chunks are then read another way. */
-    private static <T extends AccessibleObject> T accessible(Callable<T> member) {
+    private static <T extends AccessibleObject> @Nullable T accessible(Callable<T> member) {
         try {
             T m = member.call();
             m.setAccessible(true);
@@ -418,7 +423,7 @@ public final class StoredArray {
      * every young collection, for as long as any part of the file's jhdf objects had reached the old generation.
      */
     @SuppressWarnings("unchecked")
-    private static Collection<Chunk> chunks(ChunkedDataset ds, int rank) {
+    private static @Nullable Collection<Chunk> chunks(ChunkedDataset ds, int rank) {
         try {
             if (LAYOUT_V3 != null && ds instanceof ChunkedDatasetV3) {
                 long btree = ((ChunkedDataLayoutMessage) LAYOUT_V3.get(ds)).getBTreeAddress();
@@ -432,7 +437,7 @@ public final class StoredArray {
             }
             return ((Map<?, Chunk>) CHUNK_LOOKUP.invoke(ds)).values();
         } catch (java.lang.reflect.InvocationTargetException e) {
-            Throwable cause = e.getCause();
+            Throwable cause = Objects.requireNonNullElse(e.getCause(), e);
             throw Hdf5.error(ds, "unreadable chunk index: " + cause.getMessage(), cause);
         } catch (ReflectiveOperationException e) {
             return null;
@@ -484,7 +489,7 @@ public final class StoredArray {
         return layout == Layout.CHUNKED;
     }
 
-    public int[] chunkDims() {
+    public int @Nullable [] chunkDims() {
         return chunkDims == null ? null : chunkDims.clone();
     }
 

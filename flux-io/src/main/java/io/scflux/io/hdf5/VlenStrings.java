@@ -14,6 +14,7 @@ import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decodes a variable-length string dataset from its global heap collections, one collection at a time, into
@@ -153,7 +154,7 @@ final class VlenStrings {
         private final Storage storage;
         private final Map<Long, Collection> recent = new Recent<>(COLLECTIONS_KEPT);
         /** The collection the last string came from. */
-        private Collection last;
+        private @Nullable Collection last;
 
         Collections(Storage storage) {
             this.storage = storage;
@@ -182,7 +183,7 @@ final class VlenStrings {
         }
 
         /** The collection at {@code address}, in {@code spare}'s arrays when it has any. */
-        private Collection read(long address, Collection spare) {
+        private Collection read(long address, @Nullable Collection spare) {
             int header = 8 + lengthSize;
             if (address <= 0 || address > fileSize - header) {
                 throw error("a string refers to global heap address " + address + ", outside the file (" + fileSize
@@ -213,7 +214,7 @@ final class VlenStrings {
         private int[] start;
         private int[] length;
 
-        Collection(long address, byte[] bytes, int size, Collection spare) {
+        Collection(long address, byte[] bytes, int size, @Nullable Collection spare) {
             this.address = address;
             this.bytes = bytes;
             this.start = spare != null ? spare.start : new int[64];

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What is checked of a file before scflux reads or writes it, so that nothing is lost behind the user's back.
@@ -103,7 +104,7 @@ public final class FileGuard {
      * @param file a file to read
      * @return the error that says why not, naming the file, or null
      */
-    public static IOException notAnInput(Path file) {
+    public static @Nullable IOException notAnInput(Path file) {
         if (Files.isRegularFile(file)) {
             return null;
         }
@@ -192,8 +193,11 @@ public final class FileGuard {
         List<String> table;
         try {
             Map<String, Object> id = Files.readAttributes(file, "unix:dev,ino");
-            dev = (Long) id.get("dev");
-            ino = (Long) id.get("ino");
+            if (!(id.get("dev") instanceof Long d) || !(id.get("ino") instanceof Long i)) {
+                return OptionalLong.empty(); // a unix view without them
+            }
+            dev = d;
+            ino = i;
             table = Files.readAllLines(LOCKS);
         } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
             return OptionalLong.empty(); // no such file (the read says so), or no lock table on this system

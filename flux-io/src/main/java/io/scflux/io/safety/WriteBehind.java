@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Flushes a file that is being written to disk every tenth of a second, on a daemon thread, so that the disk writes
@@ -42,7 +43,7 @@ public final class WriteBehind {
     }
 
     /** Starts flushing {@code file}; null when it cannot be opened (the write itself reports real problems). */
-    public static WriteBehind start(Path file) {
+    public static @Nullable WriteBehind start(Path file) {
         try {
             return new WriteBehind(FileChannel.open(file, StandardOpenOption.WRITE));
         } catch (IOException e) {

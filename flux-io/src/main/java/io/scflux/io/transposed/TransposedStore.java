@@ -39,7 +39,9 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.zip.CRC32C;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -253,7 +255,8 @@ public final class TransposedStore {
      * The checksums of {@code store}'s chunks (indptr's, indices', values'), or null when it is missing, of another
      * matrix or another format, or its header and checksums do not match their own checksum: it is then built again.
      */
-    private static int[][] matches(Path store, long rows, int cols, long nnz, DType values) throws IOException {
+    private static int @Nullable [][] matches(Path store, long rows, int cols, long nnz, DType values)
+            throws IOException {
         if (!Files.isRegularFile(store)) {
             return null;
         }
@@ -330,8 +333,8 @@ public final class TransposedStore {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
-        Path temp =
-                TemporaryFiles.newFile(target.getParent(), target.getFileName().toString());
+        Path folder = Objects.requireNonNull(target.getParent(), "a store's folder"); // a file in the cache folder
+        Path temp = TemporaryFiles.newFile(folder, target.getFileName().toString());
         int[][] sums;
         try (Storage s = Storage.open(file, stamp, stats);
                 FileChannel out = FileChannel.open(temp, StandardOpenOption.WRITE, StandardOpenOption.READ)) {
@@ -345,8 +348,7 @@ public final class TransposedStore {
             if (k == 1) {
                 scatterInMemory(s, csc, values, rowptr, out, idxBase, valBase, written);
             } else {
-                scatterThroughSpills(
-                        s, csc, values, rowptr, buckets, out, idxBase, valBase, target.getParent(), written, source);
+                scatterThroughSpills(s, csc, values, rowptr, buckets, out, idxBase, valBase, folder, written, source);
             }
             sums = new int[][] {written.indptr.sums(), written.indices.sums(), written.values.sums()};
             writeSums(out, header, sums, sumsBase(rows, nnz, values.size()));
@@ -507,8 +509,8 @@ public final class TransposedStore {
 
     /** A bucket's values as the copy stores them: a 4-byte type's in an int[], an 8-byte type's in a long[]. */
     private static final class Values {
-        private final int[] narrow;
-        private final long[] wide;
+        private final int @Nullable [] narrow;
+        private final long @Nullable [] wide;
 
         Values(int n, DType type) {
             narrow = type.size() == 4 ? new int[n] : null;
@@ -518,7 +520,7 @@ public final class TransposedStore {
         void set(int at, long bits) {
             if (narrow != null) {
                 narrow[at] = (int) bits;
-            } else {
+            } else if (wide != null) {
                 wide[at] = bits;
             }
         }

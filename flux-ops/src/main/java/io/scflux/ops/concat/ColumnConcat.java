@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * One obs column of several frames stacked by rows, typed as anndata's concat types it (pandas {@code concat} after
@@ -30,6 +31,7 @@ import java.util.Map;
  * <li>anything else mixed: a categorical of the values' text.</li>
  * </ul>
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class ColumnConcat {
 
     private ColumnConcat() {}

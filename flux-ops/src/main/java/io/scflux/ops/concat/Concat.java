@@ -20,6 +20,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * anndata's {@code concat} along obs: cells of every input one after the other, X and the layers every input has
@@ -33,6 +35,7 @@ import java.util.function.Function;
  * keeps the names only ({@code merge=None}); obsm keeps the keys every input has; uns, varm, obsp, varp and raw are
  * dropped, as anndata's defaults do.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Concat {
 
     private Concat() {}
@@ -116,7 +119,7 @@ public final class Concat {
     }
 
     /** Cell names one after the other, each followed by separator and its input's key when a separator is given. */
-    private static PackedStrings names(List<AnnData> inputs, List<String> keys, String separator) {
+    private static PackedStrings names(List<AnnData> inputs, List<String> keys, @Nullable String separator) {
         String[] suffixes = new String[inputs.size()];
         if (separator != null) {
             Arrays.setAll(suffixes, i -> separator + keys.get(i));

@@ -7,6 +7,7 @@ package io.scflux.ops.concat;
 import io.scflux.core.InvalidOptionException;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How {@link Concat} stacks containers, with anndata's {@code concat} arguments (the obs axis only; var annotations
@@ -19,7 +20,12 @@ import java.util.Objects;
  * @param fillValue   value of the genes an input lacks in an outer join, or null for anndata's default (implicit
  *                    zeros in sparse X, NaN when every input is dense)
  */
-public record ConcatOptions(Join join, String label, List<String> keys, String indexUnique, Float fillValue) {
+public record ConcatOptions(
+        Join join,
+        @Nullable String label,
+        @Nullable List<String> keys,
+        @Nullable String indexUnique,
+        @Nullable Float fillValue) {
 
     /** anndata's {@code join="inner"} and {@code join="outer"}. */
     public enum Join {

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,7 +46,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private static final Logger LOG = LoggerFactory.getLogger(ConcatSource.class);
 
     private final List<BlockSource> inputs;
-    private final ColumnMap[] maps;
+    private final @Nullable ColumnMap[] maps;
     private final long[] starts;
     private final int nCols;
     private final float fill;
@@ -53,19 +54,19 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     private final Backend[] backends;
     private final AtomicBoolean told = new AtomicBoolean();
 
-    private ConcatSource(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill) {
+    private ConcatSource(List<BlockSource> inputs, @Nullable ColumnMap[] maps, int nCols, float fill) {
         this.inputs = inputs;
         this.maps = maps;
         this.nCols = nCols;
         this.fill = fill;
         this.backends = inputs.stream().map(Resident::of).toArray(Backend[]::new);
         this.starts = new long[inputs.size() + 1];
-        DType type = null;
+        DType type = inputs.get(0).dtype(); // of() refuses no inputs
         for (int i = 0; i < inputs.size(); i++) {
             starts[i + 1] = starts[i] + inputs.get(i).nRows();
-            type = type == null
-                    ? inputs.get(i).dtype()
-                    : DType.promote(type, inputs.get(i).dtype());
+            if (i > 0) {
+                type = DType.promote(type, inputs.get(i).dtype());
+            }
         }
         boolean filled = fill != 0 && Arrays.stream(maps).anyMatch(m -> m != null && m.missingCount() > 0);
         boolean fractional = Float.isNaN(fill) || fill != Math.rint(fill);
@@ -79,7 +80,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
      * pads sparse data). The value type is numpy's promotion of the inputs' types.
      */
     public static ConcatSource of(
-            List<? extends BlockSource> inputs, List<int[]> columnMaps, int nCols, float fillValue) {
+            List<? extends BlockSource> inputs, List<int @Nullable []> columnMaps, int nCols, float fillValue) {
         if (inputs.isEmpty()) {
             throw new IllegalArgumentException("nothing to concatenate");
         }
@@ -87,7 +88,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             throw new IllegalArgumentException(inputs.size() + " inputs but " + columnMaps.size() + " column maps");
         }
         List<BlockSource> in = List.copyOf(inputs);
-        ColumnMap[] maps = new ColumnMap[in.size()];
+        @Nullable ColumnMap[] maps = new ColumnMap[in.size()];
         for (int i = 0; i < maps.length; i++) {
             BlockSource s = in.get(i);
             int[] map = columnMaps.get(i);
@@ -109,7 +110,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
     /** Sources with the same columns stacked by rows. */
     public static ConcatSource of(List<? extends BlockSource> inputs) {
         Objects.requireNonNull(inputs, "inputs");
-        List<int[]> none = new ArrayList<>();
+        List<int @Nullable []> none = new ArrayList<>();
         inputs.forEach(s -> none.add(null));
         return of(inputs, none, inputs.isEmpty() ? 0 : inputs.get(0).nCols(), 0f);
     }
@@ -119,7 +120,8 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
         return new Shipped(inputs, maps, nCols, fill);
     }
 
-    private record Shipped(List<BlockSource> inputs, ColumnMap[] maps, int nCols, float fill)
+    private record Shipped(
+            List<BlockSource> inputs, @Nullable ColumnMap[] maps, int nCols, float fill)
             implements java.io.Serializable {
         private Object readResolve() {
             return new ConcatSource(inputs, maps, nCols, fill);
@@ -168,7 +170,7 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
 
     /** The inputs' keys with the column maps and fill, or null when an input has none. */
     @Override
-    public Object cacheKey() {
+    public @Nullable Object cacheKey() {
         List<Object> key = new ArrayList<>();
         key.add("concat");
         key.add(nCols);

@@ -8,11 +8,13 @@ import io.scflux.core.DType;
 import io.scflux.core.anndata.DenseArray;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * Dense arrays stacked along their first axis in one type, as {@code np.concatenate} stacks them: values converted to
  * numpy's promotion of the parts' types, a missing part (null) filled with NaN in a float result, else zero.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Stack {
 
     private Stack() {}

@@ -10,6 +10,8 @@ import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The pass behind {@code filter_cells} and {@code filter_genes}: per cell or per gene, the sum of the values (in
@@ -17,6 +19,7 @@ import java.util.function.Function;
  * numbers come from its own block (a partial collects its blocks'); a gene's are added block after block, in the
  * merge order of {@link Reducer}.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class AxisCounts implements Reducer<AxisCounts.Counts> {
 
     private final boolean cells;
@@ -97,11 +100,11 @@ final class AxisCounts implements Reducer<AxisCounts.Counts> {
 
     /** A partial: the genes' numbers, or the cells' numbers block by block. */
     static final class Counts implements java.io.Serializable {
-        final double[] geneSums;
-        final long[] geneExpressed;
+        final double @Nullable [] geneSums;
+        final long @Nullable [] geneExpressed;
         final List<Chunk> chunks = new ArrayList<>();
 
-        Counts(double[] geneSums, long[] geneExpressed) {
+        Counts(double @Nullable [] geneSums, long @Nullable [] geneExpressed) {
             this.geneSums = geneSums;
             this.geneExpressed = geneExpressed;
         }

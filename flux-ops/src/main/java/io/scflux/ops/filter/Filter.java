@@ -14,6 +14,7 @@ import io.scflux.core.anndata.Selection;
 import io.scflux.ops.values.SumType;
 import io.scflux.ops.values.TypedSums;
 import io.scflux.ops.values.XMatrix;
+import org.jspecify.annotations.NullUnmarked;
 import reactor.core.publisher.Mono;
 
 /**
@@ -24,6 +25,7 @@ import reactor.core.publisher.Mono;
  *
  * <p>Public because the facade {@code Pp}, above the step packages, dispatches to it.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Filter {
 
     private Filter() {}

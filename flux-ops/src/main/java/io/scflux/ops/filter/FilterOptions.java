@@ -9,12 +9,14 @@ import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * One criterion of scanpy's {@code filter_cells} / {@code filter_genes}, which take exactly one per call: keep the
  * cells (genes) whose total counts, or number of genes expressed (cells expressing), is at least or at most
  * {@code threshold}. Made by the factories named as scanpy's parameters ({@link #minCounts}, {@link #minGenes}...).
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record FilterOptions(Measure measure, Bound bound, double threshold) {
 
     /** What is compared: the sum of the values, or the number of positive values. */

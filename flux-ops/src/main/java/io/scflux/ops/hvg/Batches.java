@@ -13,11 +13,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The cells of each batch: {@code group[cell]} is the cell's batch in {@code [0, count)}, or {@code count} for a cell
  * whose batch value is missing (it belongs to no batch). Without a batch key every cell is in batch 0.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Batches {
 
     final int count;

@@ -8,12 +8,15 @@ import io.scflux.ops.hvg.HighlyVariableGenesOptions.Flavor;
 import io.scflux.ops.moments.GeneSums;
 import java.util.Arrays;
 import java.util.stream.IntStream;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The dispersion-based flavors (seurat, cell_ranger) of scanpy's {@code highly_variable_genes}, from per-gene sums:
  * mean and dispersion (variance / mean; seurat takes logs), dispersions normalized within bins of mean, and the
  * selection by count or by cut-offs; with batches, each batch on its own genes and the results merged as scanpy does.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Dispersions {
 
     /** {@code statsmodels.robust.mad}'s constant: the 0.75 quantile of the standard normal. */
@@ -24,7 +27,7 @@ final class Dispersions {
     final double[] normalized;
     final boolean[] highlyVariable;
     /** With batches: in how many batches a gene was selected; else null. */
-    final long[] nBatches;
+    final long @Nullable [] nBatches;
 
     private Dispersions(int n, boolean batched) {
         means = new double[n];

@@ -9,12 +9,15 @@ import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link HighlyVariableGenes}, named and defaulted as scanpy's {@code highly_variable_genes}:
  * {@code nTopGenes} 0 means unset (select by the mean and dispersion cut-offs instead; seurat_v3 then takes 2000),
  * which {@link #withNTopGenes} never sets, {@code batchKey} null means no batches.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record HighlyVariableGenesOptions(
         Flavor flavor,
         int nTopGenes,
@@ -24,7 +27,7 @@ public record HighlyVariableGenesOptions(
         double maxDisp,
         int nBins,
         double span,
-        String batchKey) {
+        @Nullable String batchKey) {
 
     /** scanpy's default when seurat_v3 is asked for without {@code n_top_genes}. */
     public static final int SEURAT_V3_DEFAULT_TOP_GENES = 2000;

@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The groups of rank_genes_groups, as scanpy's {@code select_groups} makes them: the groups are the categories of the
@@ -23,6 +24,7 @@ import java.util.TreeSet;
  * its category ({@link #missing()} where it has none); the groups tested in order (all, or those asked for in the
  * order asked, the reference added last), each with at least two cells.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class GroupLabels {
 
     /** Every category's name, as scanpy's {@code str(name)}. */

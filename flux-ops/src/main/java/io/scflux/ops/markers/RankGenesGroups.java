@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.commons.math3.special.Erf;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -75,7 +76,7 @@ public final class RankGenesGroups {
                 .contextWrite(Pass.named("rank_genes_groups"));
     }
 
-    private static BlockSource matrix(AnnData data, String layer) {
+    private static BlockSource matrix(AnnData data, @Nullable String layer) {
         if (layer == null) {
             return XMatrix.of(data);
         }

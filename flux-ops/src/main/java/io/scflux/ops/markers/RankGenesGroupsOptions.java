@@ -12,6 +12,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link RankGenesGroups#rankGenesGroups}, as scanpy's {@code sc.tl.rank_genes_groups(adata,
@@ -27,16 +29,17 @@ import java.util.Objects;
  * @param tieCorrect wilcoxon's tie correction of the rank-sum variance
  * @param layer      the layer tested instead of X; null for X
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record RankGenesGroupsOptions(
         String groupby,
         Method method,
-        List<String> groups,
+        @Nullable List<String> groups,
         String reference,
-        Integer nGenes,
+        @Nullable Integer nGenes,
         boolean pts,
         CorrMethod corrMethod,
         boolean tieCorrect,
-        String layer) {
+        @Nullable String layer) {
 
     /** scanpy's {@code reference} that compares each group with all other cells. */
     public static final String REST = "rest";

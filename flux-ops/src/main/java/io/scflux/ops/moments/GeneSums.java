@@ -8,6 +8,8 @@ import io.scflux.core.Backend;
 import io.scflux.core.HostBackend;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-gene sums over the cells of each group (batch), in one pass: the sum of the values, the sum of their squares and
@@ -23,6 +25,7 @@ import io.scflux.core.RowBlock;
  *
  * <p>Public because HVG and rank_genes_groups, each in its own package, both reduce X to these sums.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class GeneSums implements Reducer<GeneSums.Sums> {
 
     /** What is summed for a stored value {@code x}. */
@@ -40,7 +43,7 @@ public final class GeneSums implements Reducer<GeneSums.Sums> {
     private final int nGroups;
     private final int nGenes;
     private final float scale;
-    private final double[] ceiling;
+    private final double @Nullable [] ceiling;
     private final Backend backend;
 
     private GeneSums(
@@ -50,7 +53,7 @@ public final class GeneSums implements Reducer<GeneSums.Sums> {
             int nGroups,
             int nGenes,
             float scale,
-            double[] ceiling,
+            double @Nullable [] ceiling,
             Backend backend) {
         this.kind = kind;
         this.nonzero = nonzero;

@@ -14,6 +14,8 @@ import io.scflux.ops.values.TypedSums;
 import io.scflux.ops.values.ValueCheck;
 import io.scflux.ops.values.XMatrix;
 import java.util.function.IntToDoubleFunction;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -22,6 +24,7 @@ import reactor.core.publisher.Mono;
  * counts that divides each cell by {@code total / target_sum} as its blocks are read; nothing is materialized. With
  * {@code keyAdded}, obs gets the factors {@code total / target_sum}, as scanpy 1.11 stores its {@code norm_factor}.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class NormalizeTotal {
 
     private NormalizeTotal() {}
@@ -48,7 +51,7 @@ public final class NormalizeTotal {
      * also warns, as scanpy, when {@code x} holds values that are not counts.
      */
     private static Mono<double[]> totals(
-            BlockSource x, NormalizeTotalOptions options, Streaming streaming, AnnData counts) {
+            BlockSource x, NormalizeTotalOptions options, Streaming streaming, @Nullable AnnData counts) {
         SumType type = SumType.normalizing(x.dtype());
         int n = Math.toIntExact(x.nRows());
         boolean exclude = options.excludeHighlyExpressed();
@@ -70,7 +73,7 @@ public final class NormalizeTotal {
      */
     public static void apply(
             AnnData data,
-            BlockSource counts,
+            @Nullable BlockSource counts,
             IntToDoubleFunction totals,
             NormalizeTotalOptions options,
             Streaming streaming) {

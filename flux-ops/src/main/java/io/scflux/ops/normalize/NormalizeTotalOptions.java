@@ -7,6 +7,7 @@ package io.scflux.ops.normalize;
 import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.List;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The parameters of {@link NormalizeTotal}, as scanpy's {@code normalize_total} names them: {@code targetSum} (null:
@@ -14,6 +15,7 @@ import java.util.List;
  * fraction of some cell's total do not count towards any total), {@code keyAdded} (an obs column for the factors, or
  * null).
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record NormalizeTotalOptions(
         Double targetSum, boolean excludeHighlyExpressed, double maxFraction, String keyAdded) {
 

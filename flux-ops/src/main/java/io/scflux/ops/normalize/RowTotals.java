@@ -9,6 +9,7 @@ import io.scflux.core.RowBlock;
 import io.scflux.ops.values.SumType;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * normalize_total's pass: each cell's total, summed in float64 in stored order as scanpy's numba loop does, over all
@@ -22,7 +23,7 @@ final class RowTotals implements Reducer<RowTotals.Sums> {
     private static final boolean[] NO_FLAGS = new boolean[0];
 
     private final int nCols;
-    private final boolean[] keep;
+    private final boolean @Nullable [] keep;
     private final double maxFraction;
     private final SumType type;
 
@@ -30,7 +31,7 @@ final class RowTotals implements Reducer<RowTotals.Sums> {
      * Totals of rows of {@code nCols} columns over all genes ({@code keep} null) or the kept ones; flags genes unless
      * {@code maxFraction} is NaN.
      */
-    RowTotals(int nCols, boolean[] keep, double maxFraction, SumType type) {
+    RowTotals(int nCols, boolean @Nullable [] keep, double maxFraction, SumType type) {
         this.nCols = nCols;
         this.keep = keep;
         this.maxFraction = maxFraction;

@@ -7,6 +7,7 @@ package io.scflux.ops.normalize;
 import io.scflux.ops.values.SumType;
 import java.util.Arrays;
 import java.util.function.IntToDoubleFunction;
+import org.jspecify.annotations.Nullable;
 
 /**
  * normalize_total's per-cell factors, {@code counts_per_cell / target_sum}, with scanpy's arithmetic: totals and
@@ -25,7 +26,7 @@ public final class SizeFactors {
      * The factors of {@code n} cells, {@code totals(i)} the float64 total of cell {@code i}; {@code targetSum} null
      * means the median of positive totals. Only the factors are allocated (and, for the median, the positive totals).
      */
-    static double[] of(int n, IntToDoubleFunction totals, Double targetSum, SumType type) {
+    static double[] of(int n, IntToDoubleFunction totals, @Nullable Double targetSum, SumType type) {
         double target;
         if (targetSum != null) {
             target = type.round(targetSum);

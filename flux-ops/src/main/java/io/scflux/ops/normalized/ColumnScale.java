@@ -6,6 +6,7 @@ package io.scflux.ops.normalized;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Scales each entry by its gene: {@code (x - mean) / std} when centring, {@code x / std} otherwise, clipped at the
@@ -30,7 +31,8 @@ public final class ColumnScale implements Stage {
      * at {@code maxValue} (null for no clipping); {@code float32Steps} rounds the centred value to float32 first, as
      * numpy's in-place arithmetic on a float32 array does.
      */
-    public ColumnScale(double[] mean, double[] std, boolean zeroCenter, Double maxValue, boolean float32Steps) {
+    public ColumnScale(
+            double[] mean, double[] std, boolean zeroCenter, @Nullable Double maxValue, boolean float32Steps) {
         this.mean = mean;
         this.std = std;
         this.zeroCenter = zeroCenter;

@@ -6,6 +6,7 @@ package io.scflux.ops.normalized;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code log1p} of every stored value, as scanpy does it: in float32 for float32 data (the logarithm rounded to
@@ -20,7 +21,7 @@ public final class Log1pStage implements Stage {
     private final double lnBase;
 
     /** {@code single}: the data are float32; {@code base} null for the natural logarithm. */
-    public Log1pStage(boolean single, Double base) {
+    public Log1pStage(boolean single, @Nullable Double base) {
         this.single = single;
         this.lnBase = base == null ? 1 : Math.log(base);
     }

@@ -6,6 +6,7 @@ package io.scflux.ops.normalized;
 
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * normalize_total's division and log1p as one function per block, for counts: within a row, a count repeats (most
@@ -26,7 +27,7 @@ public final class NormalizeLog1p implements Stage {
     }
 
     /** The fused stage for {@code factors} indexed by global row and a {@link Log1pStage}'s {@code single, base}. */
-    public static Stage of(double[] factors, boolean single, Double base) {
+    public static Stage of(double[] factors, boolean single, @Nullable Double base) {
         return new NormalizeLog1p(factors, new Log1pStage(single, base));
     }
 

@@ -20,6 +20,8 @@ import io.scflux.core.SubsetSource;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -32,6 +34,7 @@ import reactor.core.publisher.Mono;
  * recomputes them on the selection ({@code normalize_total} on the subset) with the {@link SizeFactorRule} the view
  * was made with.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class NormalizedView implements DerivedSource, java.io.Serializable {
 
     /** How size factors are computed from counts: {@code normalize_total}'s rule, supplied by whoever normalizes. */
@@ -45,8 +48,8 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
     private final Mono<double[]> factors;
     private final SizeFactorRule rule;
     private final boolean log1p;
-    private final Double base;
-    private final ColumnScale scaling;
+    private final @Nullable Double base;
+    private final @Nullable ColumnScale scaling;
     private final DType dtype;
     private final Backend backend;
 
@@ -55,8 +58,8 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
             Mono<double[]> factors,
             SizeFactorRule rule,
             boolean log1p,
-            Double base,
-            ColumnScale scaling,
+            @Nullable Double base,
+            @Nullable ColumnScale scaling,
             Backend backend) {
         if (counts instanceof DerivedSource) {
             throw new IllegalArgumentException("a normalized view reads counts, not " + counts.describe());
@@ -85,12 +88,12 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
     }
 
     /** This view with {@code log1p} applied after the division ({@code base} null for the natural logarithm). */
-    public NormalizedView withLog1p(Double base) {
+    public NormalizedView withLog1p(@Nullable Double base) {
         return withLog1p(base, HostBackend.INSTANCE);
     }
 
     /** {@link #withLog1p(Double)} with the division and logarithm fused on {@code on}'s kernel. */
-    public NormalizedView withLog1p(Double base, Backend on) {
+    public NormalizedView withLog1p(@Nullable Double base, Backend on) {
         if (log1p || scaling != null) {
             throw new IllegalStateException("the view is already " + (log1p ? "log-transformed" : "scaled"));
         }
@@ -114,7 +117,7 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
      * {@code recalculate} true the factors are computed on the selection (the columns selected) by the view's rule the
      * first time a block is read: the values equal normalizing the selected counts.
      */
-    public NormalizedView select(int[] rows, int[] cols, boolean recalculate) {
+    public NormalizedView select(int @Nullable [] rows, int @Nullable [] cols, boolean recalculate) {
         if (recalculate && scaling != null) {
             throw new IllegalStateException("a scaled view keeps its statistics; select without recalculating, or "
                     + "renormalize and scale again");
@@ -158,11 +161,15 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
      * the host backend, whose kernels the others are checked against, and cannot recompute its factors.
      */
     private Object writeReplace() {
-        return new Shipped(counts, settled().block(), log1p, base, scaling);
+        return new Shipped(counts, Objects.requireNonNull(settled().block(), "factors"), log1p, base, scaling);
     }
 
-    private record Shipped(BlockSource counts, double[] factors, boolean log1p, Double base, ColumnScale scaling)
-            implements java.io.Serializable {
+    private record Shipped(
+            BlockSource counts,
+            double[] factors,
+            boolean log1p,
+            @Nullable Double base,
+            @Nullable ColumnScale scaling) implements java.io.Serializable {
         private Object readResolve() {
             SizeFactorRule none = (c, s) -> Mono.error(new UnsupportedOperationException(
                     "size factors are recomputed where the view was made, not where it was shipped"));
@@ -204,7 +211,7 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
     }
 
     /** The logarithm's base, null for the natural logarithm (or when the view is not log-transformed). */
-    public Double log1pBase() {
+    public @Nullable Double log1pBase() {
         return base;
     }
 

@@ -10,12 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The values given to one step, by scanpy's parameter names, as a front end received them (command-line strings,
  * JSON values, Java values); an options record reads each through its {@link Parameter}, which converts and checks
  * it, and gets the parameter's default for one not given. Immutable.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Arguments {
 
     private static final Arguments NONE = new Arguments(Map.of());

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * One parameter of a step, declared once, as a constant of the step's options record: scanpy's name, its kind, scanpy's
@@ -22,6 +23,7 @@ import java.util.Objects;
  *
  * @param <T> the Java type of the value: Integer, Double, Boolean, String or a List of Integer or String
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Parameter<T> {
 
     /** What kind of value a parameter takes, as every front end needs to know it. */

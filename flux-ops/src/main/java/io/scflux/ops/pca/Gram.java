@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ArrayBlockingQueue;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Gram matrix {@code X^T X} (its upper triangle, packed by rows) and the column sums of a matrix, in float64:
@@ -44,7 +45,7 @@ final class Gram implements Reducer<Gram.Sums> {
      * most {@link #SPARE} are kept: enough for the blocks in flight, and a merge that only merges (an engine's driver)
      * does not keep every partial it received.
      */
-    private transient volatile Queue<Sums> spare;
+    private transient volatile @Nullable Queue<Sums> spare;
 
     Gram(int p, Backend backend) {
         if (p > MAX_COLUMNS) {
@@ -64,7 +65,7 @@ final class Gram implements Reducer<Gram.Sums> {
         private final double[] upper;
         private final double[] columnSums;
         /** Host blocks folded in but not yet added: a tile being gathered, empty whenever the sums leave a segment. */
-        private transient List<RowBlock> tile;
+        private transient @Nullable List<RowBlock> tile;
 
         private transient long tileNnz;
 

@@ -7,8 +7,10 @@ package io.scflux.ops.pca;
 import io.scflux.core.Backend;
 import io.scflux.core.RowBlock;
 import java.util.Arrays;
+import org.jspecify.annotations.NullUnmarked;
 
 /** The projection on the components on the heap: the reference a device's projection is checked against. */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class HostProjection implements ProjectionKernel {
 
     public static final HostProjection INSTANCE = new HostProjection();

@@ -19,6 +19,8 @@ import io.scflux.core.anndata.Selection;
 import io.scflux.ops.values.ValueCheck;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -27,6 +29,7 @@ import reactor.core.publisher.Mono;
  * components signed as scikit-learn signs them. The embedding {@code obsm["X_pca"]} is a lazy dense source that
  * projects X's blocks as it is read (when written, or by {@link DenseArray#materialize}), so it is never held whole.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Pca {
 
     /**
@@ -76,7 +79,7 @@ public final class Pca {
     }
 
     /** The bool var column of the genes to use, or null for all (scanpy's {@code _handle_mask_var}). */
-    private static String maskColumn(AnnData data, PcaOptions options) {
+    private static @Nullable String maskColumn(AnnData data, PcaOptions options) {
         if (options.maskVar() != null) {
             return options.maskVar();
         }
@@ -96,7 +99,7 @@ public final class Pca {
     }
 
     /** The genes marked by the bool var column {@code column}, or null (all genes) for none. */
-    private static boolean[] mask(AnnData data, String column) {
+    private static boolean @Nullable [] mask(AnnData data, @Nullable String column) {
         if (column == null) {
             return null;
         }
@@ -137,7 +140,12 @@ public final class Pca {
     }
 
     private static AnnData store(
-            AnnData data, String column, boolean[] mask, BlockSource x, Components c, Streaming streaming) {
+            AnnData data,
+            @Nullable String column,
+            boolean @Nullable [] mask,
+            BlockSource x,
+            Components c,
+            Streaming streaming) {
         int k = c.k();
         int p = c.nFeatures();
         // scikit-learn keeps float32 for float32 data and computes in float64 otherwise

@@ -10,6 +10,7 @@ import io.scflux.ops.parameter.Parameter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The parameters of {@link Pca#pca}, as scanpy's {@code sc.pp.pca(n_comps, use_highly_variable, svd_solver,
@@ -18,6 +19,7 @@ import java.util.Locale;
  * it, a null {@code useHighlyVariable} is scanpy's default (the genes of {@code var["highly_variable"]} when the column
  * exists, else all).
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solver, String maskVar) {
 
     /** How the components are found. */

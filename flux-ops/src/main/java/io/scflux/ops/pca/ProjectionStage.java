@@ -8,6 +8,8 @@ import io.scflux.core.Backend;
 import io.scflux.core.ColumnMap;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Each row's coordinates on the principal components, {@code (x - mean) V}, as a stage: a block of cells becomes a
@@ -15,15 +17,16 @@ import io.scflux.core.Stage;
  * projecting, which keeps sparse rows sparse) and rounded to float32, as scanpy stores {@code X_pca}. As a stage, the
  * embedding is computed while it is written, never held whole; each block by the backend's {@link ProjectionKernel}.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class ProjectionStage implements Stage {
 
     private final Components components;
     private final double[] meanV;
     private final Backend backend;
     /** The features among the blocks' columns, or null when every column is one. */
-    private final ColumnMap pick;
+    private final @Nullable ColumnMap pick;
     /** {@link #pick}'s component row of each column of the blocks (-1: not a feature), for the host's kernel. */
-    private final int[] rowOf;
+    private final int @Nullable [] rowOf;
 
     /**
      * The projection of blocks whose columns are the fit's features, or, with {@code mask} (null for none), of blocks

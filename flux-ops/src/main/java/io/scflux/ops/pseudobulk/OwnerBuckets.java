@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
@@ -37,6 +39,7 @@ import reactor.core.publisher.Mono;
  * belongs to one group, so it receives its additions one at a time in row order, whatever the thread count, the
  * bucket count, how the runs were cut, the order of the groups or the block plan: the bits depend on none of them.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class OwnerBuckets {
 
     /** Owner buckets (column ranges) of the accumulator: a constant, never the thread count. */
@@ -256,7 +259,7 @@ final class OwnerBuckets {
      * group (the low halves of {@code order[0, n)}): each row's part is one contiguous run found by two binary
      * searches and read in place, and consecutive rows add into the same group's cells, which stay in cache.
      */
-    private void addSorted(BlockBuffer b, long[] order, int n, int from, int to) {
+    private void addSorted(BlockBuffer b, long @Nullable [] order, int n, int from, int to) {
         int[] ip = b.indptr();
         int[] idx = b.indices();
         float[] val = b.values();
@@ -308,7 +311,7 @@ final class OwnerBuckets {
         return new long[rows];
     }
 
-    private void giveBack(long[] order) {
+    private void giveBack(long @Nullable [] order) {
         synchronized (spareOrders) {
             if (spareOrders.size() < SPARE_ORDERS) {
                 spareOrders.push(order);
@@ -409,7 +412,13 @@ final class OwnerBuckets {
      * the block, {@code start} then counting (a sample of) the entries before each bucket and the low halves of
      * {@code order[0, grouped)} listing the grouped rows group by group (high halves: their groups).
      */
-    private record Split(int[] start, int[] cells, float[] values, BlockBuffer block, long[] order, int grouped) {
+    private record Split(
+            int[] start,
+            int @Nullable [] cells,
+            float @Nullable [] values,
+            @Nullable BlockBuffer block,
+            long @Nullable [] order,
+            int grouped) {
 
         /**
          * Cuts the buckets into {@code workers} runs of consecutive buckets holding about as many entries each: run

@@ -21,6 +21,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.function.IntUnaryOperator;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * decoupler's pseudobulk rows for a sample and a groups column of obs: one row for every pair of a group and a sample
@@ -28,6 +30,7 @@ import java.util.function.IntUnaryOperator;
  * strings, and named {@code {sample}_{group}}; the row of every cell (-1 where its sample or group is missing); and
  * the obs columns that are constant within every pair of cells, which the rows keep.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class PseudobulkRows {
 
     private final Frame obs;
@@ -247,7 +250,7 @@ final class PseudobulkRows {
      * The value of row {@code i} as Python would hold it in an object column: a string, a boolean, an integer
      * ({@code Long}) or a float ({@code Double}); null where missing (NaN included).
      */
-    private static Object value(Column c, int i) {
+    private static @Nullable Object value(Column c, int i) {
         if (c instanceof CategoricalColumn cat) {
             int code = cat.code(i);
             return code < 0 ? null : element(cat.categories(), code);
@@ -258,7 +261,7 @@ final class PseudobulkRows {
         return element(((ArrayColumn) c).values(), i);
     }
 
-    private static Object element(DenseArray a, int i) {
+    private static @Nullable Object element(DenseArray a, int i) {
         DType t = a.dtype();
         if (t == DType.STRING || t == DType.BOOL) {
             return a.get(i);

@@ -7,12 +7,14 @@ package io.scflux.ops.scale;
 import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.List;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The parameters of {@link Scale#scale}, as scanpy's {@code sc.pp.scale(zero_center, max_value)}: centre each gene
  * on its mean (which makes the data dense) or not, and clip at {@code maxValue} (null: no clipping; negatives are
  * clipped at {@code -maxValue} only when centring, as in scanpy).
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record ScaleOptions(boolean zeroCenter, Double maxValue) {
 
     /** scanpy's {@code zero_center}. */

@@ -9,12 +9,14 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.NullableColumn;
 import java.util.Comparator;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The values of a column of strings, null where missing, and Python's order of strings: how the grouping steps
  * (rank_genes_groups' groups, pseudobulk's samples and groups) read an obs column of labels and sort its names as
  * scanpy and decoupler do. Public because those steps live in packages of their own.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class StringValues {
 
     /** Python's order of strings: by code point (Java's {@code compareTo} orders UTF-16 units). */

@@ -13,6 +13,8 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.PackedStrings;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
@@ -28,6 +30,7 @@ import reactor.core.publisher.Mono;
  *
  * <p>Public because every step that expects counts or finite values, each in its own package, wraps its pass in it.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
 
     /** What a step expects of the values it reads. */
@@ -201,7 +204,7 @@ public final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
     }
 
     /** The first entry of a block of counts that is negative, NaN or infinite, or null. */
-    private static Finding firstInvalid(int[] indptr, int[] indices, float[] values, int nnz, long rowStart) {
+    private static @Nullable Finding firstInvalid(int[] indptr, int[] indices, float[] values, int nnz, long rowStart) {
         for (int k = 0; k < nnz; k++) {
             float v = values[k];
             if (!(v >= 0 && v <= Float.MAX_VALUE)) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * A small output (a plot, a table) written under a temporary name beside it and renamed when complete, the name by
@@ -21,6 +22,7 @@ import java.nio.file.StandardOpenOption;
  * this write removes those of killed runs first; the shutdown hook of {@link TemporaryFiles} removes it on a SIGTERM),
  * created as any new file is (the umask's permissions, not {@code createTempFile}'s owner-only 0600).
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class AtomicFile {
 
     /** What writes the content. */

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The {@link Settings} that the environment variables and system properties give a run, read here, at the edge, and
@@ -19,6 +20,7 @@ import java.util.Properties;
  * what each does, is in {@code docs/command-line.md}, "Settings". A property, given on the {@code java} command line,
  * wins over the variable of the same setting; an empty value is no value.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Environment {
 
     private Environment() {}

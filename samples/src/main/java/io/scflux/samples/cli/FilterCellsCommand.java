@@ -4,6 +4,7 @@
  */
 package io.scflux.samples.cli;
 
+import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 
 /** {@code scflux filter-cells}: scanpy's {@code pp.filter_cells} with one criterion (see {@link FilterCommand}). */
@@ -17,6 +18,7 @@ import picocli.CommandLine.Command;
                     + "X, layers and obsm are subset as they are written (one pass counts, the write reads the kept "
                     + "cells)."
         })
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class FilterCellsCommand extends FilterCommand {
 
     @Override

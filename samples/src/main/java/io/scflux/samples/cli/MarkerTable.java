@@ -15,12 +15,15 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * rank_genes_groups' results as one long CSV table, a row per group and gene in rank order: {@code group, rank
  * (from 0), names, scores, logfoldchanges, pvals, pvals_adj}, as {@code sc.get.rank_genes_groups_df} lays them out
  * group after group. Written under a temporary name and renamed when complete.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class MarkerTable {
 
     private static final List<String> COLUMNS = List.of("names", "scores", "logfoldchanges", "pvals", "pvals_adj");
@@ -28,7 +31,7 @@ final class MarkerTable {
     private MarkerTable() {}
 
     /** Writes the table of {@code uns["rank_genes_groups"]} to {@code target} ({@link AtomicFile}). */
-    static void write(Map<String, Object> results, Path target) {
+    static void write(@Nullable Map<String, Object> results, Path target) {
         try {
             AtomicFile.write(target, out -> {
                 BufferedWriter w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
@@ -71,7 +74,7 @@ final class MarkerTable {
 
     /** The results a step left in {@code uns}. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> results(Map<String, Object> uns) {
+    static @Nullable Map<String, Object> results(Map<String, Object> uns) {
         return (Map<String, Object>) uns.get(RankGenesGroups.KEY);
     }
 }

@@ -23,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -37,6 +39,7 @@ import reactor.core.publisher.Mono;
  * {@code --chunk-nnz}, its blocks shared between passes through the {@code --cache-mb} cache), and write OUT
  * atomically, holding the input plus the step's results.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 abstract class OpCommand implements Callable<Integer> {
 
     @Spec
@@ -225,12 +228,12 @@ abstract class OpCommand implements Callable<Integer> {
     }
 
     /** What the rows and columns of the result are, for the line that says what was written. */
-    String shape(AnnData result) {
+    String shape(@Nullable AnnData result) {
         return result.nObs() + " cells x " + result.nVars() + " genes";
     }
 
     /** What is written: {@code result}, or with {@code --annotations-only} its annotations without any matrix. */
-    private AnnData written(AnnData result) {
+    private AnnData written(@Nullable AnnData result) {
         if (!annotationsOnly) {
             return result;
         }

@@ -5,6 +5,7 @@
 package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
+import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 
 /**
@@ -21,6 +22,7 @@ import picocli.CommandLine.Command;
                     + "psbulk_cells and psbulk_counts, layers psbulk_props, and the obs columns constant within each pair.",
             "OUT holds the pseudobulk only (pairs x genes), not the input cells."
         })
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class PseudobulkCommand extends OpCommand {
 
     @Override

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -40,6 +41,7 @@ import picocli.CommandLine.Spec;
                     + "of the best of --repeat passes, MB being the stored bytes of values and indices.",
             "samples/bench/h5py_read.py reads the same row slices with h5py and prints the same keys."
         })
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class ReadBench implements Callable<Integer> {
 
     @Spec

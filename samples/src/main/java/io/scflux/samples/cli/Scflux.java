@@ -31,6 +31,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,6 +55,7 @@ import reactor.core.scheduler.Schedulers;
         mixinStandardHelpOptions = true,
         versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.")
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Scflux implements Runnable {
 
     /** The commands, in the order {@code scflux --help} lists them. */

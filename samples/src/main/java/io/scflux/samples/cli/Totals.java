@@ -10,6 +10,7 @@ import io.scflux.core.Execution;
 import io.scflux.core.Pass;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Rows, stored entries and the sum of all values of a matrix, folded block by block and merged in block order, so the
@@ -40,7 +41,7 @@ record Totals(long rows, long nnz, double sum) {
     };
 
     /** The totals of {@code source} streamed in {@code plan}'s blocks by {@code execution}'s workers: a pass "sum". */
-    static Totals of(BlockSource source, BlockPlan plan, Execution execution) {
+    static @Nullable Totals of(BlockSource source, BlockPlan plan, Execution execution) {
         return REDUCER.reduce(source, plan, execution)
                 .contextWrite(Pass.named("sum"))
                 .block();

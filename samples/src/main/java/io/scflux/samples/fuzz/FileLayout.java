@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where the parts of an intact {@code .h5ad} file lie, so that a fuzzer can aim at them: the superblock, object
@@ -41,11 +42,13 @@ final class FileLayout {
     final List<Range> indexes = new ArrayList<>();
     final List<Range> data = new ArrayList<>();
     /** Sparse X's arrays when they are contiguous, else null. */
+    @Nullable
     Data indptr;
 
+    @Nullable
     Data indices;
     /** X's shape attribute values {@code n_obs, n_vars}, or null for dense X. */
-    long[] shape;
+    long @Nullable [] shape;
     /** The file holds an X element and no obs: a matrix, not an AnnData. */
     boolean matrixOnly;
 

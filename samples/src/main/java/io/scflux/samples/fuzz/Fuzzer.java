@@ -33,16 +33,19 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Damages real {@code .h5ad} files ({@link Mutation}) and reads each damaged copy as a user would — its metadata
  * ({@code info}), a full scan of X's blocks, and {@code calculate_qc_metrics} — counting how each case ends
  * ({@link FuzzOutcome}). Case {@code i} of seed {@code s} is always the same damage, so a defect can be replayed.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Fuzzer implements AutoCloseable {
 
     /** One case that ended in a defect: enough to replay it. */
-    record Defect(int index, Path base, Mutation mutation, long caseSeed, FuzzOutcome outcome, String what) {
+    record Defect(int index, Path base, @Nullable Mutation mutation, long caseSeed, FuzzOutcome outcome, String what) {
         @Override
         public String toString() {
             return "case " + index + " (" + base.getFileName() + ", " + mutation + ", case seed " + caseSeed + "): "

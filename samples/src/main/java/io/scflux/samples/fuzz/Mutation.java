@@ -8,12 +8,15 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.SplittableRandom;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One way of damaging a real {@code .h5ad} file, aimed at a part of it ({@link FileLayout}): the fuzzer's
  * vocabulary. {@link #apply} returns the damaged bytes, or null when the file has no such part (dense X has no
  * indptr); the damage is decided by the random source only, so a seed replays a case.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 enum Mutation {
     /** A few bits flipped in the superblock or an object header (dataspaces, datatypes, layouts, attributes). */
     HEADER_BITS {
@@ -25,21 +28,21 @@ enum Mutation {
     /** A run of bytes overwritten in a B-tree, heap or chunk index. */
     INDEX_RUN {
         @Override
-        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+        byte @Nullable [] damage(byte[] f, FileLayout l, SplittableRandom r) {
             return l.indexes.isEmpty() ? null : overwriteRun(f, pick(l.indexes, r), r);
         }
     },
     /** A few bits flipped in an index structure. */
     INDEX_BITS {
         @Override
-        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+        byte @Nullable [] damage(byte[] f, FileLayout l, SplittableRandom r) {
             return l.indexes.isEmpty() ? null : flipBits(f, pick(l.indexes, r), r);
         }
     },
     /** A run of bytes overwritten in a dataset's data. */
     DATA_RUN {
         @Override
-        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+        byte @Nullable [] damage(byte[] f, FileLayout l, SplittableRandom r) {
             return l.data.isEmpty() ? null : overwriteRun(f, pick(l.data, r), r);
         }
     },
@@ -67,7 +70,7 @@ enum Mutation {
     /** Two entries of indptr made to decrease. */
     INDPTR_DECREASING {
         @Override
-        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+        byte @Nullable [] damage(byte[] f, FileLayout l, SplittableRandom r) {
             FileLayout.Data p = l.indptr;
             if (p == null || p.elements() < 3) {
                 return null;
@@ -80,7 +83,7 @@ enum Mutation {
     /** The last indptr entry (nnz) past the end of indices and data, or negative. */
     NNZ_PAST_DATA {
         @Override
-        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+        byte @Nullable [] damage(byte[] f, FileLayout l, SplittableRandom r) {
             FileLayout.Data p = l.indptr;
             if (p == null) {
                 return null;
@@ -94,7 +97,7 @@ enum Mutation {
     /** Column indices out of range: at n_vars, far beyond, or negative. */
     INDICES_OUT_OF_RANGE {
         @Override
-        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+        byte @Nullable [] damage(byte[] f, FileLayout l, SplittableRandom r) {
             FileLayout.Data d = l.indices;
             if (d == null || d.elements() == 0 || l.shape == null) {
                 return null;
@@ -112,7 +115,7 @@ enum Mutation {
      */
     ATTRIBUTE_TYPE {
         @Override
-        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+        byte @Nullable [] damage(byte[] f, FileLayout l, SplittableRandom r) {
             String name = ATTRIBUTES[r.nextInt(ATTRIBUTES.length)];
             java.util.List<Integer> at = new java.util.ArrayList<>();
             byte[] n = (name + "\0").getBytes(java.nio.charset.StandardCharsets.US_ASCII);
@@ -137,7 +140,7 @@ enum Mutation {
     /** X's shape attribute made smaller, larger, huge (far beyond memory) or negative. */
     SHAPE {
         @Override
-        byte[] damage(byte[] f, FileLayout l, SplittableRandom r) {
+        byte @Nullable [] damage(byte[] f, FileLayout l, SplittableRandom r) {
             if (l.shape == null) {
                 return null;
             }

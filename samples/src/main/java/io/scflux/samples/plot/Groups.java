@@ -10,6 +10,8 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.geom.Path2D;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.Marker;
@@ -20,6 +22,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * palette, one legend entry each), or the values of a numeric one on the {@link Viridis} scale with a
  * {@link ColourBar} for key. Missing values are grey.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Groups {
 
     /** Categories beyond this many cannot be told apart by colour. */
@@ -41,9 +44,9 @@ final class Groups {
     /** The group of each row, an index into labels; groups are drawn in this order, the last on top. */
     private final int[] group;
     /** The key of a numeric colour, or null: the groups are then named in the chart's legend. */
-    private final ColourBar bar;
+    private final @Nullable ColourBar bar;
 
-    private Groups(String[] labels, Color[] colors, int[] group, ColourBar bar) {
+    private Groups(String[] labels, Color[] colors, int[] group, @Nullable ColourBar bar) {
         this.labels = labels;
         this.colors = colors;
         this.group = group;

@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.markers.SeriesMarkers;
@@ -25,6 +27,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * scanpy's {@code pl.rank_genes_groups} from {@code uns["rank_genes_groups"]}: a panel per group, its best genes'
  * scores against their rank with each gene's name upright above its score, four panels to a row on one score axis.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class MarkerPlot {
 
     /** Panels to a row, as scanpy's {@code ncols}. */
@@ -49,7 +52,7 @@ final class MarkerPlot {
      * What {@code data}'s results lack for this plot (one line), or null when they have it: names and, for each of
      * their groups, numeric scores.
      */
-    static String missing(AnnData data) {
+    static @Nullable String missing(AnnData data) {
         if (!(data.uns().get(RankGenesGroups.KEY) instanceof Map<?, ?> results)) {
             return "no uns " + RankGenesGroups.KEY;
         }

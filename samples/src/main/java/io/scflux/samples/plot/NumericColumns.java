@@ -8,8 +8,10 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.NullableColumn;
+import org.jspecify.annotations.NullUnmarked;
 
 /** An obs column's numbers, as the plots colour and bin them: plain or nullable numeric columns, NaN where missing. */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class NumericColumns {
 
     private NumericColumns() {}

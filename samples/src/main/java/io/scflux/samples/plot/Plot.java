@@ -26,6 +26,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import org.knowm.xchart.Histogram;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
@@ -39,11 +41,12 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * each group's marker genes.
  * Axes tick at round numbers (1, 2 or 5 times a power of ten).
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public enum Plot {
     /** Histograms of total counts, genes per cell and, when the file has it, percent mitochondrial counts. */
     QC("qc") {
         @Override
-        public String missing(AnnData data) {
+        public @Nullable String missing(AnnData data) {
             return missingColumns(data.obs(), "obs", List.of("total_counts", "n_genes_by_counts"));
         }
 
@@ -68,7 +71,7 @@ public enum Plot {
      */
     HVG("hvg") {
         @Override
-        public String missing(AnnData data) {
+        public @Nullable String missing(AnnData data) {
             String absent = missingColumns(data.var(), "var", List.of("means", "highly_variable"));
             if (absent != null) {
                 return absent;
@@ -91,7 +94,7 @@ public enum Plot {
     /** The first two principal components of {@code obsm["X_pca"]}, coloured by an obs column when one is named. */
     PCA("pca") {
         @Override
-        public String missing(AnnData data) {
+        public @Nullable String missing(AnnData data) {
             Object pca = data.obsm().get("X_pca");
             if (pca == null) {
                 return "no obsm X_pca";
@@ -150,7 +153,7 @@ public enum Plot {
      */
     RANK_GENES_GROUPS("rank-genes-groups", RankGenesGroups.KEY) {
         @Override
-        public String missing(AnnData data) {
+        public @Nullable String missing(AnnData data) {
             return MarkerPlot.missing(data);
         }
 
@@ -235,7 +238,7 @@ public enum Plot {
                 + Arrays.stream(values()).map(Plot::wireName).collect(Collectors.joining(", ")) + ")");
     }
 
-    private static String missingColumns(Frame frame, String where, List<String> names) {
+    private static @Nullable String missingColumns(Frame frame, String where, List<String> names) {
         List<String> absent = names.stream().filter(n -> !frame.has(n)).toList();
         return absent.isEmpty() ? null : "no " + where + " column " + String.join(", ", absent);
     }
@@ -244,7 +247,7 @@ public enum Plot {
      * The flavour {@code hvg} ranked genes by: {@code uns["hvg"]["flavor"]} as scanpy writes it, else seurat_v3 when
      * var has its {@code variances_norm}, else null (seurat or cell_ranger, which write the same columns).
      */
-    private static String flavor(AnnData data) {
+    private static @Nullable String flavor(AnnData data) {
         if (data.uns().get("hvg") instanceof Map<?, ?> hvg
                 && hvg.get("flavor") instanceof DenseArray flavor
                 && flavor.size() == 1) {
@@ -254,14 +257,14 @@ public enum Plot {
     }
 
     /** The columns HVG of {@code flavor} writes that its plot shows, normalized first, as scanpy's two panels. */
-    private static List<String> dispersionNames(String flavor) {
+    private static List<String> dispersionNames(@Nullable String flavor) {
         return SEURAT_V3.equals(flavor)
                 ? List.of("variances_norm", "variances")
                 : List.of("dispersions_norm", "dispersions");
     }
 
     /** Those of {@link #dispersionNames} that {@code var} has. */
-    private static List<String> dispersions(Frame var, String flavor) {
+    private static List<String> dispersions(Frame var, @Nullable String flavor) {
         return dispersionNames(flavor).stream().filter(var::has).toList();
     }
 
@@ -269,7 +272,7 @@ public enum Plot {
      * The obs column the PCA is coloured by when none is named: the first categorical one that {@link Groups} can
      * colour (a sample, a cell type, a cluster), or null when obs has none.
      */
-    public static String defaultColour(Frame obs) {
+    public static @Nullable String defaultColour(Frame obs) {
         return obs.columns().entrySet().stream()
                 .filter(c -> c.getValue() instanceof CategoricalColumn && Groups.canColour(c.getValue()))
                 .map(Map.Entry::getKey)

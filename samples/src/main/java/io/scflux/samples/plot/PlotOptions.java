@@ -4,11 +4,13 @@
  */
 package io.scflux.samples.plot;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * How a {@link Plot} is drawn: the obs column colouring the PCA scatter (null: one colour) and the genes shown per
  * group of the rank_genes_groups plot (scanpy's {@code n_genes}, 20 by default).
  */
-public record PlotOptions(String color, int nGenes) {
+public record PlotOptions(@Nullable String color, int nGenes) {
 
     /** One colour, 20 genes per group: scanpy's defaults. */
     public static final PlotOptions DEFAULT = new PlotOptions(null, 20);
@@ -20,7 +22,7 @@ public record PlotOptions(String color, int nGenes) {
     }
 
     /** These options with the PCA coloured by {@code color}. */
-    public PlotOptions withColor(String color) {
+    public PlotOptions withColor(@Nullable String color) {
         return new PlotOptions(color, nGenes);
     }
 

@@ -16,6 +16,8 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 
 /**
@@ -23,6 +25,7 @@ import picocli.CommandLine;
  * command line ({@code scflux: error: <line>}), the service (a failed job's event, a problem's detail) and the fuzzer,
  * so that each words the same failure alike.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class ErrorMessage {
 
     /** The reason the operating system gives for EMFILE. */
@@ -80,7 +83,7 @@ public final class ErrorMessage {
         return "SCFLUX_JAVA_OPTS=-Xmx" + Math.max(1, (bytes + (1L << 30) - 1) >> 30) + "g";
     }
 
-    private static String message(Throwable e) {
+    private static @Nullable String message(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof OutOfMemoryError m) {
                 return outOfMemory(m);

@@ -10,6 +10,8 @@ import io.scflux.core.Pass;
 import io.scflux.core.RowReader;
 import java.io.PrintWriter;
 import java.util.Locale;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The progress of the passes over a source's blocks (X), each numbered in the order it starts and named for what it
@@ -19,6 +21,7 @@ import java.util.Locale;
  * reducer, the writer), from any number of threads; each pass is reported at most a few times a second, and always
  * after its last block.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Progress {
 
     /** Shows nothing and tracks nothing. */
@@ -32,7 +35,7 @@ public final class Progress {
      */
     public record Report(
             int pass,
-            String name,
+            @Nullable String name,
             int blocks,
             int totalBlocks,
             long rows,
@@ -52,10 +55,10 @@ public final class Progress {
         void update(Report report);
     }
 
-    private final Listener listener;
+    private final @Nullable Listener listener;
     private int passes;
 
-    private Progress(Listener listener) {
+    private Progress(@Nullable Listener listener) {
         this.listener = listener;
     }
 

@@ -15,11 +15,14 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What an {@code .h5ad} holds, read from its metadata alone (X is not read): the model {@code scflux info --json}
  * prints and its lines as anndata's repr lays them out. The fuzzer reads every damaged file through it, as info does.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Summary {
 
     private Summary() {}
@@ -127,7 +130,7 @@ public final class Summary {
         return sb.toString();
     }
 
-    private static String matrixLine(Map<String, Object> x) {
+    private static String matrixLine(@Nullable Map<String, Object> x) {
         StringBuilder sb = new StringBuilder();
         sb.append(x.get("encoding") == null ? "matrix" : x.get("encoding"))
                 .append(' ')

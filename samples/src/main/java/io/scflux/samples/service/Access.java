@@ -18,6 +18,8 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
 
@@ -30,6 +32,7 @@ import reactor.netty.http.server.HttpServerResponse;
  * opened on the URL {@code serve} prints goes on to the results pages and their images with the cookie alone; without
  * it, a 401. Tokens are compared in constant time, so that the time of a refusal tells nothing of the token.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Access {
 
     /** The query parameter that carries the token. */
@@ -42,7 +45,7 @@ final class Access {
     private final byte[] digest;
 
     /** Access with {@code token}, which must be {@link #checkToken well formed}. */
-    Access(String token) {
+    Access(@Nullable String token) {
         this.token = checkToken(token);
         this.digest = sha256(token);
     }
@@ -96,7 +99,7 @@ final class Access {
                 .withHeader(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"scflux\"");
     }
 
-    private boolean matches(String given) {
+    private boolean matches(@Nullable String given) {
         return given != null && MessageDigest.isEqual(digest, sha256(given));
     }
 
@@ -105,14 +108,14 @@ final class Access {
         return "scflux-token-" + request.hostAddress().getPort();
     }
 
-    private static String bearer(HttpServerRequest request) {
+    private static @Nullable String bearer(HttpServerRequest request) {
         String header = request.requestHeaders().get(HttpHeaderNames.AUTHORIZATION);
         return header != null && header.regionMatches(true, 0, BEARER, 0, BEARER.length())
                 ? header.substring(BEARER.length()).trim()
                 : null;
     }
 
-    private static String cookie(HttpServerRequest request, String name) {
+    private static @Nullable String cookie(HttpServerRequest request, String name) {
         String header = request.requestHeaders().get(HttpHeaderNames.COOKIE);
         if (header == null) {
             return null;

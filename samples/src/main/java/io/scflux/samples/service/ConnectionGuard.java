@@ -26,6 +26,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import reactor.netty.http.HttpDecoderSpec;
 
 /**
@@ -54,7 +55,7 @@ final class ConnectionGuard extends ChannelDuplexHandler {
     private long heads;
 
     private long ended;
-    private ScheduledFuture<?> deadline;
+    private @Nullable ScheduledFuture<?> deadline;
 
     /**
      * A guard admitting its connection among {@code connections}, closing it when a head takes over {@code timeout},

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The folder a service serves, and the two rules that keep its clients inside it. A dataset is a readable
@@ -150,6 +151,7 @@ final class DataFolder {
      * becomes {@code x.h5ad}, the folder itself {@code .}), as given and as its real path; then the cache folder's
      * and the temporary folder's written {@code <cache>} and {@code <tmp>} ({@code <cache>/.tmp-transposed-1.part}).
      */
+    @Nullable
     String scrub(String message) {
         if (message == null) {
             return null;

@@ -31,6 +31,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
@@ -41,6 +43,7 @@ import reactor.core.scheduler.Scheduler;
  * folder. Its events are replayed to every subscriber from the first; {@link #cancel} stops it queued or running, and
  * the writer then leaves no output file.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Job {
 
     private final String id;
@@ -53,7 +56,7 @@ final class Job {
     private volatile boolean cancelRequested;
     private volatile JobEvent last;
     private final Stages stages = new Stages();
-    private volatile Results.Result written;
+    private volatile Results.@Nullable Result written;
 
     /**
      * A queued job whose error, if it fails, is told through {@code redaction} (paths relative to the data folder, no
@@ -134,6 +137,7 @@ final class Job {
     }
 
     /** The input file's name in the data folder. */
+    @Nullable
     String input() {
         return request.input();
     }

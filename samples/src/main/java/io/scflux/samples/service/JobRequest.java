@@ -17,6 +17,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A checked {@code POST /jobs} body: an input {@code .h5ad} (or Cell Ranger {@code .h5}), a dataset of the data
@@ -24,7 +26,9 @@ import java.util.Set;
  * name, or {@code {"step": NAME, "params": {...}}} with params of its own (two filters in one job each take their
  * criterion). Reading it touches the file system (the input must exist), so it runs off the event loop.
  */
-record JobRequest(String input, Path file, DataFolder folder, List<String> stepNames, List<Step.Bound> steps) {
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
+record JobRequest(
+        @Nullable String input, Path file, DataFolder folder, List<String> stepNames, List<Step.Bound> steps) {
 
     /**
      * The most steps a job may have: ten times the longest pipeline of the catalog's ten steps, so no real job meets

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
@@ -102,6 +103,7 @@ final class Jobs implements Disposable {
     }
 
     /** The job {@code id}, or null (never submitted, or forgotten). */
+    @Nullable
     Job get(String id) {
         return byId.get(id);
     }

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code params} object of a job request, read by the steps whose catalog parameters name them; a value of the
@@ -26,7 +27,7 @@ final class Params {
 
     private final JsonNode node;
     private final String field;
-    private final Params shared;
+    private final @Nullable Params shared;
     private final Set<String> read = new HashSet<>();
 
     /** The job's {@code params} (null or absent: none). */
@@ -38,7 +39,7 @@ final class Params {
      * {@code node}, the object at {@code field}, whose values are looked up before those of {@code shared} (a step's
      * own params over the job's).
      */
-    private Params(JsonNode node, String field, Params shared) {
+    private Params(JsonNode node, String field, @Nullable Params shared) {
         if (node != null && !node.isNull() && !node.isObject()) {
             throw new InvalidField(field, field + " must be a JSON object");
         }
@@ -104,7 +105,7 @@ final class Params {
     }
 
     /** The value of {@code name} here, else in the shared params; marks it read where it was found. */
-    private JsonNode value(String name) {
+    private @Nullable JsonNode value(String name) {
         read.add(name);
         JsonNode v = node == null ? null : node.get(name);
         if ((v == null || v.isNull()) && shared != null) {

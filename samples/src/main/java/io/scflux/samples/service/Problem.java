@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 import reactor.netty.http.server.HttpServerResponse;
 
@@ -28,11 +29,11 @@ final class Problem extends RuntimeException {
 
     private final HttpResponseStatus status;
     private final String title;
-    private final String field;
+    private final @Nullable String field;
     private final Map<String, String> headers = new LinkedHashMap<>();
 
     /** A problem of {@code status}; {@code field} names the request's culprit, or is null. */
-    Problem(HttpResponseStatus status, String title, String detail, String field) {
+    Problem(HttpResponseStatus status, String title, @Nullable String detail, @Nullable String field) {
         super(detail, null, false, false);
         this.status = status;
         this.title = title;

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the service says to its clients (problem details, job events) and writes to its log, with what must not leave
@@ -38,14 +39,14 @@ final class Redaction implements UnaryOperator<String> {
     private final Pattern token;
 
     /** Redaction of {@code token} and of {@code folder}'s paths. */
-    Redaction(DataFolder folder, String token) {
+    Redaction(DataFolder folder, @Nullable String token) {
         this.folder = folder;
         this.token = Pattern.compile(Pattern.quote(token), Pattern.CASE_INSENSITIVE);
     }
 
     /** {@code text} (a message, or null) with the token hidden and the data folder's paths relative. */
     @Override
-    public String apply(String text) {
+    public @Nullable String apply(String text) {
         return text == null ? null : folder.scrub(hideToken(text));
     }
 

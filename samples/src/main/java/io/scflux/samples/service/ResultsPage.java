@@ -8,6 +8,8 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.samples.plot.Plot;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The HTML page of a job's results: its QC, HVG and PCA plots as images of {@code /jobs/ID/plots/KIND.png}, the
@@ -15,6 +17,7 @@ import java.nio.charset.StandardCharsets;
  * plot the output lacks, what is missing. A small script marks each image loaded ({@code data-natural-width}) and the
  * hidden {@code #status} loaded or broken, which a browser test reads; a reader sees it only when a plot failed.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class ResultsPage {
 
     private static final String SCRIPT = """
@@ -53,7 +56,7 @@ final class ResultsPage {
      * where the job is and reloads itself until it ends), {@code color} the obs column the PCA scatter starts with:
      * null for the first categorical one ({@link Plot#defaultColour}), empty for none.
      */
-    static String html(Job job, AnnData output, String color) {
+    static String html(Job job, @Nullable AnnData output, @Nullable String color) {
         StringBuilder body = new StringBuilder();
         JobEvent last = job.last();
         body.append("<h1>scflux job ")

@@ -30,6 +30,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
 import reactor.core.publisher.Mono;
@@ -51,6 +53,7 @@ import reactor.netty.http.server.HttpServerResponse;
  * {@code work} scheduler, other file work and drawing on Reactor's bounded elastic one, so pages of finished jobs do
  * not wait for running ones.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Service implements Disposable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -176,11 +179,13 @@ public final class Service implements Disposable {
     }
 
     /** The token every request must carry. */
+    @Nullable
     String token() {
         return options.token();
     }
 
     /** The job {@code id}, or null. */
+    @Nullable
     Job job(String id) {
         return jobs.get(id);
     }
@@ -434,7 +439,7 @@ public final class Service implements Disposable {
                 .then();
     }
 
-    private static String query(HttpServerRequest request, String name) {
+    private static @Nullable String query(HttpServerRequest request, String name) {
         Map<String, List<String>> parameters = new QueryStringDecoder(request.uri()).parameters();
         List<String> values = parameters.get(name);
         return values == null || values.isEmpty() ? null : values.get(0);

@@ -5,6 +5,7 @@
 package io.scflux.samples.service;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How a service runs: the address it listens on ({@code port} 0: any free one), the jobs that run at once and the
@@ -18,7 +19,7 @@ public record ServiceOptions(
         int port,
         int maxJobs,
         int keepJobs,
-        String token,
+        @Nullable String token,
         long maxBodyBytes,
         long maxResultsBytes,
         Duration idleTimeout,
@@ -78,7 +79,13 @@ public record ServiceOptions(
      * @param maxResultsBytes the most the results may take (0: no limit)
      */
     public ServiceOptions(
-            String host, int port, int maxJobs, int keepJobs, String token, long maxBodyBytes, long maxResultsBytes) {
+            String host,
+            int port,
+            int maxJobs,
+            int keepJobs,
+            @Nullable String token,
+            long maxBodyBytes,
+            long maxResultsBytes) {
         this(host, port, maxJobs, keepJobs, token, maxBodyBytes, maxResultsBytes, IDLE_TIMEOUT, MAX_CONNECTIONS);
     }
 

@@ -7,6 +7,7 @@ package io.scflux.samples.service;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The stages a job's events name: each step as it starts ({@code hvg}), then each pass over X within it, for what the
@@ -14,6 +15,7 @@ import java.util.function.Consumer;
  * columns, made when the write asks for them), a number after a name already used ({@code hvg (pass 2)}). Every pass
  * has a stage of its own, so that the progress under one stage never goes back.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Stages {
 
     private final Map<Integer, String> byPass = new HashMap<>();

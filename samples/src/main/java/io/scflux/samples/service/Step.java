@@ -17,6 +17,7 @@ import io.scflux.ops.pseudobulk.PseudobulkOptions;
 import io.scflux.samples.report.StepCatalogJson;
 import java.util.function.BiFunction;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.NullUnmarked;
 import reactor.core.publisher.Mono;
 
 /**
@@ -30,6 +31,7 @@ import reactor.core.publisher.Mono;
  * @param params    the params they were read from (for the field an error names)
  * @param bound     the step's call
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 record Step(CatalogStep step, Arguments arguments, Params params, Bound bound) {
 
     /** A step with its options: computes on subscription, as the call the catalog makes. */

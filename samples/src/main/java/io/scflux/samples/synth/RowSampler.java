@@ -5,12 +5,15 @@
 package io.scflux.samples.synth;
 
 import java.util.SplittableRandom;
+import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Draws the rows of a {@link CountModel}, one at a time, into scratch arrays it reuses (one sampler per thread).
  * {@link #select} draws the cell and which genes are nonzero; {@link #fill} then draws the counts. Selection uses no
  * draw that counting uses, so a row's nonzero count is known without drawing its values.
  */
+@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class RowSampler {
 
     /** Bound on the nonzero probability above which testing every gene of a band beats skipping through it. */
@@ -24,7 +27,7 @@ final class RowSampler {
     private final long[] present;
 
     private final int[] counts;
-    private SplittableRandom rng;
+    private @Nullable SplittableRandom rng;
     private int n;
 
     RowSampler(CountModel model) {

@@ -1,0 +1,8 @@
+/*
+ * Copyright 2026 the scflux authors
+ * SPDX-License-Identifier: Apache-2.0
+ */
+@NullMarked
+package io.scflux.device;
+
+import org.jspecify.annotations.NullMarked;

@@ -49,6 +49,7 @@ class ImportGraphTest {
 
     private static final Map<String, Integer> OPS_FLOORS = Map.ofEntries(
             Map.entry("io.scflux.ops.values", 0),
+            Map.entry("io.scflux.ops.parameter", 0),
             Map.entry("io.scflux.ops.moments", 0),
             Map.entry("io.scflux.ops.normalized", 0),
             Map.entry("io.scflux.ops.qc", 1),

@@ -32,12 +32,6 @@ import reactor.core.publisher.Mono;
 @NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Pca {
 
-    /**
-     * Features up to which {@link PcaOptions.Solver#AUTO} is exact: the covariance pass keeps a Gram triangle per
-     * block in flight ({@code 8 p^2 / 2} bytes each, 64 MiB at 4,000), which bounds it under a 1 GiB heap.
-     */
-    public static final int EXACT_MAX_FEATURES = 4_000;
-
     /** scanpy's default number of components. */
     static final int DEFAULT_COMPS = 50;
 
@@ -66,7 +60,7 @@ public final class Pca {
                     long n = x.nRows();
                     int k = nComps(options, n, p);
                     boolean exact = switch (options.solver()) {
-                        case AUTO -> p <= EXACT_MAX_FEATURES;
+                        case AUTO -> p <= PcaOptions.EXACT_MAX_FEATURES;
                         case COVARIANCE_EIGH -> true;
                         case RANDOMIZED -> false;
                     };

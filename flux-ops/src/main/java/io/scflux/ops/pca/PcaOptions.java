@@ -23,8 +23,14 @@ import org.jspecify.annotations.NullUnmarked;
 public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solver, String maskVar) {
 
     /** How the components are found. */
+    /**
+     * Features up to which {@link Solver#AUTO} is exact: the covariance pass keeps a Gram triangle per
+     * block in flight ({@code 8 p^2 / 2} bytes each, 64 MiB at 4,000), which bounds it under a 1 GiB heap.
+     */
+    public static final int EXACT_MAX_FEATURES = 4_000;
+
     public enum Solver {
-        /** {@link #COVARIANCE_EIGH} up to {@link Pca#EXACT_MAX_FEATURES} features, {@link #RANDOMIZED} beyond. */
+        /** {@link #COVARIANCE_EIGH} up to {@link #EXACT_MAX_FEATURES} features, {@link #RANDOMIZED} beyond. */
         AUTO,
         /** Exact: the covariance matrix from one pass, and its eigendecomposition (scikit-learn's covariance_eigh). */
         COVARIANCE_EIGH,
@@ -58,7 +64,7 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
             "svd_solver",
             null,
             Arrays.stream(Solver.values()).map(Solver::scanpyName).toList(),
-            "How components are found (default: auto, exact up to " + Pca.EXACT_MAX_FEATURES
+            "How components are found (default: auto, exact up to " + EXACT_MAX_FEATURES
                     + " genes, randomized beyond).");
 
     /** scanpy's {@code mask_var}. */

@@ -4,7 +4,7 @@
  */
 package io.scflux.samples.cli;
 
-import io.scflux.ops.pca.Pca;
+import io.scflux.ops.pca.PcaOptions;
 import picocli.CommandLine.Command;
 
 /** {@code scflux pca}: principal components as scanpy's {@code sc.pp.pca}, into obsm, varm and uns. */
@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
         description = {
             "Principal component analysis as scanpy's sc.pp.pca (zero-centred): adds obsm X_pca, varm PCs "
                     + "and uns pca (params, variance, variance_ratio).",
-            "Exact (covariance matrix and its eigendecomposition) up to " + Pca.EXACT_MAX_FEATURES
+            "Exact (covariance matrix and its eigendecomposition) up to " + PcaOptions.EXACT_MAX_FEATURES
                     + " genes, randomized subspace iteration beyond; results do not depend on --threads."
         })
 final class PcaCommand extends OpCommand {

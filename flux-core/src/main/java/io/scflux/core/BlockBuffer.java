@@ -18,8 +18,21 @@ import org.jspecify.annotations.Nullable;
  */
 public final class BlockBuffer {
 
+    /** What lends buffers to a pass's reads and takes them back ({@code BlockBuffers}). */
+    interface Pool {
+
+        /** The account the pool's buffers are reserved in. */
+        MemoryAccount account();
+
+        /** Accounts {@code bytes} more, a lent buffer having grown its arrays. */
+        void grew(long bytes);
+
+        /** Takes {@code b} back for a later read. */
+        void giveBack(BlockBuffer b);
+    }
+
     /** The pool that lent this buffer and takes it back, or null for a buffer of one's own. */
-    private final @Nullable BlockBuffers pool;
+    private final @Nullable Pool pool;
 
     private int[] indptr;
     private int[] indices;
@@ -39,7 +52,7 @@ public final class BlockBuffer {
     }
 
     /** A buffer of {@code pool}'s for blocks of up to {@code rows} rows and {@code entries} entries. */
-    BlockBuffer(@Nullable BlockBuffers pool, int rows, int entries) {
+    BlockBuffer(@Nullable Pool pool, int rows, int entries) {
         this.pool = pool;
         this.indptr = new int[rows + 1];
         this.indices = new int[entries];

@@ -14,7 +14,7 @@ import java.util.Set;
  * for the plan's largest block, so a pass holds as many as it has blocks in flight. Their bytes are held in an
  * account of their own under {@code parent} (Arrow's way: reserved when made or grown, all released at close).
  */
-final class BlockBuffers implements AutoCloseable {
+final class BlockBuffers implements BlockBuffer.Pool, AutoCloseable {
 
     /** The name of each pass's account, under the account it is opened in. */
     static final String ACCOUNT = "block-buffers";
@@ -33,8 +33,8 @@ final class BlockBuffers implements AutoCloseable {
         this.account = parent.child(ACCOUNT, Long.MAX_VALUE);
     }
 
-    /** The account this pool's buffers are reserved in. */
-    MemoryAccount account() {
+    @Override
+    public MemoryAccount account() {
         return account;
     }
 
@@ -61,7 +61,8 @@ final class BlockBuffers implements AutoCloseable {
      * Takes {@code b} back for a later read, or drops it once the pass has ended; giving back a buffer that is not
      * out is an error, as releasing twice is in Netty.
      */
-    synchronized void giveBack(BlockBuffer b) {
+    @Override
+    public synchronized void giveBack(BlockBuffer b) {
         if (closed) {
             return;
         }
@@ -72,7 +73,8 @@ final class BlockBuffers implements AutoCloseable {
     }
 
     /** Accounts {@code bytes} more, a lent buffer having grown its arrays for a block larger than planned. */
-    synchronized void grew(long bytes) {
+    @Override
+    public synchronized void grew(long bytes) {
         if (!closed) {
             account.reserve(bytes);
         }

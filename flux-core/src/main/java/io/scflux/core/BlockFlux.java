@@ -21,14 +21,15 @@ final class BlockFlux {
 
     private BlockFlux() {}
 
-    static Flux<RowBlock> of(BlockSource source, BlockPlan plan, Execution execution) {
-        return mapped(source, plan, execution, Function.identity());
+    static Flux<RowBlock> of(Function<Pass, RowReader> open, BlockPlan plan, Execution execution) {
+        return mapped(open, plan, execution, Function.identity());
     }
 
     /** The blocks of {@code plan}, each mapped by {@code then} where it was read. */
-    static <T> Flux<T> mapped(BlockSource source, BlockPlan plan, Execution execution, Function<RowBlock, T> then) {
+    static <T> Flux<T> mapped(
+            Function<Pass, RowReader> open, BlockPlan plan, Execution execution, Function<RowBlock, T> then) {
         return withReader(
-                source,
+                open,
                 plan,
                 execution,
                 reader -> inOrder(
@@ -40,11 +41,12 @@ final class BlockFlux {
      * {@code account}), which the subscriber gives back once it has read each: in flight, at most {@code threads}
      * reads, the blocks they wait on to keep the order, and what the subscriber has requested and not released.
      */
-    static Flux<BlockBuffer> buffered(BlockSource source, BlockPlan plan, Execution execution, MemoryAccount account) {
+    static Flux<BlockBuffer> buffered(
+            Function<Pass, RowReader> open, BlockPlan plan, Execution execution, MemoryAccount account) {
         return Flux.using(
                 () -> new BlockBuffers(plan, account),
                 pool -> withReader(
-                        source,
+                        open,
                         plan,
                         execution,
                         reader -> inOrder(plan.size(), execution, i -> {
@@ -61,18 +63,17 @@ final class BlockFlux {
     }
 
     /**
-     * What {@code reads} makes of a reader of {@code source} (checked to cover {@code plan}'s rows) opened per
-     * subscription on {@code execution}'s scheduler, as a {@link Pass} named in the subscriber's context, and closed
-     * on complete, error or cancel, reads in flight then finishing first.
+     * What {@code reads} makes of a reader opened by {@code open} per subscription on {@code execution}'s scheduler,
+     * as a {@link Pass} over {@code plan} named in the subscriber's context, and closed on complete, error or cancel,
+     * reads in flight then finishing first. An error of {@code open} (a plan of another source) fails the flux.
      */
     static <T> Flux<T> withReader(
-            BlockSource source, BlockPlan plan, Execution execution, Function<GuardedReader, Flux<T>> reads) {
-        if (plan.totalRows() != source.nRows()) {
-            return Flux.error(new IllegalArgumentException(
-                    "plan covers " + plan.totalRows() + " rows but " + source.describe() + " has " + source.nRows()));
-        }
+            Function<Pass, RowReader> open,
+            BlockPlan plan,
+            Execution execution,
+            Function<GuardedReader, Flux<T>> reads) {
         return Flux.deferContextual(context -> Flux.using(
-                        () -> new GuardedReader(Pass.open(source, plan, context)), reads, GuardedReader::close))
+                        () -> new GuardedReader(Pass.open(open, plan, context)), reads, GuardedReader::close))
                 .subscribeOn(execution.scheduler(), true);
     }
 

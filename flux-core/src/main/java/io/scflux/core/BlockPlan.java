@@ -71,15 +71,36 @@ public final class BlockPlan implements java.io.Serializable {
         return uniform(nRows, (int) rows, nCols, target);
     }
 
-    /** The plan of a source that reports its row entry counts through {@link BlockSource#rowNnz}. */
-    public static BlockPlan of(BlockSource source, PlanTarget target) {
+    /** How a source reports the stored entries of its rows ({@link BlockSource#rowNnz}'s form). */
+    @FunctionalInterface
+    public interface RowCounts {
+
+        /**
+         * Writes the entries of rows {@code [rowFrom, rowFrom + count)} into {@code out[0, count)}.
+         *
+         * @param rowFrom the first row
+         * @param count how many rows
+         * @param out where the counts go
+         */
+        void rowNnz(long rowFrom, int count, int[] out);
+    }
+
+    /**
+     * The plan of {@code nRows} rows whose entries {@code counts} reports, read in runs of up to 2^16 rows.
+     *
+     * @param nRows the rows
+     * @param counts their entry counts, as a source's {@code rowNnz}
+     * @param target the block sizes aimed at
+     * @return the plan
+     */
+    public static BlockPlan of(long nRows, RowCounts counts, PlanTarget target) {
         Builder b = builder(target);
-        int[] counts = new int[(int) Math.min(1 << 16, Math.max(1, source.nRows()))];
-        for (long r = 0; r < source.nRows(); r += counts.length) {
-            int n = (int) Math.min(counts.length, source.nRows() - r);
-            source.rowNnz(r, n, counts);
+        int[] run = new int[(int) Math.min(1 << 16, Math.max(1, nRows))];
+        for (long r = 0; r < nRows; r += run.length) {
+            int n = (int) Math.min(run.length, nRows - r);
+            counts.rowNnz(r, n, run);
             for (int i = 0; i < n; i++) {
-                b.addRow(counts[i]);
+                b.addRow(run[i]);
             }
         }
         return b.build();

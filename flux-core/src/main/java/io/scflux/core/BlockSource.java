@@ -83,11 +83,29 @@ public interface BlockSource {
 
     /** The plan for a target. Sources whose row counts are costly to read may remember it. */
     default BlockPlan plan(PlanTarget target) {
-        return BlockPlan.of(this, target);
+        return BlockPlan.of(nRows(), this::rowNnz, target);
     }
 
     default BlockPlan plan() {
         return plan(PlanTarget.DEFAULT);
+    }
+
+    /**
+     * How a pass over {@code plan} opens this source, on subscription: {@link #open(Pass)}, once the plan is checked
+     * to cover its rows (a plan made for another source fails the pass with an {@link IllegalArgumentException}).
+     * What the fluxes below and {@link Reducer#reduce(BlockSource, BlockPlan, Execution)} open their readers with.
+     *
+     * @param plan the plan of the pass
+     * @return what opens the pass's reader
+     */
+    default Function<Pass, RowReader> opener(BlockPlan plan) {
+        return pass -> {
+            if (plan.totalRows() != nRows()) {
+                throw new IllegalArgumentException(
+                        "plan covers " + plan.totalRows() + " rows but " + describe() + " has " + nRows());
+            }
+            return open(pass);
+        };
     }
 
     /** The blocks of {@code plan}, read one at a time on request, on {@link Execution#sequential()}. */
@@ -100,7 +118,7 @@ public interface BlockSource {
      * that many blocks in flight. The reader is opened on subscription and closed on completion, error or cancel.
      */
     default Flux<RowBlock> blocks(BlockPlan plan, Execution execution) {
-        return BlockFlux.of(this, plan, execution);
+        return BlockFlux.of(opener(plan), plan, execution);
     }
 
     /**
@@ -108,7 +126,7 @@ public interface BlockSource {
      * the worker that read it (what is made from a block is made in parallel too), emitted in block order.
      */
     default <T> Flux<T> blocks(BlockPlan plan, Execution execution, Function<RowBlock, T> then) {
-        return BlockFlux.mapped(this, plan, execution, then);
+        return BlockFlux.mapped(opener(plan), plan, execution, then);
     }
 
     /**
@@ -118,7 +136,7 @@ public interface BlockSource {
      * their bytes are held in a child of {@code account} for the pass (refused past its cap, as onError).
      */
     default Flux<BlockBuffer> buffers(BlockPlan plan, Execution execution, MemoryAccount account) {
-        return BlockFlux.buffered(this, plan, execution, account);
+        return BlockFlux.buffered(opener(plan), plan, execution, account);
     }
 
     default Flux<RowBlock> blocks() {

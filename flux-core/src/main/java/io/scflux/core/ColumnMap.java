@@ -107,7 +107,7 @@ public final class ColumnMap implements java.io.Serializable {
      * {@code fill} at the missing columns unless it is zero (as the same block and position).
      */
     public RowBlock reindex(RowBlock b, float fill) {
-        return ExactValues.moved(b, fill, this::remap);
+        return b.moved(fill, this::remap);
     }
 
     private RowBlock remap(RowBlock b, float fill) {

@@ -7,7 +7,6 @@ package io.scflux.core;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,18 +15,12 @@ import org.jspecify.annotations.Nullable;
  * arithmetic; a step that moves values without computing new ones (a write of X unchanged, a filter, a concatenation)
  * writes these instead, so that 2147483647 stays 2147483647 and 0.1 stays the float64 0.1.
  *
- * <p>A block without them ({@link RowBlock#exact()} null) holds values float32 represents exactly: readers attach
+ * <p>A block without them (a block's exact values null) holds values float32 represents exactly: readers attach
  * them only to a block where some value would otherwise change, so counts stored as int32 or float32 (nearly every
  * file) cost nothing. The array is one of three kinds, by the stored type: {@code int[]} for int32, {@code long[]}
  * for uint32, int64 and uint64 (uint64 as its bits), {@code double[]} for float64.
  */
 public final class ExactValues {
-
-    /**
-     * The float whose bits mark a filled entry when {@link #moved} follows positions: 2^30, the first bits past every
-     * entry a block may hold ({@code PlanTarget.MAX_CHUNK_NNZ}), and not zero, so a move fills with it.
-     */
-    private static final int FILLED = 1 << 30;
 
     private final DType dtype;
     private final Object array;
@@ -157,62 +150,35 @@ public final class ExactValues {
     }
 
     /**
-     * {@code move}, an operation that moves values without computing or looking at them (a filter's gather, a
-     * re-indexing onto other columns, a sort of each row by column), applied to {@code in} with {@code fill} for any entry it adds,
-     * keeping the stored values of {@code in} where it has them. The move runs a second time, then, on the entries'
-     * positions, each held as a float's bits (never NaN, as positions are below 2^30, so every float operation moves
-     * them unchanged), and the stored values are gathered from where the positions went.
+     * The values of {@code n} parts, in order, as values of {@code dtype}: part {@code i}'s exact values where
+     * {@code exact.get(i)} has them, else its first {@code lengths[i]} float values, which then hold its stored values
+     * exactly. Null when no part has exact values.
      *
-     * @param in a heap block
-     * @param fill the value of an entry the move adds
-     * @param move the operation, given a block and the fill
-     * @return what {@code move} gives for {@code in}, with the stored values of its entries
+     * @param exact each part's exact values, or null where its float values are exact
+     * @param floats each part's float values
+     * @param lengths each part's number of values
+     * @param dtype the type of the joined values (numpy's promotion of the parts' stored types)
+     * @return the joined values, or null when every part's float values are exact
      */
-    public static RowBlock moved(RowBlock in, float fill, BiFunction<RowBlock, Float, RowBlock> move) {
-        RowBlock out = move.apply(in, fill);
-        ExactValues stored = in.exact();
-        if (stored == null) {
-            return out;
-        }
-        float[] positions = new float[in.nnz()];
-        for (int k = 0; k < positions.length; k++) {
-            positions[k] = Float.intBitsToFloat(k);
-        }
-        float[] moved = move.apply(in.withValues(positions), Float.intBitsToFloat(FILLED))
-                .values();
-        int[] from = new int[moved.length];
-        for (int k = 0; k < from.length; k++) {
-            int p = Float.floatToRawIntBits(moved[k]);
-            from[k] = p == FILLED ? -1 : p;
-        }
-        return out.withExact(stored.gather(from, from.length, fill));
-    }
-
-    /**
-     * The values of {@code blocks}, in order, as values of {@code dtype}: a block's exact values converted, else its
-     * float values, which then hold its stored values exactly. Null when no block has exact values.
-     *
-     * @param blocks heap blocks
-     * @param dtype the type of the joined values (numpy's promotion of the blocks' stored types)
-     * @return the joined values, or null when the blocks' float values are exact
-     */
-    public static @Nullable ExactValues join(List<RowBlock> blocks, DType dtype) {
-        if (blocks.stream().allMatch(b -> b.exact() == null)) {
+    static @Nullable ExactValues join(
+            List<@Nullable ExactValues> exact, List<float[]> floats, int[] lengths, DType dtype) {
+        if (exact.stream().allMatch(Objects::isNull)) {
             return null;
         }
         int total = 0;
-        for (RowBlock b : blocks) {
-            total = Math.addExact(total, b.nnz());
+        for (int n : lengths) {
+            total = Math.addExact(total, n);
         }
         ExactValues out = new ExactValues(dtype, newArray(dtype, total), total);
         int at = 0;
-        for (RowBlock b : blocks) {
-            if (b.exact() == null) {
-                out.putFloats(b.values(), at, b.nnz());
+        for (int i = 0; i < lengths.length; i++) {
+            ExactValues part = exact.get(i);
+            if (part == null) {
+                out.putFloats(floats.get(i), at, lengths[i]);
             } else {
-                out.put(b.exact(), at);
+                out.put(part, at);
             }
-            at += b.nnz();
+            at += lengths[i];
         }
         return out;
     }

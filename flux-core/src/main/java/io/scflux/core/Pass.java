@@ -77,12 +77,12 @@ public final class Pass {
     }
 
     /**
-     * A reader of {@code source} for a pass over {@code plan} named in {@code context}: opened for the pass, and
-     * counting its reads for the watchers, when any watch it.
+     * A reader for a pass over {@code plan} named in {@code context}, opened by {@code open} (a source's
+     * {@code open(Pass)}), and counting its reads for the watchers, when any watch it.
      */
-    static RowReader open(BlockSource source, BlockPlan plan, ContextView context) {
+    static RowReader open(Function<Pass, RowReader> open, BlockPlan plan, ContextView context) {
         Pass pass = new Pass(context.getOrDefault(NAME, null), plan);
-        RowReader reader = source.open(pass);
+        RowReader reader = open.apply(pass);
         return pass.watchers.isEmpty() ? reader : pass.counting(reader);
     }
 

@@ -124,7 +124,7 @@ public interface Reducer<A> extends java.io.Serializable {
     default Mono<A> reduce(BlockSource source, BlockPlan plan, Execution execution) {
         int segments = (plan.size() + segmentBlocks() - 1) / segmentBlocks();
         return inOrder(BlockFlux.withReader(
-                source,
+                source.opener(plan),
                 plan,
                 execution,
                 reader -> Flux.range(0, segments)

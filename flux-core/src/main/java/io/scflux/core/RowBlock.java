@@ -4,9 +4,11 @@
  */
 package io.scflux.core;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,6 +29,12 @@ import org.jspecify.annotations.Nullable;
  * downloads it.
  */
 public class RowBlock {
+
+    /**
+     * The float whose bits mark a filled entry when {@link #moved} follows positions: 2^30, the first bits past every
+     * entry a block may hold ({@code PlanTarget.MAX_CHUNK_NNZ}), and not zero, so a move fills with it.
+     */
+    private static final int FILLED = 1 << 30;
 
     private final int blockIndex;
     private final long rowStart;
@@ -139,7 +147,19 @@ public class RowBlock {
             row += b.nRows();
             at += b.nnz();
         }
-        ExactValues exact = ExactValues.mayLose(dtype) ? ExactValues.join(blocks, dtype) : null;
+        ExactValues exact = null;
+        if (ExactValues.mayLose(dtype)) {
+            List<@Nullable ExactValues> stored = new ArrayList<>(blocks.size());
+            List<float[]> floats = new ArrayList<>(blocks.size());
+            int[] lengths = new int[blocks.size()];
+            for (int i = 0; i < lengths.length; i++) {
+                RowBlock b = blocks.get(i);
+                stored.add(b.exact());
+                floats.add(b.values());
+                lengths[i] = b.nnz();
+            }
+            exact = ExactValues.join(stored, floats, lengths, dtype);
+        }
         return new RowBlock(blockIndex, rowStart, nCols, indptr, indices, values, exact);
     }
 
@@ -170,6 +190,36 @@ public class RowBlock {
             throw new IllegalArgumentException("expected " + nnz + " stored values, got " + stored.length());
         }
         return new RowBlock(blockIndex, rowStart, nRows, nCols, nnz, indptr(), indices(), values(), stored);
+    }
+
+    /**
+     * {@code move}, an operation that moves values without computing or looking at them (a filter's gather, a
+     * re-indexing onto other columns, a sort of each row by column), applied to this heap block with {@code fill} for
+     * any entry it adds, keeping the stored values ({@link #exact()}) where it has them. The move runs a second time,
+     * then, on the entries' positions, each held as a float's bits (never NaN, as positions are below 2^30, so every
+     * float operation moves them unchanged), and the stored values are gathered from where the positions went.
+     *
+     * @param fill the value of an entry the move adds
+     * @param move the operation, given a block and the fill
+     * @return what {@code move} gives for this block, with the stored values of its entries
+     */
+    public final RowBlock moved(float fill, BiFunction<RowBlock, Float, RowBlock> move) {
+        RowBlock out = move.apply(this, fill);
+        if (exact == null) {
+            return out;
+        }
+        float[] positions = new float[nnz];
+        for (int k = 0; k < positions.length; k++) {
+            positions[k] = Float.intBitsToFloat(k);
+        }
+        float[] moved =
+                move.apply(withValues(positions), Float.intBitsToFloat(FILLED)).values();
+        int[] from = new int[moved.length];
+        for (int k = 0; k < from.length; k++) {
+            int p = Float.floatToRawIntBits(moved[k]);
+            from[k] = p == FILLED ? -1 : p;
+        }
+        return out.withExact(exact.gather(from, from.length, fill));
     }
 
     /** The same content under another block index and first row (used when sources are concatenated or subset). */

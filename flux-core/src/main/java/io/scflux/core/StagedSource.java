@@ -114,7 +114,7 @@ public final class StagedSource implements DerivedSource, java.io.Serializable {
      */
     @Override
     public BlockPlan plan(PlanTarget target) {
-        return dense ? BlockPlan.of(this, target) : base.plan(target);
+        return dense ? BlockPlan.of(nRows(), this::rowNnz, target) : base.plan(target);
     }
 
     @Override

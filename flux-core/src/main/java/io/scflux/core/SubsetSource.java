@@ -192,7 +192,7 @@ public final class SubsetSource implements BlockSource, java.io.Serializable {
         // values stored as float32 would not hold them: the runs as one block, whose stored values follow its entries
         long total = nnz;
         RowBlock joined = RowBlock.stack(runs, 0, 0, base.nCols(), base.dtype());
-        return ExactValues.moved(joined, 0f, (b, fill) -> gather(List.of(b), n, total, blockIndex, from));
+        return joined.moved(0f, (b, fill) -> gather(List.of(b), n, total, blockIndex, from));
     }
 
     /** The subset's rows {@code [from, from + n)}, {@code nnz} entries, gathered from {@code runs} of base rows. */

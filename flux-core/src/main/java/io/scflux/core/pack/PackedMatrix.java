@@ -8,7 +8,6 @@ import io.scflux.core.BlockBuffer;
 import io.scflux.core.BlockPlan;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
-import io.scflux.core.ExactValues;
 import io.scflux.core.Execution;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.RowBlock;
@@ -165,7 +164,7 @@ public final class PackedMatrix implements BlockSource {
         }
         // stored values float32 does not hold: the parts as one block, whose stored values follow the cut
         RowBlock joined = RowBlock.stack(parts, 0, parts.get(0).rowStart(), nCols, dtype());
-        return ExactValues.moved(joined, 0f, (b, fill) -> cut(blockIndex, from, to, List.of(b)));
+        return joined.moved(0f, (b, fill) -> cut(blockIndex, from, to, List.of(b)));
     }
 
     /** Rows {@code [from, to)} of {@code parts}, consecutive blocks that cover them, copied into one block. */

@@ -236,8 +236,8 @@ public final class ConcatSource implements BlockSource, Resident, java.io.Serial
             if (filled(i) == 0) {
                 plans.add(inputs.get(i).plan(target));
             } else {
-                plans.add(BlockPlan.of(
-                        new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {maps[i]}, nCols, fill), target));
+                ConcatSource one = new ConcatSource(List.of(inputs.get(i)), new ColumnMap[] {maps[i]}, nCols, fill);
+                plans.add(BlockPlan.of(one.nRows(), one::rowNnz, target));
             }
         }
         return BlockPlan.concat(target, plans);

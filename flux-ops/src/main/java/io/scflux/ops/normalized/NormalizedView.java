@@ -254,7 +254,7 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
     /** The counts' plan, or one weighing rows by {@link #rowNnz} when centring fills them. */
     @Override
     public BlockPlan plan(PlanTarget target) {
-        return isDense() ? BlockPlan.of(this, target) : counts.plan(target);
+        return isDense() ? BlockPlan.of(nRows(), this::rowNnz, target) : counts.plan(target);
     }
 
     @Override

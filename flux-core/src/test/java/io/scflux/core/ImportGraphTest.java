@@ -87,19 +87,8 @@ class ImportGraphTest {
         List<String> found = g.circles().stream()
                 .map(c -> c.get(0) + " (" + c.size() + " files)")
                 .toList();
-        assertEquals(
-                OPEN_CIRCLES,
-                found,
-                "circles of files through their imports, same-package references included "
-                        + "(a new circle fails here; remove a circle from OPEN_CIRCLES when it is opened)");
+        assertEquals(List.of(), found, "circles of files through their imports, same-package references included");
     }
-
-    /**
-     * The circles through same-package references that issue 33 still has to open, each named by its first file
-     * (core's streaming kernel, the column types, resident blocks, the cache, the device and the command line's root
-     * command): written out so that no new circle can join them, and shrinking to none.
-     */
-    private static final List<String> OPEN_CIRCLES = List.of("io.scflux.samples.cli.BenchCommand (26 files)");
 
     @Test
     void thePackagesHaveNoCircle() {

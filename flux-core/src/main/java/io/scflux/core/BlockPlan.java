@@ -26,12 +26,23 @@ public final class BlockPlan implements java.io.Serializable {
         this.nnzBounds = nnzBounds;
     }
 
-    /** A builder that is fed every row's entry count in row order. */
+    /**
+     * A builder that is fed every row's entry count in row order.
+     *
+     * @param target the block sizes aimed at
+     * @return an empty builder
+     */
     public static Builder builder(PlanTarget target) {
         return new Builder(target);
     }
 
-    /** The plan of a CSR matrix given its (global, cumulative) row pointers. */
+    /**
+     * The plan of a CSR matrix given its (global, cumulative) row pointers.
+     *
+     * @param indptr the matrix's row pointers, {@code nRows + 1} of them
+     * @param target the block sizes aimed at
+     * @return the plan
+     */
     public static BlockPlan ofIndptr(long[] indptr, PlanTarget target) {
         Builder b = builder(target);
         for (int r = 1; r < indptr.length; r++) {
@@ -43,6 +54,12 @@ public final class BlockPlan implements java.io.Serializable {
     /**
      * Blocks of {@code rowsPerBlock} rows (the last one shorter), each row weighing {@code nnzPerRow}: the plan of dense
      * data, whose rows are aligned with the file's chunks.
+     *
+     * @param nRows the rows
+     * @param rowsPerBlock rows per block, at least 1
+     * @param nnzPerRow the entries each row counts for
+     * @param target the target the plan is said to be cut for
+     * @return the plan
      */
     public static BlockPlan uniform(long nRows, int rowsPerBlock, long nnzPerRow, PlanTarget target) {
         if (rowsPerBlock < 1) {
@@ -62,6 +79,12 @@ public final class BlockPlan implements java.io.Serializable {
      * The plan of dense rows of {@code nCols} entries: blocks of as many rows as fit {@code chunkNnz} entries, at most
      * {@code maxRows}, rounded down to a multiple of {@code rowAlignment} rows when they span at least that many (a
      * file's chunk rows, so that no chunk is decoded twice; 1 for none).
+     *
+     * @param nRows the rows
+     * @param nCols the entries of each row
+     * @param target the block sizes aimed at
+     * @param rowAlignment the file's chunk rows, or 1
+     * @return the plan
      */
     public static BlockPlan dense(long nRows, int nCols, PlanTarget target, int rowAlignment) {
         long rows = Math.max(1, Math.min(target.maxRows(), target.chunkNnz() / Math.max(1, nCols)));
@@ -109,6 +132,10 @@ public final class BlockPlan implements java.io.Serializable {
     /**
      * The plans of sources stacked by rows, one after the other: no block spans two of them, so each keeps the blocks
      * it would have alone. All must share one target.
+     *
+     * @param target the plans' target
+     * @param plans the plans, in row order
+     * @return the stacked plan
      */
     public static BlockPlan concat(PlanTarget target, java.util.List<BlockPlan> plans) {
         int n = 0;
@@ -133,46 +160,97 @@ public final class BlockPlan implements java.io.Serializable {
         return new BlockPlan(target, rows, nnz);
     }
 
+    /**
+     * The target the plan was cut for: with the rows' entry counts, what decides its blocks.
+     *
+     * @return the target
+     */
     public PlanTarget target() {
         return target;
     }
 
-    /** Number of blocks. */
+    /**
+     * Number of blocks.
+     *
+     * @return the blocks
+     */
     public int size() {
         return rowBounds.length - 1;
     }
 
+    /**
+     * Rows over all blocks.
+     *
+     * @return the rows
+     */
     public long totalRows() {
         return rowBounds[rowBounds.length - 1];
     }
 
-    /** Stored entries over all blocks (for a dense source: rows times columns, an upper bound). */
+    /**
+     * Stored entries over all blocks (for a dense source: rows times columns, an upper bound).
+     *
+     * @return the entries
+     */
     public long totalNnz() {
         return nnzBounds[nnzBounds.length - 1];
     }
 
+    /**
+     * The first row of a block.
+     *
+     * @param block a block
+     * @return its first row
+     */
     public long rowStart(int block) {
         return rowBounds[block];
     }
 
+    /**
+     * The row after a block's last.
+     *
+     * @param block a block
+     * @return its end, exclusive
+     */
     public long rowEnd(int block) {
         return rowBounds[block + 1];
     }
 
+    /**
+     * The rows of a block.
+     *
+     * @param block a block
+     * @return its rows
+     */
     public int nRows(int block) {
         return (int) (rowBounds[block + 1] - rowBounds[block]);
     }
 
-    /** Entries before this block, i.e. its offset into the file's data and indices (sparse sources). */
+    /**
+     * Entries before this block, i.e. its offset into the file's data and indices (sparse sources).
+     *
+     * @param block a block
+     * @return the entries of the blocks before it
+     */
     public long nnzStart(int block) {
         return nnzBounds[block];
     }
 
+    /**
+     * The entries of a block.
+     *
+     * @param block a block
+     * @return its entries
+     */
     public long nnz(int block) {
         return nnzBounds[block + 1] - nnzBounds[block];
     }
 
-    /** The largest block's entry count: what a reused buffer has to hold. */
+    /**
+     * The largest block's entry count: what a reused buffer has to hold.
+     *
+     * @return the most entries of a block
+     */
     public long maxBlockNnz() {
         long max = 0;
         for (int i = 0; i < size(); i++) {
@@ -181,6 +259,11 @@ public final class BlockPlan implements java.io.Serializable {
         return max;
     }
 
+    /**
+     * The largest block's row count.
+     *
+     * @return the most rows of a block
+     */
     public int maxBlockRows() {
         int max = 0;
         for (int i = 0; i < size(); i++) {
@@ -189,7 +272,12 @@ public final class BlockPlan implements java.io.Serializable {
         return max;
     }
 
-    /** The block holding {@code row}. */
+    /**
+     * The block holding {@code row}.
+     *
+     * @param row a row of the plan
+     * @return its block
+     */
     public int blockOf(long row) {
         if (row < 0 || row >= totalRows()) {
             throw new IndexOutOfBoundsException("row " + row + " outside [0, " + totalRows() + ")");

@@ -17,17 +17,35 @@ import reactor.core.publisher.Flux;
  */
 public interface BlockSource {
 
+    /**
+     * The matrix's rows (cells).
+     *
+     * @return the number of rows
+     */
     long nRows();
 
+    /**
+     * The matrix's columns (genes).
+     *
+     * @return the number of columns
+     */
     int nCols();
 
     /**
      * Writes the number of stored entries of rows {@code [rowFrom, rowFrom + count)} into {@code out[0..count)}.
      * A source that cannot know without decoding (dense data) reports an upper bound ({@code nCols}).
+     *
+     * @param rowFrom the first row
+     * @param count how many rows, at most {@code out.length}
+     * @param out where the counts go
      */
     void rowNnz(long rowFrom, int count, int[] out);
 
-    /** Opens a reader for one pass; the caller closes it. Prefer {@link #blocks}, which does both. */
+    /**
+     * Opens a reader for one pass; the caller closes it. Prefer {@link #blocks}, which does both.
+     *
+     * @return the reader
+     */
     RowReader open();
 
     /**
@@ -44,7 +62,11 @@ public interface BlockSource {
         return open();
     }
 
-    /** Type of the stored values as the source declares it; blocks always carry float32. */
+    /**
+     * Type of the stored values as the source declares it; blocks always carry float32.
+     *
+     * @return the stored type (float32 unless the source says otherwise)
+     */
     default DType dtype() {
         return DType.FLOAT32;
     }
@@ -52,6 +74,8 @@ public interface BlockSource {
     /**
      * True when the data are dense (a 2-D array on disk, or rows a stage fills): writers then store a dense array, as
      * anndata would. Blocks are sparse either way.
+     *
+     * @return whether the data are dense
      */
     default boolean isDense() {
         return false;
@@ -60,6 +84,8 @@ public interface BlockSource {
     /**
      * What identifies this source's data for a block cache (a file's path, modification time and element), or null
      * when its blocks are not worth caching (data already in memory, or computed).
+     *
+     * @return the key, or null
      */
     default @Nullable Object cacheKey() {
         return null;
@@ -76,16 +102,30 @@ public interface BlockSource {
         return Set.of();
     }
 
-    /** A short human name (file and HDF5 path, or kind) for messages. */
+    /**
+     * A short human name (file and HDF5 path, or kind) for messages.
+     *
+     * @return the name
+     */
     default String describe() {
         return getClass().getSimpleName() + "[" + nRows() + " x " + nCols() + "]";
     }
 
-    /** The plan for a target. Sources whose row counts are costly to read may remember it. */
+    /**
+     * The plan for a target. Sources whose row counts are costly to read may remember it.
+     *
+     * @param target the block sizes aimed at
+     * @return the plan of this source's rows
+     */
     default BlockPlan plan(PlanTarget target) {
         return BlockPlan.of(nRows(), this::rowNnz, target);
     }
 
+    /**
+     * The plan for {@link PlanTarget#DEFAULT}.
+     *
+     * @return the plan of this source's rows
+     */
     default BlockPlan plan() {
         return plan(PlanTarget.DEFAULT);
     }
@@ -108,7 +148,12 @@ public interface BlockSource {
         };
     }
 
-    /** The blocks of {@code plan}, read one at a time on request, on {@link Execution#sequential()}. */
+    /**
+     * The blocks of {@code plan}, read one at a time on request, on {@link Execution#sequential()}.
+     *
+     * @param plan a plan of this source
+     * @return a cold flux of the blocks, in order
+     */
     default Flux<RowBlock> blocks(BlockPlan plan) {
         return blocks(plan, Execution.sequential());
     }
@@ -116,6 +161,10 @@ public interface BlockSource {
     /**
      * The blocks of {@code plan} in block order, decoded by up to {@code execution.threads()} workers with at most
      * that many blocks in flight. The reader is opened on subscription and closed on completion, error or cancel.
+     *
+     * @param plan a plan of this source
+     * @param execution the workers
+     * @return a cold flux of the blocks, in order
      */
     default Flux<RowBlock> blocks(BlockPlan plan, Execution execution) {
         return BlockFlux.of(opener(plan), plan, execution);
@@ -124,6 +173,12 @@ public interface BlockSource {
     /**
      * The blocks of {@code plan} as {@link #blocks(BlockPlan, Execution)} reads them, each mapped by {@code then} on
      * the worker that read it (what is made from a block is made in parallel too), emitted in block order.
+     *
+     * @param <T> what a block is mapped to
+     * @param plan a plan of this source
+     * @param execution the workers
+     * @param then the mapping, run on the worker that read the block
+     * @return a cold flux of the mapped blocks, in order
      */
     default <T> Flux<T> blocks(BlockPlan plan, Execution execution, Function<RowBlock, T> then) {
         return BlockFlux.mapped(opener(plan), plan, execution, then);
@@ -134,11 +189,21 @@ public interface BlockSource {
      * the subscriber gives back ({@link BlockBuffer#release}) once it has read it, for a later block: a pass that
      * keeps no block then allocates no block arrays. The buffers are the pass's own, made for its largest block, and
      * their bytes are held in a child of {@code account} for the pass (refused past its cap, as onError).
+     *
+     * @param plan a plan of this source
+     * @param execution the workers
+     * @param account the account the pass's buffers are held under
+     * @return a cold flux of buffers, in order, each to be released once read
      */
     default Flux<BlockBuffer> buffers(BlockPlan plan, Execution execution, MemoryAccount account) {
         return BlockFlux.buffered(opener(plan), plan, execution, account);
     }
 
+    /**
+     * The blocks of {@link #plan()}, read one at a time on request.
+     *
+     * @return a cold flux of the blocks, in order
+     */
     default Flux<RowBlock> blocks() {
         return blocks(plan());
     }

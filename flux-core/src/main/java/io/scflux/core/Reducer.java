@@ -37,6 +37,8 @@ public interface Reducer<A> extends java.io.Serializable {
      * This reducer's blocks per segment, {@link #SEGMENT_BLOCKS} unless its partial is large: each segment costs a
      * partial and a merge, which for a 16 MB Gram triangle outweighs folding 16 small blocks. A constant of the
      * reducer, so the order still depends on the plan only.
+     *
+     * @return blocks per segment, at least 1
      */
     default int segmentBlocks() {
         return SEGMENT_BLOCKS;
@@ -45,16 +47,29 @@ public interface Reducer<A> extends java.io.Serializable {
     /** Segments per run of the merge order: a constant too; a run is an engine's task. */
     int RUN_SEGMENTS = 16;
 
-    /** The partial of no blocks; {@code merge(identity(), p)} must equal {@code p}. */
+    /**
+     * The partial of no blocks; {@code merge(identity(), p)} must equal {@code p}.
+     *
+     * @return a fresh empty partial
+     */
     A identity();
 
-    /** The partial of one block. May run on any worker, concurrently with other blocks. */
+    /**
+     * The partial of one block. May run on any worker, concurrently with other blocks.
+     *
+     * @param block a heap block
+     * @return its partial
+     */
     A fold(RowBlock block);
 
     /**
      * {@code acc}, the partial of the blocks before {@code block} in its segment, with {@code block} folded in; may
      * reuse and return {@code acc}. By default {@code merge(acc, fold(block))}; a reducer whose fold adds into fresh
      * sums overrides it to add into {@code acc}, so that it allocates and merges no partial per block.
+     *
+     * @param acc the partial so far, which may be reused
+     * @param block the next block of the segment
+     * @return the partial with the block folded in
      */
     default A foldInto(A acc, RowBlock block) {
         return merge(acc, fold(block));
@@ -64,6 +79,9 @@ public interface Reducer<A> extends java.io.Serializable {
      * A segment's partial once its last block is folded in, on the segment's worker, before any merge: a reducer
      * that gathers blocks before it adds them (a tile of rows) adds what it gathered here, so that the work stays on
      * the workers and the merges, which run one at a time, only merge. By default the partial as it is.
+     *
+     * @param segment the segment's partial
+     * @return the partial to merge
      */
     default A segmentDone(A segment) {
         return segment;
@@ -72,18 +90,31 @@ public interface Reducer<A> extends java.io.Serializable {
     /**
      * Combines {@code earlier} (blocks before) with {@code later}; may reuse and return {@code earlier}, and may keep
      * {@code later} to fold the next blocks into, so the caller must not use {@code later} afterwards.
+     *
+     * @param earlier the partial of the blocks before
+     * @param later the partial of the blocks after
+     * @return the partial of both
      */
     A merge(A earlier, A later);
 
     /**
      * The runs of a plan of {@code blocks} blocks, {@code [from, to)} each: {@link #RUN_SEGMENTS} segments of
      * {@link #SEGMENT_BLOCKS} consecutive blocks from block 0, the last one shorter.
+     *
+     * @param blocks the plan's blocks
+     * @return each run's {@code [from, to)}, in order
      */
     static List<int[]> runs(int blocks) {
         return runs(blocks, SEGMENT_BLOCKS);
     }
 
-    /** As {@link #runs(int)}, for segments of {@code segmentBlocks} blocks (a reducer's {@link #segmentBlocks}). */
+    /**
+     * As {@link #runs(int)}, for segments of {@code segmentBlocks} blocks (a reducer's {@link #segmentBlocks}).
+     *
+     * @param blocks the plan's blocks
+     * @param segmentBlocks blocks per segment
+     * @return each run's {@code [from, to)}, in order
+     */
     static List<int[]> runs(int blocks, int segmentBlocks) {
         int step = RUN_SEGMENTS * segmentBlocks;
         List<int[]> ranges = new ArrayList<>();

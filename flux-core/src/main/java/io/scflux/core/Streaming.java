@@ -35,43 +35,94 @@ public record Streaming(
         Objects.requireNonNull(warnings, "warnings");
     }
 
-    /** Warnings to the log. */
+    /**
+     * Warnings to the log.
+     *
+     * @param target the block sizes aimed at
+     * @param execution the workers
+     * @param backend where kernels compute
+     * @param engine where reductions run
+     */
     public Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine) {
         this(target, execution, backend, engine, LOG::warn);
     }
 
-    /** On the local engine. */
+    /**
+     * On the local engine.
+     *
+     * @param target the block sizes aimed at
+     * @param execution the workers
+     * @param backend where kernels compute
+     */
     public Streaming(PlanTarget target, Execution execution, Backend backend) {
         this(target, execution, backend, Engine.LOCAL);
     }
 
-    /** On the host backend and the local engine. */
+    /**
+     * On the host backend and the local engine.
+     *
+     * @param target the block sizes aimed at
+     * @param execution the workers
+     */
     public Streaming(PlanTarget target, Execution execution) {
         this(target, execution, HostBackend.INSTANCE);
     }
 
+    /**
+     * This streaming on {@code threads} workers (results do not depend on them).
+     *
+     * @param threads the workers, at least 1
+     * @return this streaming with them
+     */
     public Streaming withThreads(int threads) {
         return new Streaming(target, Execution.threads(threads), backend, engine, warnings);
     }
 
+    /**
+     * This streaming with another block target (which decides a result's bits).
+     *
+     * @param t the block sizes aimed at
+     * @return this streaming with it
+     */
     public Streaming withTarget(PlanTarget t) {
         return new Streaming(t, execution, backend, engine, warnings);
     }
 
+    /**
+     * This streaming computing on {@code b}.
+     *
+     * @param b the backend
+     * @return this streaming with it
+     */
     public Streaming withBackend(Backend b) {
         return new Streaming(target, execution, b, engine, warnings);
     }
 
+    /**
+     * This streaming reducing on {@code e} (a cluster's, or this JVM's).
+     *
+     * @param e the engine
+     * @return this streaming with it
+     */
     public Streaming withEngine(Engine e) {
         return new Streaming(target, execution, backend, e, warnings);
     }
 
-    /** Sends the steps' warnings to {@code to} (each a one-line message without a prefix). */
+    /**
+     * Sends the steps' warnings to {@code to} (each a one-line message without a prefix).
+     *
+     * @param to where warnings go
+     * @return this streaming with it
+     */
     public Streaming withWarnings(Consumer<String> to) {
         return new Streaming(target, execution, backend, engine, to);
     }
 
-    /** Reports a step's warning. */
+    /**
+     * Reports a step's warning.
+     *
+     * @param message one line, without a prefix
+     */
     public void warn(String message) {
         warnings.accept(message);
     }
@@ -79,6 +130,9 @@ public record Streaming(
     /**
      * The blocks of {@code source} under this target and execution, on the heap: a step reads their arrays, so the
      * blocks of a source resident on a device are downloaded here, and only here.
+     *
+     * @param source the matrix
+     * @return a cold flux of its heap blocks, in order
      */
     public reactor.core.publisher.Flux<RowBlock> blocks(BlockSource source) {
         BlockSource onHeap = PlacedSource.on(HostBackend.INSTANCE, source);
@@ -88,6 +142,11 @@ public record Streaming(
     /**
      * As {@link #blocks}, each block mapped by {@code then} on the worker that read it, the results emitted in block
      * order: what a pass takes from each block is taken in parallel, and only that is held.
+     *
+     * @param <T> what a block is mapped to
+     * @param source the matrix
+     * @param then the mapping, run on the worker that read the block
+     * @return a cold flux of the mapped blocks, in order
      */
     public <T> reactor.core.publisher.Flux<T> blocks(BlockSource source, Function<RowBlock, T> then) {
         BlockSource onHeap = PlacedSource.on(HostBackend.INSTANCE, source);
@@ -97,6 +156,9 @@ public record Streaming(
     /**
      * As {@link #blocks}, each block read into a buffer that the subscriber gives back once it has read it
      * ({@link BlockSource#buffers}), the buffers accounted in the host's account.
+     *
+     * @param source the matrix
+     * @return a cold flux of buffers, in order, each to be released once read
      */
     public reactor.core.publisher.Flux<BlockBuffer> buffers(BlockSource source) {
         BlockSource onHeap = PlacedSource.on(HostBackend.INSTANCE, source);
@@ -106,6 +168,11 @@ public record Streaming(
     /**
      * Folds every block of {@code source} with {@code reducer} on the engine, merging in block order; blocks reach the
      * reducer on the heap, as in {@link #blocks}.
+     *
+     * @param <A> the reducer's partial
+     * @param source the matrix
+     * @param reducer the fold and merge
+     * @return a cold Mono of the reduction of every block
      */
     public <A> reactor.core.publisher.Mono<A> reduce(BlockSource source, Reducer<A> reducer) {
         return reactor.core.publisher.Mono.defer(() -> {

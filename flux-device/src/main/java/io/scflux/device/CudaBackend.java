@@ -37,7 +37,6 @@ import jcuda.Pointer;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdeviceptr;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,7 +54,6 @@ import org.slf4j.LoggerFactory;
  * in the child account {@code cuda/resident} until it is downloaded or re-indexed (which consume it) or the backend
  * closes. Re-indexing ({@link #reindex}) runs on such blocks where they are; the other kernels take heap blocks.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class CudaBackend
         implements Backend,
                 ReindexKernel,
@@ -380,26 +378,25 @@ public final class CudaBackend
      * once), into a buffer reallocated only when it must grow.
      */
     private CUdeviceptr columnMap(ColumnMap map) {
-        if (mapOnDevice != map) {
+        DeviceBuffer buffer = mapBuffer;
+        if (mapOnDevice != map || buffer == null) {
             int[] to = map.columns();
             int[] missing = map.missing();
             long bytes = 4L * (to.length + missing.length);
             mapOnDevice = null;
-            if (mapBuffer == null || mapBuffer.bytes() < bytes) {
-                if (mapBuffer != null) {
-                    free(mapBuffer);
+            if (buffer == null || buffer.bytes() < bytes) {
+                if (buffer != null) {
+                    free(buffer);
                     mapBuffer = null;
                 }
-                mapBuffer = buffer(bytes);
+                buffer = buffer(bytes);
+                mapBuffer = buffer;
             }
-            copyIn(CudaMemory.pointer(mapBuffer), Pointer.to(to), 4L * to.length);
-            copyIn(
-                    CudaMemory.pointer(mapBuffer).withByteOffset(4L * to.length),
-                    Pointer.to(missing),
-                    4L * missing.length);
+            copyIn(CudaMemory.pointer(buffer), Pointer.to(to), 4L * to.length);
+            copyIn(CudaMemory.pointer(buffer).withByteOffset(4L * to.length), Pointer.to(missing), 4L * missing.length);
             mapOnDevice = map;
         }
-        return CudaMemory.pointer(mapBuffer);
+        return CudaMemory.pointer(buffer);
     }
 
     private static void copyIn(CUdeviceptr to, Pointer from, long bytes) {

@@ -15,7 +15,6 @@ import jcuda.CudaException;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUdevice_attribute;
 import jcuda.driver.JCudaDriver;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +22,6 @@ import org.jspecify.annotations.Nullable;
  * driver the first touch of {@code JCudaDriver} fails in class initialization ({@code libcuda.so.1} missing) and every
  * later touch with {@code NoClassDefFoundError}, so the answer, and its reason, must be kept.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class CudaProbe {
 
     /** The kernels are PTX for compute capability 8.0; older devices cannot load them. */
@@ -35,7 +33,7 @@ final class CudaProbe {
     private CudaProbe() {}
 
     /** Why CUDA cannot run here, or null when device 0 can. */
-    static String unavailableReason() {
+    static @Nullable String unavailableReason() {
         return Holder.REASON;
     }
 

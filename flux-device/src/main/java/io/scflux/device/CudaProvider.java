@@ -6,6 +6,7 @@ package io.scflux.device;
 
 import io.scflux.core.Backend;
 import io.scflux.core.backend.BackendProvider;
+import org.jspecify.annotations.Nullable;
 
 /** Registers the CUDA backend with {@link io.scflux.core.backend.Backends} through {@link java.util.ServiceLoader}. */
 public final class CudaProvider implements BackendProvider {
@@ -16,7 +17,7 @@ public final class CudaProvider implements BackendProvider {
     }
 
     @Override
-    public String unavailableReason() {
+    public @Nullable String unavailableReason() {
         return CudaProbe.unavailableReason();
     }
 

@@ -18,7 +18,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.function.BiConsumer;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +25,6 @@ import org.jspecify.annotations.Nullable;
  * and newer; anndata 0.6's layout is rejected (see {@link LegacyLayout}). A Cell Ranger {@code .h5} is handed to
  * {@link CellRangerReader}.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class H5adReader {
 
     private final ElementReader elements;
@@ -148,7 +146,7 @@ final class H5adReader {
         }
     }
 
-    private static ScfluxFormatException notHdf5(Path file, @Nullable String detail, Throwable cause) {
+    private static ScfluxFormatException notHdf5(Path file, @Nullable String detail, @Nullable Throwable cause) {
         return new ScfluxFormatException(file.toString(), "/", "not an HDF5 file or truncated: " + detail, cause);
     }
 }

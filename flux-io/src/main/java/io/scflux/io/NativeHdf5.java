@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Executors;
 import java.util.function.IntToDoubleFunction;
 import java.util.function.LongSupplier;
@@ -27,7 +28,6 @@ import org.bytedeco.hdf5.global.hdf5;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.javacpp.LongPointer;
 import org.bytedeco.javacpp.Pointer;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
@@ -38,7 +38,6 @@ import reactor.core.scheduler.Schedulers;
  * thread-safe, so every call into it runs on {@link #THREAD}; Java arrays are copied to native memory through one
  * reused staging buffer per file, in slices, so that native memory stays bounded whatever the dataset size.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class NativeHdf5 implements AutoCloseable {
 
     /**
@@ -143,7 +142,7 @@ final class NativeHdf5 implements AutoCloseable {
     }
 
     /** As {@link #create(Path, String, int)}, checking free space with {@code space}. */
-    static NativeHdf5 create(Path file, String name, int gzipLevel, @Nullable DiskSpace space) {
+    static NativeHdf5 create(Path file, String name, int gzipLevel, DiskSpace space) {
         try (Handle fapl = new Handle(
                         check(H5Pcreate(H5P_CLS_FILE_ACCESS_ID_g()), name, "/", "H5Pcreate"),
                         name,
@@ -770,7 +769,7 @@ final class NativeHdf5 implements AutoCloseable {
             long loc,
             String name,
             String path,
-            DType fileType,
+            @Nullable DType fileType,
             long fileTypeId,
             long[] shape,
             boolean extendable,
@@ -814,7 +813,9 @@ final class NativeHdf5 implements AutoCloseable {
      * {@code rowShape} (none for a 1-D dataset, whose rows are single elements).
      */
     final class Dataset extends Node {
-        private final DType type;
+        /** The elements' type; null for a compound dataset, written once and never appended to. */
+        private final @Nullable DType type;
+
         private final long[] rowShape;
         private final long rowElements;
         private long length;
@@ -830,7 +831,7 @@ final class NativeHdf5 implements AutoCloseable {
         /** What {@link DiskSpace} counts of this dataset while it is open; null for a fixed dataset. */
         private @Nullable LongSupplier tracked;
 
-        private Dataset(long id, String path, DType type, long[] rowShape) {
+        private Dataset(long id, String path, @Nullable DType type, long[] rowShape) {
             super(id, path);
             this.type = type;
             this.rowShape = rowShape;
@@ -865,8 +866,9 @@ final class NativeHdf5 implements AutoCloseable {
          * {@code dataType}, converted to this type; for a 1-D dataset, {@code rows} elements).
          */
         void append(Object data, DType dataType, int from, int rows) {
-            if (chunks != null && chunks.takes(data)) {
-                appendWhole(rows, (at, offset, n) -> chunks.put(at, data, from + offset, n, 0));
+            WholeChunks c = chunks;
+            if (c != null && c.takes(data)) {
+                appendWhole(c, rows, (at, offset, n) -> c.put(at, data, from + offset, n, 0));
                 return;
             }
             append(rows, typeId(dataType), (offset, n) -> stage(data, dataType, from + (int) offset, n));
@@ -874,8 +876,9 @@ final class NativeHdf5 implements AutoCloseable {
 
         /** Appends {@code local[from + i] + add} for i in [0, count): row pointers made global. */
         void appendOffsets(int[] local, int from, int count, long add) {
-            if (chunks != null && (type == DType.INT64 || type == DType.INT32)) {
-                appendWhole(count, (at, offset, n) -> chunks.put(at, local, from + offset, n, add));
+            WholeChunks c = chunks;
+            if (c != null && (type == DType.INT64 || type == DType.INT32)) {
+                appendWhole(c, count, (at, offset, n) -> c.put(at, local, from + offset, n, add));
                 return;
             }
             append(count, typeId(DType.INT64), (offset, n) -> stageOffsets(local, from + (int) offset, n, add));
@@ -886,14 +889,16 @@ final class NativeHdf5 implements AutoCloseable {
          * whole), or what the chunk cache may hold of the rows appended, as they will be stored.
          */
         long unwritten() {
-            if (chunks != null) {
-                return chunks.filled() > 0 ? chunks.bytes() : 0;
+            WholeChunks c = chunks;
+            if (c != null) {
+                return c.filled() > 0 ? c.bytes() : 0;
             }
-            return stored(Math.min(cacheBytes, length * rowElements * type.size()));
+            return stored(
+                    Math.min(cacheBytes, length * rowElements * appendedType().size()));
         }
 
-        /** Appends {@code count} elements to the chunk being gathered, writing each chunk once it is whole. */
-        private void appendWhole(int count, WholeChunks.Filler fill) {
+        /** Appends {@code count} elements to the chunk being gathered in {@code chunks}, writing each once whole. */
+        private void appendWhole(WholeChunks chunks, int count, WholeChunks.Filler fill) {
             long filled = chunks.filled();
             long whole = (filled + count + chunks.elements() - 1) / chunks.elements() - (filled > 0 ? 1 : 0);
             space.require(whole * chunks.bytes(), NativeHdf5.this.name + ": " + path); // the one gathered: unwritten()
@@ -940,12 +945,17 @@ final class NativeHdf5 implements AutoCloseable {
             }
         }
 
+        /** The elements' type of a dataset appended to: never a compound one, written once. */
+        private DType appendedType() {
+            return Objects.requireNonNull(type, "a compound dataset is never appended to");
+        }
+
         /** Grows the first axis by {@code rows} and writes them, staged a slice of whole rows at a time. */
         private void append(long rows, long memType, Stager stager) {
             if (rows == 0) {
                 return;
             }
-            space.require(stored(rows * rowElements * type.size()), NativeHdf5.this.name + ": " + path);
+            space.require(stored(rows * rowElements * appendedType().size()), NativeHdf5.this.name + ": " + path);
             long[] extent = shapeOfRows(length + rows, rowShape);
             check(H5Dset_extent(id, extent), path, "H5Dset_extent");
             long rowsPerSlice = Math.max(1, SLICE_ELEMENTS / Math.max(1, rowElements));

@@ -13,14 +13,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 /**
  * One step of the {@link StepCatalog}: scanpy's function name, the command line's name for it, its parameters (those
  * its options record declares) and the one call that runs it, so that every front end binds a step the same way.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class CatalogStep {
 
     /** The step's call, as {@link Pp} makes it, with options of type {@code O}. */
@@ -101,7 +100,7 @@ public final class CatalogStep {
      * @param name scanpy's name of a parameter
      * @return that parameter of this step, or null when it has none of that name
      */
-    public Parameter<?> parameter(String name) {
+    public @Nullable Parameter<?> parameter(String name) {
         for (Parameter<?> p : parameters) {
             if (p.name().equals(name)) {
                 return p;

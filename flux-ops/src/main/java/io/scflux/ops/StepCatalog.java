@@ -15,7 +15,7 @@ import io.scflux.ops.pseudobulk.PseudobulkOptions;
 import io.scflux.ops.qc.QcMetricsOptions;
 import io.scflux.ops.scale.ScaleOptions;
 import java.util.List;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every step scflux offers, once: scanpy's function name, the command line's name, its parameters (declared by its
@@ -24,7 +24,6 @@ import org.jspecify.annotations.NullUnmarked;
  * {@code scflux steps --json} prints), so that adding a parameter touches its options record, its kernel and its
  * tests only.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class StepCatalog {
 
     private static final List<CatalogStep> STEPS = List.of(
@@ -121,7 +120,7 @@ public final class StepCatalog {
      * @param function scanpy's function name, e.g. {@code highly_variable_genes}
      * @return that step, or null when the catalog has none of that name
      */
-    public static CatalogStep byFunction(String function) {
+    public static @Nullable CatalogStep byFunction(String function) {
         return STEPS.stream()
                 .filter(s -> s.function().equals(function))
                 .findFirst()
@@ -132,7 +131,7 @@ public final class StepCatalog {
      * @param command the command line's name, e.g. {@code hvg}
      * @return that step, or null when the catalog has none of that name
      */
-    public static CatalogStep byCommand(String command) {
+    public static @Nullable CatalogStep byCommand(String command) {
         return STEPS.stream()
                 .filter(s -> s.command().equals(command))
                 .findFirst()

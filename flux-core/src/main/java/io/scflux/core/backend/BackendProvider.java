@@ -5,6 +5,7 @@
 package io.scflux.core.backend;
 
 import io.scflux.core.Backend;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A device backend found through {@link java.util.ServiceLoader} (flux-device registers CUDA's), so that flux-core
@@ -16,6 +17,7 @@ public interface BackendProvider {
     String name();
 
     /** Why this device cannot run here (no driver, no device, load failure), or null when it can. */
+    @Nullable
     String unavailableReason();
 
     /** A backend whose buffers are accounted under {@code capBytes}; only called when usable. */

@@ -32,7 +32,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +42,6 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Public because the file matrices and the transposed store, above this package, read datasets through it.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class StoredArray {
 
     /** HDF5's undefined address: storage never allocated (all fill value). */
@@ -136,6 +134,28 @@ public final class StoredArray {
             chunkGrid = null;
             chunkElements = 0;
         }
+    }
+
+    // The chunk tables, present for the chunked layout (the one that reads chunks); addresses, sizes and masks
+    // also absent when jhdf decodes the chunks (no chunk table), a case tested before they are read.
+    private int[] chunkShape() {
+        return Objects.requireNonNull(chunkDims, "chunked layout only");
+    }
+
+    private long[] grid() {
+        return Objects.requireNonNull(chunkGrid, "chunked layout only");
+    }
+
+    private long[] addresses() {
+        return Objects.requireNonNull(chunkAddress, "chunk table only");
+    }
+
+    private int[] storedBytes() {
+        return Objects.requireNonNull(chunkStored, "chunk table only");
+    }
+
+    private int[] filterMasks() {
+        return Objects.requireNonNull(chunkMask, "chunk table only");
     }
 
     /** {@code file: /hdf5/path}, for messages. */
@@ -540,39 +560,39 @@ public final class StoredArray {
             throw error("row-major ranges of chunked " + dims.length + "-D data are read chunk by chunk");
         }
         long end = from + count;
-        int cd = chunkDims[0];
+        int cd = chunkShape()[0];
         for (long c = from / cd; c * cd < end; c++) {
             long chunkStart = c * cd;
             long a = Math.max(from, chunkStart);
             long b = Math.min(end, chunkStart + cd);
             int len = (int) (b - a) * elementSize;
             int at = (int) (a - from) * elementSize;
-            if (!jhdfChunks && codec.isEmpty() && sums == null && chunkAddress[(int) c] != UNDEFINED) {
+            if (!jhdfChunks && codec.isEmpty() && sums == null && addresses()[(int) c] != UNDEFINED) {
                 ByteBuffer slice = dst.duplicate().position(at).limit(at + len);
-                s.read(chunkAddress[(int) c] + (a - chunkStart) * elementSize, slice, path);
+                s.read(addresses()[(int) c] + (a - chunkStart) * elementSize, slice, path);
                 s.stats().addChunk();
-            } else if (sums != null && a == chunkStart && len == chunkStored[(int) c]) {
+            } else if (sums != null && a == chunkStart && len == storedBytes()[(int) c]) {
                 // whole checksummed chunks, contiguous: read at once in place and checked there, neither copied nor
                 // kept (only the chunks at the ends of a range go through the decoded chunks that readers share)
                 long last = c;
-                while (last + 1 < chunkGrid[0] && (last + 2) * cd <= end) {
+                while (last + 1 < grid()[0] && (last + 2) * cd <= end) {
                     last++;
                 }
                 int whole = (int) ((Math.min(end, (last + 1) * cd) - a) * elementSize);
                 ByteBuffer slice = dst.duplicate().position(at).limit(at + whole);
-                s.read(chunkAddress[(int) c], slice, path);
+                s.read(addresses()[(int) c], slice, path);
                 for (long k = c; k <= last; k++) {
                     int off = at + (int) ((k - c) * cd * elementSize);
                     sums.verify(
                             path,
                             k,
-                            chunkAddress[(int) k],
-                            dst.duplicate().position(off).limit(off + chunkStored[(int) k]));
+                            addresses()[(int) k],
+                            dst.duplicate().position(off).limit(off + storedBytes()[(int) k]));
                     s.stats().addChunk();
                 }
                 c = last;
             } else {
-                ByteBuffer chunk = chunk(s, c, c + 1 < chunkGrid[0] ? c + 1 : -1);
+                ByteBuffer chunk = chunk(s, c, c + 1 < grid()[0] ? c + 1 : -1);
                 dst.put(at, chunk, (int) (a - chunkStart) * elementSize, len);
             }
         }
@@ -596,11 +616,11 @@ public final class StoredArray {
         chunkStride[rank - 1] = 1;
         dimStride[rank - 1] = 1;
         for (int d = rank - 2; d >= 0; d--) {
-            chunkStride[d] = chunkStride[d + 1] * chunkDims[d + 1];
+            chunkStride[d] = chunkStride[d + 1] * chunkShape()[d + 1];
             dimStride[d] = dimStride[d + 1] * dims[d + 1];
         }
         long chunks = 1;
-        for (long g : chunkGrid) {
+        for (long g : grid()) {
             chunks *= g;
         }
         long[] start = new long[rank];
@@ -609,9 +629,9 @@ public final class StoredArray {
         for (long linear = 0; linear < chunks; linear++) {
             long rest = linear;
             for (int d = rank - 1; d >= 0; d--) {
-                start[d] = (rest % chunkGrid[d]) * chunkDims[d];
-                extent[d] = Math.min(chunkDims[d], dims[d] - start[d]);
-                rest /= chunkGrid[d];
+                start[d] = (rest % grid()[d]) * chunkShape()[d];
+                extent[d] = Math.min(chunkShape()[d], dims[d] - start[d]);
+                rest /= grid()[d];
             }
             ByteBuffer chunk = chunk(s, linear);
             java.util.Arrays.fill(at, 0);
@@ -638,17 +658,17 @@ public final class StoredArray {
 
     /** Where chunk {@code linear} is stored: its first byte in the file, or -1 when it was never written. */
     public long chunkAddress(long linear) {
-        return chunkAddress[Math.toIntExact(linear)];
+        return addresses()[Math.toIntExact(linear)];
     }
 
     /** How many bytes chunk {@code linear} takes in the file, filtered. */
     public int chunkStoredBytes(long linear) {
-        return chunkStored[Math.toIntExact(linear)];
+        return storedBytes()[Math.toIntExact(linear)];
     }
 
     /** Number of chunks along each axis (chunked layout only). */
     public long[] chunkGrid() {
-        return chunkGrid.clone();
+        return grid().clone();
     }
 
     /**
@@ -674,17 +694,17 @@ public final class StoredArray {
         if (jhdfChunks) {
             out = ByteBuffer.wrap(jhdfChunk(s, linear)).order(order);
             s.stats().addBytes(bytes);
-        } else if (chunkAddress[(int) linear] == UNDEFINED) {
+        } else if (addresses()[(int) linear] == UNDEFINED) {
             out = ByteBuffer.allocate(bytes).order(order);
         } else if (sums != null) {
             // the chunk's bytes, the last one's short of a full chunk, checked before anything reads them
             out = ByteBuffer.allocate(bytes).order(order);
-            ByteBuffer stored = out.duplicate().limit(chunkStored[(int) linear]);
-            s.read(chunkAddress[(int) linear], stored, path);
-            sums.verify(path, linear, chunkAddress[(int) linear], stored.flip());
+            ByteBuffer stored = out.duplicate().limit(storedBytes()[(int) linear]);
+            s.read(addresses()[(int) linear], stored, path);
+            sums.verify(path, linear, addresses()[(int) linear], stored.flip());
         } else {
-            ByteBuffer stored = ByteBuffer.allocate(chunkStored[(int) linear]);
-            s.read(chunkAddress[(int) linear], stored, path);
+            ByteBuffer stored = ByteBuffer.allocate(storedBytes()[(int) linear]);
+            s.read(addresses()[(int) linear], stored, path);
             byte[] raw = stored.array();
             if (codec.isEmpty()) {
                 if (raw.length < bytes) {
@@ -693,13 +713,13 @@ public final class StoredArray {
                 out = ByteBuffer.wrap(raw).order(order);
             } else {
                 try {
-                    out = ByteBuffer.wrap(codec.decode(raw, chunkMask[(int) linear], bytes))
+                    out = ByteBuffer.wrap(codec.decode(raw, filterMasks()[(int) linear], bytes))
                             .order(order);
                 } catch (IllegalStateException e) {
                     throw new ScfluxFormatException(
                             file,
                             path,
-                            "chunk " + linear + " at byte " + chunkAddress[(int) linear] + ": " + e.getMessage(),
+                            "chunk " + linear + " at byte " + addresses()[(int) linear] + ": " + e.getMessage(),
                             e);
                 }
             }
@@ -712,8 +732,8 @@ public final class StoredArray {
         int[] offset = new int[dims.length];
         long rest = linear;
         for (int d = dims.length - 1; d >= 0; d--) {
-            offset[d] = (int) (rest % chunkGrid[d]) * chunkDims[d];
-            rest /= chunkGrid[d];
+            offset[d] = (int) (rest % grid()[d]) * chunkShape()[d];
+            rest /= grid()[d];
         }
         try {
             return ((ChunkedDataset) s.jhdfDataset(path)).getDecompressedChunk(offset);

@@ -16,7 +16,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 
 /**
  * One obs column of several frames stacked by rows, typed as anndata's concat types it (pandas {@code concat} after
@@ -31,7 +31,6 @@ import org.jspecify.annotations.NullUnmarked;
  * <li>anything else mixed: a categorical of the values' text.</li>
  * </ul>
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class ColumnConcat {
 
     private ColumnConcat() {}
@@ -124,7 +123,7 @@ final class ColumnConcat {
         }
         DenseArray all = Stack.rows(Stack.type(cats), cats, sizes);
         Map<Object, Integer> code = new HashMap<>();
-        if (ordered && same) {
+        if (ordered && same && first != null) { // ordered: some part is categorical, so first is set
             categories = first;
             for (int k = 0; k < first.size(); k++) {
                 code.put(all.get(k), k);
@@ -157,7 +156,7 @@ final class ColumnConcat {
             } else {
                 int[] remap = new int[sizes[p]];
                 for (int c = 0; c < remap.length; c++) {
-                    remap[c] = code.get(all.get(offsets[p] + c));
+                    remap[c] = Objects.requireNonNull(code.get(all.get(offsets[p] + c)), "coded above");
                 }
                 for (int i = 0; i < lengths[p]; i++) {
                     int c = k.code(i);

@@ -17,10 +17,10 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -35,7 +35,6 @@ import org.jspecify.annotations.Nullable;
  * keeps the names only ({@code merge=None}); obsm keeps the keys every input has; uns, varm, obsp, varp and raw are
  * dropped, as anndata's defaults do.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Concat {
 
     private Concat() {}
@@ -75,7 +74,11 @@ public final class Concat {
         float fill = options.fillValue() != null ? options.fillValue() : dense ? Float.NaN : 0f;
         AnnData out = new AnnData(stack(inputs, AnnData::x, maps, nGenes, fill), obs, var);
         for (String layer : FrameConcat.common(inputs, a -> a.layers().keySet())) {
-            out.putLayer(layer, stack(inputs, a -> a.layers().get(layer), maps, nGenes, fill));
+            out.putLayer(
+                    layer,
+                    Objects.requireNonNull(
+                            stack(inputs, a -> a.layers().get(layer), maps, nGenes, fill),
+                            "every input has the layer"));
         }
         for (String key : FrameConcat.common(inputs, a -> a.obsm().keySet())) {
             out.putObsm(key, obsm(inputs, key, lengths, options.join()));
@@ -108,7 +111,9 @@ public final class Concat {
                     seen.merge(g, 1, Integer::sum);
                 }
             }
-            return Arrays.stream(first).filter(g -> seen.get(g) == own.size()).toArray(String[]::new);
+            return Arrays.stream(first)
+                    .filter(g -> Objects.requireNonNull(seen.get(g), "counted above") == own.size())
+                    .toArray(String[]::new);
         }
         if (own.stream().allMatch(names -> Arrays.equals(names, first))) {
             return first;
@@ -142,7 +147,7 @@ public final class Concat {
                 CategoricalColumn.smallestCodeType(keys.size()));
     }
 
-    private static BlockSource stack(
+    private static @Nullable BlockSource stack(
             List<AnnData> inputs, Function<AnnData, BlockSource> matrix, List<int[]> maps, int nCols, float fill) {
         List<BlockSource> parts = inputs.stream().map(matrix).toList();
         if (parts.stream().allMatch(p -> p == null)) {

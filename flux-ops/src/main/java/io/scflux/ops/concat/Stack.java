@@ -8,13 +8,12 @@ import io.scflux.core.DType;
 import io.scflux.core.anndata.DenseArray;
 import java.util.Arrays;
 import java.util.List;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 
 /**
  * Dense arrays stacked along their first axis in one type, as {@code np.concatenate} stacks them: values converted to
  * numpy's promotion of the parts' types, a missing part (null) filled with NaN in a float result, else zero.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Stack {
 
     private Stack() {}
@@ -46,8 +45,10 @@ final class Stack {
                 trailing = t;
             }
         }
+        // Stack.type, which every caller asks first, refuses a stack of nothing but missing parts
+        long[] rowShape = Objects.requireNonNull(trailing, "nothing to stack");
         int stride = 1;
-        for (long d : trailing) {
+        for (long d : rowShape) {
             stride = Math.multiplyExact(stride, (int) d);
         }
         int n = 0;
@@ -71,9 +72,9 @@ final class Stack {
             }
             at += size;
         }
-        long[] shape = new long[trailing.length + 1];
+        long[] shape = new long[rowShape.length + 1];
         shape[0] = n;
-        System.arraycopy(trailing, 0, shape, 1, trailing.length);
+        System.arraycopy(rowShape, 0, shape, 1, rowShape.length);
         return DenseArray.of(type, out, shape);
     }
 

@@ -9,8 +9,8 @@ import io.scflux.core.RowBlock;
 import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -19,7 +19,6 @@ import org.jspecify.annotations.Nullable;
  * numbers come from its own block (a partial collects its blocks'); a gene's are added block after block, in the
  * merge order of {@link Reducer}.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class AxisCounts implements Reducer<AxisCounts.Counts> {
 
     private final boolean cells;
@@ -56,8 +55,8 @@ final class AxisCounts implements Reducer<AxisCounts.Counts> {
         int[] indices = block.indices();
         float[] values = block.values();
         if (!cells) {
-            double[] sums = acc.geneSums;
-            long[] expressed = acc.geneExpressed;
+            double[] sums = Objects.requireNonNull(acc.geneSums, "genes are counted in place");
+            long[] expressed = Objects.requireNonNull(acc.geneExpressed, "genes are counted in place");
             for (int k = 0; k < block.nnz(); k++) {
                 sums[indices[k]] += values[k];
                 if (values[k] > 0) {
@@ -90,9 +89,13 @@ final class AxisCounts implements Reducer<AxisCounts.Counts> {
         if (cells) {
             earlier.chunks.addAll(later.chunks);
         } else {
+            double[] sums = Objects.requireNonNull(earlier.geneSums, "genes are counted in place");
+            double[] laterSums = Objects.requireNonNull(later.geneSums, "genes are counted in place");
+            long[] expressed = Objects.requireNonNull(earlier.geneExpressed, "genes are counted in place");
+            long[] laterExpressed = Objects.requireNonNull(later.geneExpressed, "genes are counted in place");
             for (int g = 0; g < nCols; g++) {
-                earlier.geneSums[g] += later.geneSums[g];
-                earlier.geneExpressed[g] += later.geneExpressed[g];
+                sums[g] += laterSums[g];
+                expressed[g] += laterExpressed[g];
             }
         }
         return earlier;

@@ -14,7 +14,7 @@ import io.scflux.core.anndata.Selection;
 import io.scflux.ops.values.SumType;
 import io.scflux.ops.values.TypedSums;
 import io.scflux.ops.values.XMatrix;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 import reactor.core.publisher.Mono;
 
 /**
@@ -25,7 +25,6 @@ import reactor.core.publisher.Mono;
  *
  * <p>Public because the facade {@code Pp}, above the step packages, dispatches to it.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Filter {
 
     private Filter() {}
@@ -63,7 +62,8 @@ public final class Filter {
                         }
                         Selection kept = Selection.mask(keep);
                         AnnData out = cells ? data.subset(kept, Selection.all()) : data.subset(Selection.all(), kept);
-                        int[] positions = kept.resolve(cells ? data.obs() : data.var());
+                        int[] positions = Objects.requireNonNull(
+                                kept.resolve(cells ? data.obs() : data.var()), "a mask resolves");
                         (cells ? out.obs() : out.var()).put(options.column(cells), number.take(positions));
                         return out;
                     });

@@ -12,14 +12,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
-import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The cells of each batch: {@code group[cell]} is the cell's batch in {@code [0, count)}, or {@code count} for a cell
  * whose batch value is missing (it belongs to no batch). Without a batch key every cell is in batch 0.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Batches {
 
     final int count;
@@ -68,7 +67,7 @@ final class Batches {
         int[] group = new int[column.size()];
         for (int i = 0; i < group.length; i++) {
             Object v = column.get(i);
-            group[i] = v == null ? names.size() : index.get(v);
+            group[i] = v == null ? names.size() : Objects.requireNonNull(index.get(v), "indexed above");
         }
         return new Batches(names.size(), group);
     }

@@ -7,8 +7,8 @@ package io.scflux.ops.hvg;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions.Flavor;
 import io.scflux.ops.moments.GeneSums;
 import java.util.Arrays;
+import java.util.Objects;
 import java.util.stream.IntStream;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  * mean and dispersion (variance / mean; seurat takes logs), dispersions normalized within bins of mean, and the
  * selection by count or by cut-offs; with batches, each batch on its own genes and the results merged as scanpy does.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Dispersions {
 
     /** {@code statsmodels.robust.mad}'s constant: the 0.75 quantile of the standard normal. */
@@ -55,6 +54,7 @@ final class Dispersions {
             GeneSums.Sums sums, int batches, String[] geneNames, HighlyVariableGenesOptions options) {
         int nGenes = sums.nGenes;
         Dispersions out = new Dispersions(nGenes, true);
+        long[] nBatches = Objects.requireNonNull(out.nBatches, "batched");
         double[][] totals = {out.means, out.dispersions, out.normalized};
         int[][] counts = new int[3][nGenes];
         for (int b = 0; b < batches; b++) {
@@ -82,7 +82,7 @@ final class Dispersions {
                     }
                 }
                 if (i >= 0 && batch.highlyVariable[i]) {
-                    out.nBatches[g]++;
+                    nBatches[g]++;
                 }
             }
         }
@@ -95,7 +95,7 @@ final class Dispersions {
             Integer[] order = new Integer[nGenes];
             Arrays.setAll(order, g -> g);
             Arrays.sort(order, (a, b) -> {
-                int c = Long.compare(out.nBatches[b], out.nBatches[a]);
+                int c = Long.compare(nBatches[b], nBatches[a]);
                 if (c == 0) {
                     c = descendingNanLast(out.normalized[a], out.normalized[b]);
                 }

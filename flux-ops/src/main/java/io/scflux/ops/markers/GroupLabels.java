@@ -15,8 +15,8 @@ import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeSet;
-import org.jspecify.annotations.NullUnmarked;
 
 /**
  * The groups of rank_genes_groups, as scanpy's {@code select_groups} makes them: the groups are the categories of the
@@ -24,7 +24,6 @@ import org.jspecify.annotations.NullUnmarked;
  * its category ({@link #missing()} where it has none); the groups tested in order (all, or those asked for in the
  * order asked, the reference added last), each with at least two cells.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class GroupLabels {
 
     /** Every category's name, as scanpy's {@code str(name)}. */
@@ -82,7 +81,9 @@ final class GroupLabels {
                 index.put(names[k], k);
             }
             for (int i = 0; i < label.length; i++) {
-                label[i] = values[i] == null ? names.length : index.get(values[i]);
+                label[i] = values[i] == null
+                        ? names.length
+                        : Objects.requireNonNull(index.get(values[i]), "indexed above");
             }
         }
         int[] order = order(names, key, options);

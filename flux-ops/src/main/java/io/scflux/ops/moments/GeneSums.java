@@ -8,7 +8,7 @@ import io.scflux.core.Backend;
 import io.scflux.core.HostBackend;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,7 +25,6 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Public because HVG and rank_genes_groups, each in its own package, both reduce X to these sums.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class GeneSums implements Reducer<GeneSums.Sums> {
 
     /** What is summed for a stored value {@code x}. */
@@ -131,9 +130,10 @@ public final class GeneSums implements Reducer<GeneSums.Sums> {
                     }
                     break;
                 case EXPM1:
+                    Expm1 e = Objects.requireNonNull(expm1, "made for EXPM1 above");
                     for (int k = indptr[r]; k < end; k++) {
                         float x = values[k];
-                        float v = expm1.apply(x * scale);
+                        float v = e.apply(x * scale);
                         int g = base + indices[k];
                         sum[g] += v;
                         sumSq[g] += v * v;
@@ -143,10 +143,11 @@ public final class GeneSums implements Reducer<GeneSums.Sums> {
                     }
                     break;
                 default:
+                    double[] clip = Objects.requireNonNull(ceiling, "clipped sums have a ceiling");
                     for (int k = indptr[r]; k < end; k++) {
                         float x = values[k];
                         int g = base + indices[k];
-                        double v = Math.min(x, ceiling[g]);
+                        double v = Math.min(x, clip[g]);
                         sum[g] += v;
                         sumSq[g] += v * v;
                         if (x > 0) {

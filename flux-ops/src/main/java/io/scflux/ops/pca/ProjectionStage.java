@@ -8,7 +8,6 @@ import io.scflux.core.Backend;
 import io.scflux.core.ColumnMap;
 import io.scflux.core.RowBlock;
 import io.scflux.core.Stage;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  * projecting, which keeps sparse rows sparse) and rounded to float32, as scanpy stores {@code X_pca}. As a stage, the
  * embedding is computed while it is written, never held whole; each block by the backend's {@link ProjectionKernel}.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class ProjectionStage implements Stage {
 
     private final Components components;
@@ -61,12 +59,14 @@ final class ProjectionStage implements Stage {
     @Override
     public RowBlock apply(RowBlock block) {
         ProjectionKernel kernel = HostProjection.on(backend);
-        if (pick == null) {
+        ColumnMap map = pick;
+        int[] rows = rowOf;
+        if (map == null || rows == null) { // both null or neither
             return kernel.project(block, components.loadings(), components.k(), meanV);
         }
         if (kernel == HostProjection.INSTANCE) {
-            return HostProjection.project(block, rowOf, components.loadings(), components.k(), meanV);
+            return HostProjection.project(block, rows, components.loadings(), components.k(), meanV);
         }
-        return kernel.project(pick.reindex(block, 0f), components.loadings(), components.k(), meanV);
+        return kernel.project(map.reindex(block, 0f), components.loadings(), components.k(), meanV);
     }
 }

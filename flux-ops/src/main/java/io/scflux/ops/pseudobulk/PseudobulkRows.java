@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 import java.util.function.IntUnaryOperator;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,7 +29,6 @@ import org.jspecify.annotations.Nullable;
  * strings, and named {@code {sample}_{group}}; the row of every cell (-1 where its sample or group is missing); and
  * the obs columns that are constant within every pair of cells, which the rows keep.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class PseudobulkRows {
 
     private final Frame obs;
@@ -240,7 +238,7 @@ final class PseudobulkRows {
             int[] rank = new int[values.length];
             Arrays.fill(rank, -1);
             for (int r = 0; r < sorted.size(); r++) {
-                rank[codeOf.get(sorted.get(r))] = r;
+                rank[Objects.requireNonNull(codeOf.get(sorted.get(r)), "coded above")] = r;
             }
             return rank;
         }
@@ -291,7 +289,7 @@ final class PseudobulkRows {
         }
         int[] codes = new int[n];
         for (int i = 0; i < n; i++) {
-            codes[i] = values[i] == null ? -1 : code.get(values[i]);
+            codes[i] = values[i] == null ? -1 : Objects.requireNonNull(code.get(values[i]), "coded above");
         }
         return new CategoricalColumn(
                 categoryArray(cats), codes, false, CategoricalColumn.smallestCodeType(cats.length));

@@ -9,14 +9,13 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.NullableColumn;
 import java.util.Comparator;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The values of a column of strings, null where missing, and Python's order of strings: how the grouping steps
  * (rank_genes_groups' groups, pseudobulk's samples and groups) read an obs column of labels and sort its names as
  * scanpy and decoupler do. Public because those steps live in packages of their own.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class StringValues {
 
     /** Python's order of strings: by code point (Java's {@code compareTo} orders UTF-16 units). */
@@ -30,7 +29,7 @@ public final class StringValues {
      * @param c an obs or var column
      * @return its strings, or null when it holds none
      */
-    public static String[] of(Column c) {
+    public static @Nullable String @Nullable [] of(Column c) {
         if (c instanceof ArrayColumn a && a.dtype() == DType.STRING) {
             return a.values().strings();
         }

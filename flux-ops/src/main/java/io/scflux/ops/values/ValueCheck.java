@@ -13,7 +13,6 @@ import io.scflux.core.RowBlock;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.PackedStrings;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -30,7 +29,6 @@ import reactor.core.publisher.Mono;
  *
  * <p>Public because every step that expects counts or finite values, each in its own package, wraps its pass in it.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
 
     /** What a step expects of the values it reads. */
@@ -230,8 +228,13 @@ public final class ValueCheck<A> implements Reducer<ValueCheck.Checked<A>> {
      */
     public static class Findings implements java.io.Serializable {
         private static final long serialVersionUID = 1L;
+
+        @Nullable
         Finding invalid;
+
+        @Nullable
         Finding fraction;
+
         boolean notCounts;
 
         /**

@@ -10,14 +10,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The values given to one step, by scanpy's parameter names, as a front end received them (command-line strings,
  * JSON values, Java values); an options record reads each through its {@link Parameter}, which converts and checks
  * it, and gets the parameter's default for one not given. Immutable.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Arguments {
 
     private static final Arguments NONE = new Arguments(Map.of());
@@ -50,12 +49,28 @@ public final class Arguments {
     /**
      * @param parameter a parameter
      * @param <T>       its type
-     * @return the value given for it, converted and checked, else its default
+     * @return the value given for it, converted and checked, else its default (null when it has none)
      * @throws InvalidParameterException naming it when the value given is refused, or none is given for a required one
      */
-    public <T> T get(Parameter<T> parameter) {
+    public <T> @Nullable T get(Parameter<T> parameter) {
         Object raw = given.get(parameter.name());
         return raw == null ? parameter.check(parameter.defaultValue()) : parameter.parse(raw);
+    }
+
+    /**
+     * As {@link #get}, for a parameter that has a value whenever a step runs: a default, or required.
+     *
+     * @param parameter a parameter with a default, or a required one
+     * @param <T>       its type
+     * @return the value given for it, converted and checked, else its default
+     * @throws InvalidParameterException naming it when the value given is refused, or there is none
+     */
+    public <T> T require(Parameter<T> parameter) {
+        T value = get(parameter);
+        if (value == null) {
+            throw new InvalidParameterException(parameter.name(), parameter.name() + " is required");
+        }
+        return value;
     }
 
     /**
@@ -63,7 +78,7 @@ public final class Arguments {
      * @param value     its value (null: not given)
      * @return these values with {@code value} for {@code parameter}
      */
-    public Arguments with(Parameter<?> parameter, Object value) {
+    public Arguments with(Parameter<?> parameter, @Nullable Object value) {
         Map<String, Object> copy = new LinkedHashMap<>(given);
         copy.put(parameter.name(), value);
         return of(copy);

@@ -5,6 +5,7 @@
 package io.scflux.ops.parameter;
 
 import io.scflux.core.InvalidOptionException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A value a {@link Parameter} refuses, or a parameter a step does not take: an {@link InvalidOptionException} that
@@ -15,19 +16,19 @@ public class InvalidParameterException extends InvalidOptionException {
 
     private static final long serialVersionUID = 1L;
 
-    private final String parameter;
+    private final @Nullable String parameter;
 
     /**
      * @param parameter scanpy's name of the parameter at fault, or null when the fault is no one parameter's
      * @param message   what was given and what is accepted
      */
-    public InvalidParameterException(String parameter, String message) {
+    public InvalidParameterException(@Nullable String parameter, String message) {
         super(message);
         this.parameter = parameter;
     }
 
     /** @return scanpy's name of the parameter at fault, or null when it is no one parameter's */
-    public String parameter() {
+    public @Nullable String parameter() {
         return parameter;
     }
 }

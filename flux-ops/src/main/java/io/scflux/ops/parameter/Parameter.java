@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One parameter of a step, declared once, as a constant of the step's options record: scanpy's name, its kind, scanpy's
@@ -23,7 +23,6 @@ import org.jspecify.annotations.NullUnmarked;
  *
  * @param <T> the Java type of the value: Integer, Double, Boolean, String or a List of Integer or String
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Parameter<T> {
 
     /** What kind of value a parameter takes, as every front end needs to know it. */
@@ -62,13 +61,13 @@ public final class Parameter<T> {
 
     private final String name;
     private final Kind kind;
-    private final T defaultValue;
+    private final @Nullable T defaultValue;
     private final boolean required;
-    private final Double min;
+    private final @Nullable Double min;
     private final boolean minOpen;
-    private final Double max;
+    private final @Nullable Double max;
     private final boolean maxOpen;
-    private final Double excluded;
+    private final @Nullable Double excluded;
     private final List<String> choices;
     private final List<String> unsupported;
     private final String doc;
@@ -76,13 +75,13 @@ public final class Parameter<T> {
     private Parameter(
             String name,
             Kind kind,
-            T defaultValue,
+            @Nullable T defaultValue,
             boolean required,
-            Double min,
+            @Nullable Double min,
             boolean minOpen,
-            Double max,
+            @Nullable Double max,
             boolean maxOpen,
-            Double excluded,
+            @Nullable Double excluded,
             List<String> choices,
             List<String> unsupported,
             String doc) {
@@ -100,7 +99,7 @@ public final class Parameter<T> {
         this.doc = Objects.requireNonNull(doc, "doc");
     }
 
-    private static <T> Parameter<T> of(String name, Kind kind, T defaultValue, String doc) {
+    private static <T> Parameter<T> of(String name, Kind kind, @Nullable T defaultValue, String doc) {
         return new Parameter<>(
                 name, kind, defaultValue, false, null, false, null, false, null, List.of(), List.of(), doc);
     }
@@ -111,7 +110,7 @@ public final class Parameter<T> {
      * @param doc          what it does, one line
      * @return a whole-number parameter
      */
-    public static Parameter<Integer> integer(String name, Integer defaultValue, String doc) {
+    public static Parameter<Integer> integer(String name, @Nullable Integer defaultValue, String doc) {
         return of(name, Kind.INT, defaultValue, doc);
     }
 
@@ -121,7 +120,7 @@ public final class Parameter<T> {
      * @param doc          what it does, one line
      * @return a real-number parameter
      */
-    public static Parameter<Double> number(String name, Double defaultValue, String doc) {
+    public static Parameter<Double> number(String name, @Nullable Double defaultValue, String doc) {
         return of(name, Kind.FLOAT, defaultValue, doc);
     }
 
@@ -131,7 +130,7 @@ public final class Parameter<T> {
      * @param doc          what it does, one line
      * @return a true-or-false parameter
      */
-    public static Parameter<Boolean> bool(String name, Boolean defaultValue, String doc) {
+    public static Parameter<Boolean> bool(String name, @Nullable Boolean defaultValue, String doc) {
         return of(name, Kind.BOOL, defaultValue, doc);
     }
 
@@ -141,7 +140,7 @@ public final class Parameter<T> {
      * @param doc          what it does, one line
      * @return a string parameter
      */
-    public static Parameter<String> text(String name, String defaultValue, String doc) {
+    public static Parameter<String> text(String name, @Nullable String defaultValue, String doc) {
         return of(name, Kind.STRING, defaultValue, doc);
     }
 
@@ -152,7 +151,8 @@ public final class Parameter<T> {
      * @param doc          what it does, one line
      * @return a parameter taking one of {@code choices}
      */
-    public static Parameter<String> choice(String name, String defaultValue, List<String> choices, String doc) {
+    public static Parameter<String> choice(
+            String name, @Nullable String defaultValue, List<String> choices, String doc) {
         if (defaultValue != null && !choices.contains(defaultValue)) {
             throw new IllegalArgumentException(name + ": default " + defaultValue + " is not among " + choices);
         }
@@ -166,7 +166,7 @@ public final class Parameter<T> {
      * @param doc          what it does, one line
      * @return a parameter taking a list of whole numbers
      */
-    public static Parameter<List<Integer>> integers(String name, List<Integer> defaultValue, String doc) {
+    public static Parameter<List<Integer>> integers(String name, @Nullable List<Integer> defaultValue, String doc) {
         return of(name, Kind.INT_LIST, defaultValue, doc);
     }
 
@@ -176,7 +176,7 @@ public final class Parameter<T> {
      * @param doc          what it does, one line
      * @return a parameter taking a list of strings
      */
-    public static Parameter<List<String>> strings(String name, List<String> defaultValue, String doc) {
+    public static Parameter<List<String>> strings(String name, @Nullable List<String> defaultValue, String doc) {
         return of(name, Kind.STRING_LIST, defaultValue, doc);
     }
 
@@ -204,11 +204,17 @@ public final class Parameter<T> {
      * @param doc          what it does, one line
      * @return a parameter naming var columns of the input
      */
-    public static Parameter<List<String>> varColumns(String name, List<String> defaultValue, String doc) {
+    public static Parameter<List<String>> varColumns(String name, @Nullable List<String> defaultValue, String doc) {
         return of(name, Kind.VAR_COLUMNS, defaultValue, doc);
     }
 
-    private Parameter<T> with(Double lo, boolean loOpen, Double hi, boolean hiOpen, Double not, boolean must) {
+    private Parameter<T> with(
+            @Nullable Double lo,
+            boolean loOpen,
+            @Nullable Double hi,
+            boolean hiOpen,
+            @Nullable Double not,
+            boolean must) {
         return new Parameter<>(name, kind, defaultValue, must, lo, loOpen, hi, hiOpen, not, choices, unsupported, doc);
     }
 
@@ -288,7 +294,7 @@ public final class Parameter<T> {
     }
 
     /** @return scanpy's default, or null for none (the step then decides, as scanpy does for a None) */
-    public T defaultValue() {
+    public @Nullable T defaultValue() {
         return defaultValue;
     }
 
@@ -298,7 +304,7 @@ public final class Parameter<T> {
     }
 
     /** @return the least value, or null for none; see {@link #minExclusive} */
-    public Double min() {
+    public @Nullable Double min() {
         return min;
     }
 
@@ -308,7 +314,7 @@ public final class Parameter<T> {
     }
 
     /** @return the largest value, or null for none; see {@link #maxExclusive} */
-    public Double max() {
+    public @Nullable Double max() {
         return max;
     }
 
@@ -318,7 +324,7 @@ public final class Parameter<T> {
     }
 
     /** @return a value refused although within the bounds, or null */
-    public Double excluded() {
+    public @Nullable Double excluded() {
         return excluded;
     }
 
@@ -371,7 +377,7 @@ public final class Parameter<T> {
                 default -> string(raw, raw);
             };
         }
-        return check((T) value);
+        return checked((T) value);
     }
 
     /**
@@ -381,13 +387,18 @@ public final class Parameter<T> {
      * @return {@code value}
      * @throws InvalidParameterException naming this parameter when it is out of bounds
      */
-    public T check(T value) {
+    public @Nullable T check(@Nullable T value) {
         if (value == null) {
             if (required) {
                 throw new InvalidParameterException(name, name + " is required");
             }
             return null;
         }
+        return checked(value);
+    }
+
+    /** {@code value}, checked against the bounds and choices. */
+    private T checked(T value) {
         if (value instanceof List<?> list) {
             for (Object e : list) {
                 checkOne(e, list);

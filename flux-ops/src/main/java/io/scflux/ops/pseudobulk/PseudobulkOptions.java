@@ -92,11 +92,11 @@ public record PseudobulkOptions(String sampleCol, String groupsCol, Mode mode, i
      */
     public static PseudobulkOptions from(Arguments arguments) {
         return new PseudobulkOptions(
-                arguments.get(SAMPLE_COL),
-                arguments.get(GROUPS_COL),
-                Mode.valueOf(arguments.get(MODE).toUpperCase(Locale.ROOT)),
-                arguments.get(MIN_CELLS),
-                arguments.get(MIN_COUNTS));
+                arguments.require(SAMPLE_COL),
+                arguments.require(GROUPS_COL),
+                Mode.valueOf(arguments.require(MODE).toUpperCase(Locale.ROOT)),
+                arguments.require(MIN_CELLS),
+                arguments.require(MIN_COUNTS));
     }
 
     public PseudobulkOptions withMode(Mode m) {

@@ -60,7 +60,8 @@ public record QcMetricsOptions(List<String> qcVars, List<Integer> percentTop, bo
      * @throws InvalidParameterException naming the parameter whose value is refused
      */
     public static QcMetricsOptions from(Arguments arguments) {
-        return new QcMetricsOptions(arguments.get(QC_VARS), arguments.get(PERCENT_TOP), arguments.get(LOG1P));
+        return new QcMetricsOptions(
+                arguments.require(QC_VARS), arguments.require(PERCENT_TOP), arguments.require(LOG1P));
     }
 
     public QcMetricsOptions withQcVars(String... names) {

@@ -30,7 +30,7 @@ final class QcOptions {
      */
     static Arguments prepare(CommandSpec spec, Arguments arguments, AnnData data) {
         List<String> names = new ArrayList<>();
-        for (String v : arguments.get(QcMetricsOptions.QC_VARS)) {
+        for (String v : arguments.require(QcMetricsOptions.QC_VARS)) {
             int eq = v.indexOf('=');
             String name = eq < 0 ? v : v.substring(0, eq);
             if (name.isEmpty()) {
@@ -47,7 +47,7 @@ final class QcOptions {
         }
         checkRanks(
                 spec,
-                arguments.get(QcMetricsOptions.PERCENT_TOP),
+                arguments.require(QcMetricsOptions.PERCENT_TOP),
                 !arguments.has(QcMetricsOptions.PERCENT_TOP),
                 data.nVars());
         return arguments.with(QcMetricsOptions.QC_VARS, names);

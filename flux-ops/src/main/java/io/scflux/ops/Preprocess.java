@@ -19,7 +19,7 @@ import io.scflux.ops.qc.QcMetrics;
 import io.scflux.ops.qc.QcPass;
 import io.scflux.ops.values.SumType;
 import io.scflux.ops.values.XMatrix;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
@@ -34,7 +34,6 @@ import reactor.core.publisher.Mono;
  * whose totals give the factors. Either way the columns equal {@link QcMetrics}'s and X equals {@link NormalizeTotal}
  * then {@link Log1p}.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Preprocess {
 
     private static final Logger LOG = LoggerFactory.getLogger(Preprocess.class);
@@ -55,7 +54,7 @@ public final class Preprocess {
                     }
                     LOG.debug("qc makes a pass of its own: the size factors need every cell's total first");
                     return QcMetrics.run(out, options.qc(), streaming).map(pass -> {
-                        BlockSource counts = out.x();
+                        BlockSource counts = XMatrix.of(out);
                         NormalizeTotal.apply(out, counts, pass.totals::get, options.normalize(), streaming);
                         Log1p.apply(out, options.log1p(), streaming);
                         return out;
@@ -82,7 +81,7 @@ public final class Preprocess {
         BlockSource counts = XMatrix.of(out);
         QcPass pass = QcMetrics.pass(out, options.qc(), counts, streaming);
         SumType type = SumType.normalizing(counts.dtype());
-        double target = type.round(options.normalize().targetSum());
+        double target = type.round(Objects.requireNonNull(options.normalize().targetSum(), "ridesAlong"));
         double[] factors = new double[Math.toIntExact(counts.nRows())];
         FoldingSource<QcPass.Sums> folding = new FoldingSource<>(
                 counts,

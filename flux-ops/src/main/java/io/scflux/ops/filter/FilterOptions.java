@@ -9,14 +9,12 @@ import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.List;
 import java.util.Objects;
-import org.jspecify.annotations.NullUnmarked;
 
 /**
  * One criterion of scanpy's {@code filter_cells} / {@code filter_genes}, which take exactly one per call: keep the
  * cells (genes) whose total counts, or number of genes expressed (cells expressing), is at least or at most
  * {@code threshold}. Made by the factories named as scanpy's parameters ({@link #minCounts}, {@link #minGenes}...).
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record FilterOptions(Measure measure, Bound bound, double threshold) {
 
     /** What is compared: the sum of the values, or the number of positive values. */
@@ -89,7 +87,7 @@ public record FilterOptions(Measure measure, Bound bound, double threshold) {
     private static FilterOptions from(Arguments arguments, String step, List<Parameter<?>> parameters) {
         Parameter<?> given = arguments.oneOf(step, parameters);
         Bound bound = given == parameters.get(0) || given == parameters.get(1) ? Bound.MIN : Bound.MAX;
-        Object value = arguments.get(given);
+        Object value = arguments.require(given);
         return given == MIN_COUNTS || given == MAX_COUNTS
                 ? new FilterOptions(Measure.COUNTS, bound, (Double) value)
                 : new FilterOptions(Measure.EXPRESSED, bound, (Integer) value);

@@ -9,7 +9,6 @@ import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.Arrays;
 import java.util.List;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  * {@code nTopGenes} 0 means unset (select by the mean and dispersion cut-offs instead; seurat_v3 then takes 2000),
  * which {@link #withNTopGenes} never sets, {@code batchKey} null means no batches.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record HighlyVariableGenesOptions(
         Flavor flavor,
         int nTopGenes,
@@ -95,14 +93,14 @@ public record HighlyVariableGenesOptions(
     public static HighlyVariableGenesOptions from(Arguments arguments) {
         Integer n = arguments.get(N_TOP_GENES);
         return new HighlyVariableGenesOptions(
-                Flavor.of(arguments.get(FLAVOR)),
+                Flavor.of(arguments.require(FLAVOR)),
                 n == null ? 0 : n,
-                arguments.get(MIN_MEAN),
-                arguments.get(MAX_MEAN),
-                arguments.get(MIN_DISP),
-                arguments.get(MAX_DISP),
-                arguments.get(N_BINS),
-                arguments.get(SPAN),
+                arguments.require(MIN_MEAN),
+                arguments.require(MAX_MEAN),
+                arguments.require(MIN_DISP),
+                arguments.require(MAX_DISP),
+                arguments.require(N_BINS),
+                arguments.require(SPAN),
                 arguments.get(BATCH_KEY));
     }
 

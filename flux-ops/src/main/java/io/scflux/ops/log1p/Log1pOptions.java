@@ -7,11 +7,10 @@ package io.scflux.ops.log1p;
 import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.List;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /** The parameter of {@link Log1p}: the logarithm's {@code base}, or null for the natural logarithm (scanpy's default). */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
-public record Log1pOptions(Double base) {
+public record Log1pOptions(@Nullable Double base) {
 
     /** scanpy's {@code base}. */
     public static final Parameter<Double> BASE = Parameter.number(

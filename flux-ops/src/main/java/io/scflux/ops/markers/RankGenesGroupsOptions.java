@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,7 +28,6 @@ import org.jspecify.annotations.Nullable;
  * @param tieCorrect wilcoxon's tie correction of the rank-sum variance
  * @param layer      the layer tested instead of X; null for X
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record RankGenesGroupsOptions(
         String groupby,
         Method method,
@@ -193,14 +191,14 @@ public record RankGenesGroupsOptions(
      */
     public static RankGenesGroupsOptions from(Arguments arguments) {
         return new RankGenesGroupsOptions(
-                arguments.get(GROUPBY),
-                Method.of(arguments.get(METHOD)),
+                arguments.require(GROUPBY),
+                Method.of(arguments.require(METHOD)),
                 arguments.get(GROUPS),
-                arguments.get(REFERENCE),
+                arguments.require(REFERENCE),
                 arguments.get(N_GENES),
-                arguments.get(PTS),
-                CorrMethod.of(arguments.get(CORR_METHOD)),
-                arguments.get(TIE_CORRECT),
+                arguments.require(PTS),
+                CorrMethod.of(arguments.require(CORR_METHOD)),
+                arguments.require(TIE_CORRECT),
                 arguments.get(LAYER));
     }
 

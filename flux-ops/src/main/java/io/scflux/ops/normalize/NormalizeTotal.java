@@ -14,7 +14,6 @@ import io.scflux.ops.values.TypedSums;
 import io.scflux.ops.values.ValueCheck;
 import io.scflux.ops.values.XMatrix;
 import java.util.function.IntToDoubleFunction;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -24,7 +23,6 @@ import reactor.core.publisher.Mono;
  * counts that divides each cell by {@code total / target_sum} as its blocks are read; nothing is materialized. With
  * {@code keyAdded}, obs gets the factors {@code total / target_sum}, as scanpy 1.11 stores its {@code norm_factor}.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class NormalizeTotal {
 
     private NormalizeTotal() {}
@@ -73,7 +71,7 @@ public final class NormalizeTotal {
      */
     public static void apply(
             AnnData data,
-            @Nullable BlockSource counts,
+            BlockSource counts,
             IntToDoubleFunction totals,
             NormalizeTotalOptions options,
             Streaming streaming) {

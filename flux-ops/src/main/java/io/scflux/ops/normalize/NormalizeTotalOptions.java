@@ -7,7 +7,7 @@ package io.scflux.ops.normalize;
 import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.List;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link NormalizeTotal}, as scanpy's {@code normalize_total} names them: {@code targetSum} (null:
@@ -15,9 +15,11 @@ import org.jspecify.annotations.NullUnmarked;
  * fraction of some cell's total do not count towards any total), {@code keyAdded} (an obs column for the factors, or
  * null).
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public record NormalizeTotalOptions(
-        Double targetSum, boolean excludeHighlyExpressed, double maxFraction, String keyAdded) {
+        @Nullable Double targetSum,
+        boolean excludeHighlyExpressed,
+        double maxFraction,
+        @Nullable String keyAdded) {
 
     /** scanpy's {@code target_sum}. */
     public static final Parameter<Double> TARGET_SUM = Parameter.number(
@@ -67,8 +69,8 @@ public record NormalizeTotalOptions(
     public static NormalizeTotalOptions from(Arguments arguments) {
         return new NormalizeTotalOptions(
                 arguments.get(TARGET_SUM),
-                arguments.get(EXCLUDE_HIGHLY_EXPRESSED),
-                arguments.get(MAX_FRACTION),
+                arguments.require(EXCLUDE_HIGHLY_EXPRESSED),
+                arguments.require(MAX_FRACTION),
                 arguments.get(KEY_ADDED));
     }
 

@@ -10,7 +10,7 @@ import io.scflux.ops.parameter.Parameter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link Pca#pca}, as scanpy's {@code sc.pp.pca(n_comps, use_highly_variable, svd_solver,
@@ -19,8 +19,11 @@ import org.jspecify.annotations.NullUnmarked;
  * it, a null {@code useHighlyVariable} is scanpy's default (the genes of {@code var["highly_variable"]} when the column
  * exists, else all).
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
-public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solver, String maskVar) {
+public record PcaOptions(
+        @Nullable Integer nComps,
+        @Nullable Boolean useHighlyVariable,
+        Solver solver,
+        @Nullable String maskVar) {
 
     /** How the components are found. */
     /**
@@ -46,7 +49,7 @@ public record PcaOptions(Integer nComps, Boolean useHighlyVariable, Solver solve
          * @param name a name of {@link #scanpyName}, or null for scanpy's default
          * @return the solver
          */
-        static Solver of(String name) {
+        static Solver of(@Nullable String name) {
             return name == null ? AUTO : valueOf(name.toUpperCase(Locale.ROOT));
         }
     }

@@ -7,15 +7,14 @@ package io.scflux.ops.scale;
 import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import java.util.List;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link Scale#scale}, as scanpy's {@code sc.pp.scale(zero_center, max_value)}: centre each gene
  * on its mean (which makes the data dense) or not, and clip at {@code maxValue} (null: no clipping; negatives are
  * clipped at {@code -maxValue} only when centring, as in scanpy).
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
-public record ScaleOptions(boolean zeroCenter, Double maxValue) {
+public record ScaleOptions(boolean zeroCenter, @Nullable Double maxValue) {
 
     /** scanpy's {@code zero_center}. */
     public static final Parameter<Boolean> ZERO_CENTER = Parameter.bool(
@@ -44,7 +43,7 @@ public record ScaleOptions(boolean zeroCenter, Double maxValue) {
      * @throws InvalidParameterException naming the parameter whose value is refused
      */
     public static ScaleOptions from(Arguments arguments) {
-        return new ScaleOptions(arguments.get(ZERO_CENTER), arguments.get(MAX_VALUE));
+        return new ScaleOptions(arguments.require(ZERO_CENTER), arguments.get(MAX_VALUE));
     }
 
     public ScaleOptions {

@@ -83,11 +83,11 @@ final class ConcatCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Scflux global = Scflux.of(spec);
+        GlobalOptions global = GlobalOptions.of(spec);
         for (Path in : inputs) {
-            Scflux.readable(in);
+            GlobalOptions.readable(in);
         }
-        Scflux.output(spec, output, inputs);
+        GlobalOptions.output(spec, output, inputs);
         long started = System.nanoTime();
         List<AnnData> data = new ArrayList<>(inputs.size());
         for (Path in : inputs) {

@@ -116,7 +116,7 @@ final class FuzzCommand implements Callable<Integer> {
     private List<Path> readable() throws IOException {
         List<Path> readable = new java.util.ArrayList<>();
         for (Path f : files) {
-            readable.add(Scflux.readable(f));
+            readable.add(GlobalOptions.readable(f));
         }
         return readable;
     }

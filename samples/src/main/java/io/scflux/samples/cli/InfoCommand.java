@@ -52,7 +52,7 @@ final class InfoCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Scflux global = Scflux.of(spec);
+        GlobalOptions global = GlobalOptions.of(spec);
         PlanTarget target = global.planTarget();
         Execution execution = global.execution();
         AnnData data = global.read(file);

@@ -35,7 +35,7 @@ final class Logging {
         boolean serving = false;
         try {
             ParseResult parsed = cl.parseArgs(args);
-            verbosity = ((Scflux) cl.getCommand()).verbosity();
+            verbosity = GlobalOptions.of(cl.getCommandSpec()).verbosity();
             serving = parsed.subcommand() != null
                     && parsed.subcommand().commandSpec().userObject() instanceof ServeCommand;
         } catch (ParameterException e) {

@@ -149,7 +149,7 @@ abstract class OpCommand implements Callable<Integer> {
         return StepCatalog.byCommand(spec.name());
     }
 
-    /** The parameters whose options this command takes ({@link StepOptions}, added by {@link Scflux}): its step's. */
+    /** The parameters whose options this command takes ({@link StepOptions}, added by the root command): its step's. */
     List<Parameter<?>> parameters() {
         return step() == null ? List.of() : step().parameters();
     }
@@ -182,8 +182,8 @@ abstract class OpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Scflux global = Scflux.of(spec);
-        Scflux.readable(input);
+        GlobalOptions global = GlobalOptions.of(spec);
+        GlobalOptions.readable(input);
         output = target();
         Streaming streaming = global.streaming(spec.commandLine().getErr());
         if (engine == EngineChoice.SPARK) {
@@ -224,7 +224,7 @@ abstract class OpCommand implements Callable<Integer> {
             }
             return input.toRealPath();
         }
-        return Scflux.output(spec, destination.output, List.of(input));
+        return GlobalOptions.output(spec, destination.output, List.of(input));
     }
 
     /** What the rows and columns of the result are, for the line that says what was written. */
@@ -250,7 +250,7 @@ abstract class OpCommand implements Callable<Integer> {
      * Reads IN, applies the step with {@code streaming}, writes OUT with {@code writer}. {@code tracked}: X goes
      * through the block cache and the progress bar, which live in this JVM (not on Spark's executors).
      */
-    private Integer run(Scflux global, Streaming streaming, boolean tracked, Writer writer) throws IOException {
+    private Integer run(GlobalOptions global, Streaming streaming, boolean tracked, Writer writer) throws IOException {
         long started = System.nanoTime();
         AnnData data = global.read(input);
         BlockSource file = data.x();

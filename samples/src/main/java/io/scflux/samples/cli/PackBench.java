@@ -54,8 +54,8 @@ final class PackBench implements Callable<Integer> {
         if (repeat < 1) {
             throw new ParameterException(spec.commandLine(), "--repeat must be at least 1, got " + repeat);
         }
-        PlanTarget target = Scflux.of(spec).planTarget();
-        FileMatrix x = H5ad.openMatrix(Scflux.readable(file), "/X");
+        PlanTarget target = GlobalOptions.of(spec).planTarget();
+        FileMatrix x = H5ad.openMatrix(GlobalOptions.readable(file), "/X");
         BlockPlan plan = x.plan(target);
         long started = System.nanoTime();
         PackedMatrix packed = PackedMatrix.from(x, target);

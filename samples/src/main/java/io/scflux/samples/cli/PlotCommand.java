@@ -74,8 +74,8 @@ final class PlotCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        Path target = Scflux.output(spec, output, List.of(input)).toAbsolutePath();
-        byte[] png = plot.png(Scflux.of(spec).read(input), input.toString(), options);
+        Path target = GlobalOptions.output(spec, output, List.of(input)).toAbsolutePath();
+        byte[] png = plot.png(GlobalOptions.of(spec).read(input), input.toString(), options);
         AtomicFile.write(target, out -> out.write(png));
         spec.commandLine().getOut().printf("wrote %s: %s plot of %s%n", output, plot.wireName(), input);
         return 0;

@@ -46,7 +46,7 @@ final class RankGenesGroupsCommand extends OpCommand {
         Arguments arguments = arguments();
         CatalogStep.Bound rank = bind(step(), arguments, data);
         if (csv != null) {
-            Scflux.target(spec, "--csv", csv, List.of(input));
+            GlobalOptions.target(spec, "--csv", csv, List.of(input));
         }
         if (data.nObs() == 0) {
             throw new ScfluxFormatException(

@@ -69,11 +69,11 @@ final class ReadBench implements Callable<Integer> {
         if (repeat < 1) {
             throw new ParameterException(spec.commandLine(), "--repeat must be at least 1, got " + repeat);
         }
-        Scflux global = Scflux.of(spec);
+        GlobalOptions global = GlobalOptions.of(spec);
         Execution execution = global.execution();
         PlanTarget target = global.planTarget();
         long opened = System.nanoTime();
-        FileMatrix x = H5ad.openMatrix(Scflux.readable(file), element);
+        FileMatrix x = H5ad.openMatrix(GlobalOptions.readable(file), element);
         BlockSource tracked = global.progress(spec.commandLine().getErr()).track(x);
         BlockPlan plan = tracked.plan(target);
         double planSeconds = (System.nanoTime() - opened) / 1e9;

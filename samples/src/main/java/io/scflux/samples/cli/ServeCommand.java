@@ -114,7 +114,7 @@ final class ServeCommand implements Callable<Integer> {
             throw new NotDirectoryException(data.toString());
         }
         Scheduler work = Schedulers.newBoundedElastic(maxJobs, Integer.MAX_VALUE, "scflux-jobs");
-        Scflux global = Scflux.of(spec);
+        GlobalOptions global = GlobalOptions.of(spec);
         Service service = Service.start(
                 data, options, work, global.streaming(spec.commandLine().getErr()), global.cache(true));
         try {

@@ -101,7 +101,7 @@ final class SynthCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
-        Scflux global = Scflux.of(spec);
+        GlobalOptions global = GlobalOptions.of(spec);
         SynthSpec synth;
         try {
             synth = new SynthSpec(
@@ -114,7 +114,7 @@ final class SynthCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
-        Scflux.output(spec, output, List.of());
+        GlobalOptions.output(spec, output, List.of());
         WriteOptions options = WriteOptions.DEFAULT
                 .withCompression(compression)
                 .withPlan(global.planTarget())

@@ -27,8 +27,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.Consumer;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -44,7 +45,6 @@ import picocli.CommandLine.Spec;
  * cache, the warnings) and the checks of the files a command reads and writes. A command finds them from its own spec
  * ({@link #of}), so that no command names the root command, which names them all.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class GlobalOptions {
 
     /** The name of this mixin in the root command's spec. */
@@ -93,7 +93,7 @@ final class GlobalOptions {
             scope = ScopeType.INHERIT,
             description = "Cap on the device memory the GPU's buffers may take, in MiB (default: no cap); blocks "
                     + "are cut smaller so that they fit.")
-    private Long deviceMemMb;
+    private @Nullable Long deviceMemMb;
 
     @Option(
             names = "--progress",
@@ -125,7 +125,7 @@ final class GlobalOptions {
             description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
                     + "(default: an eighth of the maximum heap for commands that read a compressed X several times, else 0). "
                     + "Results do not depend on it.")
-    private Long cacheMb;
+    private @Nullable Long cacheMb;
 
     @Option(
             names = "--stats",
@@ -146,11 +146,13 @@ final class GlobalOptions {
             scope = ScopeType.INHERIT,
             description = "A Cell Ranger input keeps the features of this genome (needed for a Cell Ranger 2 file of "
                     + "several genomes).")
-    private String genome;
+    private @Nullable String genome;
 
-    private BlockCache cache;
+    /** Made by {@link #cache} when a command asks for it. */
+    private @Nullable BlockCache cache;
 
-    private Backend backend;
+    /** Chosen by {@link #backend} when a command asks for it. */
+    private @Nullable Backend backend;
 
     /**
      * The container of {@code file}, an {@code .h5ad} or a Cell Ranger {@code .h5} (read with {@code --all-features}
@@ -162,8 +164,9 @@ final class GlobalOptions {
 
     /** How a Cell Ranger input is read: {@code --all-features}, {@code --genome}. */
     CellRangerOptions cellRanger() {
-        CellRangerOptions options =
-                CellRangerOptions.defaults().withGenome(genome == null || genome.isEmpty() ? null : genome);
+        CellRangerOptions options = genome == null || genome.isEmpty()
+                ? CellRangerOptions.defaults()
+                : CellRangerOptions.defaults().withGenome(genome);
         return allFeatures ? options.withAllFeatures() : options;
     }
 
@@ -390,7 +393,10 @@ final class GlobalOptions {
 
     /** The global options of the command that {@code spec} describes (the root or any command below it). */
     static GlobalOptions of(CommandSpec spec) {
-        return (GlobalOptions) spec.root().mixins().get(NAME).userObject();
+        // the root command, Scflux, always has this mixin: it is made with it
+        return (GlobalOptions)
+                Objects.requireNonNull(spec.root().mixins().get(NAME), "the root command's global options")
+                        .userObject();
     }
 
     /** {@code --debug}: an error's stack trace is printed. */

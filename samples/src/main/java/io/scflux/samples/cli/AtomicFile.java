@@ -14,7 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 
 /**
  * A small output (a plot, a table) written under a temporary name beside it and renamed when complete, the name by
@@ -22,7 +22,6 @@ import org.jspecify.annotations.NullUnmarked;
  * this write removes those of killed runs first; the shutdown hook of {@link TemporaryFiles} removes it on a SIGTERM),
  * created as any new file is (the umask's permissions, not {@code createTempFile}'s owner-only 0600).
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class AtomicFile {
 
     /** What writes the content. */
@@ -38,7 +37,8 @@ final class AtomicFile {
         FileGuard.checkOutput(target);
         Path absolute = target.toAbsolutePath();
         Path temporary = TemporaryName.beside(absolute);
-        TemporaryName.removeStale(absolute.getParent());
+        // an absolute path that checkOutput let through names a file, never the root: it has a parent
+        TemporaryName.removeStale(Objects.requireNonNull(absolute.getParent(), "the folder of " + absolute));
         try {
             try (OutputStream out = create(temporary)) {
                 content.writeTo(out);

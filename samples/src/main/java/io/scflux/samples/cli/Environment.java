@@ -11,8 +11,9 @@ import java.nio.file.Paths;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link Settings} that the environment variables and system properties give a run, read here, at the edge, and
@@ -20,7 +21,6 @@ import org.jspecify.annotations.NullUnmarked;
  * what each does, is in {@code docs/command-line.md}, "Settings". A property, given on the {@code java} command line,
  * wins over the variable of the same setting; an empty value is no value.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Environment {
 
     private Environment() {}
@@ -36,7 +36,10 @@ final class Environment {
     static Settings settings(Map<String, String> env, Properties properties) {
         String dir = first(properties.getProperty("scflux.cache.dir"), env.get("SCFLUX_CACHE_DIR"));
         String tmp = first(env.get("TMPDIR"), properties.getProperty("java.io.tmpdir"));
-        Path cacheDir = dir != null ? Paths.get(dir) : Settings.defaultCacheDir(Paths.get(tmp));
+        // java.io.tmpdir is set by every JVM (the command line passes System.getProperties())
+        Path cacheDir = dir != null
+                ? Paths.get(dir)
+                : Settings.defaultCacheDir(Paths.get(Objects.requireNonNull(tmp, "java.io.tmpdir")));
         long cacheMax = Settings.DEFAULT_CACHE_MAX_BYTES;
         String max = properties.getProperty("scflux.cache.max");
         String maxFrom = "-Dscflux.cache.max";
@@ -73,7 +76,7 @@ final class Environment {
     }
 
     /** {@code a} unless it is null or empty, else {@code b} likewise, else null. */
-    private static String first(String a, String b) {
+    private static @Nullable String first(@Nullable String a, @Nullable String b) {
         if (a != null && !a.isEmpty()) {
             return a;
         }

@@ -4,7 +4,6 @@
  */
 package io.scflux.samples.cli;
 
-import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 
 /** {@code scflux filter-cells}: scanpy's {@code pp.filter_cells} with one criterion (see {@link FilterCommand}). */
@@ -18,7 +17,6 @@ import picocli.CommandLine.Command;
                     + "X, layers and obsm are subset as they are written (one pass counts, the write reads the kept "
                     + "cells)."
         })
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class FilterCellsCommand extends FilterCommand {
 
     @Override

@@ -23,7 +23,7 @@ abstract class FilterCommand extends OpCommand {
     @Override
     final Mono<AnnData> apply(AnnData data, Streaming streaming) {
         Arguments arguments = arguments();
-        CatalogStep.Bound filter = bind(step(), arguments, data);
+        CatalogStep.Bound filter = bind(catalogStep(), arguments, data);
         boolean cells = cells();
         FilterOptions options = cells ? FilterOptions.cellsFrom(arguments) : FilterOptions.genesFrom(arguments);
         return filter.apply(data, streaming)

@@ -4,7 +4,6 @@
  */
 package io.scflux.samples.cli;
 
-import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 
 /** {@code scflux filter-genes}: scanpy's {@code pp.filter_genes} with one criterion (see {@link FilterCommand}). */
@@ -17,7 +16,6 @@ import picocli.CommandLine.Command;
                     + "pp.filter_genes: one criterion per call; var n_counts (X's sum type) or n_cells (int64) is added. "
                     + "X, layers and varm are subset as they are written."
         })
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class FilterGenesCommand extends FilterCommand {
 
     @Override

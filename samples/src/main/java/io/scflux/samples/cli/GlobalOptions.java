@@ -27,8 +27,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.function.Consumer;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -39,14 +40,14 @@ import picocli.CommandLine.Spec;
 
 /**
  * The options every command shares ({@code --threads}, {@code --chunk-nnz}, {@code --device}, {@code --progress},
- * {@code --debug}...), given before or after the command, and what the commands make of them: the run's
- * {@link Streaming}, its block cache, its progress bar, the checks of inputs and outputs. A mixin of the root command
- * ({@link #NAME}), so that the commands below it find their global options without naming it.
+ * {@code --debug}...), mixed into the root command ({@code scflux}) and inherited by every command below it, given
+ * before or after the command; with what the commands make of them (the block plan, the workers, the backend, the
+ * cache, the warnings) and the checks of the files a command reads and writes. A command finds them from its own spec
+ * ({@link #of}), so that no command names the root command, which names them all.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
-public final class GlobalOptions {
+final class GlobalOptions {
 
-    /** The mixin's name in the root command. */
+    /** The name of this mixin in the root command's spec. */
     static final String NAME = "global";
 
     /**
@@ -56,6 +57,7 @@ public final class GlobalOptions {
      */
     static final int BLOCK_COPIES = 3;
 
+    /** The root command's spec (the mixee's): these options' mistakes are usage errors of {@code scflux}. */
     @Spec(Spec.Target.MIXEE)
     private CommandSpec spec;
 
@@ -91,7 +93,7 @@ public final class GlobalOptions {
             scope = ScopeType.INHERIT,
             description = "Cap on the device memory the GPU's buffers may take, in MiB (default: no cap); blocks "
                     + "are cut smaller so that they fit.")
-    private Long deviceMemMb;
+    private @Nullable Long deviceMemMb;
 
     @Option(
             names = "--progress",
@@ -123,7 +125,7 @@ public final class GlobalOptions {
             description = "Budget of the cache of decoded blocks that passes over the same data share, in MiB "
                     + "(default: an eighth of the maximum heap for commands that read a compressed X several times, else 0). "
                     + "Results do not depend on it.")
-    private Long cacheMb;
+    private @Nullable Long cacheMb;
 
     @Option(
             names = "--stats",
@@ -144,16 +146,13 @@ public final class GlobalOptions {
             scope = ScopeType.INHERIT,
             description = "A Cell Ranger input keeps the features of this genome (needed for a Cell Ranger 2 file of "
                     + "several genomes).")
-    private String genome;
+    private @Nullable String genome;
 
-    private BlockCache cache;
+    /** Made by {@link #cache} when a command asks for it. */
+    private @Nullable BlockCache cache;
 
-    private Backend backend;
-
-    /** {@code --debug}: print stack traces of errors. */
-    boolean debug() {
-        return debug;
-    }
+    /** Chosen by {@link #backend} when a command asks for it. */
+    private @Nullable Backend backend;
 
     /**
      * The container of {@code file}, an {@code .h5ad} or a Cell Ranger {@code .h5} (read with {@code --all-features}
@@ -165,8 +164,9 @@ public final class GlobalOptions {
 
     /** How a Cell Ranger input is read: {@code --all-features}, {@code --genome}. */
     CellRangerOptions cellRanger() {
-        CellRangerOptions options =
-                CellRangerOptions.defaults().withGenome(genome == null || genome.isEmpty() ? null : genome);
+        CellRangerOptions options = genome == null || genome.isEmpty()
+                ? CellRangerOptions.defaults()
+                : CellRangerOptions.defaults().withGenome(genome);
         return allFeatures ? options.withAllFeatures() : options;
     }
 
@@ -391,13 +391,16 @@ public final class GlobalOptions {
         return file;
     }
 
-    /**
-     * The global options of the command that {@code spec} describes (any subcommand).
-     *
-     * @param spec a command's spec
-     * @return the root command's global options
-     */
+    /** The global options of the command that {@code spec} describes (the root or any command below it). */
     static GlobalOptions of(CommandSpec spec) {
-        return (GlobalOptions) spec.root().mixins().get(NAME).userObject();
+        // the root command, Scflux, always has this mixin: it is made with it
+        return (GlobalOptions)
+                Objects.requireNonNull(spec.root().mixins().get(NAME), "the root command's global options")
+                        .userObject();
+    }
+
+    /** {@code --debug}: an error's stack trace is printed. */
+    boolean debug() {
+        return debug;
     }
 }

@@ -37,7 +37,7 @@ final class HvgCommand extends OpCommand {
 
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        Mono<AnnData> annotated = bind(step(), arguments(), data).apply(data, streaming);
+        Mono<AnnData> annotated = bind(catalogStep(), arguments(), data).apply(data, streaming);
         return subset
                 ? annotated.map(d -> d.subset(Selection.all(), Selection.mask((boolean[])
                         ((ArrayColumn) d.var().column("highly_variable"))

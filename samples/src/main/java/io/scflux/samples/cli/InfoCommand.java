@@ -16,7 +16,6 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -38,7 +37,6 @@ import picocli.CommandLine.Spec;
             "With --json, prints one JSON object that also has x_sum, the sum of all X values (this reads all of X; "
                     + "the sum does not depend on --threads)."
         })
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class InfoCommand implements Callable<Integer> {
 
     @Spec

@@ -15,7 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,7 +23,6 @@ import org.jspecify.annotations.Nullable;
  * (from 0), names, scores, logfoldchanges, pvals, pvals_adj}, as {@code sc.get.rank_genes_groups_df} lays them out
  * group after group. Written under a temporary name and renamed when complete.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class MarkerTable {
 
     private static final List<String> COLUMNS = List.of("names", "scores", "logfoldchanges", "pvals", "pvals_adj");
@@ -31,7 +30,9 @@ final class MarkerTable {
     private MarkerTable() {}
 
     /** Writes the table of {@code uns["rank_genes_groups"]} to {@code target} ({@link AtomicFile}). */
-    static void write(@Nullable Map<String, Object> results, Path target) {
+    static void write(@Nullable Map<String, Object> found, Path target) {
+        // the step writes its results, every column of them, before the table is asked for
+        Map<String, Object> results = Objects.requireNonNull(found, "uns[\"rank_genes_groups\"]");
         try {
             AtomicFile.write(target, out -> {
                 BufferedWriter w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
@@ -45,12 +46,12 @@ final class MarkerTable {
 
     private static void write(Map<String, Object> results, BufferedWriter w) throws IOException {
         w.write("group,rank," + String.join(",", COLUMNS) + "\n");
-        RecordArray names = (RecordArray) results.get("names");
+        RecordArray names = column(results, "names");
         for (String group : names.fields().keySet()) {
             String[] genes = names.field(group).strings();
             DenseArray[] numbers = new DenseArray[COLUMNS.size() - 1];
             for (int c = 1; c < COLUMNS.size(); c++) {
-                numbers[c - 1] = ((RecordArray) results.get(COLUMNS.get(c))).field(group);
+                numbers[c - 1] = column(results, COLUMNS.get(c)).field(group);
             }
             for (int i = 0; i < genes.length; i++) {
                 w.write(quoted(group) + "," + i + "," + quoted(genes[i]));
@@ -70,6 +71,11 @@ final class MarkerTable {
             return s;
         }
         return '"' + s.replace("\"", "\"\"") + '"';
+    }
+
+    /** The column {@code name} of the step's results. */
+    private static RecordArray column(Map<String, Object> results, String name) {
+        return (RecordArray) Objects.requireNonNull(results.get(name), "uns[\"rank_genes_groups\"][\"" + name + "\"]");
     }
 
     /** The results a step left in {@code uns}. */

@@ -22,8 +22,8 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Model.CommandSpec;
@@ -39,7 +39,6 @@ import reactor.core.publisher.Mono;
  * {@code --chunk-nnz}, its blocks shared between passes through the {@code --cache-mb} cache), and write OUT
  * atomically, holding the input plus the step's results.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 abstract class OpCommand implements Callable<Integer> {
 
     @Spec
@@ -49,6 +48,7 @@ abstract class OpCommand implements Callable<Integer> {
     Path input;
 
     @ArgGroup(exclusive = true, multiplicity = "1")
+    @SuppressWarnings("NullAway.Init") // multiplicity 1: picocli sets it, or the command line is a usage error
     Destination destination;
 
     /** Where the result goes: {@code -o OUT}, or over the input ({@code --in-place}); exactly one. */
@@ -69,6 +69,7 @@ abstract class OpCommand implements Callable<Integer> {
     }
 
     /** Set by {@link #call}: where the result is written (IN itself with {@code --in-place}). */
+    @SuppressWarnings("NullAway.Init") // set first thing in call, before anything reads it
     Path output;
 
     @Option(
@@ -141,17 +142,24 @@ abstract class OpCommand implements Callable<Integer> {
      * default the catalog's {@link #step}, bound to the values given ({@link #bind}).
      */
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        return bind(step(), arguments(), data).apply(data, streaming);
+        return bind(catalogStep(), arguments(), data).apply(data, streaming);
     }
 
     /** The catalog's step of this command's name, or null for a command that composes steps (preprocess). */
+    @Nullable
     CatalogStep step() {
         return StepCatalog.byCommand(spec.name());
     }
 
-    /** The parameters whose options this command takes ({@link StepOptions}, added by {@link Scflux}): its step's. */
+    /** The catalog's step of this command, which a command that runs one step has. */
+    CatalogStep catalogStep() {
+        return Objects.requireNonNull(step(), () -> spec.name() + " is no step of the catalog");
+    }
+
+    /** The parameters whose options this command takes ({@link StepOptions}, added by the root command): its step's. */
     List<Parameter<?>> parameters() {
-        return step() == null ? List.of() : step().parameters();
+        CatalogStep step = step();
+        return step == null ? List.of() : step.parameters();
     }
 
     /** The values given for {@link #parameters}, by scanpy's names. */
@@ -228,12 +236,12 @@ abstract class OpCommand implements Callable<Integer> {
     }
 
     /** What the rows and columns of the result are, for the line that says what was written. */
-    String shape(@Nullable AnnData result) {
+    String shape(AnnData result) {
         return result.nObs() + " cells x " + result.nVars() + " genes";
     }
 
     /** What is written: {@code result}, or with {@code --annotations-only} its annotations without any matrix. */
-    private AnnData written(@Nullable AnnData result) {
+    private AnnData written(AnnData result) {
         if (!annotationsOnly) {
             return result;
         }
@@ -260,7 +268,8 @@ abstract class OpCommand implements Callable<Integer> {
         }
         AnnData result;
         try {
-            result = apply(data, streaming).block();
+            // a step's Mono emits the data it made, never nothing
+            result = Objects.requireNonNull(apply(data, streaming).block(), "the step's result");
             writer.write(
                             written(result),
                             output,

@@ -5,7 +5,6 @@
 package io.scflux.samples.cli;
 
 import io.scflux.core.anndata.AnnData;
-import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 
 /**
@@ -22,7 +21,6 @@ import picocli.CommandLine.Command;
                     + "psbulk_cells and psbulk_counts, layers psbulk_props, and the obs columns constant within each pair.",
             "OUT holds the pseudobulk only (pairs x genes), not the input cells."
         })
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class PseudobulkCommand extends OpCommand {
 
     @Override

@@ -25,6 +25,7 @@ final class QcCommand extends OpCommand {
 
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
-        return bind(step(), QcOptions.prepare(spec, arguments(), data), data).apply(data, streaming);
+        return bind(catalogStep(), QcOptions.prepare(spec, arguments(), data), data)
+                .apply(data, streaming);
     }
 }

@@ -44,7 +44,7 @@ final class RankGenesGroupsCommand extends OpCommand {
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
         Arguments arguments = arguments();
-        CatalogStep.Bound rank = bind(step(), arguments, data);
+        CatalogStep.Bound rank = bind(catalogStep(), arguments, data);
         if (csv != null) {
             GlobalOptions.target(spec, "--csv", csv, List.of(input));
         }

@@ -18,8 +18,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.Callable;
-import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -41,7 +41,6 @@ import picocli.CommandLine.Spec;
                     + "of the best of --repeat passes, MB being the stored bytes of values and indices.",
             "samples/bench/h5py_read.py reads the same row slices with h5py and prints the same keys."
         })
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class ReadBench implements Callable<Integer> {
 
     @Spec
@@ -101,7 +100,10 @@ final class ReadBench implements Callable<Integer> {
         r.put("n_obs", x.nRows());
         r.put("n_vars", x.nCols());
         r.put("nnz", stored);
-        r.put("x_sum", totals.sum());
+        r.put(
+                "x_sum",
+                Objects.requireNonNull(totals, "a pass, --repeat being at least 1")
+                        .sum());
         r.put("plan_s", planSeconds);
         r.put("seconds", seconds);
         r.put("nnz_per_s", stored / best);

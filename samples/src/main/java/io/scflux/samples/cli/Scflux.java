@@ -11,7 +11,6 @@ import io.scflux.samples.report.ErrorMessage;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jspecify.annotations.NullUnmarked;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -33,7 +32,6 @@ import reactor.core.scheduler.Schedulers;
         mixinStandardHelpOptions = true,
         versionProvider = Scflux.Version.class,
         description = "Streams single-cell count matrices (.h5ad) larger than memory as row blocks.")
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Scflux implements Runnable {
 
     /** The commands, in the order {@code scflux --help} lists them. */
@@ -70,6 +68,7 @@ public final class Scflux implements Runnable {
     @Spec
     private CommandSpec spec;
 
+    /** The options every command shares, inherited by the commands below. */
     @Mixin(name = GlobalOptions.NAME)
     private GlobalOptions global = new GlobalOptions();
 

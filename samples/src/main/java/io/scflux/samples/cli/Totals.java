@@ -10,7 +10,7 @@ import io.scflux.core.Execution;
 import io.scflux.core.Pass;
 import io.scflux.core.Reducer;
 import io.scflux.core.RowBlock;
-import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 
 /**
  * Rows, stored entries and the sum of all values of a matrix, folded block by block and merged in block order, so the
@@ -41,9 +41,10 @@ record Totals(long rows, long nnz, double sum) {
     };
 
     /** The totals of {@code source} streamed in {@code plan}'s blocks by {@code execution}'s workers: a pass "sum". */
-    static @Nullable Totals of(BlockSource source, BlockPlan plan, Execution execution) {
-        return REDUCER.reduce(source, plan, execution)
+    static Totals of(BlockSource source, BlockPlan plan, Execution execution) {
+        // a reducer's Mono is never empty: it merges the partials into its identity (reduceWith)
+        return Objects.requireNonNull(REDUCER.reduce(source, plan, execution)
                 .contextWrite(Pass.named("sum"))
-                .block();
+                .block());
     }
 }

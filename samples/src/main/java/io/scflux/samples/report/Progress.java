@@ -10,7 +10,6 @@ import io.scflux.core.Pass;
 import io.scflux.core.RowReader;
 import java.io.PrintWriter;
 import java.util.Locale;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +20,6 @@ import org.jspecify.annotations.Nullable;
  * reducer, the writer), from any number of threads; each pass is reported at most a few times a second, and always
  * after its last block.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Progress {
 
     /** Shows nothing and tracks nothing. */
@@ -128,13 +126,14 @@ public final class Progress {
 
     /** {@code source}, each pass that opens it reported here. */
     public BlockSource track(BlockSource source) {
-        if (listener == null) {
+        Listener to = listener;
+        if (to == null) {
             return source;
         }
         return new ForwardingSource(source) {
             @Override
             public RowReader open(Pass pass) {
-                pass.watch(new Watcher());
+                pass.watch(new Watcher(to));
                 return source.open(pass);
             }
         };
@@ -146,9 +145,14 @@ public final class Progress {
 
     /** One pass's report: numbered at its first block, redrawn at most every {@link #REDRAW_NANOS}. */
     private final class Watcher implements Pass.Watcher {
+        private final Listener to;
         private final long started = System.nanoTime();
         private int number;
         private long lastDrawn;
+
+        Watcher(Listener to) {
+            this.to = to;
+        }
 
         @Override
         public void read(Pass pass, int blocksRead, long rowsRead) {
@@ -160,7 +164,7 @@ public final class Progress {
             if (last || now - lastDrawn >= REDRAW_NANOS) {
                 lastDrawn = now;
                 double seconds = Math.max(1e-9, (now - started) / 1e9);
-                listener.update(new Report(
+                to.update(new Report(
                         number,
                         pass.name(),
                         blocksRead,

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ._files import read_adata, source
-from ._params import fmt, number, require, text, unsupported
+from . import _catalog
+from ._params import require, text, unsupported
 from ._run import execute
 
 __all__ = ["concat", "read_10x_h5"]
@@ -34,28 +35,18 @@ def concat(adatas, *, axis=0, join="inner", merge=None, uns_merge=None, label=No
     if axis not in (0, "obs"):
         raise unsupported(where, "axis", axis, "scflux concatenates cells (axis=0)")
     require(where, merge=(merge, None), uns_merge=(uns_merge, None), pairwise=(pairwise, False))
-    if join not in ("inner", "outer"):
-        raise ValueError(f"join must be 'inner' or 'outer', got {join!r}")
     if not adatas:
         raise ValueError("No objects to concatenate.")
     if len(adatas) < 2:
         raise unsupported(where, "adatas", f"{len(adatas)} file", "the command line concatenates two or more files")
-    options = ["--join", join]
     if keys is not None:
         keys = [str(k) for k in keys]
         if len(keys) != len(adatas):
             raise ValueError(f"keys has {len(keys)} entries for {len(adatas)} objects")
         if any("," in k for k in keys):
             raise unsupported(where, "keys", keys, "a key with a comma cannot be passed to --keys")
-        options += ["--keys", ",".join(keys)]
-    if label is not None:
-        options += ["--label", text("label", label)]
-    if index_unique is not None:
-        if not isinstance(index_unique, str):
-            raise TypeError(f"index_unique must be a str, got {index_unique!r}")
-        options += ["--index-unique", index_unique]
-    if fill_value is not None:
-        options += ["--fill-value", fmt(number("fill_value", fill_value))]
+    options = _catalog.options(where, join=join, label=label, keys=keys, index_unique=index_unique,
+                               fill_value=fill_value)
     sources = [source(a, f"adatas[{i}]") for i, a in enumerate(adatas)]
     return execute("concat", sources, options, out=out, returns=read_adata)
 

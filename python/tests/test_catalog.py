@@ -1,5 +1,6 @@
 """The Python functions agree with the jar's step catalog (``scflux steps --json``, which the command line and the
-service are made from): each catalog step is a function of ``scflux.pp`` or ``scflux.tl`` by scanpy's name, taking
+service are made from): each catalog step is a function of ``scflux.pp`` or ``scflux.tl`` by scanpy's name (anndata's
+``concat`` is ``scflux.concat``), taking
 exactly the catalog's parameters (besides the Python-only ones listed here) with the catalog's defaults, and each
 parameter's declared bounds and choices are what the function refuses."""
 
@@ -15,6 +16,7 @@ from conftest import COUNTS
 #: Parameters the Python functions have that no command-line option carries: where the result goes, what is
 #: returned, and scanpy's parameters scflux refuses unless they have their default (checked by the functions).
 PYTHON_ONLY = {
+    "concat": {"adatas", "axis", "merge", "uns_merge", "pairwise"},
     "calculate_qc_metrics": {"expr_type", "var_type", "layer", "use_raw", "inplace", "parallel"},
     "filter_cells": {"inplace", "copy"},
     "filter_genes": {"inplace", "copy"},
@@ -37,7 +39,7 @@ SENTINELS = {
 
 
 def _function(name):
-    return getattr(scflux.pp, name, None) or getattr(scflux.tl, name)
+    return getattr(scflux.pp, name, None) or getattr(scflux.tl, name, None) or getattr(scflux, name)
 
 
 def _same(python, catalog) -> bool:

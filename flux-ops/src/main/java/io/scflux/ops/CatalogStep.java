@@ -28,14 +28,27 @@ public final class CatalogStep {
         Mono<AnnData> apply(AnnData data, O options, Streaming streaming);
     }
 
+    /** The call of a step that combines containers (anndata's concat), with options of type {@code O}. */
+    @FunctionalInterface
+    interface CombiningKernel<O> {
+        AnnData apply(List<AnnData> inputs, O options);
+    }
+
     /** A step bound to its checked options: a cold Mono per container, as the {@link Pp} call it makes. */
     public interface Bound extends BiFunction<AnnData, Streaming, Mono<AnnData>> {}
+
+    /**
+     * A combining step bound to its checked options: the one container its inputs make, in order, built from their
+     * annotations (their X is read when the result's is).
+     */
+    public interface Combined extends Function<List<AnnData>, AnnData> {}
 
     private final String function;
     private final String command;
     private final String doc;
     private final List<Parameter<?>> parameters;
-    private final Function<Arguments, Bound> bind;
+    private final @Nullable Function<Arguments, Bound> bind;
+    private final @Nullable Function<Arguments, Combined> combine;
     private final Function<Arguments, List<String>> addsObs;
     private final Function<Arguments, List<String>> addsVar;
 
@@ -44,7 +57,8 @@ public final class CatalogStep {
             String command,
             String doc,
             List<Parameter<?>> parameters,
-            Function<Arguments, Bound> bind,
+            @Nullable Function<Arguments, Bound> bind,
+            @Nullable Function<Arguments, Combined> combine,
             Function<Arguments, List<String>> addsObs,
             Function<Arguments, List<String>> addsVar) {
         this.function = function;
@@ -52,6 +66,7 @@ public final class CatalogStep {
         this.doc = doc;
         this.parameters = List.copyOf(parameters);
         this.bind = bind;
+        this.combine = combine;
         this.addsObs = addsObs;
         this.addsVar = addsVar;
     }
@@ -68,12 +83,38 @@ public final class CatalogStep {
             O chosen = Objects.requireNonNull(options.apply(arguments));
             return (data, streaming) -> kernel.apply(data, chosen, streaming);
         };
-        return new CatalogStep(function, command, doc, parameters, bind, a -> List.of(), a -> List.of());
+        return new CatalogStep(function, command, doc, parameters, bind, null, a -> List.of(), a -> List.of());
+    }
+
+    /**
+     * The step {@code function} that makes one container of several, whose options {@code options} makes from the
+     * arguments and {@code kernel} combines them with.
+     */
+    static <O> CatalogStep combining(
+            String function,
+            String command,
+            String doc,
+            List<Parameter<?>> parameters,
+            Function<Arguments, O> options,
+            CombiningKernel<O> kernel) {
+        Function<Arguments, Combined> combine = arguments -> {
+            O chosen = Objects.requireNonNull(options.apply(arguments));
+            return inputs -> kernel.apply(inputs, chosen);
+        };
+        return new CatalogStep(function, command, doc, parameters, null, combine, a -> List.of(), a -> List.of());
     }
 
     /** This step, declaring the obs columns ({@code obs}) and var columns ({@code var}) it adds, for later steps. */
     CatalogStep adding(Function<Arguments, List<String>> obs, Function<Arguments, List<String>> var) {
-        return new CatalogStep(function, command, doc, parameters, bind, obs, var);
+        return new CatalogStep(function, command, doc, parameters, bind, combine, obs, var);
+    }
+
+    /**
+     * @return whether this step makes one container of several (anndata's concat): a front end gives it its inputs
+     *     through {@link #combine}, and it comes first; every other step is {@link #bind}'s, on one container
+     */
+    public boolean combines() {
+        return combine != null;
     }
 
     /** @return scanpy's (decoupler's) function name: {@code highly_variable_genes}, {@code pseudobulk}... */
@@ -115,10 +156,31 @@ public final class CatalogStep {
      * @param arguments values by scanpy's names
      * @return the step to apply
      * @throws InvalidParameterException naming a value refused, or a name that is no parameter of this step
+     * @throws IllegalStateException       for a step that {@link #combines}
      */
     public Bound bind(Arguments arguments) {
+        if (bind == null) {
+            throw new IllegalStateException(function + " combines several containers: see combine");
+        }
         arguments.requireKnown(function, parameters);
         return bind.apply(arguments);
+    }
+
+    /**
+     * This combining step with its options made from {@code arguments}, which are checked now, before any data is
+     * read.
+     *
+     * @param arguments values by scanpy's names
+     * @return the step to apply to its inputs
+     * @throws InvalidParameterException naming a value refused, or a name that is no parameter of this step
+     * @throws IllegalStateException       for a step that does not {@link #combines combine}
+     */
+    public Combined combine(Arguments arguments) {
+        if (combine == null) {
+            throw new IllegalStateException(function + " applies to one container: see bind");
+        }
+        arguments.requireKnown(function, parameters);
+        return combine.apply(arguments);
     }
 
     /**

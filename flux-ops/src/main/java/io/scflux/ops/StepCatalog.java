@@ -4,6 +4,8 @@
  */
 package io.scflux.ops;
 
+import io.scflux.ops.concat.Concat;
+import io.scflux.ops.concat.ConcatOptions;
 import io.scflux.ops.filter.FilterOptions;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;
 import io.scflux.ops.log1p.Log1pOptions;
@@ -27,6 +29,16 @@ import org.jspecify.annotations.Nullable;
 public final class StepCatalog {
 
     private static final List<CatalogStep> STEPS = List.of(
+            CatalogStep.combining(
+                            "concat",
+                            "concat",
+                            "anndata's concat along obs: the cells of several inputs, in order, as one container.",
+                            ConcatOptions.PARAMETERS,
+                            ConcatOptions::from,
+                            Concat::concat)
+                    .adding(
+                            a -> a.has(ConcatOptions.LABEL) ? List.of(a.require(ConcatOptions.LABEL)) : List.of(),
+                            a -> List.of()),
             CatalogStep.of(
                             "calculate_qc_metrics",
                             "qc",

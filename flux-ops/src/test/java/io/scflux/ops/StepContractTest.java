@@ -53,17 +53,24 @@ class StepContractTest {
      * The values of each catalog step's parameters that fit the container of {@link #input} (its defaults
      * otherwise), one map per case; every step of {@link StepCatalog} must have its cases here.
      */
-    private static final Map<String, List<Map<String, Object>>> ARGUMENTS = Map.of(
-            "calculate_qc_metrics", List.of(Map.of("qc_vars", List.of("mt"), "percent_top", List.of(5))),
-            "filter_cells", List.of(Map.of("min_genes", 10)),
-            "filter_genes", List.of(Map.of("min_cells", 10)),
-            "normalize_total", List.of(Map.of("key_added", "f")),
-            "log1p", List.of(Map.of()),
-            "highly_variable_genes", List.of(Map.of("flavor", "seurat_v3", "n_top_genes", 10)),
-            "scale", List.of(Map.of("max_value", 10.0)),
-            "pca", List.of(Map.of("n_comps", 3)),
-            "rank_genes_groups", List.of(Map.of("groupby", "group"), Map.of("groupby", "group", "method", "wilcoxon")),
-            "pseudobulk", List.of(Map.of("sample_col", "sample", "groups_col", "group")));
+    private static final Map<String, List<Map<String, Object>>> ARGUMENTS = Map.ofEntries(
+            Map.entry(
+                    "concat",
+                    List.of(
+                            Map.of("keys", List.of("a", "b"), "label", "batch", "index_unique", "-"),
+                            Map.of("join", "outer", "fill_value", 1.0))),
+            Map.entry("calculate_qc_metrics", List.of(Map.of("qc_vars", List.of("mt"), "percent_top", List.of(5)))),
+            Map.entry("filter_cells", List.of(Map.of("min_genes", 10))),
+            Map.entry("filter_genes", List.of(Map.of("min_cells", 10))),
+            Map.entry("normalize_total", List.of(Map.of("key_added", "f"))),
+            Map.entry("log1p", List.of(Map.of())),
+            Map.entry("highly_variable_genes", List.of(Map.of("flavor", "seurat_v3", "n_top_genes", 10))),
+            Map.entry("scale", List.of(Map.of("max_value", 10.0))),
+            Map.entry("pca", List.of(Map.of("n_comps", 3))),
+            Map.entry(
+                    "rank_genes_groups",
+                    List.of(Map.of("groupby", "group"), Map.of("groupby", "group", "method", "wilcoxon"))),
+            Map.entry("pseudobulk", List.of(Map.of("sample_col", "sample", "groups_col", "group"))));
 
     /** A step to run: a catalog step bound to its arguments, or a composition of steps the catalog does not list. */
     record Step(String name, BiFunction<AnnData, Streaming, Mono<AnnData>> run) {
@@ -78,9 +85,10 @@ class StepContractTest {
                 QcMetricsOptions.defaults().withQcVars("mt").withPercentTop(5),
                 NormalizeTotalOptions.defaults(),
                 Log1pOptions.defaults());
+        // a step that combines containers (concat) runs on two of the one given
         Stream<Step> catalog = StepCatalog.steps().stream()
                 .flatMap(s -> ARGUMENTS.get(s.function()).stream()
-                        .map(a -> new Step(s.function() + " " + a, s.bind(Arguments.of(a)))));
+                        .map(a -> new Step(s.function() + " " + a, run(s, Arguments.of(a)))));
         return Stream.concat(
                 catalog,
                 Stream.of(
@@ -93,6 +101,14 @@ class StepContractTest {
                                         HighlyVariableGenesOptions.defaults().withNTopGenes(20),
                                         PcaOptions.defaults().withNComps(3),
                                         s))));
+    }
+
+    private static BiFunction<AnnData, Streaming, Mono<AnnData>> run(CatalogStep step, Arguments arguments) {
+        if (!step.combines()) {
+            return step.bind(arguments);
+        }
+        CatalogStep.Combined combined = step.combine(arguments);
+        return (data, streaming) -> Mono.fromCallable(() -> combined.apply(List.of(data, data)));
     }
 
     @Test

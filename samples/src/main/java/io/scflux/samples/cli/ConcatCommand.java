@@ -7,12 +7,15 @@ package io.scflux.samples.cli;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
+import io.scflux.ops.CatalogStep;
+import io.scflux.ops.StepCatalog;
 import io.scflux.ops.concat.Concat;
-import io.scflux.ops.concat.ConcatOptions;
+import io.scflux.ops.parameter.Parameter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -34,7 +37,7 @@ import picocli.CommandLine.Spec;
                     + "obs columns merged, var annotations dropped, layers and obsm kept where every file has them.",
             "X is streamed: no file is loaded whole."
         })
-final class ConcatCommand implements Callable<Integer> {
+final class ConcatCommand implements Callable<Integer>, StepCommand {
 
     @Spec
     CommandSpec spec;
@@ -50,40 +53,25 @@ final class ConcatCommand implements Callable<Integer> {
     Path output;
 
     @Option(
-            names = "--join",
-            paramLabel = "inner|outer",
-            defaultValue = "inner",
-            description = "Genes to keep (default: ${DEFAULT-VALUE}).")
-    ConcatOptions.Join join;
-
-    @Option(names = "--label", paramLabel = "COL", description = "obs column naming each cell's file by its key.")
-    String label;
-
-    @Option(names = "--keys", split = ",", paramLabel = "KEY", description = "One key per file (default: 0,1,...).")
-    List<String> keys;
-
-    @Option(
-            names = "--index-unique",
-            paramLabel = "SEP",
-            description = "Append SEP and the file's key to every cell name.")
-    String indexUnique;
-
-    @Option(
-            names = "--fill-value",
-            paramLabel = "X",
-            description = "Value of the genes a file lacks in an outer join (default: implicit zeros).")
-    Float fillValue;
-
-    @Option(
             names = "--compression",
             paramLabel = "none|gzip",
             defaultValue = "none",
             description = "Compression of the written datasets (default: ${DEFAULT-VALUE}).")
     WriteOptions.Compression compression;
 
+    /** The catalog's concat, whose parameters are this command's options ({@link StepOptions}). */
+    private static final CatalogStep STEP =
+            Objects.requireNonNull(StepCatalog.byCommand("concat"), "the catalog has concat");
+
+    @Override
+    public List<Parameter<?>> parameters() {
+        return STEP.parameters();
+    }
+
     @Override
     public Integer call() throws IOException {
         GlobalOptions global = GlobalOptions.of(spec);
+        CatalogStep.Combined concat = STEP.combine(StepOptions.read(spec, parameters()));
         for (Path in : inputs) {
             GlobalOptions.readable(in);
         }
@@ -93,7 +81,7 @@ final class ConcatCommand implements Callable<Integer> {
         for (Path in : inputs) {
             data.add(global.read(in));
         }
-        AnnData result = Concat.concat(data, new ConcatOptions(join, label, keys, indexUnique, fillValue));
+        AnnData result = concat.apply(data);
         if (result.x() != null) {
             result.setX(global.progress(spec.commandLine().getErr()).track(result.x()));
         }

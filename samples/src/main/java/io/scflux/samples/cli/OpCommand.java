@@ -39,7 +39,7 @@ import reactor.core.publisher.Mono;
  * {@code --chunk-nnz}, its blocks shared between passes through the {@code --cache-mb} cache), and write OUT
  * atomically, holding the input plus the step's results.
  */
-abstract class OpCommand implements Callable<Integer> {
+abstract class OpCommand implements Callable<Integer>, StepCommand {
 
     @Spec
     CommandSpec spec;
@@ -157,7 +157,8 @@ abstract class OpCommand implements Callable<Integer> {
     }
 
     /** The parameters whose options this command takes ({@link StepOptions}, added by the root command): its step's. */
-    List<Parameter<?>> parameters() {
+    @Override
+    public List<Parameter<?>> parameters() {
         CatalogStep step = step();
         return step == null ? List.of() : step.parameters();
     }

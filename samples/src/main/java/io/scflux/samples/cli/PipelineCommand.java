@@ -33,7 +33,7 @@ import reactor.core.publisher.Mono;
 final class PipelineCommand extends OpCommand {
 
     @Override
-    List<Parameter<?>> parameters() {
+    public List<Parameter<?>> parameters() {
         return PreprocessCommand.PARAMETERS;
     }
 

@@ -36,7 +36,7 @@ final class PreprocessCommand extends OpCommand {
             .toList();
 
     @Override
-    List<Parameter<?>> parameters() {
+    public List<Parameter<?>> parameters() {
         return PARAMETERS;
     }
 

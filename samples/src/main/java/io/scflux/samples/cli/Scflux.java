@@ -150,8 +150,8 @@ public final class Scflux implements Runnable {
         CommandLine cl = new CommandLine(new Scflux());
         commands.forEach(cl::addSubcommand);
         cl.getSubcommands().values().forEach(sub -> {
-            if (sub.getCommand() instanceof OpCommand op) {
-                StepOptions.add(sub.getCommandSpec(), op.parameters());
+            if (sub.getCommand() instanceof StepCommand step) {
+                StepOptions.add(sub.getCommandSpec(), step.parameters());
             }
         });
         cl.setCaseInsensitiveEnumValuesAllowed(true);

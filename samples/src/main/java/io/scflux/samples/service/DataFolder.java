@@ -89,7 +89,7 @@ final class DataFolder {
      * part ({@code ../x.h5ad}, {@code /etc/x}), a name that is no readable {@code .h5ad} or {@code .h5} file, and a
      * link whose target is outside the folder are all refused. Touches the file system.
      */
-    Path dataset(String name, String field) {
+    Path dataset(@Nullable String name, String field) {
         if (name == null || name.isEmpty()) {
             throw new InvalidField(field, field + " must name an .h5ad file of the data folder");
         }

@@ -123,6 +123,9 @@ final class Job {
         ObjectNode o = JsonNodeFactory.instance.objectNode();
         o.put("id", id);
         o.put("input", input());
+        if (inputs().size() > 1) {
+            inputs().forEach(o.putArray("inputs")::add);
+        }
         steps().forEach(o.putArray("steps")::add);
         o.put("state", state());
         ObjectNode links = o.putObject("links");
@@ -136,10 +139,14 @@ final class Job {
         return o;
     }
 
-    /** The input file's name in the data folder. */
-    @Nullable
+    /** The (first) input file's name in the data folder. */
     String input() {
         return request.input();
+    }
+
+    /** The input files' names in the data folder, in order. */
+    List<String> inputs() {
+        return request.inputs();
     }
 
     /** The names of the job's steps, in order. */
@@ -179,8 +186,11 @@ final class Job {
                     AtomicReference<ReadStats> reads = new AtomicReference<>();
                     emit(JobEvent.started());
                     Mono<Void> pipeline = Mono.fromRunnable(this::checkNotCancelled)
-                            .then(H5ad.open(request.file()))
+                            .thenMany(Flux.fromIterable(request.files()))
+                            .concatMap(H5ad::open)
+                            .collectList()
                             .publishOn(work)
+                            .map(request::container)
                             .flatMap(data -> Mono.fromCallable(() -> {
                                 if (data.x() instanceof FileMatrix m) {
                                     reads.set(m.stats());
@@ -231,11 +241,15 @@ final class Job {
         if (x != null) {
             data.setX(cancellable(Progress.to(this::progress).track(cache.cached(x)), metrics));
         }
+        if (request.combine() != null) {
+            stageStarts(request.stepNames().get(0));
+        }
+        int first = request.combine() == null ? 0 : 1;
         return applyAll(
                 data,
                 request.steps(),
                 streaming,
-                i -> stageStarts(request.stepNames().get(i)));
+                i -> stageStarts(request.stepNames().get(first + i)));
     }
 
     /**

@@ -16,6 +16,7 @@ import io.scflux.ops.pca.PcaOptions;
 import io.scflux.ops.pseudobulk.PseudobulkOptions;
 import io.scflux.samples.report.StepCatalogJson;
 import java.util.function.BiFunction;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.NullUnmarked;
 import reactor.core.publisher.Mono;
@@ -64,17 +65,29 @@ record Step(CatalogStep step, Arguments arguments, Params params, Bound bound) {
                         + StepCatalog.steps().stream().map(Step::wireName).collect(Collectors.joining(", ")) + ")");
     }
 
-    /** {@code step} with its values read from {@code params}: checked now, refused as an {@link InvalidField}. */
-    static Step read(CatalogStep step, Params params) {
-        Arguments arguments = params.arguments(step);
-        CatalogStep.Bound run;
+    /**
+     * {@code step}, a step that {@link CatalogStep#combines combines} the job's inputs (concat), with its values read
+     * from {@code params}: checked now, refused as an {@link InvalidField}.
+     */
+    static CatalogStep.Combined readCombining(CatalogStep step, Params params) {
+        return checked(params, () -> step.combine(params.arguments(step)));
+    }
+
+    /** {@code make}'s value, or its refusal of a parameter of {@code params} as an {@link InvalidField} naming it. */
+    private static <T> T checked(Params params, Supplier<T> make) {
         try {
-            run = step.bind(arguments);
+            return make.get();
         } catch (InvalidParameterException e) {
             throw new InvalidField(params.fieldOf(e.parameter()), e.getMessage());
         } catch (InvalidOptionException e) {
             throw new InvalidField(params.fieldOf(null), e.getMessage());
         }
+    }
+
+    /** {@code step} with its values read from {@code params}: checked now, refused as an {@link InvalidField}. */
+    static Step read(CatalogStep step, Params params) {
+        Arguments arguments = params.arguments(step);
+        CatalogStep.Bound run = checked(params, () -> step.bind(arguments));
         BiFunction<OutputEstimate, AnnData, OutputEstimate> grow = switch (step.function()) {
             case "pca" -> (size, input) -> size.withPca(arguments.get(PcaOptions.N_COMPS));
             case "pseudobulk" ->

@@ -102,6 +102,7 @@ class StepCatalogAgreementTest {
         }
         assertEquals(
                 Set.of(
+                        "concat",
                         "calculate_qc_metrics",
                         "filter_cells",
                         "filter_genes",

@@ -20,6 +20,8 @@ import io.netty.handler.codec.http.HttpMethod;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.core.anndata.ArrayColumn;
+import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
@@ -324,6 +326,7 @@ class ServiceTest {
         steps.get("steps").forEach(st -> names.add(st.get("service").asText()));
         assertEquals(
                 List.of(
+                        "concat",
                         "qc",
                         "filter_cells",
                         "filter_genes",
@@ -335,6 +338,53 @@ class ServiceTest {
                         "rank_genes_groups",
                         "pseudobulk"),
                 names);
+    }
+
+    /**
+     * A job of two inputs starts with concat, which the service offers as the command line does: the cells of both, in
+     * order, named with their input's key and labelled by it, then qc on the one container; every cell's total is its
+     * row's sum in its input, counted here from the input's counts.
+     */
+    @Test
+    void concatCombinesAJobsInputsAndTheStepsAfterItRunOnTheResult() throws IOException {
+        Files.copy(data.resolve(INPUT), data.resolve("second.h5ad"));
+        start(2, Schedulers.boundedElastic());
+        Reply reply = post("{\"inputs\": [\"" + INPUT + "\", \"second.h5ad\"], \"steps\": [{\"step\": \"concat\", "
+                        + "\"params\": {\"keys\": [\"x\", \"y\"], \"label\": \"batch\", \"index_unique\": \"-\"}}, "
+                        + "\"qc\"]}")
+                .block(PATIENCE);
+        assertEquals(202, reply.status, reply.body);
+        JsonNode done = awaitEnd(json(reply.body).get("id").asText());
+        assertEquals("done", done.get("event").asText(), done.toString());
+        AnnData out = H5ad.read(data.resolve(done.get("output").asText()));
+        AnnData in = H5ad.read(data.resolve(INPUT));
+        int n = in.nObs();
+        assertEquals(2 * n, out.nObs());
+        assertEquals(in.nVars(), out.nVars());
+        assertEquals(in.obs().index()[0] + "-x", out.obs().index()[0]);
+        assertEquals(in.obs().index()[0] + "-y", out.obs().index()[n]);
+        CategoricalColumn batch = (CategoricalColumn) out.obs().column("batch");
+        assertArrayEquals(new String[] {"x", "y"}, batch.categories().strings());
+        assertEquals(0, batch.codes()[n - 1]);
+        assertEquals(1, batch.codes()[n]);
+        CsrMatrix x = CsrMatrix.collect(in.x().blocks(), in.nVars()).block();
+        ArrayColumn total = (ArrayColumn) out.obs().column("total_counts");
+        for (int i = 0; i < n; i++) {
+            double sum = 0;
+            for (long k = x.indptr(i); k < x.indptr(i + 1); k++) {
+                sum += x.value(k);
+            }
+            assertEquals(sum, total.getDouble(i), 1e-3 * Math.max(1, sum), "cell " + i);
+            assertEquals(sum, total.getDouble(n + i), 1e-3 * Math.max(1, sum), "cell " + (n + i));
+        }
+        JsonNode job =
+                json(new String(fetch("/jobs/" + json(reply.body).get("id").asText()).body, StandardCharsets.UTF_8));
+        assertEquals(
+                List.of("concat", "qc"),
+                List.of(
+                        job.get("steps").get(0).asText(),
+                        job.get("steps").get(1).asText()));
+        assertEquals("second.h5ad", job.get("inputs").get(1).asText());
     }
 
     /**
@@ -517,6 +567,19 @@ class ServiceTest {
                         + "| params.max_value",
                 "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"pca\"], \"params\": {\"n_comps\": 2.5}} "
                         + "| params.n_comps",
+                "{\"inputs\": [\"synth-3k-b.h5ad\", \"synth-3k-b.h5ad\"], \"steps\": [\"qc\"]}        | inputs",
+                "{\"input\": \"synth-3k-b.h5ad\", \"steps\": [\"concat\"]}                           | inputs",
+                "{\"inputs\": [\"synth-3k-b.h5ad\"], \"steps\": [\"concat\"]}                        | inputs",
+                "{\"input\": \"synth-3k-b.h5ad\", \"inputs\": [\"synth-3k-b.h5ad\", \"synth-3k-b.h5ad\"], "
+                        + "\"steps\": [\"concat\"]}                                                       | inputs",
+                "{\"inputs\": [\"synth-3k-b.h5ad\", \"synth-3k-b.h5ad\"], \"steps\": [\"qc\", \"concat\"]} | steps[1]",
+                "{\"inputs\": [\"synth-3k-b.h5ad\", \"absent.h5ad\"], \"steps\": [\"concat\"]}       | inputs[1]",
+                "{\"inputs\": [\"synth-3k-b.h5ad\", \"synth-3k-b.h5ad\"], \"steps\": [\"concat\"], \"params\": "
+                        + "{\"join\": \"left\"}}                                                           | params.join",
+                "{\"inputs\": [\"synth-3k-b.h5ad\", \"synth-3k-b.h5ad\"], \"steps\": [{\"step\": \"concat\", "
+                        + "\"params\": {\"keys\": [\"a\", \"a\"]}}]}                                    | steps[0].params.keys",
+                "{\"inputs\": [\"synth-3k-b.h5ad\", \"synth-3k-b.h5ad\"], \"steps\": [\"concat\", \"rank_genes_groups\"], "
+                        + "\"params\": {\"groupby\": \"nope\"}}                                            | params.groupby",
             })
     void badRequestIsA400ProblemNamingTheField(String body, String field) throws IOException {
         start(2, Schedulers.boundedElastic());

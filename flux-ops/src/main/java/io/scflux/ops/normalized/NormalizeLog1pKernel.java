@@ -5,6 +5,7 @@
 package io.scflux.ops.normalized;
 
 import io.scflux.core.Stage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * normalize_total's division fused with log1p, the kernel the normalized view reads its blocks through: a backend that
@@ -22,5 +23,5 @@ public interface NormalizeLog1pKernel {
      * @param base the logarithm's base, or null for the natural logarithm
      * @return the stage computing it block by block
      */
-    Stage normalizeLog1p(double[] factors, boolean single, Double base);
+    Stage normalizeLog1p(double[] factors, boolean single, @Nullable Double base);
 }

@@ -20,7 +20,6 @@ import io.scflux.core.SubsetSource;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.Set;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -34,7 +33,6 @@ import reactor.core.publisher.Mono;
  * recomputes them on the selection ({@code normalize_total} on the subset) with the {@link SizeFactorRule} the view
  * was made with.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class NormalizedView implements DerivedSource, java.io.Serializable {
 
     /** How size factors are computed from counts: {@code normalize_total}'s rule, supplied by whoever normalizes. */
@@ -134,7 +132,7 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
 
     /** The selection keeping this view's factors: slicing the normalized matrix. */
     @Override
-    public NormalizedView select(int[] rows, int[] cols) {
+    public NormalizedView select(int @Nullable [] rows, int @Nullable [] cols) {
         return select(rows, cols, false);
     }
 
@@ -269,7 +267,8 @@ public final class NormalizedView implements DerivedSource, java.io.Serializable
 
     /** {@code reader}, the counts', its rows normalized (log-transformed, scaled) as they are read. */
     private RowReader normalizing(RowReader reader) {
-        double[] f = factors.block();
+        // factors emits the array: Mono.just, or the rule's factors (cached), never empty
+        double[] f = Objects.requireNonNull(factors.block(), "size factors");
         boolean single = counts.dtype() != DType.FLOAT64;
         Stage normalized = log1p
                 ? backend.kernel(NormalizeLog1pKernel.class)

@@ -7,10 +7,9 @@ package io.scflux.ops.pca;
 import io.scflux.core.Backend;
 import io.scflux.core.RowBlock;
 import java.util.Arrays;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /** The projection on the components on the heap: the reference a device's projection is checked against. */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class HostProjection implements ProjectionKernel {
 
     public static final HostProjection INSTANCE = new HostProjection();
@@ -43,7 +42,7 @@ public final class HostProjection implements ProjectionKernel {
      * @param meanV the projected mean subtracted from each row
      * @return a dense block of {@code k} columns
      */
-    public static RowBlock project(RowBlock block, int[] rowOf, double[] loadings, int k, double[] meanV) {
+    public static RowBlock project(RowBlock block, int @Nullable [] rowOf, double[] loadings, int k, double[] meanV) {
         double[] acc = new double[k];
         int[] indptr = block.indptr();
         int[] indices = block.indices();

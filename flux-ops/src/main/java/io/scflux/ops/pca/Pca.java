@@ -19,7 +19,7 @@ import io.scflux.core.anndata.Selection;
 import io.scflux.ops.values.ValueCheck;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
@@ -29,7 +29,6 @@ import reactor.core.publisher.Mono;
  * components signed as scikit-learn signs them. The embedding {@code obsm["X_pca"]} is a lazy dense source that
  * projects X's blocks as it is read (when written, or by {@link DenseArray#materialize}), so it is never held whole.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Pca {
 
     /** scanpy's default number of components. */
@@ -48,13 +47,14 @@ public final class Pca {
     public static Mono<AnnData> pca(AnnData input, PcaOptions options, Streaming streaming) {
         return Mono.defer(() -> {
                     AnnData data = input.copy();
-                    if (data.x() == null) {
+                    BlockSource all = data.x();
+                    if (all == null) {
                         throw new IllegalArgumentException("pca needs X, and this AnnData has none");
                     }
                     String column = maskColumn(data, options);
                     boolean[] mask = mask(data, column);
                     AnnData used = mask == null ? data : data.subset(Selection.all(), Selection.mask(mask));
-                    BlockSource x = used.x();
+                    BlockSource x = mask == null ? all : Objects.requireNonNull(used.x(), "a gene subset keeps X");
                     ValueCheck.Pass pass = ValueCheck.pass(used, "`pca`", ValueCheck.Expect.FINITE, streaming);
                     int p = x.nCols();
                     long n = x.nRows();
@@ -67,7 +67,7 @@ public final class Pca {
                     Mono<Components> components = exact
                             ? CovarianceEigh.solve(x, k, streaming, pass)
                             : RandomizedPca.solve(x, k, streaming, pass);
-                    return components.map(c -> store(data, column, mask, x, c, streaming));
+                    return components.map(c -> store(data, all, column, mask, x, c, streaming));
                 })
                 .contextWrite(Pass.named("pca"));
     }
@@ -135,6 +135,7 @@ public final class Pca {
 
     private static AnnData store(
             AnnData data,
+            BlockSource allX,
             @Nullable String column,
             boolean @Nullable [] mask,
             BlockSource x,
@@ -147,7 +148,7 @@ public final class Pca {
         // staged over X itself (the masked genes picked from its blocks, the same values as the selection's), so
         // that the writer makes X_pca in the pass that writes X
         Stage projection = new ProjectionStage(c, streaming.backend(), mask);
-        data.putObsm("X_pca", StagedSource.densifying(data.x(), projection, k, DType.FLOAT32));
+        data.putObsm("X_pca", StagedSource.densifying(allX, projection, k, DType.FLOAT32));
         if (mask == null) {
             data.putVarm("PCs", array(fitted, c.loadings(), p, k));
         } else {

@@ -30,7 +30,7 @@ final class ProjectionStage implements Stage {
      * The projection of blocks whose columns are the fit's features, or, with {@code mask} (null for none), of blocks
      * of all genes, the features being the genes it marks.
      */
-    ProjectionStage(Components components, Backend backend, boolean[] mask) {
+    ProjectionStage(Components components, Backend backend, boolean @Nullable [] mask) {
         this.components = components;
         this.backend = backend;
         ColumnMap map = null;

@@ -18,7 +18,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -39,7 +39,6 @@ import reactor.core.publisher.Mono;
  * belongs to one group, so it receives its additions one at a time in row order, whatever the thread count, the
  * bucket count, how the runs were cut, the order of the groups or the block plan: the bits depend on none of them.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class OwnerBuckets {
 
     /** Owner buckets (column ranges) of the accumulator: a constant, never the thread count. */
@@ -240,11 +239,16 @@ final class OwnerBuckets {
             return;
         }
         if (s.block != null) {
-            addSorted(s.block, s.order, s.grouped, from, to);
+            addSorted(
+                    s.block,
+                    Objects.requireNonNull(s.order, "a split left in its block has its row order"),
+                    s.grouped,
+                    from,
+                    to);
             return;
         }
-        int[] cell = s.cells;
-        float[] val = s.values;
+        int[] cell = Objects.requireNonNull(s.cells, "a split not left in its block has its entries copied");
+        float[] val = Objects.requireNonNull(s.values, "a split not left in its block has its entries copied");
         double[] acc = cells;
         for (int i = s.start[from], end = s.start[to]; i < end; i++) {
             float v = val[i];
@@ -259,7 +263,7 @@ final class OwnerBuckets {
      * group (the low halves of {@code order[0, n)}): each row's part is one contiguous run found by two binary
      * searches and read in place, and consecutive rows add into the same group's cells, which stay in cache.
      */
-    private void addSorted(BlockBuffer b, long @Nullable [] order, int n, int from, int to) {
+    private void addSorted(BlockBuffer b, long[] order, int n, int from, int to) {
         int[] ip = b.indptr();
         int[] idx = b.indices();
         float[] val = b.values();
@@ -311,7 +315,7 @@ final class OwnerBuckets {
         return new long[rows];
     }
 
-    private void giveBack(long @Nullable [] order) {
+    private void giveBack(long[] order) {
         synchronized (spareOrders) {
             if (spareOrders.size() < SPARE_ORDERS) {
                 spareOrders.push(order);
@@ -397,7 +401,7 @@ final class OwnerBuckets {
     private void release(Split s) {
         if (s.block != null) {
             s.block.release();
-            giveBack(s.order);
+            giveBack(Objects.requireNonNull(s.order, "a split left in its block has its row order"));
         }
     }
 
@@ -410,7 +414,8 @@ final class OwnerBuckets {
     /**
      * One block's entries by bucket: either copied ({@code [start[k], start[k + 1])} of cells and values) or left in
      * the block, {@code start} then counting (a sample of) the entries before each bucket and the low halves of
-     * {@code order[0, grouped)} listing the grouped rows group by group (high halves: their groups).
+     * {@code order[0, grouped)} listing the grouped rows group by group (high halves: their groups). So either
+     * {@code cells} and {@code values} are set (copied), or {@code block} and {@code order} are (left in the block).
      */
     private record Split(
             int[] start,

@@ -27,13 +27,13 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeoutException;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,7 +41,6 @@ import org.jspecify.annotations.Nullable;
  * ({@code info}), a full scan of X's blocks, and {@code calculate_qc_metrics} — counting how each case ends
  * ({@link FuzzOutcome}). Case {@code i} of seed {@code s} is always the same damage, so a defect can be replayed.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Fuzzer implements AutoCloseable {
 
     /** One case that ended in a defect: enough to replay it. */
@@ -182,7 +181,8 @@ public final class Fuzzer implements AutoCloseable {
         byte[] damaged = m.apply(base.bytes, base.layout, random);
         if (damaged == null) { // nothing to aim at: damage anywhere instead
             m = Mutation.ANY_RUN;
-            damaged = m.apply(base.bytes, base.layout, random);
+            damaged = Objects.requireNonNull(
+                    m.apply(base.bytes, base.layout, random), "ANY_RUN aims at the whole file, never null");
         }
         return new Case(base, m, caseSeed, damaged);
     }
@@ -214,7 +214,8 @@ public final class Fuzzer implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted", e);
         } catch (ExecutionException e) {
-            Throwable c = e.getCause();
+            // a FutureTask's ExecutionException always carries what the task threw
+            Throwable c = Objects.requireNonNull(e.getCause(), "the task's failure");
             what[0] = String.valueOf(c);
             if (c instanceof ScfluxFormatException) {
                 return FuzzOutcome.REJECTED;

@@ -8,7 +8,6 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
 import java.util.SplittableRandom;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,7 +15,6 @@ import org.jspecify.annotations.Nullable;
  * vocabulary. {@link #apply} returns the damaged bytes, or null when the file has no such part (dense X has no
  * indptr); the damage is decided by the random source only, so a seed replays a case.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 enum Mutation {
     /** A few bits flipped in the superblock or an object header (dataspaces, datatypes, layouts, attributes). */
     HEADER_BITS {
@@ -162,10 +160,11 @@ enum Mutation {
         "encoding-type", "encoding-version", "shape", "_index", "column-order", "ordered", "h5sparse_format"
     };
 
-    abstract byte[] damage(byte[] file, FileLayout layout, SplittableRandom random);
+    /** {@code file} damaged in place, or null when this mutation has nothing to aim at in it. */
+    abstract byte @Nullable [] damage(byte[] file, FileLayout layout, SplittableRandom random);
 
     /** {@code file} damaged (a copy), or null when this mutation has nothing to aim at in it. */
-    byte[] apply(byte[] file, FileLayout layout, SplittableRandom random) {
+    byte @Nullable [] apply(byte[] file, FileLayout layout, SplittableRandom random) {
         return damage(file.clone(), layout, random);
     }
 

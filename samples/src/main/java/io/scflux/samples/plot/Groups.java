@@ -10,7 +10,6 @@ import java.awt.BasicStroke;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.geom.Path2D;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
@@ -22,7 +21,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * palette, one legend entry each), or the values of a numeric one on the {@link Viridis} scale with a
  * {@link ColourBar} for key. Missing values are grey.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Groups {
 
     /** Categories beyond this many cannot be told apart by colour. */
@@ -148,6 +146,7 @@ final class Groups {
     }
 
     /** The key of a numeric colour, drawn beside the chart, or null when the chart's legend names the groups. */
+    @Nullable
     ColourBar bar() {
         return bar;
     }

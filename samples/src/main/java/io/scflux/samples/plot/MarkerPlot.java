@@ -17,7 +17,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYSeries;
@@ -27,7 +27,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * scanpy's {@code pl.rank_genes_groups} from {@code uns["rank_genes_groups"]}: a panel per group, its best genes'
  * scores against their rank with each gene's name upright above its score, four panels to a row on one score axis.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class MarkerPlot {
 
     /** Panels to a row, as scanpy's {@code ncols}. */
@@ -74,9 +73,10 @@ final class MarkerPlot {
      * the score axis runs from the lowest score shown to the highest plus 30 % of the range, room for the names.
      */
     static MarkerPlot of(AnnData data, int nGenes) {
-        Map<?, ?> results = (Map<?, ?>) data.uns().get(RankGenesGroups.KEY);
-        RecordArray names = (RecordArray) results.get("names");
-        RecordArray scores = (RecordArray) results.get("scores");
+        Map<?, ?> results =
+                (Map<?, ?>) Objects.requireNonNull(data.uns().get(RankGenesGroups.KEY), "missing() found the results");
+        RecordArray names = (RecordArray) Objects.requireNonNull(results.get("names"), "missing() found the names");
+        RecordArray scores = (RecordArray) Objects.requireNonNull(results.get("scores"), "missing() found the scores");
         List<Group> groups = new ArrayList<>();
         double lo = Double.POSITIVE_INFINITY;
         double hi = Double.NEGATIVE_INFINITY;

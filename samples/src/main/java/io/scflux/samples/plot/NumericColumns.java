@@ -8,10 +8,9 @@ import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.NullableColumn;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /** An obs column's numbers, as the plots colour and bin them: plain or nullable numeric columns, NaN where missing. */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class NumericColumns {
 
     private NumericColumns() {}
@@ -35,7 +34,8 @@ final class NumericColumns {
         return out;
     }
 
-    private static DenseArray values(Column column) {
+    /** The 1-d numeric values of {@code column}, or null when it holds no numbers. */
+    private static @Nullable DenseArray values(Column column) {
         DenseArray values =
                 column instanceof ArrayColumn a ? a.values() : column instanceof NullableColumn n ? n.values() : null;
         return values != null && values.ndim() == 1 && values.dtype().isNumeric() ? values : null;

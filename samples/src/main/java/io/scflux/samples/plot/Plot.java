@@ -24,9 +24,9 @@ import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Collectors;
 import javax.imageio.ImageIO;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import org.knowm.xchart.Histogram;
 import org.knowm.xchart.XYChart;
@@ -41,7 +41,6 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * each group's marker genes.
  * Axes tick at round numbers (1, 2 or 5 times a power of ten).
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public enum Plot {
     /** Histograms of total counts, genes per cell and, when the file has it, percent mitochondrial counts. */
     QC("qc") {
@@ -108,7 +107,7 @@ public enum Plot {
         @Override
         byte[] draw(AnnData data, PlotOptions options) {
             String color = options.color();
-            Object stored = data.obsm().get("X_pca");
+            Object stored = Objects.requireNonNull(data.obsm().get("X_pca"), "missing() found obsm X_pca");
             DenseArray pca = stored instanceof BlockSource s ? DenseArray.materialize(s) : (DenseArray) stored;
             int n = (int) pca.shape()[0];
             int k = (int) pca.shape()[1];
@@ -204,7 +203,7 @@ public enum Plot {
     }
 
     /** What this plot needs that {@code data} lacks (one line), or null when it can be drawn. */
-    public abstract String missing(AnnData data);
+    public abstract @Nullable String missing(AnnData data);
 
     abstract byte[] draw(AnnData data, PlotOptions options);
 

@@ -16,8 +16,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import org.jspecify.annotations.NullUnmarked;
-import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 
 /**
@@ -25,7 +23,6 @@ import picocli.CommandLine;
  * command line ({@code scflux: error: <line>}), the service (a failed job's event, a problem's detail) and the fuzzer,
  * so that each words the same failure alike.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class ErrorMessage {
 
     /** The reason the operating system gives for EMFILE. */
@@ -83,7 +80,7 @@ public final class ErrorMessage {
         return "SCFLUX_JAVA_OPTS=-Xmx" + Math.max(1, (bytes + (1L << 30) - 1) >> 30) + "g";
     }
 
-    private static @Nullable String message(Throwable e) {
+    private static String message(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof OutOfMemoryError m) {
                 return outOfMemory(m);
@@ -91,7 +88,8 @@ public final class ErrorMessage {
             if (t instanceof ScfluxFormatException
                     || t instanceof MemoryBudgetExceededException
                     || t instanceof ClusterException) {
-                return t.getMessage();
+                // made with a message (their constructors take one); the fallback keeps this line from failing
+                return t.getMessage() != null ? t.getMessage() : t.toString();
             }
             if (t instanceof NoSuchFileException f) {
                 return f.getFile() + ": no such file";
@@ -113,6 +111,6 @@ public final class ErrorMessage {
 
     /** {@code e}, a value a step refused, as the format error of {@code input}'s X: the file the value is in. */
     public static ScfluxFormatException inFile(Path input, InvalidValueException e) {
-        return new ScfluxFormatException(input.toString(), "/X", e.getMessage(), e);
+        return new ScfluxFormatException(input.toString(), "/X", String.valueOf(e.getMessage()), e);
     }
 }

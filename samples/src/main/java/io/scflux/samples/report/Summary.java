@@ -15,21 +15,20 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.jspecify.annotations.NullUnmarked;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What an {@code .h5ad} holds, read from its metadata alone (X is not read): the model {@code scflux info --json}
  * prints and its lines as anndata's repr lays them out. The fuzzer reads every damaged file through it, as info does.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Summary {
 
     private Summary() {}
 
     /** The JSON model of {@code data}: shape, X, obs and var columns with their types, the keys of the rest, raw. */
-    public static Map<String, Object> of(AnnData data) {
-        Map<String, Object> r = new LinkedHashMap<>();
+    public static Map<String, @Nullable Object> of(AnnData data) {
+        Map<String, @Nullable Object> r = new LinkedHashMap<>();
         r.put("n_obs", data.nObs());
         r.put("n_vars", data.nVars());
         r.put("x", data.x() == null ? null : matrix(data.x()));
@@ -42,7 +41,7 @@ public final class Summary {
         r.put("varp", List.copyOf(data.varp().keySet()));
         r.put("uns", List.copyOf(data.uns().keySet()));
         if (data.raw() != null) {
-            Map<String, Object> raw = new LinkedHashMap<>();
+            Map<String, @Nullable Object> raw = new LinkedHashMap<>();
             raw.put("n_vars", data.raw().var().size());
             raw.put("x", matrix(data.raw().x()));
             raw.put("var", columns(data.raw().var()));
@@ -53,8 +52,8 @@ public final class Summary {
         return r;
     }
 
-    private static Map<String, Object> matrix(BlockSource x) {
-        Map<String, Object> m = new LinkedHashMap<>();
+    private static Map<String, @Nullable Object> matrix(BlockSource x) {
+        Map<String, @Nullable Object> m = new LinkedHashMap<>();
         if (x instanceof FileMatrix f) {
             MatrixInfo info = f.info();
             m.put("encoding", info.encoding());
@@ -95,14 +94,14 @@ public final class Summary {
     /** The report as anndata's repr lays it out: one line per non-empty part. */
     @SuppressWarnings("unchecked")
     public static String text(AnnData data) {
-        Map<String, Object> r = of(data);
+        Map<String, @Nullable Object> r = of(data);
         StringBuilder sb = new StringBuilder("AnnData object with n_obs x n_vars = ")
                 .append(data.nObs())
                 .append(" x ")
                 .append(data.nVars())
                 .append('\n');
         sb.append("    X: ")
-                .append(r.get("x") == null ? "none" : matrixLine((Map<String, Object>) r.get("x")))
+                .append(r.get("x") == null ? "none" : matrixLine((Map<String, @Nullable Object>) r.get("x")))
                 .append('\n');
         for (String part : List.of("obs", "var", "uns", "obsm", "varm", "layers", "obsp", "varp")) {
             Object v = r.get(part);
@@ -110,7 +109,8 @@ public final class Summary {
             if (v instanceof Map<?, ?> columns) {
                 columns.forEach((k, type) -> items.add("'" + k + "' " + type));
             } else {
-                ((List<String>) v).forEach(k -> items.add("'" + k + "'"));
+                ((List<String>) Objects.requireNonNull(v, "of() puts every part"))
+                        .forEach(k -> items.add("'" + k + "'"));
             }
             if (!items.isEmpty()) {
                 sb.append("    ")
@@ -124,13 +124,14 @@ public final class Summary {
             sb.append("    raw: n_vars = ")
                     .append(raw.get("n_vars"))
                     .append(", X: ")
-                    .append(matrixLine((Map<String, Object>) raw.get("x")))
+                    .append(matrixLine(
+                            (Map<String, @Nullable Object>) Objects.requireNonNull(raw.get("x"), "of() puts raw's X")))
                     .append('\n');
         }
         return sb.toString();
     }
 
-    private static String matrixLine(@Nullable Map<String, Object> x) {
+    private static String matrixLine(Map<String, @Nullable Object> x) {
         StringBuilder sb = new StringBuilder();
         sb.append(x.get("encoding") == null ? "matrix" : x.get("encoding"))
                 .append(' ')

@@ -4,8 +4,8 @@
  */
 package io.scflux.samples.synth;
 
+import java.util.Objects;
 import java.util.SplittableRandom;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,7 +13,6 @@ import org.jspecify.annotations.Nullable;
  * {@link #select} draws the cell and which genes are nonzero; {@link #fill} then draws the counts. Selection uses no
  * draw that counting uses, so a row's nonzero count is known without drawing its values.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class RowSampler {
 
     /** Bound on the nonzero probability above which testing every gene of a band beats skipping through it. */
@@ -49,17 +48,18 @@ final class RowSampler {
      */
     int select(long row) {
         CountModel m = model;
-        rng = m.rowRandom(row);
-        int cell = m.drawCell(rng);
+        SplittableRandom r = m.rowRandom(row);
+        rng = r; // for fill
+        int cell = m.drawCell(r);
         int type = cell / m.spec.donors();
         int donor = cell % m.spec.donors();
-        double library = m.depth * m.donorDepth[donor] * lognormal(CountModel.LIBRARY_SIGMA);
-        double mtLibrary = library * lognormal(CountModel.MT_CELL_SIGMA);
+        double library = m.depth * m.donorDepth[donor] * lognormal(r, CountModel.LIBRARY_SIGMA);
+        double mtLibrary = library * lognormal(r, CountModel.MT_CELL_SIGMA);
         double[] w = m.weight[type];
         double[] effect = m.donorEffect[donor];
         n = 0;
         for (int gene : m.mtPosition) {
-            test(gene, mtLibrary * w[gene] * effect[gene], 1);
+            test(r, gene, mtLibrary * w[gene] * effect[gene], 1);
         }
         int[] order = m.order[type];
         int[] start = m.bandStart[type];
@@ -74,28 +74,28 @@ final class RowSampler {
             if (top >= DENSE_BAND) {
                 for (int k = start[b]; k < end; k++) {
                     int gene = order[k];
-                    test(gene, library * w[gene] * effect[gene], 1);
+                    test(r, gene, library * w[gene] * effect[gene], 1);
                 }
                 continue;
             }
             double rate = -Math.log1p(-top);
             for (int k = start[b]; ; k++) {
-                double skip = rng.nextExponential() / rate;
+                double skip = r.nextExponential() / rate;
                 k = skip >= end - k ? end : k + (int) skip;
                 if (k >= end) {
                     break;
                 }
                 int gene = order[k];
-                test(gene, library * w[gene] * effect[gene], top);
+                test(r, gene, library * w[gene] * effect[gene], top);
             }
         }
         return n;
     }
 
     /** Keeps {@code gene} with probability (its nonzero probability / {@code bound}). */
-    private void test(int gene, double mean, double bound) {
+    private void test(SplittableRandom r, int gene, double mean, double bound) {
         double zero = CountModel.zeroProbability(mean, model.log2Dispersion[gene]);
-        if (rng.nextDouble() * bound < 1 - zero) {
+        if (r.nextDouble() * bound < 1 - zero) {
             genes[n] = gene;
             means[n] = mean;
             zeros[n] = zero;
@@ -103,8 +103,8 @@ final class RowSampler {
         }
     }
 
-    private double lognormal(double sigma) {
-        return StrictMath.exp(sigma * rng.nextGaussian() - sigma * sigma / 2);
+    private static double lognormal(SplittableRandom r, double sigma) {
+        return StrictMath.exp(sigma * r.nextGaussian() - sigma * sigma / 2);
     }
 
     /**
@@ -112,9 +112,11 @@ final class RowSampler {
      * inversion) and writes them by ascending gene into {@code indices} and {@code values} from {@code offset}.
      */
     void fill(int[] indices, float[] values, int offset) {
+        SplittableRandom r =
+                Objects.requireNonNull(rng, "select draws the row's genes, and sets its random source, first");
         for (int i = 0; i < n; i++) {
             int gene = genes[i];
-            counts[gene] = positiveCount(means[i], zeros[i], model.dispersion[gene]);
+            counts[gene] = positiveCount(r, means[i], zeros[i], model.dispersion[gene]);
             present[gene >>> 6] |= 1L << gene;
         }
         int out = offset;
@@ -130,8 +132,8 @@ final class RowSampler {
     }
 
     /** An NB(mean, r) count drawn given that it is at least 1, walking the distribution from 1 up. */
-    private int positiveCount(double mean, double zero, double r) {
-        double u = zero + (1 - zero) * (1 - rng.nextDouble());
+    private static int positiveCount(SplittableRandom random, double mean, double zero, double r) {
+        double u = zero + (1 - zero) * (1 - random.nextDouble());
         double ratio = mean / (mean + r);
         double p = zero * r * ratio;
         double cdf = zero + p;

@@ -17,8 +17,8 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.List;
+import java.util.Objects;
 import java.util.regex.Pattern;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import reactor.netty.http.server.HttpServerRequest;
 import reactor.netty.http.server.HttpServerResponse;
@@ -32,7 +32,6 @@ import reactor.netty.http.server.HttpServerResponse;
  * opened on the URL {@code serve} prints goes on to the results pages and their images with the cookie alone; without
  * it, a 401. Tokens are compared in constant time, so that the time of a refusal tells nothing of the token.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Access {
 
     /** The query parameter that carries the token. */
@@ -47,14 +46,14 @@ final class Access {
     /** Access with {@code token}, which must be {@link #checkToken well formed}. */
     Access(@Nullable String token) {
         this.token = checkToken(token);
-        this.digest = sha256(token);
+        this.digest = sha256(this.token);
     }
 
     /**
      * {@code token} when it may be the service's: at least 16 characters, each a letter, digit, {@code .}, {@code _},
      * {@code ~} or {@code -} (it goes in URLs and a cookie as it is); else an IllegalArgumentException saying so.
      */
-    static String checkToken(String token) {
+    static String checkToken(@Nullable String token) {
         if (token == null || !WELL_FORMED.matcher(token).matches()) {
             throw new IllegalArgumentException(
                     "a token must have at least 16 characters, each a letter, a digit or " + "one of . _ ~ -");
@@ -105,7 +104,10 @@ final class Access {
 
     /** The cookie's name, with the server's port: the cookies of a host are shared by all its ports. */
     private static String cookieName(HttpServerRequest request) {
-        return "scflux-token-" + request.hostAddress().getPort();
+        // a request reaching a handler came in on the server's socket, so it has a local address
+        return "scflux-token-"
+                + Objects.requireNonNull(request.hostAddress(), "the server's address")
+                        .getPort();
     }
 
     private static @Nullable String bearer(HttpServerRequest request) {

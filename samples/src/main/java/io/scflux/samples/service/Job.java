@@ -31,7 +31,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
 import java.util.function.UnaryOperator;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -43,7 +42,6 @@ import reactor.core.scheduler.Scheduler;
  * folder. Its events are replayed to every subscriber from the first; {@link #cancel} stops it queued or running, and
  * the writer then leaves no output file.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Job {
 
     private final String id;

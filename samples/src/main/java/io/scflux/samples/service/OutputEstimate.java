@@ -14,6 +14,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The most bytes a job's output may take, estimated before the job runs from its input and its steps, so that a job
@@ -61,7 +62,7 @@ record OutputEstimate(long matrices, long annotations, long nObs, long nVars) {
      * After pca of {@code nComps} components (null: scanpy's default, at most {@link #DEFAULT_N_COMPS}): X_pca
      * (n_obs x n_comps), PCs (n_vars x n_comps) and the variances, float64.
      */
-    OutputEstimate withPca(Integer nComps) {
+    OutputEstimate withPca(@Nullable Integer nComps) {
         long n = nComps == null ? DEFAULT_N_COMPS : nComps;
         return new OutputEstimate(matrices, annotations + (nObs + nVars + 2) * n * 8, nObs, nVars);
     }
@@ -80,7 +81,7 @@ record OutputEstimate(long matrices, long annotations, long nObs, long nVars) {
      * gene): per group and ranked gene, the gene's name (as long as the longest var name) and four float64 fields,
      * and pts and pts_rest when asked (counted always: an upper bound).
      */
-    OutputEstimate withRankGenesGroups(AnnData data, String groupby, Integer nGenes) {
+    OutputEstimate withRankGenesGroups(AnnData data, String groupby, @Nullable Integer nGenes) {
         long genes = nGenes == null ? nVars : Math.min(nGenes, nVars);
         PackedStrings names = data.var().names();
         long name = 0;

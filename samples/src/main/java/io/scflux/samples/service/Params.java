@@ -118,7 +118,7 @@ final class Params {
      * Where {@code name} is, for an error: this object's field, or the shared one's when only it has it; for null (a
      * fault of no one parameter), this object's field.
      */
-    String fieldOf(String name) {
+    String fieldOf(@Nullable String name) {
         if (name == null) {
             return field;
         }

@@ -8,7 +8,6 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.samples.plot.Plot;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,7 +16,6 @@ import org.jspecify.annotations.Nullable;
  * plot the output lacks, what is missing. A small script marks each image loaded ({@code data-natural-width}) and the
  * hidden {@code #status} loaded or broken, which a browser test reads; a reader sees it only when a plot failed.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class ResultsPage {
 
     private static final String SCRIPT = """
@@ -98,7 +96,7 @@ final class ResultsPage {
                 + "</script>\n</body>\n</html>\n";
     }
 
-    private static void section(StringBuilder body, Job job, AnnData output, Plot plot, String color) {
+    private static void section(StringBuilder body, Job job, AnnData output, Plot plot, @Nullable String color) {
         String title = switch (plot) {
             case QC -> "Quality control";
             case HVG -> "Highly variable genes";

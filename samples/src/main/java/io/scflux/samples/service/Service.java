@@ -27,10 +27,10 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.jspecify.annotations.NullUnmarked;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
 import reactor.core.Disposable;
@@ -53,7 +53,6 @@ import reactor.netty.http.server.HttpServerResponse;
  * {@code work} scheduler, other file work and drawing on Reactor's bounded elastic one, so pages of finished jobs do
  * not wait for running ones.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 public final class Service implements Disposable {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -280,7 +279,7 @@ public final class Service implements Disposable {
      */
     private Publisher<Void> plot(HttpServerRequest request, HttpServerResponse response) {
         Job job = job(request);
-        String image = request.param("image");
+        String image = routed(request, "image");
         Plot plot;
         try {
             plot = Plot.of(image.endsWith(".png") ? image.substring(0, image.length() - ".png".length()) : image);
@@ -362,11 +361,17 @@ public final class Service implements Disposable {
                         .cache(data -> Duration.ofMillis(Long.MAX_VALUE), e -> Duration.ZERO, () -> Duration.ZERO));
     }
 
+    /** The path parameter {@code name} of {@code request}, which the route that handles it binds. */
+    private static String routed(HttpServerRequest request, String name) {
+        return Objects.requireNonNull(request.param(name), () -> "the route binds no " + name);
+    }
+
     /** The job of the request's {@code id}, or the 404 Problem. */
     private Job job(HttpServerRequest request) {
-        Job job = jobs.get(request.param("id"));
+        String id = routed(request, "id");
+        Job job = jobs.get(id);
         if (job == null) {
-            throw new Problem(HttpResponseStatus.NOT_FOUND, "Unknown job", "no job " + request.param("id"), "id");
+            throw new Problem(HttpResponseStatus.NOT_FOUND, "Unknown job", "no job " + id, "id");
         }
         return job;
     }

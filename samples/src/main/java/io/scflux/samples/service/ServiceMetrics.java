@@ -12,6 +12,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.hdf5.ReadStats;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The service's Micrometer meters, scraped in the Prometheus text format: the blocks the jobs process, as they go; the
@@ -53,7 +54,7 @@ final class ServiceMetrics {
     }
 
     /** Records a job that ended with {@code outcome} after {@code nanos} and what it read ({@code reads}, or null). */
-    void jobEnded(String outcome, long nanos, ReadStats reads) {
+    void jobEnded(String outcome, long nanos, @Nullable ReadStats reads) {
         if (reads != null) {
             blocks.increment(reads.blocksRead());
             bytes.increment(reads.bytesRead());

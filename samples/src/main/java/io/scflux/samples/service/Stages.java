@@ -7,7 +7,7 @@ package io.scflux.samples.service;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.jspecify.annotations.NullUnmarked;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The stages a job's events name: each step as it starts ({@code hvg}), then each pass over X within it, for what the
@@ -15,13 +15,12 @@ import org.jspecify.annotations.NullUnmarked;
  * columns, made when the write asks for them), a number after a name already used ({@code hvg (pass 2)}). Every pass
  * has a stage of its own, so that the progress under one stage never goes back.
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 final class Stages {
 
     private final Map<Integer, String> byPass = new HashMap<>();
     private final Map<String, Integer> passesNamed = new HashMap<>();
     private String step = "read";
-    private String current;
+    private @Nullable String current;
 
     /** The step {@code name} starts: the current stage. */
     synchronized void step(String name) {
@@ -33,7 +32,7 @@ final class Stages {
      * The stage of pass {@code pass}, which computes {@code name} (null: the current step's work); when it differs
      * from the current stage, it becomes the current one and {@code announce} receives it first.
      */
-    synchronized String of(int pass, String name, Consumer<String> announce) {
+    synchronized String of(int pass, @Nullable String name, Consumer<String> announce) {
         String stage = byPass.get(pass);
         if (stage == null) {
             String base = name == null || name.equals(step) ? step : step + ": " + name;

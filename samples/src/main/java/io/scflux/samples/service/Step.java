@@ -18,7 +18,6 @@ import io.scflux.samples.report.StepCatalogJson;
 import java.util.function.BiFunction;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import org.jspecify.annotations.NullUnmarked;
 import reactor.core.publisher.Mono;
 
 /**
@@ -32,7 +31,6 @@ import reactor.core.publisher.Mono;
  * @param params    the params they were read from (for the field an error names)
  * @param bound     the step's call
  */
-@NullUnmarked // its nullness is not annotated yet: NullAway skips it
 record Step(CatalogStep step, Arguments arguments, Params params, Bound bound) {
 
     /** A step with its options: computes on subscription, as the call the catalog makes. */
@@ -93,12 +91,12 @@ record Step(CatalogStep step, Arguments arguments, Params params, Bound bound) {
             case "pseudobulk" ->
                 (size, input) -> size.asPseudobulk(
                         input,
-                        arguments.get(PseudobulkOptions.SAMPLE_COL),
-                        arguments.get(PseudobulkOptions.GROUPS_COL));
+                        arguments.require(PseudobulkOptions.SAMPLE_COL),
+                        arguments.require(PseudobulkOptions.GROUPS_COL));
             case "rank_genes_groups" ->
                 (size, input) -> size.withRankGenesGroups(
                         input,
-                        arguments.get(RankGenesGroupsOptions.GROUPBY),
+                        arguments.require(RankGenesGroupsOptions.GROUPBY),
                         arguments.get(RankGenesGroupsOptions.N_GENES));
             default -> (size, input) -> size.withColumns();
         };

@@ -79,10 +79,8 @@ public final class CatalogStep {
             List<Parameter<?>> parameters,
             Function<Arguments, O> options,
             Kernel<O> kernel) {
-        Function<Arguments, Bound> bind = arguments -> {
-            O chosen = Objects.requireNonNull(options.apply(arguments));
-            return (data, streaming) -> kernel.apply(data, chosen, streaming);
-        };
+        Function<Arguments, Bound> bind =
+                withOptions(options, chosen -> (data, streaming) -> kernel.apply(data, chosen, streaming));
         return new CatalogStep(function, command, doc, parameters, bind, null, a -> List.of(), a -> List.of());
     }
 
@@ -97,11 +95,13 @@ public final class CatalogStep {
             List<Parameter<?>> parameters,
             Function<Arguments, O> options,
             CombiningKernel<O> kernel) {
-        Function<Arguments, Combined> combine = arguments -> {
-            O chosen = Objects.requireNonNull(options.apply(arguments));
-            return inputs -> kernel.apply(inputs, chosen);
-        };
+        Function<Arguments, Combined> combine = withOptions(options, chosen -> inputs -> kernel.apply(inputs, chosen));
         return new CatalogStep(function, command, doc, parameters, null, combine, a -> List.of(), a -> List.of());
+    }
+
+    /** The call {@code call} makes with the options {@code options} makes of the arguments, once per binding. */
+    private static <O, R> Function<Arguments, R> withOptions(Function<Arguments, O> options, Function<O, R> call) {
+        return arguments -> call.apply(Objects.requireNonNull(options.apply(arguments)));
     }
 
     /** This step, declaring the obs columns ({@code obs}) and var columns ({@code var}) it adds, for later steps. */

@@ -144,26 +144,20 @@ record JobRequest(
     /** Reads {@code input} (one dataset) or {@code inputs} (two or more) of {@code root} into the lists. */
     private static void readInputs(JsonNode root, DataFolder folder, List<String> inputs, List<Path> files) {
         JsonNode several = root.get("inputs");
-        if (several == null || several.isNull()) {
-            String input = root.path("input").isTextual() ? root.get("input").textValue() : null;
-            files.add(folder.dataset(input, "input"));
-            inputs.add(Objects.requireNonNull(input)); // dataset refuses a missing name
-            return;
-        }
-        if (root.has("input")) {
+        boolean one = several == null || several.isNull();
+        if (!one && root.has("input")) {
             throw new InvalidField("inputs", "give input (one dataset) or inputs (several), not both");
         }
-        if (!several.isArray() || several.size() < 2) {
+        if (!one && (!several.isArray() || several.size() < 2)) {
             throw new InvalidField("inputs", "inputs must be an array of two or more dataset names");
         }
-        if (several.size() > MAX_INPUTS) {
+        if (!one && several.size() > MAX_INPUTS) {
             throw new InvalidField("inputs", "a job has at most " + MAX_INPUTS + " inputs, got " + several.size());
         }
-        for (int i = 0; i < several.size(); i++) {
-            JsonNode name = several.get(i);
-            String field = "inputs[" + i + "]";
+        for (int i = 0; i < (one ? 1 : several.size()); i++) {
+            JsonNode name = one ? root.path("input") : several.get(i);
             String input = name.isTextual() ? name.textValue() : null;
-            files.add(folder.dataset(input, field));
+            files.add(folder.dataset(input, one ? "input" : "inputs[" + i + "]"));
             inputs.add(Objects.requireNonNull(input)); // dataset refuses a missing name
         }
     }

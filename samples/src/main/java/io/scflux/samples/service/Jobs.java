@@ -6,6 +6,7 @@ package io.scflux.samples.service;
 
 import io.scflux.core.Streaming;
 import io.scflux.core.cache.BlockCache;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -15,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
@@ -30,6 +33,9 @@ final class Jobs implements Disposable {
     private final Map<String, Job> byId = new ConcurrentHashMap<>();
     /** The ids in submission order (those forgotten are skipped when listed, and dropped now and then). */
     private final Deque<String> order = new ArrayDeque<>();
+
+    /** How long {@link #dispose} waits for the running jobs to end. */
+    static final Duration STOP_PATIENCE = Duration.ofSeconds(10);
 
     private final Sinks.Many<Job> queue = Sinks.many().unicast().onBackpressureBuffer();
     private final Disposable runner;
@@ -108,9 +114,21 @@ final class Jobs implements Disposable {
         return byId.get(id);
     }
 
+    /**
+     * Cancels every job and waits, up to {@link #STOP_PATIENCE}, until the running ones have ended: a running job ends
+     * once its writer has removed its temporary file, so a stopped service leaves nothing half-written behind (and a
+     * caller may delete the data folder once this returns). Blocking: not on an event loop.
+     */
     @Override
     public void dispose() {
-        byId.values().forEach(Job::cancel);
+        List<Job> known = List.copyOf(byId.values());
+        known.forEach(Job::cancel);
+        Flux.fromIterable(known)
+                .flatMap(job -> job.events().then())
+                .then()
+                .timeout(STOP_PATIENCE)
+                .onErrorResume(e -> Mono.empty())
+                .block();
         runner.dispose();
     }
 }

@@ -144,22 +144,30 @@ record JobRequest(
     /** Reads {@code input} (one dataset) or {@code inputs} (two or more) of {@code root} into the lists. */
     private static void readInputs(JsonNode root, DataFolder folder, List<String> inputs, List<Path> files) {
         JsonNode several = root.get("inputs");
-        boolean one = several == null || several.isNull();
-        if (!one && root.has("input")) {
+        if (several == null || several.isNull()) {
+            readInput(root.path("input"), "input", folder, inputs, files);
+            return;
+        }
+        if (root.has("input")) {
             throw new InvalidField("inputs", "give input (one dataset) or inputs (several), not both");
         }
-        if (!one && (!several.isArray() || several.size() < 2)) {
+        if (!several.isArray() || several.size() < 2) {
             throw new InvalidField("inputs", "inputs must be an array of two or more dataset names");
         }
-        if (!one && several.size() > MAX_INPUTS) {
+        if (several.size() > MAX_INPUTS) {
             throw new InvalidField("inputs", "a job has at most " + MAX_INPUTS + " inputs, got " + several.size());
         }
-        for (int i = 0; i < (one ? 1 : several.size()); i++) {
-            JsonNode name = one ? root.path("input") : several.get(i);
-            String input = name.isTextual() ? name.textValue() : null;
-            files.add(folder.dataset(input, one ? "input" : "inputs[" + i + "]"));
-            inputs.add(Objects.requireNonNull(input)); // dataset refuses a missing name
+        for (int i = 0; i < several.size(); i++) {
+            readInput(several.get(i), "inputs[" + i + "]", folder, inputs, files);
         }
+    }
+
+    /** Reads the dataset named by {@code name} (the request's {@code field}) into the lists. */
+    private static void readInput(
+            JsonNode name, String field, DataFolder folder, List<String> inputs, List<Path> files) {
+        String input = name.isTextual() ? name.textValue() : null;
+        files.add(folder.dataset(input, field));
+        inputs.add(Objects.requireNonNull(input)); // dataset refuses a missing name
     }
 
     /** The first input's name in the data folder, which names the output. */

@@ -13,11 +13,11 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 import reactor.core.scheduler.Scheduler;
 
@@ -127,7 +127,7 @@ final class Jobs implements Disposable {
                 .flatMap(job -> job.events().then())
                 .then()
                 .timeout(STOP_PATIENCE)
-                .onErrorResume(e -> Mono.empty())
+                .onErrorComplete(TimeoutException.class)
                 .block();
         runner.dispose();
     }

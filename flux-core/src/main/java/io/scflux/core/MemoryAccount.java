@@ -23,6 +23,7 @@ import org.jspecify.annotations.Nullable;
 public final class MemoryAccount implements AutoCloseable {
 
     private static final MemoryAccount HOST = new MemoryAccount("host", MemoryAccount::budget, null);
+    private static volatile long hostBudget;
 
     private final String name;
     private final LongSupplier cap;
@@ -54,14 +55,28 @@ public final class MemoryAccount implements AutoCloseable {
 
     /**
      * The process's host memory, capped at the memory budget: half the JVM's maximum heap (reading an array often
-     * takes a second copy of its bytes), or {@link Settings#memoryBudgetBytes}, read at each check.
+     * takes a second copy of its bytes), or the budget an edge set ({@link #useHostBudget}), read at each check.
      */
     public static MemoryAccount host() {
         return HOST;
     }
 
+    /**
+     * Caps {@link #host} at {@code bytes} from now on (0: half the JVM's maximum heap, the default): called by an edge,
+     * with its {@link Settings#memoryBudgetBytes}, before it runs anything. One cap per process, since every run in a
+     * JVM shares its heap.
+     *
+     * @param bytes the budget, or 0
+     */
+    public static void useHostBudget(long bytes) {
+        if (bytes < 0) {
+            throw new IllegalArgumentException("negative memory budget " + bytes);
+        }
+        hostBudget = bytes;
+    }
+
     private static long budget() {
-        long configured = Settings.current().memoryBudgetBytes();
+        long configured = hostBudget;
         return configured > 0 ? configured : Runtime.getRuntime().maxMemory() / 2;
     }
 

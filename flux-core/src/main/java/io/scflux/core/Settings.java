@@ -9,13 +9,13 @@ import java.nio.file.Paths;
 import java.util.Objects;
 
 /**
- * What the host sets for scflux in this JVM: the cache folder, the room the CSC inputs' row-major copies may take
- * there, the host memory budget, and whether a file another process holds open for writing is refused. Library code
- * reads these, never an environment variable or a system property: the edges (the command line and the service it
- * serves, which Python's package launches) read those once and {@link #use} what they make, and a library user who
- * sets nothing gets {@link #DEFAULT}. One value per process, not per run, because what they set is one per process:
- * the host memory account ({@link MemoryAccount#host}), the cache folder every run shares, the HDF5 library (which
- * reads {@code HDF5_USE_FILE_LOCKING} itself, so that scflux's check must follow the same variable).
+ * What the host sets for a scflux run: the cache folder, the room the CSC inputs' row-major copies may take there,
+ * the host memory budget, and whether a file another process holds open for writing is refused. Library code reads
+ * these, never an environment variable or a system property: the edges (the command line and the service it serves,
+ * which Python's package launches) read those once and pass what they make in the run context
+ * ({@link Streaming#settings}) and to the file API's opens and writes; a library user who passes none gets
+ * {@link #DEFAULT}. The memory budget is the one setting of the process rather than of a run, since every run in a JVM
+ * shares its heap: an edge gives it to the host account once ({@link MemoryAccount#useHostBudget}).
  *
  * @param cacheDir where scflux keeps what it writes besides its outputs (neither created nor checked here)
  * @param cacheMaxBytes the most bytes the row-major copies of CSC inputs may take together there
@@ -35,8 +35,6 @@ public record Settings(Path cacheDir, long cacheMaxBytes, long memoryBudgetBytes
     public static final Settings DEFAULT = new Settings(
             defaultCacheDir(Paths.get(System.getProperty("java.io.tmpdir"))), DEFAULT_CACHE_MAX_BYTES, 0, true);
 
-    private static volatile Settings current = DEFAULT;
-
     public Settings {
         Objects.requireNonNull(cacheDir, "cacheDir");
         if (cacheMaxBytes < 0 || memoryBudgetBytes < 0) {
@@ -54,24 +52,6 @@ public record Settings(Path cacheDir, long cacheMaxBytes, long memoryBudgetBytes
      */
     public static Path defaultCacheDir(Path tmp) {
         return tmp.resolve("scflux-cache-" + CacheFolder.user());
-    }
-
-    /**
-     * The settings in use in this JVM: those an edge gave {@link #use}, else {@link #DEFAULT}.
-     *
-     * @return the settings
-     */
-    public static Settings current() {
-        return current;
-    }
-
-    /**
-     * Makes {@code settings} the ones this JVM's runs read from now on: called by an edge, before it runs anything.
-     *
-     * @param settings the settings
-     */
-    public static void use(Settings settings) {
-        current = Objects.requireNonNull(settings, "settings");
     }
 
     /**

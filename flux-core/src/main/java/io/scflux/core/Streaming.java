@@ -14,14 +14,20 @@ import org.slf4j.LoggerFactory;
  * How a step streams its input: the {@link PlanTarget} its block plan is cut with, the {@link Execution} that
  * decodes and folds blocks, the {@link Backend} whose kernels do the arithmetic (the host unless a device is
  * chosen), the {@link Engine} its reductions run on (this JVM unless a cluster is chosen), and where a step's
- * warnings go (scanpy's {@code adata.X seems to be already log-transformed}...). The target decides the bits of a
+ * warnings go (scanpy's {@code adata.X seems to be already log-transformed}...), and the {@link Settings} an edge
+ * read from its environment (the cache folder a step spills to). The target decides the bits of a
  * result; the execution and the engine only its speed.
  *
  * <p>Warnings are logged (SLF4J, at warn) unless a caller passes its own place for them ({@link #withWarnings}): the
  * command line prints them as {@code scflux: warning: ...}.
  */
 public record Streaming(
-        PlanTarget target, Execution execution, Backend backend, Engine engine, Consumer<String> warnings) {
+        PlanTarget target,
+        Execution execution,
+        Backend backend,
+        Engine engine,
+        Consumer<String> warnings,
+        Settings settings) {
 
     private static final Logger LOG = LoggerFactory.getLogger(Streaming.class);
 
@@ -33,10 +39,11 @@ public record Streaming(
         Objects.requireNonNull(backend, "backend");
         Objects.requireNonNull(engine, "engine");
         Objects.requireNonNull(warnings, "warnings");
+        Objects.requireNonNull(settings, "settings");
     }
 
     /**
-     * Warnings to the log.
+     * Warnings to the log, {@link Settings#DEFAULT}'s settings.
      *
      * @param target the block sizes aimed at
      * @param execution the workers
@@ -44,7 +51,7 @@ public record Streaming(
      * @param engine where reductions run
      */
     public Streaming(PlanTarget target, Execution execution, Backend backend, Engine engine) {
-        this(target, execution, backend, engine, LOG::warn);
+        this(target, execution, backend, engine, LOG::warn, Settings.DEFAULT);
     }
 
     /**
@@ -75,7 +82,7 @@ public record Streaming(
      * @return this streaming with them
      */
     public Streaming withThreads(int threads) {
-        return new Streaming(target, Execution.threads(threads), backend, engine, warnings);
+        return new Streaming(target, Execution.threads(threads), backend, engine, warnings, settings);
     }
 
     /**
@@ -85,7 +92,7 @@ public record Streaming(
      * @return this streaming with it
      */
     public Streaming withTarget(PlanTarget t) {
-        return new Streaming(t, execution, backend, engine, warnings);
+        return new Streaming(t, execution, backend, engine, warnings, settings);
     }
 
     /**
@@ -95,7 +102,7 @@ public record Streaming(
      * @return this streaming with it
      */
     public Streaming withBackend(Backend b) {
-        return new Streaming(target, execution, b, engine, warnings);
+        return new Streaming(target, execution, b, engine, warnings, settings);
     }
 
     /**
@@ -105,7 +112,7 @@ public record Streaming(
      * @return this streaming with it
      */
     public Streaming withEngine(Engine e) {
-        return new Streaming(target, execution, backend, e, warnings);
+        return new Streaming(target, execution, backend, e, warnings, settings);
     }
 
     /**
@@ -115,7 +122,18 @@ public record Streaming(
      * @return this streaming with it
      */
     public Streaming withWarnings(Consumer<String> to) {
-        return new Streaming(target, execution, backend, engine, to);
+        return new Streaming(target, execution, backend, engine, to, settings);
+    }
+
+    /**
+     * This streaming with {@code s}: the cache folder its steps spill to, and the settings an edge read for the files
+     * the run opens and writes.
+     *
+     * @param s the settings
+     * @return this streaming with them
+     */
+    public Streaming withSettings(Settings s) {
+        return new Streaming(target, execution, backend, engine, warnings, s);
     }
 
     /**

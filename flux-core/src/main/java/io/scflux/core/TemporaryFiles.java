@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * and created under one lock that the hook takes too, so the hook never runs between the two; once it has run, no
  * file is created. A SIGKILL runs no hook: every temporary file is named with its owner's pid
  * ({@link TemporaryName}), and {@link TemporaryName#removeStale} deletes those of dead processes, at the next write in an output's
- * folder and whenever the cache folder is opened ({@link #openScratchDir()}).
+ * folder and whenever the cache folder is opened ({@link #openScratchDir}).
  */
 public final class TemporaryFiles {
 
@@ -46,25 +46,15 @@ public final class TemporaryFiles {
     private TemporaryFiles() {}
 
     /**
-     * Where scflux keeps what it writes besides its outputs (CSC files' row-major copies, operators' spills):
-     * {@link Settings#cacheDir}. The folder is neither created nor checked: see {@link #openScratchDir()}.
+     * The cache folder {@code dir} ({@link Settings#cacheDir}), ready to write in: created owner-only (mode 0700) when
+     * missing, refused when another user owns it or group or others may write it (the folder a symlink names
+     * included), and rid of the temporary files that killed runs left there ({@link TemporaryName#removeStale}).
      *
-     * @return the cache folder's path
-     */
-    public static Path scratchDir() {
-        return Settings.current().cacheDir();
-    }
-
-    /**
-     * The {@link #scratchDir()}, ready to write in: created owner-only (mode 0700) when missing, refused when another
-     * user owns it or group or others may write it (the folder a symlink names included), and rid of the temporary
-     * files that killed runs left there ({@link TemporaryName#removeStale}).
-     *
+     * @param dir the cache folder
      * @return the cache folder
      * @throws UncheckedIOException one line naming the folder when it cannot be created or is refused
      */
-    public static Path openScratchDir() {
-        Path dir = scratchDir();
+    public static Path openScratchDir(Path dir) {
         try {
             CacheFolder.open(dir);
         } catch (IOException e) {
@@ -75,12 +65,12 @@ public final class TemporaryFiles {
     }
 
     /**
-     * Refuses the {@link #scratchDir()}, when it exists, as {@link #openScratchDir()} would; creates nothing.
+     * Refuses the cache folder {@code dir}, when it exists, as {@link #openScratchDir} would; creates nothing.
      *
+     * @param dir the cache folder
      * @throws UncheckedIOException one line naming the folder and what is wrong with it
      */
-    public static void checkScratchDir() {
-        Path dir = scratchDir();
+    public static void checkScratchDir(Path dir) {
         if (Files.exists(dir) || Files.isSymbolicLink(dir)) {
             try {
                 CacheFolder.check(dir);

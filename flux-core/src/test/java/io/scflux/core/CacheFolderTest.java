@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.scflux.core.test.CacheDir;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +17,7 @@ import java.nio.file.Paths;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,19 +30,6 @@ class CacheFolderTest {
 
     @TempDir
     Path tmp;
-
-    /** Puts the setting back after each test, which points it where it needs. */
-    private CacheDir cacheDir;
-
-    @BeforeEach
-    void save() {
-        cacheDir = CacheDir.at(tmp.resolve("cache"));
-    }
-
-    @AfterEach
-    void restore() {
-        cacheDir.close();
-    }
 
     /** This user's uid, as {@code id -u} prints it: independent of the JVM's view. */
     private static String idU() throws IOException, InterruptedException {
@@ -64,8 +48,7 @@ class CacheFolderTest {
     }
 
     private static String refusal(Path dir) {
-        Settings.use(Settings.current().withCacheDir(dir));
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, TemporaryFiles::openScratchDir);
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> TemporaryFiles.openScratchDir(dir));
         assertEquals(1, e.getMessage().lines().count(), e.getMessage());
         return e.getMessage();
     }
@@ -73,7 +56,7 @@ class CacheFolderTest {
     /** Prints the cache folder as a fresh JVM sees it, after opening it, and its mode. */
     static final class Probe {
         public static void main(String[] args) throws IOException {
-            Path dir = TemporaryFiles.openScratchDir();
+            Path dir = TemporaryFiles.openScratchDir(Settings.DEFAULT.cacheDir());
             System.out.println(dir + " " + PosixFilePermissions.toString(Files.getPosixFilePermissions(dir)));
         }
     }
@@ -103,11 +86,10 @@ class CacheFolderTest {
     @Test
     void aFolderSetByTheUserIsCreatedOwnerOnlyTooAndReused() throws IOException {
         Path dir = tmp.resolve("a").resolve("cache");
-        Settings.use(Settings.current().withCacheDir(dir));
-        assertEquals(dir, TemporaryFiles.openScratchDir());
+        assertEquals(dir, TemporaryFiles.openScratchDir(dir));
         assertEquals("rwx------", mode(dir));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
-        assertEquals(dir, TemporaryFiles.openScratchDir(), "readable by others, but only its owner writes it");
+        assertEquals(dir, TemporaryFiles.openScratchDir(dir), "readable by others, but only its owner writes it");
     }
 
     @Test
@@ -133,7 +115,7 @@ class CacheFolderTest {
                 refusal(dir));
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xrwx"));
         assertTrue(refusal(dir).startsWith(dir + ": the cache folder may be written by others (mode rwxr-xrwx)"));
-        UncheckedIOException e = assertThrows(UncheckedIOException.class, TemporaryFiles::checkScratchDir);
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> TemporaryFiles.checkScratchDir(dir));
         assertTrue(e.getMessage().startsWith(dir + ": the cache folder may be written by others"), e.getMessage());
     }
 
@@ -150,8 +132,7 @@ class CacheFolderTest {
         Path mine = Files.createDirectory(tmp.resolve("mine"));
         Files.setPosixFilePermissions(mine, PosixFilePermissions.fromString("rwx------"));
         Path good = Files.createSymbolicLink(tmp.resolve("good"), mine);
-        Settings.use(Settings.current().withCacheDir(good));
-        assertEquals(good, TemporaryFiles.openScratchDir());
+        assertEquals(good, TemporaryFiles.openScratchDir(good));
         Path dangling = Files.createSymbolicLink(tmp.resolve("dangling"), tmp.resolve("nowhere"));
         assertTrue(
                 refusal(dangling).startsWith(dangling + ": the cache folder is not a folder (a symlink to "),

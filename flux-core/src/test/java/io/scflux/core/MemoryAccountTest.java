@@ -16,8 +16,7 @@ class MemoryAccountTest {
     @Test
     void theHostIsCappedAtHalfTheMaximumHeapUnlessConfigured() {
         assertEquals(Runtime.getRuntime().maxMemory() / 2, MemoryAccount.host().cap());
-        Settings before = Settings.current();
-        Settings.use(before.withMemoryBudgetBytes(3L << 20));
+        MemoryAccount.useHostBudget(3L << 20);
         try {
             assertEquals(3L << 20, MemoryAccount.host().cap(), "read at each check");
             assertEquals(393_216, MemoryAccount.host().requireArray(393_216, 8, "exactly 3 MiB"));
@@ -40,7 +39,7 @@ class MemoryAccountTest {
                 pass.close();
             }
         } finally {
-            Settings.use(before);
+            MemoryAccount.useHostBudget(0);
         }
     }
 

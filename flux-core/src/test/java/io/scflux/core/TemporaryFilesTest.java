@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.scflux.core.test.CacheDir;
 import io.scflux.core.test.Logs;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,8 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,18 +26,6 @@ class TemporaryFilesTest {
 
     @TempDir
     Path cache;
-
-    private CacheDir cacheDir;
-
-    @BeforeEach
-    void isolate() {
-        cacheDir = CacheDir.at(cache);
-    }
-
-    @AfterEach
-    void restore() {
-        cacheDir.close();
-    }
 
     /** The pid of a process that has exited. */
     private static long deadPid() throws IOException, InterruptedException {
@@ -93,7 +78,7 @@ class TemporaryFilesTest {
             assertTrue(p.waitFor(30, TimeUnit.SECONDS));
             assertEquals(137, p.exitValue(), "killed by SIGKILL");
             assertTrue(Files.exists(Path.of(line)), "a SIGKILL leaves it");
-            Logs.during(TemporaryFiles::openScratchDir);
+            Logs.during(() -> TemporaryFiles.openScratchDir(cache));
             assertEquals(List.of(), names(), "the next opening of the folder removed it");
         } finally {
             p.destroyForcibly();
@@ -137,7 +122,7 @@ class TemporaryFilesTest {
             for (String n : others) {
                 Files.writeString(cache.resolve(n), "kept");
             }
-            List<String> log = Logs.during(() -> assertEquals(cache, TemporaryFiles.openScratchDir()));
+            List<String> log = Logs.during(() -> assertEquals(cache, TemporaryFiles.openScratchDir(cache)));
             assertEquals(2, log.size(), log.toString());
             assertTrue(
                     log.stream().allMatch(l -> l.contains("the unfinished file of a run that was killed")),

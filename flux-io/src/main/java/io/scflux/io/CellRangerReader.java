@@ -9,6 +9,7 @@ import io.jhdf.api.Group;
 import io.jhdf.api.Node;
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.Settings;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
 import io.scflux.core.anndata.CategoricalColumn;
@@ -63,12 +64,14 @@ final class CellRangerReader {
     }
 
     /** The container of a Cell Ranger {@code file}: names and var columns in memory, the counts left in the file. */
-    static AnnData read(Path file, HdfFile root, CellRangerOptions options) {
+    static AnnData read(Path file, HdfFile root, CellRangerOptions options, Settings settings) {
         Node matrix = Hdf5.childOrNull(root, V3_GROUP);
-        return matrix != null && matrix.isGroup() ? v3(file, (Group) matrix, options) : legacy(file, root, options);
+        return matrix != null && matrix.isGroup()
+                ? v3(file, (Group) matrix, options, settings)
+                : legacy(file, root, options, settings);
     }
 
-    private static AnnData v3(Path file, Group matrix, CellRangerOptions options) {
+    private static AnnData v3(Path file, Group matrix, CellRangerOptions options, Settings settings) {
         Node features = Hdf5.child(matrix, "features");
         String[] names = ArrayReader.strings(Hdf5.child(features, "name"));
         String[] types = ArrayReader.strings(Hdf5.child(features, "feature_type"));
@@ -114,10 +117,10 @@ final class CellRangerReader {
                 options.genome() == null ? null : columns.get("genome"),
                 options.genome(),
                 options.gexOnly() ? types : null);
-        return container(file, matrix, names, columns, flags, keep);
+        return container(file, matrix, names, columns, flags, keep, settings);
     }
 
-    private static AnnData legacy(Path file, Group root, CellRangerOptions options) {
+    private static AnnData legacy(Path file, Group root, CellRangerOptions options, Settings settings) {
         List<String> genomes = legacyGenomes(root);
         String genome = options.genome();
         if (genome == null) {
@@ -140,7 +143,7 @@ final class CellRangerReader {
                     "expected " + names.length + " gene ids (one per gene " + "name), found "
                             + columns.get("gene_ids").length);
         }
-        return container(file, group, names, columns, Map.of(), null);
+        return container(file, group, names, columns, Map.of(), null, settings);
     }
 
     /** The groups of the root that hold a Cell Ranger 2 matrix, in file order. */
@@ -193,9 +196,10 @@ final class CellRangerReader {
             String[] allNames,
             Map<String, String[]> columns,
             Map<String, boolean[]> flags,
-            int @Nullable [] keep) {
+            int @Nullable [] keep,
+            Settings settings) {
         ArrayReader.Names barcodes = ArrayReader.names(Hdf5.child(group, "barcodes"));
-        BlockSource counts = FileMatrices.open(file, group);
+        BlockSource counts = FileMatrices.open(file, group, settings);
         if (counts.nRows() != barcodes.size() || counts.nCols() != allNames.length) {
             throw Hdf5.error(
                     group,

@@ -6,6 +6,7 @@ package io.scflux.io;
 
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
+import io.scflux.core.Settings;
 import io.scflux.io.hdf5.ArrayReader;
 import io.scflux.io.hdf5.Hdf5;
 import java.nio.file.Path;
@@ -26,11 +27,13 @@ final class ElementReader {
     static final int MAX_DEPTH = 64;
 
     private final Path file;
+    private final Settings settings;
     /** The dict groups being read, innermost first: a member that is one of them is a cycle of hard links. */
     private final ArrayDeque<Group> ancestors = new ArrayDeque<>();
 
-    ElementReader(Path file) {
+    ElementReader(Path file, Settings settings) {
         this.file = file;
+        this.settings = settings;
     }
 
     /** The element at {@code node}: a map, frame, dense array, column, record map or {@link FileMatrix}. */
@@ -103,6 +106,6 @@ final class ElementReader {
 
     /** The matrix at {@code node}, streamed from the file. */
     FileMatrix matrix(Node node) {
-        return Hdf5.guard(node, () -> FileMatrices.open(file, node));
+        return Hdf5.guard(node, () -> FileMatrices.open(file, node, settings));
     }
 }

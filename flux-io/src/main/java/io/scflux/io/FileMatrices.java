@@ -11,6 +11,7 @@ import io.jhdf.api.Node;
 import io.jhdf.exceptions.HdfException;
 import io.scflux.core.DType;
 import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.Settings;
 import io.scflux.io.hdf5.ArrayReader;
 import io.scflux.io.hdf5.CsrArrays;
 import io.scflux.io.hdf5.CsrStore;
@@ -34,8 +35,8 @@ final class FileMatrices {
 
     private FileMatrices() {}
 
-    /** The matrix at {@code element} of {@code file}. */
-    static FileMatrix open(Path file, String element) {
+    /** The matrix at {@code element} of {@code file}, a CSC one copied by rows under {@code settings}. */
+    static FileMatrix open(Path file, String element, Settings settings) {
         if (!Files.isRegularFile(file)) {
             throw new ScfluxFormatException(file.toString(), element, "no such file");
         }
@@ -46,7 +47,7 @@ final class FileMatrices {
             } catch (HdfException e) {
                 throw new ScfluxFormatException(file.toString(), element, "no such element", e);
             }
-            return open(file, node);
+            return open(file, node, settings);
         } catch (ScfluxFormatException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -61,13 +62,13 @@ final class FileMatrices {
      * The matrix stored at {@code node} of an open file. The returned matrix does not keep {@code node}'s file
      * open: each reader opens its own handle, and fails if the file has changed meanwhile.
      */
-    static FileMatrix open(Path file, Node node) {
+    static FileMatrix open(Path file, Node node, Settings settings) {
         FileStamp stamp = FileStamp.of(file);
         try {
             if (node instanceof Dataset ds) {
-                return dense(file, ds, stamp);
+                return dense(file, ds, stamp, settings);
             }
-            return sparse(file, (Group) node, stamp);
+            return sparse(file, (Group) node, stamp, settings);
         } catch (ScfluxFormatException e) {
             throw e;
         } catch (HdfException
@@ -80,7 +81,7 @@ final class FileMatrices {
         }
     }
 
-    private static FileMatrix dense(Path file, Dataset ds, FileStamp stamp) {
+    private static FileMatrix dense(Path file, Dataset ds, FileStamp stamp, Settings settings) {
         String enc = Hdf5.encodingType(ds);
         if (enc != null && !enc.equals("array")) {
             throw Hdf5.error(ds, "expected a matrix (encoding-type array, csr_matrix or csc_matrix), found " + enc);
@@ -102,13 +103,13 @@ final class FileMatrices {
                 array.compression(),
                 array.isChunked());
         String element = Hdf5.path(ds);
-        return new DenseFileMatrix(file, element, info, array, stamp, shipped(file, element));
+        return new DenseFileMatrix(file, element, info, array, stamp, shipped(file, element, settings));
     }
 
-    private static FileMatrix sparse(Path file, Group group, FileStamp stamp) {
+    private static FileMatrix sparse(Path file, Group group, FileStamp stamp, Settings settings) {
         String enc = Hdf5.encodingType(group);
         if (enc == null && isCellRanger(group)) {
-            return cellRanger(file, group, stamp);
+            return cellRanger(file, group, stamp, settings);
         }
         long[] shape;
         if (enc == null && Hdf5.stringAttr(group, "h5sparse_format") != null) {
@@ -155,7 +156,7 @@ final class FileMatrices {
         String element = Hdf5.path(group);
         if (csr) {
             CsrStore store = new CsrStore(file, stamp, arrays);
-            return new SparseFileMatrix(file, element, info, stamp, stats -> store, shipped(file, element));
+            return new SparseFileMatrix(file, element, info, stamp, stats -> store, shipped(file, element, settings));
         }
         return new SparseFileMatrix(
                 file,
@@ -163,8 +164,8 @@ final class FileMatrices {
                 info,
                 stamp,
                 stats -> TransposedStore.ensure(
-                        file, element, stamp, arrays, stats, TransposedStore.DEFAULT_BUCKET_ENTRIES),
-                shipped(file, element));
+                        file, element, stamp, arrays, stats, TransposedStore.DEFAULT_BUCKET_ENTRIES, settings),
+                shipped(file, element, settings));
     }
 
     /** A Cell Ranger matrix group: no attributes, a {@code shape} dataset, {@code barcodes} and the CSC arrays. */
@@ -180,7 +181,7 @@ final class FileMatrices {
      * is stored. Its {@code shape} is a dataset of two integers; int32 counts are declared float32, as scanpy reads
      * them.
      */
-    private static FileMatrix cellRanger(Path file, Group group, FileStamp stamp) {
+    private static FileMatrix cellRanger(Path file, Group group, FileStamp stamp, Settings settings) {
         Node shapeNode = Hdf5.child(group, "shape");
         io.scflux.core.anndata.DenseArray shapeArray = ArrayReader.vector(shapeNode);
         if (shapeArray.length() != 2 || !shapeArray.dtype().isInteger()) {
@@ -215,7 +216,8 @@ final class FileMatrices {
         DType declared = data.dtype() == DType.INT32 ? DType.FLOAT32 : data.dtype();
         CsrStore store = new CsrStore(file, stamp, arrays);
         String element = Hdf5.path(group);
-        return new SparseFileMatrix(file, element, info, declared, stamp, stats -> store, shipped(file, element));
+        return new SparseFileMatrix(
+                file, element, info, declared, stamp, stats -> store, shipped(file, element, settings));
     }
 
     private static StoredArray member(Group group, String name, FileStamp stamp) {
@@ -236,23 +238,30 @@ final class FileMatrices {
         return (int) n;
     }
 
-    /** What a matrix of {@code file}'s {@code element} ships as to another JVM ({@link Shipped}). */
-    static Serializable shipped(Path file, String element) {
-        return new Shipped(file, element);
+    /** What a matrix of {@code file}'s {@code element}, opened under {@code settings}, ships as to another JVM. */
+    static Serializable shipped(Path file, String element, Settings settings) {
+        return new Shipped(file, element, settings);
     }
 
     /**
-     * A file matrix as it crosses to another JVM: its file's absolute path and its element, opened again there (which
-     * must see the same path). Handed to each matrix made here, so that the matrices do not name their opener.
+     * A file matrix as it crosses to another JVM: its file's absolute path, its element and the settings it was opened
+     * under, opened again there with them (which must see the same path). Handed to each matrix made here, so that
+     * the matrices do not name their opener.
      */
-    private record Shipped(String file, String element) implements Serializable {
+    private record Shipped(String file, String element, String cacheDir, long cacheMaxBytes, boolean fileLocking)
+            implements Serializable {
 
-        Shipped(Path file, String element) {
-            this(file.toAbsolutePath().toString(), element);
+        Shipped(Path file, String element, Settings settings) {
+            this(
+                    file.toAbsolutePath().toString(),
+                    element,
+                    settings.cacheDir().toString(),
+                    settings.cacheMaxBytes(),
+                    settings.fileLocking());
         }
 
         private Object readResolve() {
-            return open(Path.of(file), element);
+            return open(Path.of(file), element, new Settings(Path.of(cacheDir), cacheMaxBytes, 0, fileLocking));
         }
     }
 }

@@ -5,6 +5,8 @@
 package io.scflux.io;
 
 import io.scflux.core.Pass;
+import io.scflux.core.Settings;
+import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.io.transposed.TransposedStore;
 import java.io.IOException;
@@ -34,7 +36,20 @@ public final class H5ad {
 
     /** As {@link #open(Path)}, a Cell Ranger file read with {@code cellRanger}. */
     public static Mono<AnnData> open(Path file, CellRangerOptions cellRanger) {
-        return Mono.fromCallable(() -> read(file, cellRanger)).subscribeOn(Schedulers.boundedElastic());
+        return open(file, cellRanger, Settings.DEFAULT);
+    }
+
+    /**
+     * As {@link #open(Path, CellRangerOptions)}, under the settings an edge read ({@link Streaming#settings}): the
+     * cache folder and room of a CSC matrix's row-major copy, and whether another process's write lock is honoured.
+     *
+     * @param file the {@code .h5ad} or Cell Ranger {@code .h5}
+     * @param cellRanger how a Cell Ranger file is read
+     * @param settings the run's settings
+     * @return the container, read on subscription
+     */
+    public static Mono<AnnData> open(Path file, CellRangerOptions cellRanger, Settings settings) {
+        return Mono.fromCallable(() -> read(file, cellRanger, settings)).subscribeOn(Schedulers.boundedElastic());
     }
 
     /**
@@ -55,7 +70,19 @@ public final class H5ad {
      * ({@link io.scflux.io.safety.FileGuard}).
      */
     public static AnnData read(Path file, CellRangerOptions cellRanger) {
-        return H5adReader.read(file, cellRanger);
+        return read(file, cellRanger, Settings.DEFAULT);
+    }
+
+    /**
+     * As {@link #read(Path, CellRangerOptions)}, under the settings an edge read ({@link Streaming#settings}).
+     *
+     * @param file the {@code .h5ad} or Cell Ranger {@code .h5}
+     * @param cellRanger how a Cell Ranger file is read
+     * @param settings the run's settings
+     * @return the container
+     */
+    public static AnnData read(Path file, CellRangerOptions cellRanger, Settings settings) {
+        return H5adReader.read(file, cellRanger, settings);
     }
 
     /** True when {@code file} is a Cell Ranger feature-barcode matrix ({@code .h5}) rather than an {@code .h5ad}. */
@@ -64,34 +91,35 @@ public final class H5ad {
     }
 
     /**
-     * The folder of the row-major copies scflux makes of CSC matrices to read them by rows: {@code -Dscflux.cache.dir},
-     * else {@code $SCFLUX_CACHE_DIR}, else {@code scflux-cache-<uid>} in {@code $TMPDIR} (else in
-     * {@code java.io.tmpdir}), created owner-only and refused when others may write it
-     * ({@link io.scflux.core.TemporaryFiles#openScratchDir()}). A copy is replaced when its source changes and checked
-     * against its checksums as it is read; {@link #transposedStores} lists them for a user to remove.
+     * The row-major copies scflux makes of CSC matrices to read them by rows, in the cache folder
+     * {@link Settings#cacheDir} (created owner-only and refused when others may write it: see
+     * {@link io.scflux.core.TemporaryFiles#openScratchDir}), for a user to list or remove. A copy is replaced when its
+     * source changes and checked against its checksums as it is read; making one first removes the least recently
+     * used ones past {@link Settings#cacheMaxBytes}.
      *
-     * @return the folder, which may not exist yet
+     * @param settings the cache folder's settings
+     * @return the copies' paths, by name (none when the folder does not exist)
+     * @throws IOException when the folder cannot be listed
      */
-    public static Path transposedCacheDir() {
-        return TransposedStore.cacheDir();
-    }
-
-    /**
-     * The most bytes the row-major copies may take together ({@code $SCFLUX_CACHE_MAX}, {@code -Dscflux.cache.max},
-     * default 64 GiB): making a copy first removes the least recently used ones past it.
-     */
-    public static long transposedCacheMax() {
-        return TransposedStore.maxBytes();
-    }
-
-    /** The row-major copies of CSC matrices in {@link #transposedCacheDir()}. */
-    public static List<Path> transposedStores() throws IOException {
-        return TransposedStore.stores();
+    public static List<Path> transposedStores(Settings settings) throws IOException {
+        return TransposedStore.stores(settings.cacheDir());
     }
 
     /** One matrix element ({@code /X}, {@code /layers/counts}, {@code /raw/X}...) of {@code file}. */
     public static FileMatrix openMatrix(Path file, String element) {
-        return FileMatrices.open(file, element);
+        return openMatrix(file, element, Settings.DEFAULT);
+    }
+
+    /**
+     * As {@link #openMatrix(Path, String)}, under the settings an edge read.
+     *
+     * @param file the file
+     * @param element the matrix's HDF5 path
+     * @param settings the run's settings
+     * @return the matrix, read by blocks from the file
+     */
+    public static FileMatrix openMatrix(Path file, String element, Settings settings) {
+        return FileMatrices.open(file, element, settings);
     }
 
     /** Writes {@code data} to {@code target} with default options; see {@link #write(AnnData, Path, WriteOptions)}. */

@@ -8,6 +8,7 @@ import io.jhdf.HdfFile;
 import io.jhdf.api.Group;
 import io.jhdf.api.Node;
 import io.scflux.core.ScfluxFormatException;
+import io.scflux.core.Settings;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.Raw;
@@ -29,19 +30,22 @@ final class H5adReader {
 
     private final ElementReader elements;
 
-    private H5adReader(Path file) {
-        this.elements = new ElementReader(file);
+    private H5adReader(Path file, Settings settings) {
+        this.elements = new ElementReader(file, settings);
     }
 
-    /** {@code file}'s container; a Cell Ranger file is read with {@code cellRanger} ({@link CellRangerReader}). */
-    static AnnData read(Path file, CellRangerOptions cellRanger) {
-        FileGuard.checkNotLocked(file);
+    /**
+     * {@code file}'s container, opened under {@code settings}; a Cell Ranger file is read with {@code cellRanger}
+     * ({@link CellRangerReader}).
+     */
+    static AnnData read(Path file, CellRangerOptions cellRanger, Settings settings) {
+        FileGuard.checkNotLocked(file, settings);
         try (HdfFile hdf = open(file)) {
             return Hdf5.guard(
                     hdf,
                     () -> CellRangerReader.isCellRanger(hdf)
-                            ? CellRangerReader.read(file, hdf, cellRanger)
-                            : new H5adReader(file).read(hdf));
+                            ? CellRangerReader.read(file, hdf, cellRanger, settings)
+                            : new H5adReader(file, settings).read(hdf));
         }
     }
 

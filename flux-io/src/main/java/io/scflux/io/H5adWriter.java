@@ -51,8 +51,13 @@ final class H5adWriter {
      */
     static Mono<Void> writeInPlace(AnnData data, Path file, WriteOptions options) {
         Objects.requireNonNull(file, "file");
-        return Mono.defer(() ->
-                write(data, FileGuard.inPlaceTarget(file), true, options, WriteLayout.INT32_LIMIT, DiskSpace::of));
+        return Mono.defer(() -> write(
+                data,
+                FileGuard.inPlaceTarget(file, options.settings()),
+                true,
+                options,
+                WriteLayout.INT32_LIMIT,
+                DiskSpace::of));
     }
 
     private static Mono<Void> write(
@@ -138,7 +143,8 @@ final class H5adWriter {
                                     .concatMap(m -> matrices.apply(file, m))))
                     .then(onHdf5Thread(out, o -> {
                         if (inPlace) {
-                            FileGuard.checkNotLocked(target); // whoever opened it for writing meanwhile keeps it
+                            FileGuard.checkNotLocked(
+                                    target, options.settings()); // whoever opened it for writing meanwhile keeps it
                         }
                         o.commit();
                     }))

@@ -7,13 +7,16 @@ package io.scflux.io;
 import io.scflux.core.Execution;
 import io.scflux.core.InvalidOptionException;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Settings;
 import java.util.Objects;
 
 /**
  * How an {@code .h5ad} is written: compression of the large datasets ({@code none} or {@code gzip} with a level),
- * and the block plan and execution used to stream X and layers.
+ * the block plan and execution used to stream X and layers, and the settings an edge read (whether a file another
+ * process holds open for writing is refused as the target of an in-place rewrite: {@link Settings#fileLocking}).
  */
-public record WriteOptions(Compression compression, int gzipLevel, PlanTarget plan, Execution execution) {
+public record WriteOptions(
+        Compression compression, int gzipLevel, PlanTarget plan, Execution execution, Settings settings) {
 
     /** Filters for the large datasets (X, layers, obsm). */
     public enum Compression {
@@ -22,26 +25,31 @@ public record WriteOptions(Compression compression, int gzipLevel, PlanTarget pl
     }
 
     public static final WriteOptions DEFAULT =
-            new WriteOptions(Compression.NONE, 4, PlanTarget.DEFAULT, Execution.sequential());
+            new WriteOptions(Compression.NONE, 4, PlanTarget.DEFAULT, Execution.sequential(), Settings.DEFAULT);
 
     public WriteOptions {
         Objects.requireNonNull(compression, "compression");
         Objects.requireNonNull(plan, "plan");
         Objects.requireNonNull(execution, "execution");
+        Objects.requireNonNull(settings, "settings");
         if (gzipLevel < 0 || gzipLevel > 9) {
             throw new InvalidOptionException("gzip level must be in [0, 9], got " + gzipLevel);
         }
     }
 
     public WriteOptions withCompression(Compression c) {
-        return new WriteOptions(c, gzipLevel, plan, execution);
+        return new WriteOptions(c, gzipLevel, plan, execution, settings);
     }
 
     public WriteOptions withPlan(PlanTarget p) {
-        return new WriteOptions(compression, gzipLevel, p, execution);
+        return new WriteOptions(compression, gzipLevel, p, execution, settings);
     }
 
     public WriteOptions withExecution(Execution e) {
-        return new WriteOptions(compression, gzipLevel, plan, e);
+        return new WriteOptions(compression, gzipLevel, plan, e, settings);
+    }
+
+    public WriteOptions withSettings(Settings s) {
+        return new WriteOptions(compression, gzipLevel, plan, execution, s);
     }
 }

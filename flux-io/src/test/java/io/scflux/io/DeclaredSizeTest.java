@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.scflux.core.MemoryAccount;
 import io.scflux.core.MemoryBudgetExceededException;
-import io.scflux.core.Settings;
 import io.scflux.core.Streaming;
 import io.scflux.io.hdf5.ArrayReader;
 import io.scflux.io.test.TestFixtures;
@@ -44,15 +44,14 @@ class DeclaredSizeTest {
         MemoryBudgetExceededException names = assertThrows(MemoryBudgetExceededException.class, () -> H5ad.read(file));
         assertTrue(names.getMessage().startsWith(file + ": /var/_index: "), names.getMessage());
         FileMatrix x = H5ad.openMatrix(file, "/X");
-        Settings before = Settings.current();
-        Settings.use(before.withMemoryBudgetBytes(1024L << 20)); // below the 4 GiB row whatever the test JVM's heap
+        MemoryAccount.useHostBudget(1024L << 20); // below the 4 GiB row whatever the test JVM's heap
         try {
             MemoryBudgetExceededException row = assertThrows(
                     MemoryBudgetExceededException.class,
                     () -> Streaming.DEFAULT.blocks(x).blockFirst());
             assertTrue(row.getMessage().startsWith(file + ": /X: rows 0..1 would need 4096.0 MiB"), row.getMessage());
         } finally {
-            Settings.use(before);
+            MemoryAccount.useHostBudget(0);
         }
     }
 }

@@ -12,7 +12,6 @@ import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.core.test.BlockSourceContract;
 import java.lang.reflect.Array;
 import java.nio.file.Path;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,9 +26,9 @@ class FileMatrixContractTest {
     @TempDir
     static Path cache;
 
-    @BeforeAll
-    static void isolateTransposedStores() {
-        Settings.use(Settings.current().withCacheDir(cache));
+    /** The settings whose cache folder keeps this class's transposed stores apart. */
+    static Settings isolated() {
+        return Settings.DEFAULT.withCacheDir(cache);
     }
 
     /** The matrix at /X as jhdf decodes it: CSR and CSC groups through their arrays, dense through getData. */
@@ -108,7 +107,7 @@ class FileMatrixContractTest {
 
         @Override
         protected BlockSource source() {
-            return H5ad.openMatrix(Fixtures.path(fixture()), "/X");
+            return H5ad.openMatrix(Fixtures.path(fixture()), "/X", isolated());
         }
 
         @Override

@@ -16,7 +16,6 @@ import io.scflux.core.Settings;
 import io.scflux.core.anndata.CsrMatrix;
 import java.nio.file.Path;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,13 +27,13 @@ class FileMatrixTest {
     @TempDir
     static Path cache;
 
-    @BeforeAll
-    static void isolateTransposedStores() {
-        Settings.use(Settings.current().withCacheDir(cache));
+    /** The settings whose cache folder keeps this class's transposed stores apart. */
+    static Settings isolated() {
+        return Settings.DEFAULT.withCacheDir(cache);
     }
 
     private static FileMatrix x(String fixture) {
-        return H5ad.openMatrix(Fixtures.path(fixture), "/X");
+        return H5ad.openMatrix(Fixtures.path(fixture), "/X", isolated());
     }
 
     @ParameterizedTest

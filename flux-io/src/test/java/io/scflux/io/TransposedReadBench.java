@@ -26,9 +26,9 @@ final class TransposedReadBench {
     public static void main(String[] args) throws Exception {
         int passes = args.length > 0 ? Integer.parseInt(args[0]) : 30;
         Path work = Files.createTempDirectory("scflux-bench");
-        Settings.use(Settings.current().withCacheDir(work.resolve("cache")));
+        Settings settings = Settings.DEFAULT.withCacheDir(work.resolve("cache"));
         Path csc = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
-        FileMatrix m = H5ad.openMatrix(csc, "/X");
+        FileMatrix m = H5ad.openMatrix(csc, "/X", settings);
         BlockPlan plan = m.plan();
         long[] nanos = new long[passes];
         double sum = 0;
@@ -45,7 +45,7 @@ final class TransposedReadBench {
         long[] sorted = nanos.clone();
         Arrays.sort(sorted);
         long bytes = 0;
-        for (Path s : TransposedStore.stores()) {
+        for (Path s : TransposedStore.stores(settings.cacheDir())) {
             bytes += Files.size(s);
         }
         System.out.printf(

@@ -42,9 +42,16 @@ class TransposedStoreTest {
     @TempDir
     Path work;
 
+    /** The settings this test's matrices are opened under: its own cache folder, and room a test may bound. */
+    private Settings settings;
+
     @BeforeEach
     void isolate() {
-        Settings.use(Settings.current().withCacheDir(cache));
+        settings = Settings.DEFAULT.withCacheDir(cache);
+    }
+
+    private FileMatrix open(Path file) {
+        return H5ad.openMatrix(file, "/X", settings);
     }
 
     private List<Path> stores() throws IOException {
@@ -56,23 +63,22 @@ class TransposedStoreTest {
     @Test
     void buildsOnceAndReusesWhileTheFileIsUnchanged() throws IOException {
         Path csc = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
-        FileMatrix first = H5ad.openMatrix(csc, "/X");
-        CsrMatrix expected =
-                Fixtures.collect(H5ad.openMatrix(Fixtures.path("synth-3k.int64.h5ad"), "/X"), PlanTarget.DEFAULT, 1);
+        FileMatrix first = open(csc);
+        CsrMatrix expected = Fixtures.collect(open(Fixtures.path("synth-3k.int64.h5ad")), PlanTarget.DEFAULT, 1);
         Fixtures.assertSameMatrix(expected, Fixtures.collect(first, PlanTarget.ofChunkNnz(50_000), 2));
         List<Path> built = stores();
         assertEquals(1, built.size());
         long readToBuild = first.stats().bytesRead();
         assertTrue(readToBuild > Files.size(csc) / 2, "building read the CSC data");
 
-        FileMatrix again = H5ad.openMatrix(csc, "/X");
+        FileMatrix again = open(csc);
         again.plan();
         assertEquals(built, stores());
         assertTrue(again.stats().bytesRead() < Files.size(csc) / 10, "reuse reads only the store's indptr");
 
         Files.setLastModifiedTime(
                 csc, FileTime.fromMillis(Files.getLastModifiedTime(csc).toMillis() + 5000));
-        FileMatrix changed = H5ad.openMatrix(csc, "/X");
+        FileMatrix changed = open(csc);
         Fixtures.assertSameMatrix(expected, Fixtures.collect(changed, PlanTarget.DEFAULT, 1));
         List<Path> rebuilt = stores();
         assertEquals(1, rebuilt.size(), "the stale store was removed");
@@ -82,7 +88,7 @@ class TransposedStoreTest {
     @Test
     void spillingThroughManyBucketsGivesTheSameRows() {
         Path file = Fixtures.path("synth-3k.csc-gzip.h5ad");
-        CsrMatrix inMemory = Fixtures.collect(H5ad.openMatrix(file, "/X"), PlanTarget.DEFAULT, 1);
+        CsrMatrix inMemory = Fixtures.collect(open(file), PlanTarget.DEFAULT, 1);
         FileStamp stamp = FileStamp.of(file);
         CsrArrays csc;
         try (HdfFile hdf = new HdfFile(file);
@@ -97,8 +103,8 @@ class TransposedStoreTest {
                     s);
             assertEquals("csc_matrix", Hdf5.encodingType(x));
         }
-        Settings.use(Settings.current().withCacheDir(work));
-        CsrStore store = TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(), 40_000);
+        Settings spill = settings.withCacheDir(work);
+        CsrStore store = TransposedStore.ensure(file, "/X-spilled", stamp, csc, new ReadStats(), 40_000, spill);
         MatrixInfo info = new MatrixInfo(
                 "csc_matrix",
                 io.scflux.core.DType.FLOAT32,
@@ -110,7 +116,7 @@ class TransposedStoreTest {
                 "gzip",
                 true);
         FileMatrix spilled =
-                new SparseFileMatrix(file, "/X", info, stamp, stats -> store, FileMatrices.shipped(file, "/X"));
+                new SparseFileMatrix(file, "/X", info, stamp, stats -> store, FileMatrices.shipped(file, "/X", spill));
         Fixtures.assertSameMatrix(inMemory, Fixtures.collect(spilled, PlanTarget.ofChunkNnz(70_000), 3));
         try (var left = Files.list(work)) {
             assertEquals(
@@ -147,54 +153,43 @@ class TransposedStoreTest {
         Path a = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
         Path b = Files.copy(a, work.resolve("b.h5ad"));
         Path c = Files.copy(a, work.resolve("c.h5ad"));
-        H5ad.openMatrix(a, "/X").plan();
+        open(a).plan();
         Path storeOfA = stores().get(0);
         long one = Files.size(storeOfA);
-        H5ad.openMatrix(b, "/X").plan();
+        open(b).plan();
         assertEquals(2, stores().size());
         // a is used again (later than b): b is then the least recently used; a reader's view of a's copy holds
         FileStamp before = FileStamp.of(storeOfA);
         java.nio.file.attribute.BasicFileAttributeView view =
                 Files.getFileAttributeView(storeOfA, java.nio.file.attribute.BasicFileAttributeView.class);
         view.setTimes(null, FileTime.fromMillis(0), null);
-        H5ad.openMatrix(a, "/X").plan();
+        open(a).plan();
         assertEquals(before.toString(), FileStamp.of(storeOfA).toString(), "reuse leaves the copy's stamp");
-        Settings settings = Settings.current();
-        Settings.use(settings.withCacheMaxBytes(2 * one + one / 2));
-        try {
-            FileMatrix third = H5ad.openMatrix(c, "/X");
-            Fixtures.assertSameMatrix(
-                    Fixtures.collect(H5ad.openMatrix(a, "/X"), PlanTarget.DEFAULT, 1),
-                    Fixtures.collect(third, PlanTarget.DEFAULT, 1));
-            List<Path> left = stores();
-            assertEquals(2, left.size(), left.toString());
-            assertTrue(left.contains(storeOfA), "a's copy, used last, stays: " + left);
-            long total = 0;
-            for (Path p : left) {
-                total += Files.size(p);
-            }
-            assertTrue(total <= 2 * one + one / 2, total + " bytes under the bound");
-        } finally {
-            Settings.use(settings);
+        settings = settings.withCacheMaxBytes(2 * one + one / 2);
+        FileMatrix third = open(c);
+        Fixtures.assertSameMatrix(
+                Fixtures.collect(open(a), PlanTarget.DEFAULT, 1), Fixtures.collect(third, PlanTarget.DEFAULT, 1));
+        List<Path> left = stores();
+        assertEquals(2, left.size(), left.toString());
+        assertTrue(left.contains(storeOfA), "a's copy, used last, stays: " + left);
+        long total = 0;
+        for (Path p : left) {
+            total += Files.size(p);
         }
+        assertTrue(total <= 2 * one + one / 2, total + " bytes under the bound");
     }
 
     @Test
     void aCopyLargerThanTheBoundIsAnErrorNamingTheSetting() throws IOException {
         Path a = Files.copy(Fixtures.path("synth-3k.csc-gzip.h5ad"), work.resolve("a.h5ad"));
-        Settings before = Settings.current();
-        Settings.use(before.withCacheMaxBytes(1024));
-        try {
-            RuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(
-                    RuntimeException.class, () -> H5ad.openMatrix(a, "/X").plan());
-            assertTrue(
-                    e.getMessage().contains(a.toString())
-                            && e.getMessage().contains("SCFLUX_CACHE_MAX")
-                            && e.getMessage().contains("1024 bytes"),
-                    e.getMessage());
-            assertEquals(List.of(), stores());
-        } finally {
-            Settings.use(before);
-        }
+        settings = settings.withCacheMaxBytes(1024);
+        RuntimeException e =
+                org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, () -> open(a).plan());
+        assertTrue(
+                e.getMessage().contains(a.toString())
+                        && e.getMessage().contains("SCFLUX_CACHE_MAX")
+                        && e.getMessage().contains("1024 bytes"),
+                e.getMessage());
+        assertEquals(List.of(), stores());
     }
 }

@@ -8,9 +8,9 @@ import io.scflux.core.Settings;
 import java.nio.file.Path;
 
 /**
- * The cache folder pointed at a test's own folder, and put back as it was when closed: for the library
- * ({@link Settings#cacheDir}) and for a command line run in this JVM ({@code -Dscflux.cache.dir}, which it reads).
- * Tests of the cache's copies, spills and checks share the JVM with tests that use the default folder.
+ * A test's own cache folder: the {@link Settings} that name it, for the library calls a test passes them to, and the
+ * same folder for a command line run in this JVM ({@code -Dscflux.cache.dir}, which it reads), put back as it was
+ * when closed. Tests of the cache's copies, spills and checks share the JVM with tests that use the default folder.
  */
 public final class CacheDir implements AutoCloseable {
 
@@ -28,19 +28,26 @@ public final class CacheDir implements AutoCloseable {
      * Points the cache folder at {@code dir} until {@link #close}.
      *
      * @param dir the folder (it need not exist)
-     * @return what puts the setting back
+     * @return the settings naming it, and what puts the property back
      */
     public static CacheDir at(Path dir) {
-        CacheDir before = new CacheDir(Settings.current(), System.getProperty(PROPERTY));
-        Settings.use(Settings.current().withCacheDir(dir));
+        CacheDir before = new CacheDir(Settings.DEFAULT.withCacheDir(dir), System.getProperty(PROPERTY));
         System.setProperty(PROPERTY, dir.toString());
         return before;
     }
 
-    /** Puts the settings back as they were before {@link #at}. */
+    /**
+     * The settings of the library with this cache folder.
+     *
+     * @return {@link Settings#DEFAULT} but for the folder
+     */
+    public Settings settings() {
+        return settings;
+    }
+
+    /** Puts the property back as it was before {@link #at}. */
     @Override
     public void close() {
-        Settings.use(settings);
         if (property == null) {
             System.clearProperty(PROPERTY);
         } else {

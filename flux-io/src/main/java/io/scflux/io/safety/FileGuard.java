@@ -159,10 +159,11 @@ public final class FileGuard {
      * write lock), as h5py refuses it.
      *
      * @param file a file to read, or to rewrite in place
+     * @param settings whether locks are honoured ({@link Settings#fileLocking}): not checked when they are not
      * @throws UncheckedIOException of a {@link FileSystemException} naming the file and the process that holds it
      */
-    public static void checkNotLocked(Path file) {
-        if (!Settings.current().fileLocking()) {
+    public static void checkNotLocked(Path file, Settings settings) {
+        if (!settings.fileLocking()) {
             return;
         }
         OptionalLong holder = writeLockHolder(file);
@@ -262,9 +263,10 @@ public final class FileGuard {
      * which must be a regular file no other process holds open for writing.
      *
      * @param file the file to rewrite
+     * @param settings whether another process's write lock is honoured
      * @return its real path
      */
-    public static Path inPlaceTarget(Path file) {
+    public static Path inPlaceTarget(Path file, Settings settings) {
         Path real;
         try {
             real = file.toRealPath();
@@ -275,7 +277,7 @@ public final class FileGuard {
             throw new UncheckedIOException(e);
         }
         checkOutput(real);
-        checkNotLocked(real);
+        checkNotLocked(real, settings);
         return real;
     }
 

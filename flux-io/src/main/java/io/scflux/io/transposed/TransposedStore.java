@@ -91,19 +91,14 @@ public final class TransposedStore {
         return ExactValues.mayLose(input) ? input : DType.FLOAT32;
     }
 
-    /** Where stores live: {@link TemporaryFiles#scratchDir()} (neither created nor checked). */
-    public static Path cacheDir() {
-        return TemporaryFiles.scratchDir();
-    }
-
-    /** The most bytes the stores may take together: {@link Settings#cacheMaxBytes}. */
-    public static long maxBytes() {
-        return Settings.current().cacheMaxBytes();
-    }
-
-    /** The stores in {@link #cacheDir()} (none when it does not exist), by name. */
-    public static List<Path> stores() throws IOException {
-        Path dir = cacheDir();
+    /**
+     * The stores in the cache folder {@code dir} (none when it does not exist), by name.
+     *
+     * @param dir the cache folder ({@link Settings#cacheDir})
+     * @return the stores' paths
+     * @throws IOException when the folder cannot be listed
+     */
+    public static List<Path> stores(Path dir) throws IOException {
         List<Path> out = new ArrayList<>();
         if (Files.isDirectory(dir)) {
             try (DirectoryStream<Path> all = Files.newDirectoryStream(dir, "transposed-*.csr")) {
@@ -116,16 +111,22 @@ public final class TransposedStore {
 
     /**
      * The CSR store of the CSC element {@code csc} (whose "rows" are the matrix's columns), built if it does not
-     * exist yet for this version of the file.
+     * exist yet for this version of the file, in {@code settings}' cache folder and within its room.
      */
     public static CsrStore ensure(
-            Path file, String element, FileStamp stamp, CsrArrays csc, ReadStats stats, long bucketEntries) {
+            Path file,
+            String element,
+            FileStamp stamp,
+            CsrArrays csc,
+            ReadStats stats,
+            long bucketEntries,
+            Settings settings) {
         long rows = csc.nCols();
         int cols = Math.toIntExact(csc.nRows());
         long nnz = csc.nnz();
         DType values = valueType(csc.data().dtype());
         int width = values.size();
-        Path dir = TemporaryFiles.openScratchDir();
+        Path dir = TemporaryFiles.openScratchDir(settings.cacheDir());
         String base = "transposed-" + hash(file.toAbsolutePath().normalize() + "\0" + element);
         Path target = dir.resolve(base + "-" + hash(stamp.size() + ":" + stamp.modifiedMillis()) + ".csr");
         String source = file + ":" + element;
@@ -140,7 +141,7 @@ public final class TransposedStore {
                 Files.getFileAttributeView(target, BasicFileAttributeView.class)
                         .setTimes(null, FileTime.fromMillis(System.currentTimeMillis()), null);
             } else {
-                makeRoom(dir, size(rows, nnz, width), maxBytes(), file + ":" + element);
+                makeRoom(dir, size(rows, nnz, width), settings.cacheMaxBytes(), file + ":" + element);
                 LOG.info(
                         "{}:{} is stored by columns (CSC): writing its row-major copy ({} x {}, {} entries, {}) to {}",
                         file,

@@ -76,8 +76,8 @@ class CacheChecksumTest {
     }
 
     /** The input read through its copy, on one thread: a refusal is one error, none dropped by another thread. */
-    private static CsrMatrix read(Path file) {
-        return Fixtures.collect(H5ad.openMatrix(file, "/X"), PlanTarget.ofChunkNnz(50_000), 1);
+    private CsrMatrix read(Path file) {
+        return Fixtures.collect(H5ad.openMatrix(file, "/X", cacheDir.settings()), PlanTarget.ofChunkNnz(50_000), 1);
     }
 
     /** Flips one bit in each of {@code count} bytes drawn from {@code [from, to)} by {@code seed}. */

@@ -77,7 +77,7 @@ final class RangeSpill implements AutoCloseable {
 
     /**
      * A spill for ranges of {@code totals[r]} records in {@code dir}, which exists
-     * ({@link TemporaryFiles#openScratchDir()}); refused with the room it needs when the file system has less.
+     * ({@link TemporaryFiles#openScratchDir}); refused with the room it needs when the file system has less.
      */
     static RangeSpill open(Path dir, long[] totals) {
         long records = 0;

@@ -147,7 +147,10 @@ final class RankSums {
                             .concatMap(i -> r.pass(x, i, streaming), 1)
                             .then()
                     : Mono.using(
-                            () -> RangeSpill.open(TemporaryFiles.openScratchDir(), r.rangeTotals()),
+                            () -> RangeSpill.open(
+                                    TemporaryFiles.openScratchDir(
+                                            streaming.settings().cacheDir()),
+                                    r.rangeTotals()),
                             spill -> r.scatter(x, spill, streaming)
                                     .then(Flux.range(0, r.ranges.size())
                                             .concatMap(i -> r.fromSpill(spill, i, streaming), 1)

@@ -4,6 +4,7 @@
  */
 package io.scflux.samples.cli;
 
+import io.scflux.core.Settings;
 import io.scflux.core.TemporaryFiles;
 import io.scflux.core.TemporaryName;
 import io.scflux.io.H5ad;
@@ -56,9 +57,10 @@ final class CacheCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "cache takes list or clear, got '" + action + "'");
         }
         PrintWriter out = spec.commandLine().getOut();
-        Path dir = H5ad.transposedCacheDir();
-        TemporaryFiles.checkScratchDir();
-        List<Path> stores = H5ad.transposedStores();
+        Settings settings = GlobalOptions.of(spec).settings();
+        Path dir = settings.cacheDir();
+        TemporaryFiles.checkScratchDir(dir);
+        List<Path> stores = H5ad.transposedStores(settings);
         long bytes = 0;
         for (Path p : stores) {
             bytes += Files.size(p);
@@ -67,7 +69,7 @@ final class CacheCommand implements Callable<Integer> {
             case "list" -> {
                 out.printf(
                         "%s: %d cop%s of CSC matrices, %,d bytes (bound: %,d bytes)%n",
-                        dir, stores.size(), stores.size() == 1 ? "y" : "ies", bytes, H5ad.transposedCacheMax());
+                        dir, stores.size(), stores.size() == 1 ? "y" : "ies", bytes, settings.cacheMaxBytes());
                 for (Path p : stores) {
                     out.printf("  %s  %,d bytes%n", p.getFileName(), Files.size(p));
                 }

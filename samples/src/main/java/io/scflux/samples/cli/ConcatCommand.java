@@ -85,13 +85,7 @@ final class ConcatCommand implements Callable<Integer>, StepCommand {
         if (result.x() != null) {
             result.setX(global.progress(spec.commandLine().getErr()).track(result.x()));
         }
-        H5ad.write(
-                        result,
-                        output,
-                        WriteOptions.DEFAULT
-                                .withCompression(compression)
-                                .withPlan(global.planTarget())
-                                .withExecution(global.execution()))
+        H5ad.write(result, output, global.writeOptions(compression, global.planTarget()))
                 .block();
         spec.commandLine()
                 .getOut()

@@ -10,6 +10,7 @@ import io.scflux.core.HostBackend;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Printable;
+import io.scflux.core.Settings;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.backend.BackendChoice;
@@ -17,6 +18,7 @@ import io.scflux.core.backend.Backends;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.CellRangerOptions;
 import io.scflux.io.H5ad;
+import io.scflux.io.WriteOptions;
 import io.scflux.io.safety.FileGuard;
 import io.scflux.samples.report.ErrorMessage;
 import io.scflux.samples.report.Progress;
@@ -153,13 +155,38 @@ final class GlobalOptions {
 
     /** Chosen by {@link #backend} when a command asks for it. */
     private @Nullable Backend backend;
+    /** What the environment set ({@link Environment#settings}), read once before the command runs. */
+    private Settings settings = Settings.DEFAULT;
 
     /**
      * The container of {@code file}, an {@code .h5ad} or a Cell Ranger {@code .h5} (read with {@code --all-features}
      * and {@code --genome}); an I/O error when it is not a readable file.
      */
     AnnData read(Path file) throws IOException {
-        return H5ad.read(readable(file), cellRanger());
+        return H5ad.read(readable(file), cellRanger(), settings);
+    }
+
+    /** Makes {@code s} the settings of every run of this command line: called once, before the command runs. */
+    void useSettings(Settings s) {
+        settings = s;
+        MemoryAccount.useHostBudget(s.memoryBudgetBytes());
+    }
+
+    /** The settings the environment set, passed to every file this command line opens and writes. */
+    Settings settings() {
+        return settings;
+    }
+
+    /**
+     * How the command writes its output: {@code compression}, blocks cut for {@code plan} and streamed on
+     * {@code --threads} workers, under the environment's settings.
+     */
+    WriteOptions writeOptions(WriteOptions.Compression compression, PlanTarget plan) {
+        return WriteOptions.DEFAULT
+                .withCompression(compression)
+                .withPlan(plan)
+                .withExecution(execution())
+                .withSettings(settings);
     }
 
     /** How a Cell Ranger input is read: {@code --all-features}, {@code --genome}. */
@@ -243,7 +270,9 @@ final class GlobalOptions {
     /** How an operator streams X: {@code --chunk-nnz} (cut smaller to fit a device), {@code --threads}, the backend. */
     Streaming streaming(PrintWriter err) {
         Backend b = backend();
-        return new Streaming(b.target(planTarget()), execution(), b).withWarnings(warnings(err));
+        return new Streaming(b.target(planTarget()), execution(), b)
+                .withWarnings(warnings(err))
+                .withSettings(settings);
     }
 
     /**

@@ -277,7 +277,8 @@ abstract class OpCommand implements Callable<Integer>, StepCommand {
                             WriteOptions.DEFAULT
                                     .withCompression(compression)
                                     .withPlan(streaming.target())
-                                    .withExecution(streaming.execution()))
+                                    .withExecution(streaming.execution())
+                                    .withSettings(streaming.settings()))
                     .block();
         } catch (InvalidValueException e) {
             throw ErrorMessage.inFile(input, e);

@@ -55,7 +55,8 @@ final class PackBench implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--repeat must be at least 1, got " + repeat);
         }
         PlanTarget target = GlobalOptions.of(spec).planTarget();
-        FileMatrix x = H5ad.openMatrix(GlobalOptions.readable(file), "/X");
+        FileMatrix x = H5ad.openMatrix(
+                GlobalOptions.readable(file), "/X", GlobalOptions.of(spec).settings());
         BlockPlan plan = x.plan(target);
         long started = System.nanoTime();
         PackedMatrix packed = PackedMatrix.from(x, target);

@@ -72,7 +72,7 @@ final class ReadBench implements Callable<Integer> {
         Execution execution = global.execution();
         PlanTarget target = global.planTarget();
         long opened = System.nanoTime();
-        FileMatrix x = H5ad.openMatrix(GlobalOptions.readable(file), element);
+        FileMatrix x = H5ad.openMatrix(GlobalOptions.readable(file), element, global.settings());
         BlockSource tracked = global.progress(spec.commandLine().getErr()).track(x);
         BlockPlan plan = tracked.plan(target);
         double planSeconds = (System.nanoTime() - opened) / 1e9;

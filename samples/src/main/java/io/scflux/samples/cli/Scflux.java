@@ -5,7 +5,6 @@
 package io.scflux.samples.cli;
 
 import io.scflux.core.Printable;
-import io.scflux.core.Settings;
 import io.scflux.samples.report.ErrorKind;
 import io.scflux.samples.report.ErrorMessage;
 import java.io.PrintWriter;
@@ -159,7 +158,8 @@ public final class Scflux implements Runnable {
             GlobalOptions.of(cl.getCommandSpec()).verbosity(); // -v with -q is a usage error, whatever the command
             // the one place the environment is read: the library takes the settings from here
             try {
-                Settings.use(Environment.settings(System.getenv(), System.getProperties()));
+                GlobalOptions.of(cl.getCommandSpec())
+                        .useSettings(Environment.settings(System.getenv(), System.getProperties()));
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ExecutionException(cl, e.getMessage(), e);
             }

@@ -115,10 +115,7 @@ final class SynthCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }
         GlobalOptions.output(spec, output, List.of());
-        WriteOptions options = WriteOptions.DEFAULT
-                .withCompression(compression)
-                .withPlan(global.planTarget())
-                .withExecution(global.execution());
+        WriteOptions options = global.writeOptions(compression, global.planTarget());
         long started = System.nanoTime();
         SyntheticCounts counts = new SyntheticCounts(synth);
         AnnData data = counts.anndata();

@@ -5,7 +5,7 @@
 package io.scflux.samples.service;
 
 import io.scflux.core.Printable;
-import io.scflux.core.TemporaryFiles;
+import io.scflux.core.Settings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -30,6 +30,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class DataFolder {
 
+    private final Settings settings;
     private final Path path;
     private final Path real;
     /** The folder as given and as its real path, the longer first, each matched as a whole path. */
@@ -37,8 +38,12 @@ final class DataFolder {
     /** The cache and temporary folders, as given and real, the longer first, each with what it is written as. */
     private final List<Map.Entry<Pattern, String>> outside;
 
-    /** The folder {@code folder}, which must exist; resolving its real path touches the file system. */
-    DataFolder(Path folder) {
+    /**
+     * The folder {@code folder}, which must exist, whose files are read under {@code settings} (the cache folder
+     * among them, which messages name {@code <cache>}); resolving its real path touches the file system.
+     */
+    DataFolder(Path folder, Settings settings) {
+        this.settings = settings;
         this.path = folder.toAbsolutePath().normalize();
         try {
             this.real = path.toRealPath();
@@ -47,7 +52,7 @@ final class DataFolder {
         }
         this.prefixes = spellings(path);
         this.outside = Stream.of(
-                        Map.entry(TemporaryFiles.scratchDir(), "<cache>"),
+                        Map.entry(settings.cacheDir(), "<cache>"),
                         Map.entry(Path.of(System.getProperty("java.io.tmpdir")), "<tmp>"))
                 .flatMap(e -> spellings(e.getKey()).stream().map(p -> Map.entry(p, e.getValue())))
                 .sorted(Comparator.comparingInt((Map.Entry<Pattern, String> e) ->
@@ -165,5 +170,10 @@ final class DataFolder {
             out = named.getKey().matcher(out).replaceAll(m -> Matcher.quoteReplacement(name + m.group(1)));
         }
         return out;
+    }
+
+    /** The settings the service's files are read and written under (the run context's). */
+    Settings settings() {
+        return settings;
     }
 }

@@ -14,6 +14,7 @@ import io.scflux.core.RowReader;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
+import io.scflux.io.CellRangerOptions;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
@@ -185,7 +186,7 @@ final class Job {
                     emit(JobEvent.started());
                     Mono<Void> pipeline = Mono.fromRunnable(this::checkNotCancelled)
                             .thenMany(Flux.fromIterable(request.files()))
-                            .concatMap(H5ad::open)
+                            .concatMap(f -> H5ad.open(f, CellRangerOptions.defaults(), streaming.settings()))
                             .collectList()
                             .publishOn(work)
                             .map(request::container)
@@ -204,7 +205,8 @@ final class Job {
                                         output,
                                         WriteOptions.DEFAULT
                                                 .withPlan(streaming.target())
-                                                .withExecution(streaming.execution()));
+                                                .withExecution(streaming.execution())
+                                                .withSettings(streaming.settings()));
                             })
                             .then(Mono.<Void>fromRunnable(() -> count(results)).subscribeOn(work))
                             .subscribeOn(work);

@@ -7,7 +7,9 @@ package io.scflux.samples.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.scflux.core.Settings;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.io.CellRangerOptions;
 import io.scflux.io.H5ad;
 import io.scflux.ops.CatalogStep;
 import io.scflux.ops.StepCatalog;
@@ -131,7 +133,7 @@ record JobRequest(
         for (Params p : own) {
             p.checkAllRead();
         }
-        checkColumns(files, inputs, combine, read);
+        checkColumns(files, folder.settings(), inputs, combine, read);
         return new JobRequest(
                 List.copyOf(inputs),
                 List.copyOf(files),
@@ -189,13 +191,19 @@ record JobRequest(
      * parameter. Reads the input's annotations only when some parameter names a column.
      */
     private static void checkColumns(
-            List<Path> files, List<String> inputs, CatalogStep.@Nullable Combined combine, List<Step> steps) {
+            List<Path> files,
+            Settings settings,
+            List<String> inputs,
+            CatalogStep.@Nullable Combined combine,
+            List<Step> steps) {
         if (steps.stream()
                 .allMatch(s -> s.step().columns(s.arguments(), true).isEmpty()
                         && s.step().columns(s.arguments(), false).isEmpty())) {
             return;
         }
-        List<AnnData> read = files.stream().map(H5ad::read).toList();
+        List<AnnData> read = files.stream()
+                .map(f -> H5ad.read(f, CellRangerOptions.defaults(), settings))
+                .toList();
         AnnData data = combine == null ? read.get(0) : combine.apply(read);
         String input = String.join(", ", inputs);
         Set<String> obs = new LinkedHashSet<>(data.obs().columns().keySet());

@@ -15,6 +15,7 @@ import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.MissingColumnException;
 import io.scflux.core.cache.BlockCache;
+import io.scflux.io.CellRangerOptions;
 import io.scflux.io.H5ad;
 import io.scflux.samples.plot.Plot;
 import io.scflux.samples.plot.PlotOptions;
@@ -138,7 +139,8 @@ public final class Service implements Disposable {
      */
     public static Service start(
             Path data, ServiceOptions options, Scheduler work, Streaming streaming, BlockCache cache) {
-        return new Service(new DataFolder(data), options, work, streaming, cache, RequestLog::new);
+        return new Service(
+                new DataFolder(data, streaming.settings()), options, work, streaming, cache, RequestLog::new);
     }
 
     /** {@link #start}, the request log's lines sent to {@code requestLog} (a test's capture) instead of slf4j. */
@@ -150,7 +152,7 @@ public final class Service implements Disposable {
             BlockCache cache,
             Consumer<String> requestLog) {
         return new Service(
-                new DataFolder(data),
+                new DataFolder(data, streaming.settings()),
                 options,
                 work,
                 streaming,
@@ -357,7 +359,7 @@ public final class Service implements Disposable {
     private Mono<AnnData> output(Job job) {
         return outputs.get(
                 job.output(),
-                file -> H5ad.open(file)
+                file -> H5ad.open(file, CellRangerOptions.defaults(), folder.settings())
                         .cache(data -> Duration.ofMillis(Long.MAX_VALUE), e -> Duration.ZERO, () -> Duration.ZERO));
     }
 

@@ -10,8 +10,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.scflux.core.Settings;
 import io.scflux.core.Streaming;
-import io.scflux.core.TemporaryFiles;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.H5ad;
@@ -440,9 +440,9 @@ class HostileClientsTest {
     @Test
     void messagesNameNoServerPath() throws IOException {
         Path link = Files.createSymbolicLink(root.resolve("link"), data);
-        DataFolder folder = new DataFolder(link);
+        DataFolder folder = new DataFolder(link, Settings.DEFAULT);
         String real = data.toRealPath().toString();
-        String cache = TemporaryFiles.scratchDir().toAbsolutePath().normalize().toString();
+        String cache = Settings.DEFAULT.cacheDir().toAbsolutePath().normalize().toString();
         String tmp = Path.of(System.getProperty("java.io.tmpdir"))
                 .toAbsolutePath()
                 .normalize()

@@ -18,6 +18,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaders;
 import io.netty.handler.codec.http.HttpMethod;
 import io.scflux.core.PlanTarget;
+import io.scflux.core.Settings;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.ArrayColumn;
@@ -1145,7 +1146,7 @@ class ServiceTest {
         }
         start(2, Schedulers.boundedElastic());
         String body = "{\"input\": \"" + input + "\", \"steps\": " + steps + "}";
-        long estimate = JobRequest.parse(body.getBytes(StandardCharsets.UTF_8), new DataFolder(data))
+        long estimate = JobRequest.parse(body.getBytes(StandardCharsets.UTF_8), new DataFolder(data, Settings.DEFAULT))
                 .estimate(H5ad.read(data.resolve(input)));
         Reply accepted = post(body).block(PATIENCE);
         assertEquals(202, accepted.status, accepted.body);
@@ -1173,7 +1174,7 @@ class ServiceTest {
         service.dispose();
         long estimate = JobRequest.parse(
                         ("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}").getBytes(StandardCharsets.UTF_8),
-                        new DataFolder(data))
+                        new DataFolder(data, Settings.DEFAULT))
                 .estimate(H5ad.read(data.resolve(INPUT)));
         Files.writeString(data.resolve("notes.txt"), "not the service's");
         Files.copy(data.resolve(INPUT), data.resolve("copy.h5ad"));
@@ -1217,7 +1218,7 @@ class ServiceTest {
     void aJobWhoseOutputCannotFitFailsBeforeItStarts() throws IOException {
         long estimate = JobRequest.parse(
                         ("{\"input\": \"" + INPUT + "\", \"steps\": [\"qc\"]}").getBytes(StandardCharsets.UTF_8),
-                        new DataFolder(data))
+                        new DataFolder(data, Settings.DEFAULT))
                 .estimate(H5ad.read(data.resolve(INPUT)));
         start(data, ServiceOptions.defaults().withMaxResultsBytes(estimate / 2), Schedulers.boundedElastic());
         String id = submit("[\"qc\"]");

@@ -8,6 +8,7 @@ import io.scflux.core.Execution;
 import io.scflux.core.InvalidOptionException;
 import io.scflux.core.PlanTarget;
 import io.scflux.core.Settings;
+import io.scflux.core.Streaming;
 import java.util.Objects;
 
 /**
@@ -51,5 +52,16 @@ public record WriteOptions(
 
     public WriteOptions withSettings(Settings s) {
         return new WriteOptions(compression, gzipLevel, plan, execution, s);
+    }
+
+    /**
+     * These options writing as {@code run} streams: its block target, its execution and its settings, so that a step's
+     * output is written on the blocks and workers the step read with.
+     *
+     * @param run the run context
+     * @return the new options
+     */
+    public WriteOptions streamedAs(Streaming run) {
+        return new WriteOptions(compression, gzipLevel, run.target(), run.execution(), run.settings());
     }
 }

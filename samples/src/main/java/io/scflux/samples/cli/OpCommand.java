@@ -274,11 +274,7 @@ abstract class OpCommand implements Callable<Integer>, StepCommand {
             writer.write(
                             written(result),
                             output,
-                            WriteOptions.DEFAULT
-                                    .withCompression(compression)
-                                    .withPlan(streaming.target())
-                                    .withExecution(streaming.execution())
-                                    .withSettings(streaming.settings()))
+                            WriteOptions.DEFAULT.withCompression(compression).streamedAs(streaming))
                     .block();
         } catch (InvalidValueException e) {
             throw ErrorMessage.inFile(input, e);

@@ -200,13 +200,7 @@ final class Job {
                             .flatMap(data -> apply(data, streaming, cache, metrics))
                             .flatMap(result -> {
                                 stageStarts("write");
-                                return H5ad.write(
-                                        result,
-                                        output,
-                                        WriteOptions.DEFAULT
-                                                .withPlan(streaming.target())
-                                                .withExecution(streaming.execution())
-                                                .withSettings(streaming.settings()));
+                                return H5ad.write(result, output, WriteOptions.DEFAULT.streamedAs(streaming));
                             })
                             .then(Mono.<Void>fromRunnable(() -> count(results)).subscribeOn(work))
                             .subscribeOn(work);

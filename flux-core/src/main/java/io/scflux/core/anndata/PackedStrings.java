@@ -89,6 +89,11 @@ public final class PackedStrings {
     }
 
     /** The bytes of every string, one after the other (not a copy; do not modify). */
+    /** @return where each string ends in {@link #utf8} (exclusive), a copy: a front end splits the bytes by them */
+    public int[] ends() {
+        return ends.clone();
+    }
+
     public byte[] utf8() {
         return utf8;
     }

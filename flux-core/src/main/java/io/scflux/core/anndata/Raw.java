@@ -5,7 +5,6 @@
 package io.scflux.core.anndata;
 
 import io.scflux.core.BlockSource;
-import io.scflux.core.DerivedSource;
 import io.scflux.core.SubsetSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,18 +12,15 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code adata.raw}: the counts kept before genes were filtered, with their own var (and varm). It shares the
- * container's cells, not its genes. Raw holds counts only, never a lazy view.
+ * {@code adata.raw}: the matrix kept before genes were filtered, with its own var (and varm). It shares the
+ * container's cells, not its genes. As scanpy's {@code adata.raw = adata}, it holds X as it was then: the counts, or
+ * a lazy view (log-normalized values) that is read, never copied, when raw is.
  */
 public record Raw(BlockSource x, Frame var, Map<String, Object> varm) {
 
     public Raw {
         Objects.requireNonNull(x, "raw X");
         Objects.requireNonNull(var, "raw var");
-        if (x instanceof DerivedSource) {
-            throw new IllegalArgumentException("raw holds counts, not a view (" + x.describe()
-                    + "); set raw before normalizing, or pass the view's base()");
-        }
         if (x.nCols() != var.size()) {
             throw new IllegalArgumentException("raw X has " + x.nCols() + " columns, raw var " + var.size() + " rows");
         }

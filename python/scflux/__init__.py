@@ -9,11 +9,12 @@ block. See :mod:`scflux.pp` for the steps, :mod:`scflux.tl` for marker genes, :f
 from . import pp, tl
 from ._cli import (ScfluxError, ScfluxInternalError, ScfluxIOError, ScfluxKeyError, ScfluxNotFoundError,
                    ScfluxPermissionError, ScfluxValueError)
+from ._anndata import AnnData, XView, read_h5ad, to_anndata
 from ._io import concat, read_10x_h5
 from ._settings import settings
 
 __version__ = "0.1.0"
 
-__all__ = ["pp", "tl", "concat", "read_10x_h5", "settings", "ScfluxError", "ScfluxNotFoundError",
+__all__ = ["pp", "tl", "AnnData", "XView", "read_h5ad", "to_anndata", "concat", "read_10x_h5", "settings", "ScfluxError", "ScfluxNotFoundError",
            "ScfluxPermissionError", "ScfluxKeyError", "ScfluxValueError", "ScfluxIOError", "ScfluxInternalError",
            "__version__"]

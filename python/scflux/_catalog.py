@@ -147,3 +147,17 @@ def _text(value) -> str:
             return "Infinity" if value > 0 else "-Infinity"
         return repr(value)
     return str(value)
+
+
+def arguments(function: str, **values) -> dict[str, Any]:
+    """``function``'s parameters ``values`` (by scanpy's names) as the engine takes them, each checked by
+    :func:`check`; a value equal to the catalog's default (or ``None``) is left out, so the engine applies the
+    default it declares."""
+    out: dict[str, Any] = {}
+    for name, value in values.items():
+        p = parameter(function, name)
+        value = check(function, name, value)
+        if value is None or (p["default"] is not None and _same(value, p["default"])):
+            continue
+        out[name] = value
+    return out

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from ._anndata import _read
 from ._files import read_adata, source
 from . import _catalog
 from ._params import require, text, unsupported
@@ -62,6 +63,10 @@ def read_10x_h5(filename, *, genome=None, gex_only=True, backup_url=None, out=No
     """
     where = "read_10x_h5"
     require(where, backup_url=(backup_url, None))
+    if out is None:
+        if not isinstance(gex_only, bool):
+            raise TypeError(f"gex_only must be True or False, got {gex_only!r}")
+        return _read(filename, None if genome is None else text("genome", genome), gex_only)
     options = []
     if genome is not None:
         options += ["--genome", text("genome", genome)]

@@ -24,6 +24,11 @@ class Settings:
     threads
         ``--threads N`` for every command (workers decoding and folding blocks; results do not depend on it);
         ``None`` keeps the command line's default (the machine's cores).
+    cache_mb
+        The budget, in MiB, of the engine's cache of decoded blocks, which every pass of the session shares (read
+        when the engine starts). ``None`` (the default): an eighth of the engine's heap, for compressed inputs only
+        (blocks of an uncompressed file are cheaper to read again than to keep); a number: that budget, for every
+        input.
     verbosity
         As scanpy's: 0 errors, 1 warnings (the default), 2 info, 3 hints, 4 debug. The command line's warnings are
         always raised as Python warnings (Python's warning filters decide what is shown); at 2 and above its other
@@ -34,6 +39,7 @@ class Settings:
         self.jar: str | os.PathLike | None = None
         self.java_opts: list[str] | None = None
         self.threads: int | None = None
+        self.cache_mb: int | None = None
         self.verbosity: int = 1
 
     def jvm_options(self) -> list[str]:
@@ -57,7 +63,7 @@ class Settings:
 
     def __repr__(self) -> str:
         return (f"scflux.settings(jar={self.jar!r}, java_opts={self.java_opts!r}, threads={self.threads!r}, "
-                f"verbosity={self.verbosity!r})")
+                f"cache_mb={self.cache_mb!r}, verbosity={self.verbosity!r})")
 
 
 settings = Settings()

@@ -26,7 +26,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from . import _catalog
+from . import _catalog, _steps
+from ._anndata import AnnData
 from ._files import Source, read_adata, read_frame, read_x, require_column, source
 from ._params import boolean, count, number, require, text, unsupported
 from ._run import execute, refuse_input_as_out
@@ -59,14 +60,23 @@ def calculate_qc_metrics(data, *, expr_type="counts", var_type="genes", qc_vars=
     unless ``out`` is given), else ``None`` with the columns added to the file.
     """
     where = "calculate_qc_metrics"
-    require(where, expr_type=(expr_type, "counts"), var_type=(var_type, "genes"), layer=(layer, None),
-            use_raw=(use_raw, False))
+    require(where, expr_type=(expr_type, "counts"), var_type=(var_type, "genes"))
     if parallel is not None:
         warnings.warn("Argument `parallel` is deprecated, and currently has no effect.", FutureWarning,
                       stacklevel=2)
     inplace = boolean("inplace", inplace)
     log1p = _catalog.check(where, "log1p", log1p)
     ranks = _percent_top(percent_top)
+    if isinstance(data, AnnData):
+        work = data if inplace else data._taken(None, None)
+        names = _qc_var_names(work, qc_vars)
+        arguments = _catalog.arguments(where, qc_vars=names, percent_top=ranks, log1p=log1p)
+        _steps.run(work, where, arguments, var_columns=names, layer=layer, use_raw=boolean("use_raw", use_raw),
+                   transforms=False)
+        if inplace:
+            return None
+        return work.obs[_qc_obs_columns(ranks, names, log1p)], work.var[_qc_var_columns(log1p)]
+    require(where, layer=(layer, None), use_raw=(use_raw, False))
     src = source(data)
     options, names = _qc_var_options(src, qc_vars)
     options += _catalog.options(where, percent_top=ranks, log1p=log1p)
@@ -76,6 +86,19 @@ def calculate_qc_metrics(data, *, expr_type="counts", var_type="genes", qc_vars=
             read_frame(path, "var", _qc_var_columns(log1p))
 
     return execute("qc", src, options, out=out, returns=None if inplace else metrics, annotations_only=True)
+
+
+def _qc_var_names(adata: AnnData, qc_vars) -> list[str]:
+    """scanpy's ``qc_vars`` (a bool var column, or a list of them) of a container; the dict form ``{"mt": "MT-"}``
+    makes the column (true for the genes whose name starts with the prefix) in var first."""
+    if isinstance(qc_vars, str):
+        qc_vars = [qc_vars]
+    if isinstance(qc_vars, Mapping):
+        for name, prefix in qc_vars.items():
+            if not isinstance(prefix, str):
+                raise TypeError(f"qc_vars[{name!r}] must be a gene-name prefix (str), got {prefix!r}")
+            adata.var[text("qc_vars name", name)] = adata.var_names.str.startswith(prefix)
+    return [text("qc_vars entry", name) for name in qc_vars]
 
 
 def _percent_top(percent_top) -> list[int]:
@@ -143,10 +166,21 @@ def normalize_total(data, *, target_sum=None, exclude_highly_expressed=False, ma
     file at ``out`` holds that factor as obs ``key_added``, or ``_scflux_norm_factor``.)
     """
     where = "normalize_total"
-    require(where, layer=(layer, None))
     inplace, copy = boolean("inplace", inplace), boolean("copy", copy)
     if copy and not inplace:
         raise ValueError("`copy=True` cannot be used with `inplace=False`.")
+    if isinstance(data, AnnData):
+        arguments = _catalog.arguments(where, target_sum=target_sum, exclude_highly_expressed=exclude_highly_expressed,
+                                       max_fraction=max_fraction, key_added=key_added)
+        if inplace:
+            work = _steps.target(data, copy)
+            _steps.run(work, where, arguments, layer=layer)
+            return work if copy else None
+        work = data._taken(None, None)
+        key = arguments.setdefault("key_added", _NORM_FACTOR_KEY)
+        _steps.run(work, where, arguments, layer=layer)
+        return dict(X=work.X if layer is None else work.layers[layer], norm_factor=work.obs[key].to_numpy())
+    require(where, layer=(layer, None))
     options = _catalog.options(where, target_sum=target_sum, exclude_highly_expressed=exclude_highly_expressed,
                                max_fraction=max_fraction)
     key_added = _catalog.check(where, "key_added", key_added)
@@ -167,10 +201,15 @@ def normalize_total(data, *, target_sum=None, exclude_highly_expressed=False, ma
 def log1p(data, *, base=None, copy=False, chunked=None, chunk_size=None, layer=None, obsm=None, out=None):
     """scanpy's ``sc.pp.log1p`` (command ``scflux log1p``): X becomes ln(1 + X), or log(1 + X) / log(base)."""
     where = "log1p"
-    require(where, layer=(layer, None), obsm=(obsm, None), chunk_size=(chunk_size, None))
+    require(where, obsm=(obsm, None), chunk_size=(chunk_size, None))
     if chunked not in (None, False):
         raise unsupported(where, "chunked", chunked, "scflux always streams X in blocks")
     copy = boolean("copy", copy)
+    if isinstance(data, AnnData):
+        work = _steps.target(data, copy)
+        _steps.run(work, where, _catalog.arguments(where, base=base), layer=layer)
+        return work if copy else None
+    require(where, layer=(layer, None))
     options = _catalog.options(where, base=base)
     return execute("log1p", source(data), options, out=out, returns=read_adata if copy else None)
 
@@ -188,9 +227,25 @@ def highly_variable_genes(data, *, layer=None, n_top_genes=None, min_disp=0.5, m
     ``check_values=False`` drops the command line's warning about non-integer counts (seurat_v3).
     """
     where = "highly_variable_genes"
-    require(where, layer=(layer, None))
     subset, inplace = boolean("subset", subset), boolean("inplace", inplace)
     check_values = boolean("check_values", check_values)
+    if isinstance(data, AnnData):
+        arguments = _catalog.arguments(where, flavor=flavor, n_top_genes=n_top_genes, min_disp=min_disp,
+                                       max_disp=max_disp, min_mean=min_mean, max_mean=max_mean, span=span,
+                                       n_bins=n_bins, batch_key=batch_key)
+        work = data if inplace else data._taken(None, None)
+        with warnings.catch_warnings():
+            if not check_values:
+                warnings.filterwarnings("ignore", message=".*integer.*")
+            _steps.run(work, where, arguments, obs_columns=[batch_key] if batch_key is not None else [],
+                       layer=layer, transforms=False)
+        if inplace:
+            if subset:
+                _steps.subset_var(work, work.var["highly_variable"].to_numpy())
+            return None
+        df = work.var[_hvg_columns(flavor, batch_key is not None)]
+        return df[df["highly_variable"].to_numpy()] if subset else df
+    require(where, layer=(layer, None))
     options = _catalog.options(where, flavor=flavor, n_top_genes=n_top_genes, min_disp=min_disp, max_disp=max_disp,
                                min_mean=min_mean, max_mean=max_mean, span=span, n_bins=n_bins, batch_key=batch_key)
     src = source(data)
@@ -235,7 +290,7 @@ def pca(data, n_comps=None, *, layer=None, zero_center=True, svd_solver=None, ch
     ``return_info`` only matters for array input in scanpy, which scflux never gets.
     """
     where = "pca"
-    require(where, layer=(layer, None), zero_center=(zero_center, True), chunked=(chunked, False),
+    require(where, zero_center=(zero_center, True), chunked=(chunked, False),
             chunk_size=(chunk_size, None), key_added=(key_added, None))
     if np.dtype(dtype) != np.float32:
         raise unsupported(where, "dtype", dtype, "X_pca is written as float32")
@@ -246,14 +301,28 @@ def pca(data, n_comps=None, *, layer=None, zero_center=True, svd_solver=None, ch
         raise unsupported(where, "random_state", random_state, "the randomized solver uses its own fixed seed")
     elif svd_solver is not None and svd_solver not in _catalog.parameter(where, "svd_solver")["choices"]:
         raise unsupported(where, "svd_solver", svd_solver)
+    if isinstance(data, AnnData):
+        arguments = _catalog.arguments(where, n_comps=n_comps, svd_solver=svd_solver)
+        mask = _mask_var(mask_var, use_highly_variable)
+        if mask is _empty:
+            columns = ["highly_variable"] if "highly_variable" in data.var.columns else []
+        elif mask is None:
+            columns, arguments["use_highly_variable"] = [], False
+        else:
+            columns, arguments["mask_var"] = [mask], mask
+        work = _steps.target(data, copy)
+        _steps.run(work, where, arguments, var_columns=columns, layer=layer, transforms=False)
+        return work if copy else None
+    require(where, layer=(layer, None))
     options = _catalog.options(where, n_comps=n_comps, svd_solver=svd_solver)
     src = source(data)
     options += _mask_var_options(src, mask_var, use_highly_variable)
     return execute("pca", src, options, out=out, returns=read_adata if copy else None)
 
 
-def _mask_var_options(src: Source, mask_var, use_highly_variable) -> list[str]:
-    """scanpy's ``mask_var`` / deprecated ``use_highly_variable`` as ``--[no-]use-highly-variable``/``--mask-var``."""
+def _mask_var(mask_var, use_highly_variable):
+    """scanpy's ``mask_var`` / deprecated ``use_highly_variable`` as one value: ``_empty`` (highly_variable when
+    var has it), ``None`` (every gene) or the name of a bool var column."""
     if mask_var is not _empty and use_highly_variable is not None:
         raise ValueError("Either use `mask_var` or `use_highly_variable`, not both.")
     if use_highly_variable is not None:
@@ -262,12 +331,18 @@ def _mask_var_options(src: Source, mask_var, use_highly_variable) -> list[str]:
                       "Use_highly_variable=False can be called through mask_var=None",
                       FutureWarning, stacklevel=3)
         mask_var = "highly_variable" if boolean("use_highly_variable", use_highly_variable) else None
+    if mask_var is not _empty and mask_var is not None and not isinstance(mask_var, str):
+        raise unsupported("pca", "mask_var", type(mask_var).__name__, "give the name of a bool var column")
+    return mask_var
+
+
+def _mask_var_options(src: Source, mask_var, use_highly_variable) -> list[str]:
+    """scanpy's ``mask_var`` / deprecated ``use_highly_variable`` as ``--[no-]use-highly-variable``/``--mask-var``."""
+    mask_var = _mask_var(mask_var, use_highly_variable)
     if mask_var is _empty:
         return []
     if mask_var is None:
         return ["--no-use-highly-variable"]
-    if not isinstance(mask_var, str):
-        raise unsupported("pca", "mask_var", type(mask_var).__name__, "give the name of a bool var column")
     require_column(src, "var", mask_var, "mask_var")
     return ["--use-highly-variable"] if mask_var == "highly_variable" else ["--mask-var", mask_var]
 
@@ -277,7 +352,13 @@ def _mask_var_options(src: Source, mask_var, use_highly_variable) -> list[str]:
 def scale(data, *, zero_center=True, max_value=None, copy=False, layer=None, obsm=None, mask_obs=None, out=None):
     """scanpy's ``sc.pp.scale`` (command ``scflux scale``): each gene to unit variance (and zero mean), var
     ``mean`` and ``std``; centring makes X dense float64, as in scanpy."""
-    require("scale", layer=(layer, None), obsm=(obsm, None), mask_obs=(mask_obs, None))
+    require("scale", obsm=(obsm, None), mask_obs=(mask_obs, None))
+    if isinstance(data, AnnData):
+        work = _steps.target(data, boolean("copy", copy))
+        _steps.run(work, "scale", _catalog.arguments("scale", zero_center=zero_center, max_value=max_value),
+                   layer=layer)
+        return work if copy else None
+    require("scale", layer=(layer, None))
     options = _catalog.options("scale", zero_center=zero_center, max_value=max_value)
     return execute("scale", source(data), options, out=out,
                    returns=read_adata if boolean("copy", copy) else None)
@@ -312,14 +393,25 @@ def _filter(what: str, data, criteria: dict, *, inplace, copy, out):
     if not by_counts:  # a count of genes or cells: n >= 220.5 is n >= 221, n <= 220.5 is n <= 220
         value = math.ceil(value) if name.startswith("min") else math.floor(value)
     inplace, copy = boolean("inplace", inplace), boolean("copy", copy)
+    axis = "obs" if what == "cells" else "var"
+    column = "total_counts" if by_counts else ("n_genes_by_counts" if what == "cells" else "n_cells_by_counts")
+    if isinstance(data, AnnData):
+        arguments = _catalog.arguments(f"filter_{what}", **{name: value})
+        if inplace:
+            work = _steps.target(data, copy)
+            _steps.run(work, f"filter_{what}", arguments)
+            return work if copy else None
+        work = data._taken(None, None)
+        _steps.run(work, "calculate_qc_metrics", {"percent_top": [], "log1p": False}, transforms=False)
+        numbers = getattr(work, axis)[column].to_numpy()
+        if not by_counts:
+            numbers = numbers.astype(np.int64)
+        return (numbers >= value if name.startswith("min") else numbers <= value), numbers
     src = source(data)
     options = _catalog.options(f"filter_{what}", **{name: value})
     command = f"filter-{what}"
     if inplace:
         return execute(command, src, options, out=out, returns=read_adata if copy else None)
-    axis = "obs" if what == "cells" else "var"
-    column = "total_counts" if by_counts else ("n_genes_by_counts" if what == "cells" else "n_cells_by_counts")
-
     def subset(path, temporary):
         numbers = read_frame(path, axis, [column])[column].to_numpy()
         if not by_counts:
@@ -350,13 +442,18 @@ def pseudobulk(adata, sample_col, groups_col, layer=None, raw=False, empty=False
     (scflux's, as ``dc.pp.filter_samples``) drop the pairs with fewer cells or counts.
     """
     where = "pseudobulk"
-    require(where, layer=(layer, None), raw=(raw, False), empty=(empty, False))
+    require(where, empty=(empty, False))
     text("sample_col", sample_col)
     if groups_col is None or isinstance(groups_col, list) or groups_col == sample_col:
         raise unsupported(where, "groups_col", groups_col, "scflux needs one obs column other than sample_col")
     text("groups_col", groups_col)
     boolean("skip_checks", skip_checks)
     count("bsize", bsize, minimum=1)
+    if isinstance(adata, AnnData):
+        arguments = _catalog.arguments(where, sample_col=sample_col, groups_col=groups_col, mode=mode,
+                                       min_cells=min_cells, min_counts=min_counts)
+        return _steps.new_dataset(adata, where, arguments, layer=layer, use_raw=boolean("raw", raw))
+    require(where, layer=(layer, None), raw=(raw, False))
     src = source(adata, "adata")
     require_column(src, "obs", sample_col, "sample_col")
     require_column(src, "obs", groups_col, "groups_col")

@@ -11,7 +11,8 @@ from collections.abc import Iterable
 
 import h5py
 
-from . import _catalog
+from . import _catalog, _steps
+from ._anndata import AnnData
 from ._files import read_adata, require_column, source
 from ._params import boolean, require, text, unsupported
 from ._run import execute
@@ -43,6 +44,17 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
     if corr_method not in corr_methods:
         raise ValueError(f"Correction method must be one of {set(corr_methods)}.")
     copy, pts, tie_correct = boolean("copy", copy), boolean("pts", pts), boolean("tie_correct", tie_correct)
+    names = _groups(where, groups)
+    if isinstance(data, AnnData):
+        if use_raw is None:
+            use_raw = data.raw is not None and layer is None
+        arguments = _catalog.arguments(where, groupby=text("groupby", groupby), groups=names,
+                                       reference=str(reference), n_genes=n_genes, pts=pts, method=method,
+                                       corr_method=corr_method, tie_correct=tie_correct)
+        work = _steps.target(data, copy)
+        _steps.run(work, where, arguments, obs_columns=[groupby], layer=layer, use_raw=boolean("use_raw", use_raw),
+                   transforms=False)
+        return work if copy else None
     src = source(data)
     with h5py.File(src.path, "r") as f:
         has_raw = "raw" in f
@@ -55,16 +67,20 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
             raise ValueError("Cannot specify `layer` and have `use_raw=True`.")
         raise unsupported(where, "use_raw", True, "scflux tests X or a layer, not raw; pass use_raw=False")
     require_column(src, "obs", text("groupby", groupby), "groupby")
-    names = None
-    if isinstance(groups, str):
-        if groups != "all":
-            raise ValueError("Specify a sequence of groups")
-    elif isinstance(groups, Iterable):
-        names = [str(g) for g in groups]
-        if not names or any("," in g for g in names):
-            raise unsupported(where, "groups", groups, "scflux needs group names without commas")
-    else:
-        raise TypeError(f"groups must be 'all' or a sequence of group names, got {groups!r}")
     options = _catalog.options(where, groupby=groupby, groups=names, reference=str(reference), n_genes=n_genes,
                                pts=pts, method=method, corr_method=corr_method, tie_correct=tie_correct, layer=layer)
     return execute("rank-genes-groups", src, options, out=out, returns=read_adata if copy else None)
+
+
+def _groups(where: str, groups) -> list[str] | None:
+    """scanpy's ``groups``: ``"all"`` (None here) or a sequence of group names."""
+    if isinstance(groups, str):
+        if groups != "all":
+            raise ValueError("Specify a sequence of groups")
+        return None
+    if isinstance(groups, Iterable):
+        names = [str(g) for g in groups]
+        if not names or any("," in g for g in names):
+            raise unsupported(where, "groups", groups, "scflux needs group names without commas")
+        return names
+    raise TypeError(f"groups must be 'all' or a sequence of group names, got {groups!r}")

@@ -65,6 +65,18 @@ def jar() -> Path:
     return _cli.find_jar()
 
 
+@pytest.fixture(scope="session")
+def engine(jar):
+    """The engine of this test session (JPype in this process); skips the test, saying why, when JPype is
+    missing."""
+    try:
+        import jpype  # noqa: F401
+    except ImportError:
+        pytest.skip("JPype unavailable (Debian: python3-jpype): the container's engine runs through it")
+    from scflux import _engine
+    return _engine.session()
+
+
 # ------------------------------------------------------------------------------------------------ expected values
 
 def expected_csv(name: str) -> pd.DataFrame:

@@ -21,9 +21,20 @@ import org.jspecify.annotations.Nullable;
  * what each does, is in {@code docs/command-line.md}, "Settings". A property, given on the {@code java} command line,
  * wins over the variable of the same setting; an empty value is no value.
  */
-final class Environment {
+public final class Environment {
 
     private Environment() {}
+
+    /**
+     * The settings this process's environment variables and system properties give: what a front end other than the
+     * command line (the Python package's engine) reads once at its start.
+     *
+     * @return the settings
+     * @throws IllegalArgumentException naming the variable or property whose size is not one
+     */
+    public static Settings settings() {
+        return settings(System.getenv(), System.getProperties());
+    }
 
     /**
      * The settings {@code env} and {@code properties} give, {@link Settings#DEFAULT}'s where they give none.

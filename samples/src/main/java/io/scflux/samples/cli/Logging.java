@@ -20,7 +20,7 @@ import picocli.CommandLine.ParseResult;
  * java command line ({@code SCFLUX_JAVA_OPTS}) is kept as given. The binding lives in this module only: the library
  * modules use SLF4J's API and leave the choice to the application.
  */
-final class Logging {
+public final class Logging {
 
     private static final String PROPERTY = "org.slf4j.simpleLogger.";
 
@@ -41,6 +41,18 @@ final class Logging {
         } catch (ParameterException e) {
             // execute parses again and reports it
         }
+        use(verbosity, serving);
+    }
+
+    /**
+     * Sets slf4j-simple up as the command line does for {@code verbosity}, before anything logs: what a front end
+     * other than the command line (the Python package's engine) calls at its start. A property already set (on the
+     * java command line) is kept.
+     *
+     * @param verbosity -1 errors only, 0 warnings, 1 info, 2 debug
+     * @param serving   whether scflux's own loggers speak at info without {@code -v}, as the service's do
+     */
+    public static void use(int verbosity, boolean serving) {
         properties(verbosity, serving).forEach((key, value) -> {
             if (System.getProperty(key) == null) {
                 System.setProperty(key, value);

@@ -158,8 +158,7 @@ public final class Scflux implements Runnable {
             GlobalOptions.of(cl.getCommandSpec()).verbosity(); // -v with -q is a usage error, whatever the command
             // the one place the environment is read: the library takes the settings from here
             try {
-                GlobalOptions.of(cl.getCommandSpec())
-                        .useSettings(Environment.settings(System.getenv(), System.getProperties()));
+                GlobalOptions.of(cl.getCommandSpec()).useSettings(Environment.settings());
             } catch (IllegalArgumentException e) {
                 throw new CommandLine.ExecutionException(cl, e.getMessage(), e);
             }

@@ -1,0 +1,131 @@
+"""The one engine of this Python session: scflux's Java engine started in this process through JPype.
+
+The engine is started on first use with the jar :func:`scflux._cli.find_jar` finds and the JVM options of
+:data:`scflux.settings`, and stops with the interpreter (a JVM cannot be started twice in one process, so the first
+settings hold for the session). It holds the containers' lazy X, runs the catalog's steps on them and shares one cache
+of decoded blocks between every pass. A pass runs on the engine's threads; Python waits for it in slices of
+:data:`SLICE_MS`, so Ctrl-C (Jupyter's "interrupt kernel") reaches the interpreter between two slices, cancels the
+pass and raises ``KeyboardInterrupt`` with the container as it was.
+
+Why in-process: a call costs a Java method call (microseconds) instead of a JVM start per call (0.5 s for the
+command line's ``info``) or a round trip to an engine process with obs and var serialized both ways; the columns
+cross as primitive arrays through JPype's buffers.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+from pathlib import Path
+
+from . import _cli
+from ._settings import settings
+
+#: How long one wait for a pass lasts before Python looks for Ctrl-C again.
+SLICE_MS = 100
+
+#: The engine's JVM options before the user's (which come after, and win): a heap that keeps Python and the engine
+#: together near 1 GB on the 200,000-cell benchmark, and the command line's launcher's JIT thresholds.
+DEFAULT_JVM_OPTIONS = ("-Xmx1g", "-XX:Tier4InvocationThreshold=20000", "-XX:Tier4CompileThreshold=30000")
+
+#: JPype's own jar, which its class loader needs beside ours (Debian's python3-jpype puts it here).
+_JPYPE_JARS = (Path("/usr/share/java/org.jpype.jar"),)
+
+_lock = threading.Lock()
+_session = None
+
+
+def jpype():
+    """The ``jpype`` module, or an ImportError saying how to get it."""
+    try:
+        import jpype as module
+    except ImportError as e:
+        raise ImportError("scflux's engine runs in this process through JPype: install it (Debian: apt install "
+                          "python3-jpype; else pip install JPype1)") from e
+    return module
+
+
+def _classpath() -> list[str]:
+    path = [str(_cli.find_jar())]
+    module = jpype()
+    own = Path(module.__file__).resolve().parent.parent / "org.jpype.jar"
+    for candidate in (own, *_JPYPE_JARS):
+        if candidate.is_file():
+            path.append(str(candidate))
+            break
+    return path
+
+
+def session():
+    """The engine of this session (``io.scflux.samples.python.Session``), started on first use."""
+    global _session
+    if _session is not None:
+        return _session
+    with _lock:
+        if _session is None:
+            module = jpype()
+            if not module.isJVMStarted():
+                options = [*DEFAULT_JVM_OPTIONS, *settings.jvm_options()]
+                try:
+                    module.startJVM(module.getDefaultJVMPath(), *options, classpath=_classpath(),
+                                    convertStrings=False, interrupt=False)
+                except OSError as e:  # a JVM that refuses its options cannot start again in this process
+                    raise ValueError(f"java refused the options {options}: {e}") from e
+            threads = settings.threads or os.cpu_count() or 1
+            cache = -1 if settings.cache_mb is None else int(settings.cache_mb) << 20
+            _session = java("io.scflux.samples.python.Session").start(threads, cache)
+    return _session
+
+
+def java(name: str):
+    """The Java class ``name`` (``io.scflux...``: reached by name, since Python's own ``io`` hides the package)."""
+    return jpype().JClass(name)
+
+
+def wait(pass_):
+    """The result of a ``Pass``, waited for in slices; Ctrl-C cancels it and raises ``KeyboardInterrupt``; its
+    warnings become ``UserWarning``s; its failure is raised as :func:`error` makes it."""
+    try:
+        while not pass_.waitFor(SLICE_MS):
+            pass
+    except (KeyboardInterrupt, java("java.lang.InterruptedException")):
+        # JPype turns SIGINT into an interrupt of the Java call in progress: either way, the user's Ctrl-C
+        pass_.cancel()
+        java("java.lang.Thread").interrupted()  # clears the flag, so the next wait does not end at once
+        while not pass_.waitFor(SLICE_MS):
+            pass
+        _warn()
+        raise KeyboardInterrupt from None
+    _warn()
+    try:
+        return pass_.result()
+    except jpype().JException as e:
+        raise error(e) from None
+
+
+def call(function, *args):
+    """``function(*args)`` on the engine, its Java exception raised as :func:`error` makes it."""
+    try:
+        return function(*args)
+    except jpype().JException as e:
+        raise error(e) from None
+
+
+def error(e) -> Exception:
+    """A Java exception as the Python exception the command line's error kind maps to, with its one line."""
+    Session = java("io.scflux.samples.python.Session")
+    if isinstance(e, java("java.util.concurrent.CancellationException")):
+        return KeyboardInterrupt()
+    message = str(Session.message(e))
+    kind = str(Session.kind(e))
+    exception = _cli.ERROR_KINDS.get(kind, _cli.ScfluxInternalError)(message)
+    exception.kind = kind
+    return exception
+
+
+def _warn() -> None:
+    if _session is None:
+        return
+    for message in _session.warnings():
+        warnings.warn(str(message), UserWarning, stacklevel=4)

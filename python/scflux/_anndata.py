@@ -221,6 +221,8 @@ class AnnData:
         self.uns: dict = {}
         self._layers = Layers(self)
         self._raw: Raw | None = None
+        #: The engine's columns a step left to the next pass over X (QC's): put into obs and var when they are read
+        self._pending = None
         self.filename = filename
 
     # ------------------------------------------------------------------------------------------------- reading
@@ -235,6 +237,7 @@ class AnnData:
                 target._values[str(k)] = _exchange.value(v)
         out.uns = _exchange.value(j.uns())
         out._layers = Layers(out, {str(k): v for k, v in j.layers().items()})
+        out._pending = j.pending()
         raw = j.raw()
         if raw is not None:
             out._raw = Raw(raw.x(), _exchange.frame(raw.var()),
@@ -257,18 +260,22 @@ class AnnData:
 
     @property
     def obs(self) -> pd.DataFrame:
+        self._settle()
         return self._obs
 
     @obs.setter
     def obs(self, df: pd.DataFrame) -> None:
+        self._settle()
         self._obs = self._axis_frame(df, 0)
 
     @property
     def var(self) -> pd.DataFrame:
+        self._settle()
         return self._var
 
     @var.setter
     def var(self, df: pd.DataFrame) -> None:
+        self._settle()
         self._var = self._axis_frame(df, 1)
 
     def _axis_frame(self, df, axis: int) -> pd.DataFrame:
@@ -376,6 +383,7 @@ class AnnData:
         out.varp = self.varp.take(out, c)
         out.uns = dict(self.uns)
         out._layers = Layers(out, {str(k): v for k, v in sub.layers().items()})
+        out._pending = sub.pending()
         if self._raw is not None:
             rr = sub.raw()
             out._raw = Raw(rr.x(), self._raw.var, self._raw.varm)
@@ -417,6 +425,8 @@ class AnnData:
             jobs.put(_ROW, _exchange.to_column(pd.Series(np.arange(self.n_obs, dtype=np.int64))))
             jvar.put(_COL, _exchange.to_column(pd.Series(np.arange(len(var_df), dtype=np.int64))))
         j = _engine.call(JAnnData, x, jobs, jvar)
+        if var is None and self._pending is not None:
+            j.setPending(self._pending)
         if var is None:
             for k, v in self._layers._sources.items():
                 j.putLayer(k, v)
@@ -434,6 +444,8 @@ class AnnData:
         the rows and columns it kept, the columns it added to obs and var, its obsm, varm, obsp and uns entries,
         and its X (into ``into_layer`` instead when the step ran on a layer; not at all with ``keep_x``). Without
         ``var_axis`` (a step on raw) its var is raw's, and not put here."""
+        if var_axis:
+            self._pending = result.pending()
         pushed = {0: set(self._obs.columns if obs_columns == "all" else obs_columns),
                   1: set(self._var.columns if var_columns == "all" else var_columns)}
         frames = ((result.obs(), _ROW), (result.var(), _COL)) if var_axis else ((result.obs(), _ROW),)
@@ -464,6 +476,14 @@ class AnnData:
             self._layers._sources = {str(k): v for k, v in result.layers().items()}
         if result.raw() is not None and self._raw is not None:
             self._raw._source = result.raw().x()
+
+    def _settle(self) -> None:
+        """Puts the columns a step left pending into obs and var: made already when a pass over X since has read
+        every block, else by a pass now."""
+        if self._pending is None:
+            return
+        j = self._java(x=self._x)
+        self._absorb(_engine.wait(_engine.call(_engine.session().complete, j)), keep_x=True)
 
     def _become(self, other: "AnnData") -> None:
         """This container holds what ``other`` holds (a step that keeps some genes, as scanpy's ``subset=True``)."""

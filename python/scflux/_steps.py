@@ -34,6 +34,7 @@ def new_dataset(adata: AnnData, function: str, arguments: dict, *, layer=None, u
     """Runs the catalog's ``function``, which makes a new dataset of ``adata`` (pseudobulk), on every column of obs
     and var, and returns it; ``adata`` is left as it is."""
     x, var = _input(adata, function, layer, use_raw)
+    adata._settle()  # every column goes: those a step left pending too
     j = adata._java(x=x, obs_columns="all", var_columns="all", var=var)
     session = _engine.session()
     return AnnData._of(_engine.wait(_engine.call(session.run, function, j, _exchange.arguments(arguments))))
@@ -57,11 +58,15 @@ def _input(adata: AnnData, function: str, layer, use_raw: bool):
 
 
 def _require_columns(adata: AnnData, obs_columns, var_columns, var) -> None:
-    """A KeyError naming the first column a step reads that obs (var) does not have."""
-    for axis, names, frame in (("obs", obs_columns, adata.obs), ("var", var_columns,
-                                                                 adata.var if var is None else var)):
+    """A KeyError naming the first column a step reads that obs (var) does not have (once the columns pending
+    are put, when it is not there yet)."""
+    for axis, names, held in (("obs", obs_columns, lambda: adata._obs), ("var", var_columns,
+                                                                          lambda: adata._var if var is None else var)):
         if names == "all":
             continue
+        if any(name not in held().columns for name in names):
+            adata._settle()
+        frame = held()
         for name in names:
             if name not in frame.columns:
                 raise KeyError(f"{name!r} is not a column of {axis} (it has: "

@@ -6,6 +6,7 @@ package io.scflux.ops.qc;
 
 import io.scflux.core.BlockSource;
 import io.scflux.core.DType;
+import io.scflux.core.FoldingSource;
 import io.scflux.core.Pass;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
@@ -14,6 +15,7 @@ import io.scflux.core.anndata.Column;
 import io.scflux.core.anndata.DenseArray;
 import io.scflux.core.anndata.Frame;
 import io.scflux.core.anndata.MissingColumnException;
+import io.scflux.core.anndata.PendingColumns;
 import io.scflux.ops.values.SumType;
 import io.scflux.ops.values.TypedSums;
 import io.scflux.ops.values.ValueCheck;
@@ -42,6 +44,46 @@ public final class QcMetrics {
                     return run(out, options, streaming).thenReturn(out);
                 })
                 .contextWrite(Pass.named("qc"));
+    }
+
+    /**
+     * Emits a copy of {@code data} (left as it is) whose X is a view of its X that folds the metrics as the next
+     * pass reads it, with the columns pending ({@link PendingColumns}): {@link AnnData#complete} puts them, from that
+     * pass's fold when it read every block, else from a pass of its own. What a front end that runs one step at a
+     * time (the Python container) calls, so that QC costs no pass of its own when a step that reads X follows. A
+     * container with columns pending already gets {@link #calculate}'s pass instead.
+     *
+     * @param data      the container
+     * @param options   the metrics asked for
+     * @param streaming how X is read
+     * @return a cold Mono of the copy
+     */
+    public static Mono<AnnData> riding(AnnData data, QcMetricsOptions options, Streaming streaming) {
+        return Mono.defer(() -> {
+            if (data.pending() != null) {
+                return calculate(data, options, streaming);
+            }
+            AnnData out = data.copy();
+            BlockSource x = XMatrix.of(out);
+            QcPass pass = pass(out, options, x, streaming);
+            FoldingSource<QcPass.Sums> folding = new FoldingSource<>(
+                    x,
+                    x.plan(streaming.target()),
+                    pass,
+                    block -> {},
+                    streaming.reduce(x, pass).contextWrite(Pass.named("qc")));
+            out.setX(folding);
+            Frame obs = out.obs().indexOnly();
+            Frame var = out.var().indexOnly();
+            return Mono.just(out.setPending(new PendingColumns(
+                    folding.result().map(sums -> {
+                        AnnData columns = new AnnData(null, obs.copy(), var.copy());
+                        annotate(columns, options, pass, sums, streaming);
+                        return columns;
+                    }),
+                    AnnData::obs,
+                    AnnData::var)));
+        });
     }
 
     /** The pass and the columns it adds; emits its per-cell results, whose totals {@code Preprocess} reuses. */

@@ -22,6 +22,8 @@ import io.scflux.io.WriteOptions;
 import io.scflux.ops.CatalogStep;
 import io.scflux.ops.StepCatalog;
 import io.scflux.ops.parameter.Arguments;
+import io.scflux.ops.qc.QcMetrics;
+import io.scflux.ops.qc.QcMetricsOptions;
 import io.scflux.samples.cli.Environment;
 import io.scflux.samples.cli.Logging;
 import io.scflux.samples.report.ErrorKind;
@@ -46,6 +48,9 @@ import reactor.core.publisher.Mono;
  * Python takes them.
  */
 public final class Session {
+
+    /** scanpy's name of the step whose columns ride along the next pass. */
+    private static final String QC = "calculate_qc_metrics";
 
     /** Copies of a block each worker holds at a time: the reader's, a stage's output and the reducer's. */
     private static final int BLOCK_COPIES = 3;
@@ -119,12 +124,15 @@ public final class Session {
     }
 
     /**
-     * Starts the catalog's step {@code function} on {@code data}, whose arguments are checked now.
+     * Starts the catalog's step {@code function} on {@code data}, whose arguments are checked now. QC rides along:
+     * its columns are left pending in the result ({@link QcMetrics#riding}) and made by the next pass that reads X,
+     * so that QC then normalize_total read X once; {@link #complete} puts them.
      *
      * @param function  scanpy's name of the step
      * @param data      the container, left as it is
      * @param arguments values by scanpy's names (numbers, booleans, strings, lists); a null value is not given
-     * @return the pass, whose result is the step's container with every column it makes put into obs and var
+     * @return the pass, whose result is the step's container, with the columns of an earlier QC still pending when
+     *     this step did not make them
      * @throws IllegalArgumentException for a name the catalog does not have
      */
     public Pass run(String function, AnnData data, Map<String, ?> arguments) {
@@ -132,8 +140,23 @@ public final class Session {
         if (step == null || step.combines()) {
             throw new IllegalArgumentException("the step catalog has no step " + function + " of one container");
         }
-        CatalogStep.Bound bound = step.bind(Arguments.of(arguments));
-        return Pass.start(bound.apply(data, streaming).flatMap(AnnData::complete));
+        Arguments given = Arguments.of(arguments);
+        CatalogStep.Bound bound = step.bind(given);
+        if (function.equals(QC)) {
+            return Pass.start(QcMetrics.riding(data, QcMetricsOptions.from(given), streaming));
+        }
+        return Pass.start(bound.apply(data, streaming));
+    }
+
+    /**
+     * Starts putting the columns pending in {@code data} into its obs and var.
+     *
+     * @param data the container
+     * @return the pass, whose result is the completed container ({@link AnnData#complete}): no pass over X when the
+     *     last one made them
+     */
+    public Pass complete(AnnData data) {
+        return Pass.start(data.complete());
     }
 
     /**

@@ -6,7 +6,7 @@ block. See :mod:`scflux.pp` for the steps, :mod:`scflux.tl` for marker genes, :f
 :func:`read_10x_h5` for making files, and :data:`settings` for how Java is started.
 """
 
-from . import pp, tl
+from . import pl, pp, tl
 from ._cli import (ScfluxError, ScfluxInternalError, ScfluxIOError, ScfluxKeyError, ScfluxNotFoundError,
                    ScfluxPermissionError, ScfluxValueError)
 from ._anndata import AnnData, XView, read_h5ad, to_anndata
@@ -15,6 +15,6 @@ from ._settings import settings
 
 __version__ = "0.1.0"
 
-__all__ = ["pp", "tl", "AnnData", "XView", "read_h5ad", "to_anndata", "concat", "read_10x_h5", "settings", "ScfluxError", "ScfluxNotFoundError",
+__all__ = ["pp", "tl", "pl", "AnnData", "XView", "read_h5ad", "to_anndata", "concat", "read_10x_h5", "settings", "ScfluxError", "ScfluxNotFoundError",
            "ScfluxPermissionError", "ScfluxKeyError", "ScfluxValueError", "ScfluxIOError", "ScfluxInternalError",
            "__version__"]

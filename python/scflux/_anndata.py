@@ -411,7 +411,7 @@ class AnnData:
             self._names[axis] = (index, packed)
         return packed
 
-    def _java(self, *, x, obs_columns=(), var_columns=(), tag: bool = False, raw_x=None, var=None):
+    def _java(self, *, x, obs_columns=(), var_columns=(), tag: bool = False, var=None):
         """The engine's container of this one: X ``x``, the layers and raw, obs and var with the names and the
         columns named (all of them for ``"all"``), and with ``tag`` the columns that tell which rows and columns a
         step kept."""

@@ -24,6 +24,8 @@ def run(adata: AnnData, function: str, arguments: dict, *, obs_columns=(), var_c
     j = adata._java(x=x, obs_columns=obs_columns, var_columns=var_columns, tag=True, var=var)
     session = _engine.session()
     result = _engine.wait(_engine.call(session.run, function, j, _exchange.arguments(arguments)))
+    if use_raw and result.pending() is not None:  # raw's columns cannot wait in the container: put them now
+        result = _engine.wait(_engine.call(session.complete, result))
     adata._absorb(result, obs_columns=obs_columns, var_columns=var_columns,
                   into_layer=layer if transforms else None, keep_x=use_raw or not transforms and layer is not None,
                   var_axis=not use_raw)

@@ -163,6 +163,22 @@ def test_a_column_set_in_pandas_groups_the_markers(adata):
         assert set(r["names"][group][:20]) == set(top["names"]), group
 
 
+def test_markers_use_raw_as_scanpys_default(adata):
+    """After ``adata.raw = adata`` and a subset to the highly variable genes, use_raw=None tests raw: every gene,
+    as the reference (which ran on all the log-normalized genes)."""
+    lognormalized(adata)
+    adata.raw = adata
+    scflux.pp.highly_variable_genes(adata, flavor="seurat", n_top_genes=500, subset=True)
+    scflux.tl.rank_genes_groups(adata, "cell_type", method="t-test")
+    names = adata.uns["rank_genes_groups"]["names"]
+    ref = pd.read_csv(PYTHON.parent / "flux-ops" / "src" / "test" / "resources" / "expected" / "rgg_t-test.csv.gz")
+    for group, expected in ref.groupby("group"):
+        assert set(names[group][:20]) == set(expected[expected["rank"] < 20]["names"]), group
+    assert len(names) == 2000, "one row per gene of raw"
+    scflux.tl.rank_genes_groups(adata, "cell_type", method="t-test", use_raw=False)
+    assert len(adata.uns["rank_genes_groups"]["names"]) == 500
+
+
 def test_write_h5ad_writes_once_and_refuses_its_input(adata, tmp_path):
     scflux.pp.calculate_qc_metrics(adata, qc_vars={"mt": "MT-"}, inplace=True, **QC_CALL)
     lognormalized(adata)

@@ -14,13 +14,17 @@ import io.scflux.core.Settings;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.DenseArray;
+import io.scflux.core.anndata.Frame;
+import io.scflux.core.anndata.PendingColumns;
 import io.scflux.core.cache.BlockCache;
 import io.scflux.io.CellRangerOptions;
 import io.scflux.io.FileMatrix;
 import io.scflux.io.H5ad;
 import io.scflux.io.WriteOptions;
 import io.scflux.ops.CatalogStep;
+import io.scflux.ops.Preprocess;
 import io.scflux.ops.StepCatalog;
+import io.scflux.ops.normalize.NormalizeTotalOptions;
 import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.qc.QcMetrics;
 import io.scflux.ops.qc.QcMetricsOptions;
@@ -31,8 +35,10 @@ import io.scflux.samples.report.ErrorMessage;
 import io.scflux.samples.report.StepCatalogJson;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
@@ -51,6 +57,14 @@ public final class Session {
 
     /** scanpy's name of the step whose columns ride along the next pass. */
     private static final String QC = "calculate_qc_metrics";
+    /** scanpy's name of the step that fuses with a QC still riding. */
+    private static final String NORMALIZE = "normalize_total";
+
+    /**
+     * A QC left riding on X by {@link #run}: the counts it folds, its options, the var its qc variables were read
+     * from and the columns it left pending, for normalize_total to fuse with while both are still as QC left them.
+     */
+    private record QcRide(BlockSource counts, QcMetricsOptions options, Frame var, PendingColumns pending) {}
 
     /** Copies of a block each worker holds at a time: the reader's, a stage's output and the reducer's. */
     private static final int BLOCK_COPIES = 3;
@@ -60,6 +74,8 @@ public final class Session {
     private final BlockCache cache;
     private final boolean cacheEveryInput;
     private final ConcurrentLinkedQueue<String> warnings = new ConcurrentLinkedQueue<>();
+    /** The QCs riding, by the folding X each left (weakly: a view Python dropped takes its ride with it). */
+    private final Map<BlockSource, QcRide> rides = Collections.synchronizedMap(new WeakHashMap<>());
 
     private Session(Settings settings, int threads, long cacheBytes, boolean cacheEveryInput) {
         this.settings = settings;
@@ -125,8 +141,10 @@ public final class Session {
 
     /**
      * Starts the catalog's step {@code function} on {@code data}, whose arguments are checked now. QC rides along:
-     * its columns are left pending in the result ({@link QcMetrics#riding}) and made by the next pass that reads X,
-     * so that QC then normalize_total read X once; {@link #complete} puts them.
+     * its columns are left pending in the result ({@link QcMetrics#riding}) and made by the next pass that reads X;
+     * {@link #complete} puts them. normalize_total right after it (X and the pending columns still QC's) fuses with
+     * it as {@code preprocess} does ({@link Preprocess#qcAndNormalize}): the factors come from QC's totals as the
+     * next pass reads each row, so that neither makes a pass of its own.
      *
      * @param function  scanpy's name of the step
      * @param data      the container, left as it is
@@ -143,9 +161,38 @@ public final class Session {
         Arguments given = Arguments.of(arguments);
         CatalogStep.Bound bound = step.bind(given);
         if (function.equals(QC)) {
-            return Pass.start(QcMetrics.riding(data, QcMetricsOptions.from(given), streaming));
+            QcMetricsOptions options = QcMetricsOptions.from(given);
+            BlockSource counts = data.x();
+            return Pass.start(QcMetrics.riding(data, options, streaming).doOnNext(out -> {
+                PendingColumns pending = out.pending();
+                if (out.x() != null && counts != null && out.x() != counts && pending != null) {
+                    rides.put(out.x(), new QcRide(counts, options, data.var(), pending));
+                }
+            }));
+        }
+        QcRide ride = data.x() == null ? null : rides.get(data.x());
+        if (function.equals(NORMALIZE) && ride != null && ride.pending() == data.pending()) {
+            NormalizeTotalOptions options = NormalizeTotalOptions.from(given);
+            if (!options.excludeHighlyExpressed()) {
+                // QC's qc variables are read from the var it was given; the rest of the container is this step's
+                AnnData counts = new AnnData(ride.counts(), data.obs(), ride.var());
+                counts.uns().putAll(data.uns());
+                data.layers().forEach(counts::putLayer);
+                counts.setRaw(data.raw());
+                return Pass.start(Preprocess.qcAndNormalize(counts, ride.options(), options, streaming)
+                        .map(fused -> withVar(fused, data.var())));
+            }
         }
         return Pass.start(bound.apply(data, streaming));
+    }
+
+    /** {@code fused} with {@code var}'s columns back, over the var QC's qc variables were read from. */
+    private static AnnData withVar(AnnData fused, Frame var) {
+        AnnData out = new AnnData(fused.x(), fused.obs(), var.copy());
+        fused.layers().forEach(out::putLayer);
+        out.uns().putAll(fused.uns());
+        out.setRaw(fused.raw());
+        return out.setPending(fused.pending());
     }
 
     /**

@@ -179,6 +179,13 @@ def test_markers_use_raw_as_scanpys_default(adata):
     assert len(adata.uns["rank_genes_groups"]["names"]) == 500
 
 
+def test_qc_of_raw_puts_its_cells_columns_at_once(adata):
+    adata.raw = adata  # the counts
+    lognormalized(adata)
+    scflux.pp.calculate_qc_metrics(adata, use_raw=True, inplace=True, percent_top=None)
+    assert_close(adata.obs["total_counts"], np.asarray(counts_matrix().sum(axis=1)).ravel(), 0, "raw's totals")
+
+
 def test_write_h5ad_writes_once_and_refuses_its_input(adata, tmp_path):
     scflux.pp.calculate_qc_metrics(adata, qc_vars={"mt": "MT-"}, inplace=True, **QC_CALL)
     lognormalized(adata)

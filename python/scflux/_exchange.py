@@ -108,6 +108,8 @@ def value(v):
         return out
     if isinstance(v, Frame):
         return frame(v)
+    if isinstance(v, java("io.scflux.core.anndata.Column")):  # a categorical or nullable array in uns
+        return column(v)
     if isinstance(v, Map):
         return {str(k): value(e) for k, e in v.items()}
     if isinstance(v, Source):

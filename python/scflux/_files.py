@@ -45,11 +45,12 @@ def source(data, what: str = "data") -> Source:
     if isinstance(data, anndata.AnnData):
         if data.is_view:
             raise TypeError(f"{what}: scflux works on files, and a view of an AnnData is not one: pass the backed "
-                            "AnnData itself, or a path")
+                            "AnnData itself or a path, or open the file with scflux.read_h5ad, whose container "
+                            "selects lazily (adata[mask])")
         if not data.isbacked:
             raise TypeError(f"{what}: scflux works on files, and this AnnData is in memory: write it "
-                            "(adata.write_h5ad(path)) and pass the path, or open it with "
-                            "anndata.read_h5ad(path, backed='r')")
+                            "(adata.write_h5ad(path)) and pass the path, or open it with scflux.read_h5ad(path) "
+                            "(X stays in the file) or anndata.read_h5ad(path, backed='r')")
         adata = data
         path = Path(data.filename)
     elif isinstance(data, (str, os.PathLike)):

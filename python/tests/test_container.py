@@ -42,6 +42,30 @@ def test_reads_as_anndata_does(adata):
     assert (adata.X.to_memory() != sp.csr_matrix(ref.X, dtype=np.float32)).nnz == 0
 
 
+def test_rich_annotations_cross_both_ways(engine, tmp_path):
+    """A file anndata 0.8 wrote with every kind of column and uns entry (categoricals with unused categories and
+    order, nullable integers and booleans, strings, non-ASCII names, nested uns): pandas holds what anndata reads,
+    and write_h5ad gives it back. float16 is read as float32 (Java has no float16), its values kept."""
+    path = COUNTS.parent / "rich.anndata08.h5ad"
+    ref = anndata.read_h5ad(path)
+    a = scflux.read_h5ad(path)
+    out = tmp_path / "rich.h5ad"
+    a.write_h5ad(out)
+    back = anndata.read_h5ad(out)
+    for frame in (a.obs, back.obs):
+        f16 = [c for c in ref.obs.columns if ref.obs[c].dtype == np.float16]
+        pd.testing.assert_frame_equal(frame.drop(columns=f16), ref.obs.drop(columns=f16))
+        for c in f16:
+            np.testing.assert_array_equal(frame[c].to_numpy(np.float32), ref.obs[c].to_numpy(np.float32))
+    for frame in (a.var, back.var):
+        pd.testing.assert_frame_equal(frame, ref.var)
+    assert back.uns.keys() == ref.uns.keys()
+    for key in ref.uns:
+        if isinstance(ref.uns[key], np.ndarray):
+            np.testing.assert_array_equal(np.asarray(a.uns[key]), ref.uns[key], err_msg=key)
+    assert leftovers(tmp_path) == []
+
+
 def test_notebook_flow_matches_scanpy(adata):
     before = sha256(COUNTS)
     adata.var["mt"] = adata.var_names.str.startswith("MT-")  # set in pandas: what the next step reads

@@ -148,6 +148,25 @@ def test_selection_is_lazy_and_keeps_the_statistics(adata):
     assert "new" not in sub.obs, "a copy's columns are its own"
 
 
+def test_steps_run_on_a_selection(adata):
+    """QC on a lazy selection: the selected cells' totals over the selected genes, as numpy sums them."""
+    rows, genes = np.arange(0, adata.n_obs, 2), list(adata.var_names[:500])
+    sub = adata[rows, genes]
+    scflux.pp.calculate_qc_metrics(sub, percent_top=None, inplace=True)
+    cols = adata.var_names.get_indexer(genes)
+    expected = np.asarray(counts_matrix()[rows][:, cols].sum(axis=1)).ravel()
+    assert_close(sub.obs["total_counts"], expected, 0, "totals of the selection")
+    assert "total_counts" not in adata.obs, "the container selected from is as it was"
+
+
+def test_pca_on_a_mask_set_in_pandas(adata):
+    lognormalized(adata)
+    adata.var["my_genes"] = np.arange(adata.n_vars) < 300
+    scflux.pp.pca(adata, n_comps=5, mask_var="my_genes")
+    pcs = np.asarray(adata.varm["PCs"])
+    assert np.all(pcs[300:] == 0) and np.all(np.abs(pcs[:300]).sum(axis=0) > 0), "loadings on the mask's genes only"
+
+
 def test_layers_and_raw_keep_the_views(adata, tmp_path):
     adata.layers["counts"] = adata.X.copy()
     lognormalized(adata)

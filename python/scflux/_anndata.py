@@ -82,30 +82,34 @@ def _source(value, shape: tuple[int, int], what: str):
     return source
 
 
-class Layers(MutableMapping):
-    """``adata.layers``: views by name, each the shape of X."""
+class _Elements(MutableMapping):
+    """Elements by name, held in ``_values``, of a container (``_owner``) whose shape they follow."""
 
-    def __init__(self, owner: "AnnData", sources: dict | None = None) -> None:
+    def __init__(self, owner: "AnnData", values: dict | None = None) -> None:
         self._owner = owner
-        self._sources = dict(sources or {})
-
-    def __getitem__(self, name):
-        return XView(self._sources[name])
-
-    def __setitem__(self, name, value) -> None:
-        self._sources[str(name)] = _source(value, self._owner.shape, f"layers[{name!r}]")
+        self._values = dict(values or {})
 
     def __delitem__(self, name) -> None:
-        del self._sources[name]
+        del self._values[name]
 
     def __iter__(self):
-        return iter(self._sources)
+        return iter(self._values)
 
     def __len__(self) -> int:
-        return len(self._sources)
+        return len(self._values)
 
     def __repr__(self) -> str:
-        return f"Layers with keys: {', '.join(self._sources)}"
+        return f"{type(self).__name__} with keys: {', '.join(self._values)}"
+
+
+class Layers(_Elements):
+    """``adata.layers``: views by name, each the shape of X."""
+
+    def __getitem__(self, name):
+        return XView(self._values[name])
+
+    def __setitem__(self, name, value) -> None:
+        self._values[str(name)] = _source(value, self._owner.shape, f"layers[{name!r}]")
 
 
 class _Lazy:
@@ -116,12 +120,12 @@ class _Lazy:
         self.source = source
 
 
-class AxisArrays(MutableMapping):
+class AxisArrays(_Elements):
     """``obsm``/``varm``/``obsp``: arrays (or frames) whose first axis is the axis' length."""
 
     def __init__(self, owner: "AnnData", axis: int, values: dict | None = None, pairwise: bool = False) -> None:
-        self._owner, self._axis, self._pairwise = owner, axis, pairwise
-        self._values = dict(values or {})
+        super().__init__(owner, values)
+        self._axis, self._pairwise = axis, pairwise
 
     def _length(self) -> int:
         return self._owner.shape[self._axis]
@@ -145,18 +149,6 @@ class AxisArrays(MutableMapping):
 
     def _name(self) -> str:
         return ("obs" if self._axis == 0 else "var") + ("p" if self._pairwise else "m")
-
-    def __delitem__(self, name) -> None:
-        del self._values[name]
-
-    def __iter__(self):
-        return iter(self._values)
-
-    def __len__(self) -> int:
-        return len(self._values)
-
-    def __repr__(self) -> str:
-        return f"AxisArrays with keys: {', '.join(self._values)}"
 
     def take(self, owner: "AnnData", positions: np.ndarray | None) -> "AxisArrays":
         out = AxisArrays(owner, self._axis, pairwise=self._pairwise)
@@ -428,7 +420,7 @@ class AnnData:
         if var is None and self._pending is not None:
             j.setPending(self._pending)
         if var is None:
-            for k, v in self._layers._sources.items():
+            for k, v in self._layers._values.items():
                 j.putLayer(k, v)
             if self._raw is not None:
                 JRaw = _engine.java("io.scflux.core.anndata.Raw")
@@ -470,10 +462,10 @@ class AnnData:
         if keep_x:
             return
         if into_layer is not None:
-            self._layers._sources[into_layer] = result.x()
+            self._layers._values[into_layer] = result.x()
         else:
             self._x = result.x()
-            self._layers._sources = {str(k): v for k, v in result.layers().items()}
+            self._layers._values = {str(k): v for k, v in result.layers().items()}
         if result.raw() is not None and self._raw is not None:
             self._raw._source = result.raw().x()
 

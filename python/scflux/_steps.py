@@ -49,7 +49,7 @@ def _input(adata: AnnData, function: str, layer, use_raw: bool):
     if layer is not None:
         if layer not in adata.layers:
             raise KeyError(f"layer {layer!r} is not in layers (it has: {', '.join(adata.layers) or 'none'})")
-        return adata.layers._sources[layer], None
+        return adata.layers._values[layer], None
     if use_raw:
         if adata.raw is None:
             raise ValueError("Received `use_raw=True`, but `adata.raw` is empty.")

@@ -43,15 +43,20 @@ class SessionTest {
         return new ObjectMapper().readTree(session.cacheStats()).get("misses").asLong();
     }
 
-    @Test
-    void qcRidesAlongTheNextPassWithScanpysNumbers() throws Throwable {
-        Session session = Session.start(2, 0);
+    /** The counts after the reference's QC call ({@code qc_vars=["mt"]}, {@code percent_top=(50, 100, 200)}). */
+    private static AnnData riddenByQc(Session session) throws Throwable {
         AnnData counts = session.read(COUNTS, null, true);
         counts.var().put("mt", QcMetrics.genesStartingWith(counts.var(), "MT-"));
-        AnnData qc = (AnnData) finished(session.run(
+        return (AnnData) finished(session.run(
                 "calculate_qc_metrics",
                 counts,
                 Map.of("qc_vars", List.of("mt"), "percent_top", List.of(50, 100, 200))));
+    }
+
+    @Test
+    void qcRidesAlongTheNextPassWithScanpysNumbers() throws Throwable {
+        Session session = Session.start(2, 0);
+        AnnData qc = riddenByQc(session);
         assertNotNull(qc.pending(), "QC's columns wait for a pass over X");
         assertFalse(qc.obs().has("total_counts"));
         assertEquals(0, blocksRead(session), "QC read nothing yet");
@@ -67,12 +72,7 @@ class SessionTest {
     @Test
     void normalizeTotalAfterQcFusesWithItAsPreprocessDoes() throws Throwable {
         Session session = Session.start(2, 0);
-        AnnData counts = session.read(COUNTS, null, true);
-        counts.var().put("mt", QcMetrics.genesStartingWith(counts.var(), "MT-"));
-        AnnData qc = (AnnData) finished(session.run(
-                "calculate_qc_metrics",
-                counts,
-                Map.of("qc_vars", List.of("mt"), "percent_top", List.of(50, 100, 200))));
+        AnnData qc = riddenByQc(session);
         // the next step gets the container as Python builds it: its own frames, QC's X and pending columns
         AnnData asPython = new AnnData(qc.x(), qc.obs().indexOnly(), qc.var().indexOnly()).setPending(qc.pending());
         AnnData normalized = (AnnData) finished(session.run("normalize_total", asPython, Map.of("target_sum", 1e4)));

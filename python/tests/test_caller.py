@@ -26,7 +26,9 @@ CALLS = {
 }
 
 CHILD = """
-import sys
+import signal, sys
+# Ctrl-C as a notebook's kernel gets it, even when this test runs where SIGINT is ignored (a background job)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, sys.argv[1])
 import scflux
 scflux.settings.threads = 1

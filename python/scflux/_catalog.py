@@ -4,7 +4,8 @@ made, instead of being written here beside the Java options records.
 ``scflux steps --json`` prints every step (scanpy's function name, the command, its parameters: scanpy's name, the
 command-line option, the kind of value, scanpy's default, bounds or choices, one line of doc); a number that is not
 finite is the string ``"Infinity"`` there, read here as ``math.inf``. It is read once per
-jar (by path, size and modification time) and cached for the process. A parameter value is checked against it before
+jar (by path, size and modification time) and cached for the process; once this session's engine runs, from the
+engine itself, with no command line started. A parameter value is checked against it before
 the step's command runs; Python-only parameters (``inplace``, ``copy``, ``out``, the unsupported ones) stay with
 their functions.
 """
@@ -19,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _cli
+from . import _cli, _engine
 
 #: The layout of ``scflux steps --json`` this package reads.
 FORMAT = 1
@@ -27,14 +28,25 @@ FORMAT = 1
 
 def steps() -> dict[str, dict[str, Any]]:
     """The catalog's steps by scanpy's function name."""
+    if _engine.started():
+        return _from_engine()
     jar = _cli.find_jar()
     stat = jar.stat()
     return _load(str(jar), stat.st_size, stat.st_mtime_ns)
 
 
+@functools.lru_cache(maxsize=1)
+def _from_engine() -> dict[str, dict[str, Any]]:
+    return _parsed(str(_engine.java("io.scflux.samples.python.Session").catalog()), "the engine's jar")
+
+
 @functools.lru_cache(maxsize=4)
 def _load(jar: str, size: int, mtime: int) -> dict[str, dict[str, Any]]:
-    document = json.loads(_cli.run(["steps", "--json"]).stdout)
+    return _parsed(_cli.run(["steps", "--json"]).stdout, jar)
+
+
+def _parsed(text: str, jar: str) -> dict[str, dict[str, Any]]:
+    document = json.loads(text)
     if document.get("format") != FORMAT:
         raise RuntimeError(f"{jar} prints a step catalog of format {document.get('format')!r}; this scflux package "
                            f"reads format {FORMAT}: use the jar of the same version")
@@ -125,11 +137,8 @@ def options(function: str, **values) -> list[str]:
     :func:`check`; a value equal to the catalog's default (or ``None``) gives no option, so the command line applies
     the default it declares."""
     out: list[str] = []
-    for name, value in values.items():
+    for name, value in arguments(function, **values).items():
         p = parameter(function, name)
-        value = check(function, name, value)
-        if value is None or (p["default"] is not None and _same(value, p["default"])):
-            continue
         option = p["option"]
         if p["kind"] == "bool":
             out.append(option if value else "--no-" + option[2:])

@@ -14,6 +14,7 @@ cross as primitive arrays through JPype's buffers.
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import warnings
@@ -57,6 +58,11 @@ def _classpath() -> list[str]:
     return path
 
 
+def started() -> bool:
+    """Whether this session's engine runs already."""
+    return _session is not None
+
+
 def session():
     """The engine of this session (``io.scflux.samples.python.Session``), started on first use."""
     global _session
@@ -78,6 +84,7 @@ def session():
     return _session
 
 
+@functools.lru_cache(maxsize=None)
 def java(name: str):
     """The Java class ``name`` (``io.scflux...``: reached by name, since Python's own ``io`` hides the package)."""
     return jpype().JClass(name)

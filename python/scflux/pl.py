@@ -55,11 +55,10 @@ def violin(adata, keys, groupby=None, *, jitter=0.4, size=1, multi_panel=None, s
         data = [values.to_numpy()[m] for m in groups]
         present = [i for i, d in enumerate(data) if len(d)]
         ax.violinplot([data[i] for i in present], positions=[i + 1 for i in present], showextrema=False)
-        if jitter:
-            for i in present:
-                offsets = rng.uniform(-jitter / 2, jitter / 2, len(data[i])) if jitter is not True else \
-                    rng.uniform(-0.2, 0.2, len(data[i]))
-                ax.scatter(i + 1 + offsets, data[i], s=size, c="black", alpha=0.5, linewidths=0)
+        width = 0.4 if jitter is True else float(jitter or 0)
+        for i in present if width else ():
+            offsets = rng.uniform(-width / 2, width / 2, len(data[i]))
+            ax.scatter(i + 1 + offsets, data[i], s=size, c="black", alpha=0.5, linewidths=0)
         ax.set_xticks(range(1, len(labels) + 1), labels)
         ax.set_ylabel(key)
         if groupby is not None:

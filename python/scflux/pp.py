@@ -169,9 +169,9 @@ def normalize_total(data, *, target_sum=None, exclude_highly_expressed=False, ma
     inplace, copy = boolean("inplace", inplace), boolean("copy", copy)
     if copy and not inplace:
         raise ValueError("`copy=True` cannot be used with `inplace=False`.")
+    values = dict(target_sum=target_sum, exclude_highly_expressed=exclude_highly_expressed, max_fraction=max_fraction)
     if isinstance(data, AnnData):
-        arguments = _catalog.arguments(where, target_sum=target_sum, exclude_highly_expressed=exclude_highly_expressed,
-                                       max_fraction=max_fraction, key_added=key_added)
+        arguments = _catalog.arguments(where, **values, key_added=key_added)
         if inplace:
             work = _steps.target(data, copy)
             _steps.run(work, where, arguments, layer=layer)
@@ -181,8 +181,7 @@ def normalize_total(data, *, target_sum=None, exclude_highly_expressed=False, ma
         _steps.run(work, where, arguments, layer=layer)
         return dict(X=work.X if layer is None else work.layers[layer], norm_factor=work.obs[key].to_numpy())
     require(where, layer=(layer, None))
-    options = _catalog.options(where, target_sum=target_sum, exclude_highly_expressed=exclude_highly_expressed,
-                               max_fraction=max_fraction)
+    options = _catalog.options(where, **values)
     key_added = _catalog.check(where, "key_added", key_added)
     src = source(data)
     if inplace:
@@ -229,10 +228,10 @@ def highly_variable_genes(data, *, layer=None, n_top_genes=None, min_disp=0.5, m
     where = "highly_variable_genes"
     subset, inplace = boolean("subset", subset), boolean("inplace", inplace)
     check_values = boolean("check_values", check_values)
+    values = dict(flavor=flavor, n_top_genes=n_top_genes, min_disp=min_disp, max_disp=max_disp, min_mean=min_mean,
+                  max_mean=max_mean, span=span, n_bins=n_bins, batch_key=batch_key)
     if isinstance(data, AnnData):
-        arguments = _catalog.arguments(where, flavor=flavor, n_top_genes=n_top_genes, min_disp=min_disp,
-                                       max_disp=max_disp, min_mean=min_mean, max_mean=max_mean, span=span,
-                                       n_bins=n_bins, batch_key=batch_key)
+        arguments = _catalog.arguments(where, **values)
         work = data if inplace else data._taken(None, None)
         with warnings.catch_warnings():
             if not check_values:
@@ -246,8 +245,7 @@ def highly_variable_genes(data, *, layer=None, n_top_genes=None, min_disp=0.5, m
         df = work.var[_hvg_columns(flavor, batch_key is not None)]
         return df[df["highly_variable"].to_numpy()] if subset else df
     require(where, layer=(layer, None))
-    options = _catalog.options(where, flavor=flavor, n_top_genes=n_top_genes, min_disp=min_disp, max_disp=max_disp,
-                               min_mean=min_mean, max_mean=max_mean, span=span, n_bins=n_bins, batch_key=batch_key)
+    options = _catalog.options(where, **values)
     src = source(data)
     if batch_key is not None:
         require_column(src, "obs", batch_key, "batch_key")
@@ -353,13 +351,13 @@ def scale(data, *, zero_center=True, max_value=None, copy=False, layer=None, obs
     """scanpy's ``sc.pp.scale`` (command ``scflux scale``): each gene to unit variance (and zero mean), var
     ``mean`` and ``std``; centring makes X dense float64, as in scanpy."""
     require("scale", obsm=(obsm, None), mask_obs=(mask_obs, None))
+    values = dict(zero_center=zero_center, max_value=max_value)
     if isinstance(data, AnnData):
         work = _steps.target(data, boolean("copy", copy))
-        _steps.run(work, "scale", _catalog.arguments("scale", zero_center=zero_center, max_value=max_value),
-                   layer=layer)
+        _steps.run(work, "scale", _catalog.arguments("scale", **values), layer=layer)
         return work if copy else None
     require("scale", layer=(layer, None))
-    options = _catalog.options("scale", zero_center=zero_center, max_value=max_value)
+    options = _catalog.options("scale", **values)
     return execute("scale", source(data), options, out=out,
                    returns=read_adata if boolean("copy", copy) else None)
 
@@ -449,15 +447,14 @@ def pseudobulk(adata, sample_col, groups_col, layer=None, raw=False, empty=False
     text("groups_col", groups_col)
     boolean("skip_checks", skip_checks)
     count("bsize", bsize, minimum=1)
+    values = dict(sample_col=sample_col, groups_col=groups_col, mode=mode, min_cells=min_cells, min_counts=min_counts)
     if isinstance(adata, AnnData):
-        arguments = _catalog.arguments(where, sample_col=sample_col, groups_col=groups_col, mode=mode,
-                                       min_cells=min_cells, min_counts=min_counts)
-        return _steps.new_dataset(adata, where, arguments, layer=layer, use_raw=boolean("raw", raw))
+        return _steps.new_dataset(adata, where, _catalog.arguments(where, **values), layer=layer,
+                                  use_raw=boolean("raw", raw))
     require(where, layer=(layer, None), raw=(raw, False))
     src = source(adata, "adata")
     require_column(src, "obs", sample_col, "sample_col")
     require_column(src, "obs", groups_col, "groups_col")
-    options = _catalog.options(where, sample_col=sample_col, groups_col=groups_col, mode=mode, min_cells=min_cells,
-                               min_counts=min_counts)
+    options = _catalog.options(where, **values)
     return execute("pseudobulk", src, options, out=out, returns=read_adata,
                    echo=True if boolean("verbose", verbose) else None)

@@ -44,13 +44,12 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
     if corr_method not in corr_methods:
         raise ValueError(f"Correction method must be one of {set(corr_methods)}.")
     copy, pts, tie_correct = boolean("copy", copy), boolean("pts", pts), boolean("tie_correct", tie_correct)
-    names = _groups(where, groups)
+    values = dict(groupby=text("groupby", groupby), groups=_groups(where, groups), reference=str(reference),
+                  n_genes=n_genes, pts=pts, method=method, corr_method=corr_method, tie_correct=tie_correct)
     if isinstance(data, AnnData):
         if use_raw is None:
             use_raw = data.raw is not None and layer is None
-        arguments = _catalog.arguments(where, groupby=text("groupby", groupby), groups=names,
-                                       reference=str(reference), n_genes=n_genes, pts=pts, method=method,
-                                       corr_method=corr_method, tie_correct=tie_correct)
+        arguments = _catalog.arguments(where, **values)
         work = _steps.target(data, copy)
         _steps.run(work, where, arguments, obs_columns=[groupby], layer=layer, use_raw=boolean("use_raw", use_raw),
                    transforms=False)
@@ -66,9 +65,8 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
         if layer is not None:
             raise ValueError("Cannot specify `layer` and have `use_raw=True`.")
         raise unsupported(where, "use_raw", True, "scflux tests X or a layer, not raw; pass use_raw=False")
-    require_column(src, "obs", text("groupby", groupby), "groupby")
-    options = _catalog.options(where, groupby=groupby, groups=names, reference=str(reference), n_genes=n_genes,
-                               pts=pts, method=method, corr_method=corr_method, tie_correct=tie_correct, layer=layer)
+    require_column(src, "obs", groupby, "groupby")
+    options = _catalog.options(where, **values, layer=layer)
     return execute("rank-genes-groups", src, options, out=out, returns=read_adata if copy else None)
 
 

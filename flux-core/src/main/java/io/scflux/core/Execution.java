@@ -53,4 +53,30 @@ public final class Execution {
     public String toString() {
         return "Execution[" + threads + " threads]";
     }
+
+    /** Copies of a block a worker holds at a time: the reader's, a stage's output and the reducer's. */
+    public static final int BLOCK_COPIES = 3;
+
+    /**
+     * The bytes a worker holds in flight: {@link #BLOCK_COPIES} copies of a block of {@code target}'s size (int32
+     * indices, float32 values).
+     *
+     * @param target the block sizes aimed at
+     * @return the bytes
+     */
+    public static long bytesPerWorker(PlanTarget target) {
+        return target.chunkNnz() * (Integer.BYTES + Float.BYTES) * BLOCK_COPIES;
+    }
+
+    /**
+     * The most workers whose blocks in flight fit half the host's memory budget (the other half for obs, var, the
+     * cache and a step's accumulators), at least one.
+     *
+     * @param target the block sizes aimed at
+     * @return how many workers fit
+     */
+    public static int fitting(PlanTarget target) {
+        return (int)
+                Math.min(Integer.MAX_VALUE, Math.max(1, MemoryAccount.host().cap() / 2 / bytesPerWorker(target)));
+    }
 }

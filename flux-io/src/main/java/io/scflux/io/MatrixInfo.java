@@ -29,4 +29,10 @@ public record MatrixInfo(
         @Nullable DType indptrDtype,
         @Nullable DType indicesDtype,
         String compression,
-        boolean chunked) {}
+        boolean chunked) {
+
+    /** @return whether the value dataset has a filter ({@code compression} is not {@code none}) */
+    public boolean compressed() {
+        return !"none".equals(compression);
+    }
+}

@@ -57,7 +57,6 @@ final class GlobalOptions {
      * stage makes of it, and the next one prefetched. At {@code -Xmx64m} and the default {@code --chunk-nnz}, 4
      * workers ran and 16 ran out of memory.
      */
-    static final int BLOCK_COPIES = 3;
 
     /** The root command's spec (the mixee's): these options' mistakes are usage errors of {@code scflux}. */
     @Spec(Spec.Target.MIXEE)
@@ -208,7 +207,7 @@ final class GlobalOptions {
     }
 
     /**
-     * The workers of {@code --threads}, each holding about {@link #BLOCK_COPIES} copies of a block of
+     * The workers of {@code --threads}, each holding about {@link Execution#BLOCK_COPIES} copies of a block of
      * {@code --chunk-nnz} entries: as many as fit half the memory budget (the other half for obs, var, the cache and
      * a step's accumulators). Given, more than that is a usage error; by default, this machine's cores, lowered to
      * what fits (results do not depend on it).
@@ -217,8 +216,8 @@ final class GlobalOptions {
         if (threads < 1) {
             throw new ParameterException(spec.commandLine(), "--threads must be at least 1, got " + threads);
         }
-        long perThread = planTarget().chunkNnz() * (Integer.BYTES + Float.BYTES) * BLOCK_COPIES;
-        long fit = Math.max(1, MemoryAccount.host().cap() / 2 / perThread);
+        long perThread = Execution.bytesPerWorker(planTarget());
+        int fit = Execution.fitting(planTarget());
         if (!given("--threads")) {
             return Execution.threads((int) Math.min(threads, fit));
         }

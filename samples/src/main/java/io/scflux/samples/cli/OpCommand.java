@@ -134,7 +134,7 @@ abstract class OpCommand implements Callable<Integer>, StepCommand {
     }
 
     private static boolean compressed(BlockSource x) {
-        return !(x instanceof FileMatrix m) || !"none".equals(m.info().compression());
+        return !(x instanceof FileMatrix m) || m.info().compressed();
     }
 
     /**

@@ -66,9 +66,6 @@ public final class Session {
      */
     private record QcRide(BlockSource counts, QcMetricsOptions options, Frame var, PendingColumns pending) {}
 
-    /** Copies of a block each worker holds at a time: the reader's, a stage's output and the reducer's. */
-    private static final int BLOCK_COPIES = 3;
-
     private final Settings settings;
     private final Streaming streaming;
     private final BlockCache cache;
@@ -81,9 +78,7 @@ public final class Session {
         this.settings = settings;
         MemoryAccount.useHostBudget(settings.memoryBudgetBytes());
         PlanTarget target = PlanTarget.DEFAULT;
-        long perThread = target.chunkNnz() * (long) (Integer.BYTES + Float.BYTES) * BLOCK_COPIES;
-        long fit = Math.max(1, MemoryAccount.host().cap() / 2 / perThread);
-        int workers = (int) Math.max(1, Math.min(threads, fit));
+        int workers = Math.min(threads, Execution.fitting(target));
         this.streaming = new Streaming(target, Execution.threads(workers), HostBackend.INSTANCE)
                 .withWarnings(warnings::add)
                 .withSettings(settings);
@@ -133,9 +128,8 @@ public final class Session {
         }
         AnnData data = H5ad.read(Path.of(path), cellRanger, settings);
         BlockSource x = data.x();
-        boolean worth = cacheEveryInput
-                || !(x instanceof FileMatrix m)
-                || !"none".equals(m.info().compression());
+        boolean worth =
+                cacheEveryInput || !(x instanceof FileMatrix m) || m.info().compressed();
         return x == null || !worth ? data : data.setX(cache.cached(x));
     }
 
@@ -159,7 +153,7 @@ public final class Session {
             throw new IllegalArgumentException("the step catalog has no step " + function + " of one container");
         }
         Arguments given = Arguments.of(arguments);
-        CatalogStep.Bound bound = step.bind(given);
+        CatalogStep.Bound bound = step.bind(given); // checks the arguments now, whichever call runs below
         if (function.equals(QC)) {
             QcMetricsOptions options = QcMetricsOptions.from(given);
             BlockSource counts = data.x();

@@ -17,6 +17,7 @@ from __future__ import annotations
 import functools
 import os
 import threading
+import time
 import warnings
 from pathlib import Path
 
@@ -29,6 +30,9 @@ SLICE_MS = 100
 #: The engine's JVM options before the user's (which come after, and win): a heap that keeps Python and the engine
 #: together near 1 GB on the 200,000-cell benchmark, and the command line's launcher's JIT thresholds.
 DEFAULT_JVM_OPTIONS = ("-Xmx1g", "-XX:Tier4InvocationThreshold=20000", "-XX:Tier4CompileThreshold=30000")
+
+#: How long a cancelled pass waits for the second half of a Ctrl-C that JPype delivers twice (see _cancel).
+_SECOND_HALF_S = 0.5
 
 #: JPype's own jar, which its class loader needs beside ours (Debian's python3-jpype puts it here).
 _JPYPE_JARS = (Path("/usr/share/java/org.jpype.jar"),)
@@ -96,19 +100,39 @@ def wait(pass_):
     try:
         while not pass_.waitFor(SLICE_MS):
             pass
-    except (KeyboardInterrupt, java("java.lang.InterruptedException")):
-        # JPype turns SIGINT into an interrupt of the Java call in progress: either way, the user's Ctrl-C
-        pass_.cancel()
-        java("java.lang.Thread").interrupted()  # clears the flag, so the next wait does not end at once
-        while not pass_.waitFor(SLICE_MS):
-            pass
-        _warn()
-        raise KeyboardInterrupt from None
+    except KeyboardInterrupt:
+        _cancel(pass_, from_python=True, from_java=False)
+    except java("java.lang.InterruptedException"):
+        _cancel(pass_, from_python=False, from_java=True)
     _warn()
     try:
         return pass_.result()
     except jpype().JException as e:
         raise error(e) from None
+
+
+def _cancel(pass_, *, from_python: bool, from_java: bool) -> None:
+    """Cancels ``pass_`` for the user's Ctrl-C and raises ``KeyboardInterrupt`` once it has ended.
+
+    JPype delivers one SIGINT twice, in either order: as Python's KeyboardInterrupt and as an interrupt of the Java
+    thread (an InterruptedException in the wait, or the thread's flag). Both halves are taken here (``from_python``
+    and ``from_java`` say which came), waiting for the other at most :data:`_SECOND_HALF_S`, so that neither
+    surfaces later: a second KeyboardInterrupt in the caller's handler, or the next step's wait ended at once."""
+    pass_.cancel()
+    thread, interrupted = java("java.lang.Thread"), java("java.lang.InterruptedException")
+    deadline = time.monotonic() + _SECOND_HALF_S
+    while True:
+        try:
+            from_java = from_java or bool(thread.interrupted())
+            if pass_.waitFor(SLICE_MS) and (from_python and from_java or time.monotonic() > deadline):
+                break
+            time.sleep(0.005)
+        except KeyboardInterrupt:
+            from_python = True
+        except interrupted:
+            from_java = True
+    _warn()
+    raise KeyboardInterrupt from None
 
 
 def call(function, *args):

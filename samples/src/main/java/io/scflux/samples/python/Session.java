@@ -38,6 +38,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.jspecify.annotations.Nullable;
@@ -94,13 +95,15 @@ public final class Session {
      * @param cacheBytes the budget of the decoded-block cache; negative for an eighth of the heap, which holds the
      *                   blocks of compressed inputs only (as the command line's: keeping blocks that are cheap to
      *                   read again costs more than reading them again, measured); given, every input's blocks
+     * @param verbosity  what the engine logs on stderr, as the command line's {@code --quiet} (-1), default (0),
+     *                   {@code -v} (1) and {@code -vv} (2)
      * @return the engine
      */
-    public static Session start(int threads, long cacheBytes) {
+    public static Session start(int threads, long cacheBytes, int verbosity) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
-        Logging.use(0, false);
+        Logging.use(verbosity, false);
         long budget = cacheBytes < 0 ? Runtime.getRuntime().maxMemory() / 8 : cacheBytes;
         return new Session(Environment.settings(), threads, budget, cacheBytes >= 0);
     }
@@ -190,6 +193,21 @@ public final class Session {
     }
 
     /**
+     * anndata's {@code concat} of {@code inputs} along obs, as the catalog's combining step: lazily, the result's X
+     * reads each input's X in turn as its blocks are asked for.
+     *
+     * @param inputs    the containers, in order, none with columns pending
+     * @param arguments values by anndata's names ({@code join}, {@code label}, {@code keys}, ...); checked now
+     * @return the container of every input's cells
+     */
+    public AnnData concat(AnnData[] inputs, Map<String, ?> arguments) {
+        CatalogStep step = StepCatalog.byFunction("concat");
+        return Objects.requireNonNull(step, "the catalog has concat")
+                .combine(Arguments.of(arguments))
+                .apply(List.of(inputs));
+    }
+
+    /**
      * Starts putting the columns pending in {@code data} into its obs and var.
      *
      * @param data the container
@@ -209,10 +227,26 @@ public final class Session {
      * @return the pass
      */
     public Pass write(AnnData data, String path, boolean compression) {
-        WriteOptions options = WriteOptions.DEFAULT
+        return Pass.start(H5ad.write(data, Path.of(path), writeOptions(compression)));
+    }
+
+    /**
+     * Starts rewriting {@code path}, which {@code data} may read from, with {@code data}: the path-based calls'
+     * "modify the data" ({@link H5ad#writeInPlace}: the file stays as it was until the new one is complete).
+     *
+     * @param data        the container, read from {@code path} or not
+     * @param path        the existing {@code .h5ad} to rewrite
+     * @param compression whether X, layers and obsm are gzip-compressed
+     * @return the pass
+     */
+    public Pass writeInPlace(AnnData data, String path, boolean compression) {
+        return Pass.start(H5ad.writeInPlace(data, Path.of(path), writeOptions(compression)));
+    }
+
+    private WriteOptions writeOptions(boolean compression) {
+        return WriteOptions.DEFAULT
                 .withCompression(compression ? WriteOptions.Compression.GZIP : WriteOptions.Compression.NONE)
                 .streamedAs(streaming);
-        return Pass.start(H5ad.write(data, Path.of(path), options));
     }
 
     /**

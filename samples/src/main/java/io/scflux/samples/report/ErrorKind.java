@@ -44,9 +44,19 @@ public enum ErrorKind {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** The kind of {@code e}: the first of its causes that tells. */
+    /**
+     * The kind of {@code e}: the first of its causes that tells. An {@link UncheckedIOException} only carries its
+     * cause (the Java API's way of throwing an {@link IOException}), so the cause tells: a missing input the API
+     * reports so is {@link #NOT_FOUND}, not {@link #IO}.
+     *
+     * @param e a failure
+     * @return its kind
+     */
     public static ErrorKind of(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof UncheckedIOException) {
+                continue;
+            }
             if (t instanceof NoSuchFileException) {
                 return NOT_FOUND;
             }
@@ -64,10 +74,7 @@ public enum ErrorKind {
                     || t instanceof IllegalArgumentException) {
                 return INVALID;
             }
-            if (t instanceof IOException
-                    || t instanceof UncheckedIOException
-                    || t instanceof ClusterException
-                    || t instanceof OutOfMemoryError) {
+            if (t instanceof IOException || t instanceof ClusterException || t instanceof OutOfMemoryError) {
                 return IO;
             }
         }

@@ -12,19 +12,24 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.scflux.core.anndata.AnnData;
+import io.scflux.io.H5ad;
 import io.scflux.io.test.TestFixtures;
 import io.scflux.ops.qc.QcMetrics;
 import io.scflux.ops.reference.NormalizedReference;
 import io.scflux.ops.reference.QcReference;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CancellationException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Python package's engine as Python drives it: QC rides along the next pass (its columns, put by
  * {@link Session#complete}, are scanpy's, and no pass of their own read the file), normalize_total right after QC
- * fuses with it (X is scanpy's, and neither makes a pass), a cancelled pass ends at once with the cancellation, an
+ * fuses with it (X is scanpy's, and neither makes a pass), a file rewritten in place with what was staged on its own
+ * counts holds scanpy's numbers and nothing else is left beside it, a cancelled pass ends at once with the cancellation, an
  * unknown step is refused before anything runs.
  */
 class SessionTest {
@@ -55,7 +60,7 @@ class SessionTest {
 
     @Test
     void qcRidesAlongTheNextPassWithScanpysNumbers() throws Throwable {
-        Session session = Session.start(2, 0);
+        Session session = Session.start(2, 0, 0);
         AnnData qc = riddenByQc(session);
         assertNotNull(qc.pending(), "QC's columns wait for a pass over X");
         assertFalse(qc.obs().has("total_counts"));
@@ -71,7 +76,7 @@ class SessionTest {
 
     @Test
     void normalizeTotalAfterQcFusesWithItAsPreprocessDoes() throws Throwable {
-        Session session = Session.start(2, 0);
+        Session session = Session.start(2, 0, 0);
         AnnData qc = riddenByQc(session);
         // the next step gets the container as Python builds it: its own frames, QC's X and pending columns
         AnnData asPython = new AnnData(qc.x(), qc.obs().indexOnly(), qc.var().indexOnly()).setPending(qc.pending());
@@ -88,8 +93,32 @@ class SessionTest {
     }
 
     @Test
+    void aFileIsRewrittenInPlaceWithWhatWasStagedOnItsOwnCounts(@TempDir Path dir) throws Throwable {
+        Path file = Files.copy(Path.of(COUNTS), dir.resolve("work.h5ad"));
+        Session session = Session.start(2, 0, 0);
+        AnnData counts = session.read(file.toString(), null, true);
+        counts.var().put("mt", QcMetrics.genesStartingWith(counts.var(), "MT-"));
+        AnnData qc = (AnnData) finished(session.run(
+                "calculate_qc_metrics",
+                counts,
+                Map.of("qc_vars", List.of("mt"), "percent_top", List.of(50, 100, 200))));
+        AnnData normalized = (AnnData) finished(session.run("normalize_total", qc, Map.of("target_sum", 1e4)));
+        AnnData logged = (AnnData) finished(session.run("log1p", normalized, Map.of()));
+        Pass refused = session.write(logged, file.toString(), false);
+        assertTrue(refused.waitFor(WAIT_MS), "the refusal is at once");
+        assertThrows(IllegalArgumentException.class, refused::result, "write() does not replace its input");
+        finished(session.writeInPlace(logged, file.toString(), false));
+        AnnData rewritten = H5ad.read(file);
+        NormalizedReference.assertMatches("normalized_log1p", rewritten.x());
+        QcReference.assertMatches(rewritten);
+        try (var files = Files.list(dir)) {
+            assertEquals(List.of(file), files.toList(), "nothing but the rewritten file");
+        }
+    }
+
+    @Test
     void aCancelledPassEndsWithTheCancellation() throws Exception {
-        Session session = Session.start(1, 0);
+        Session session = Session.start(1, 0, 0);
         AnnData counts = session.read(COUNTS, null, true);
         Pass pass = session.run("highly_variable_genes", counts, Map.of("flavor", "seurat_v3", "n_top_genes", 100));
         pass.cancel();
@@ -99,8 +128,8 @@ class SessionTest {
     }
 
     @Test
-    void anUnknownStepIsRefusedBeforeAnythingRuns() {
-        Session session = Session.start(1, 0);
+    void anUnknownStepIsRefusedBeforeAnythingRuns() throws Exception {
+        Session session = Session.start(1, 0, 0);
         AnnData counts = session.read(COUNTS, null, true);
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> session.run("umap", counts, Map.of()));

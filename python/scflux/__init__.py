@@ -1,13 +1,15 @@
-"""scflux: scanpy's preprocessing on ``.h5ad`` files larger than memory.
+"""scflux: scanpy's workflow on ``.h5ad`` files larger than memory.
 
-``scflux.pp.normalize_total("data.h5ad", target_sum=1e4)`` does what ``sc.pp.normalize_total(adata, target_sum=1e4)``
-does, on the file, by running the scflux command line (``java -jar scflux.jar``), which streams the matrix block by
-block. See :mod:`scflux.pp` for the steps, :mod:`scflux.tl` for marker genes, :func:`concat` and
-:func:`read_10x_h5` for making files, and :data:`settings` for how Java is started.
+``adata = scflux.read_h5ad("data.h5ad")`` opens a container that behaves as an AnnData: obs and var in pandas, X a
+view held by scflux's engine (in this process, through JPype), which streams the matrix block by block.
+``scflux.pp.normalize_total(adata, target_sum=1e4)`` does what ``sc.pp.normalize_total`` does, to the container;
+given a path instead, the same call rewrites the file. See :mod:`scflux.pp` for the steps, :mod:`scflux.tl` for
+marker genes, :mod:`scflux.pl` for plots, :func:`concat` and :func:`read_10x_h5` for making datasets, and
+:data:`settings` for how the engine is started.
 """
 
 from . import pl, pp, tl
-from ._cli import (ScfluxError, ScfluxInternalError, ScfluxIOError, ScfluxKeyError, ScfluxNotFoundError,
+from ._java import (ScfluxError, ScfluxInternalError, ScfluxIOError, ScfluxKeyError, ScfluxNotFoundError,
                    ScfluxPermissionError, ScfluxValueError)
 from ._anndata import AnnData, XView, read_h5ad, to_anndata
 from ._io import concat, read_10x_h5

@@ -506,8 +506,14 @@ class AnnData:
             raise NotImplementedError(f"compression={compression!r} is not supported (None or 'gzip')")
         if as_dense:
             raise NotImplementedError("as_dense is not supported: X and layers are written as CSR")
-        path = Path(os.fspath(filename)).expanduser()
-        _engine.wait(_engine.session().write(self._full_java(), str(path), compression == "gzip"))
+        self._write(Path(os.fspath(filename)).expanduser(), compression == "gzip")
+
+    def _write(self, path: Path, gzip: bool, in_place: bool = False) -> None:
+        """Writes the container to ``path``; ``in_place``: ``path`` is the file it reads from, rewritten (the
+        path-based calls' "modify the data")."""
+        session = _engine.session()
+        write = session.writeInPlace if in_place else session.write
+        _engine.wait(_engine.call(write, self._full_java(), str(path), gzip))
 
     write = write_h5ad
 

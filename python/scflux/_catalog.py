@@ -1,13 +1,11 @@
-"""The step catalog of the jar, from which the parameter checks and command-line options of the public functions are
-made, instead of being written here beside the Java options records.
+"""The step catalog of the engine, from which the parameter checks of the public functions are made, instead of being
+written here beside the Java options records.
 
-``scflux steps --json`` prints every step (scanpy's function name, the command, its parameters: scanpy's name, the
-command-line option, the kind of value, scanpy's default, bounds or choices, one line of doc); a number that is not
-finite is the string ``"Infinity"`` there, read here as ``math.inf``. It is read once per
-jar (by path, size and modification time) and cached for the process; once this session's engine runs, from the
-engine itself, with no command line started. A parameter value is checked against it before
-the step's command runs; Python-only parameters (``inplace``, ``copy``, ``out``, the unsupported ones) stay with
-their functions.
+The catalog (the one ``scflux steps --json`` prints) holds every step: scanpy's function name, its parameters
+(scanpy's name, the kind of value, scanpy's default, bounds or choices, one line of doc); a number that is not finite
+is the string ``"Infinity"`` there, read here as ``math.inf``. It is read once from the session's engine. A
+parameter value is checked against it before the step runs; Python-only parameters (``inplace``, ``copy``, ``out``,
+the unsupported ones) stay with their functions.
 """
 
 from __future__ import annotations
@@ -20,29 +18,21 @@ from typing import Any
 
 import numpy as np
 
-from . import _cli, _engine
+from . import _engine
 
 #: The layout of ``scflux steps --json`` this package reads.
 FORMAT = 1
 
 
 def steps() -> dict[str, dict[str, Any]]:
-    """The catalog's steps by scanpy's function name."""
-    if _engine.started():
-        return _from_engine()
-    jar = _cli.find_jar()
-    stat = jar.stat()
-    return _load(str(jar), stat.st_size, stat.st_mtime_ns)
+    """The catalog's steps by scanpy's function name, from the session's engine (started if need be)."""
+    _engine.session()
+    return _from_engine()
 
 
 @functools.lru_cache(maxsize=1)
 def _from_engine() -> dict[str, dict[str, Any]]:
     return _parsed(str(_engine.java("io.scflux.samples.python.Session").catalog()), "the engine's jar")
-
-
-@functools.lru_cache(maxsize=4)
-def _load(jar: str, size: int, mtime: int) -> dict[str, dict[str, Any]]:
-    return _parsed(_cli.run(["steps", "--json"]).stdout, jar)
 
 
 def _parsed(text: str, jar: str) -> dict[str, dict[str, Any]]:
@@ -130,32 +120,6 @@ def _number(v) -> str:
 
 def _same(value, default) -> bool:
     return (list(value) if isinstance(value, (list, tuple)) else value) == default
-
-
-def options(function: str, **values) -> list[str]:
-    """The command-line options of ``function``'s parameters ``values`` (by scanpy's names), each checked by
-    :func:`check`; a value equal to the catalog's default (or ``None``) gives no option, so the command line applies
-    the default it declares."""
-    out: list[str] = []
-    for name, value in arguments(function, **values).items():
-        p = parameter(function, name)
-        option = p["option"]
-        if p["kind"] == "bool":
-            out.append(option if value else "--no-" + option[2:])
-        elif isinstance(value, list):
-            out += [option, ",".join(_text(v) for v in value) if value else "none"]
-        else:
-            out += [option, _text(value)]
-    return out
-
-
-def _text(value) -> str:
-    """A value as the command line parses it (Java's ``Double.parseDouble``/``Integer.parseInt``)."""
-    if isinstance(value, float):
-        if math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        return repr(value)
-    return str(value)
 
 
 def arguments(function: str, **values) -> dict[str, Any]:

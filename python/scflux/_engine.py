@@ -1,6 +1,6 @@
 """The one engine of this Python session: scflux's Java engine started in this process through JPype.
 
-The engine is started on first use with the jar :func:`scflux._cli.find_jar` finds and the JVM options of
+The engine is started on first use with the jar :func:`scflux._java.find_jar` finds and the JVM options of
 :data:`scflux.settings`, and stops with the interpreter (a JVM cannot be started twice in one process, so the first
 settings hold for the session). It holds the containers' lazy X, runs the catalog's steps on them and shares one cache
 of decoded blocks between every pass. A pass runs on the engine's threads; Python waits for it in slices of
@@ -15,13 +15,13 @@ cross as primitive arrays through JPype's buffers.
 from __future__ import annotations
 
 import functools
-import os
+import signal
 import threading
 import time
 import warnings
 from pathlib import Path
 
-from . import _cli
+from . import _java
 from ._settings import settings
 
 #: How long one wait for a pass lasts before Python looks for Ctrl-C again.
@@ -29,7 +29,16 @@ SLICE_MS = 100
 
 #: The engine's JVM options before the user's (which come after, and win): a heap that keeps Python and the engine
 #: together near 1 GB on the 200,000-cell benchmark, and the command line's launcher's JIT thresholds.
-DEFAULT_JVM_OPTIONS = ("-Xmx1g", "-XX:Tier4InvocationThreshold=20000", "-XX:Tier4CompileThreshold=30000")
+DEFAULT_JVM_OPTIONS = ("-Xmx1g", *_java.JIT_OPTIONS)
+
+#: The engine's log level (the command line's -1 --quiet, 0, 1 -v, 2 -vv) for each of scanpy's verbosities.
+_LOG_LEVELS = {0: -1, 1: 0, 2: 1, 3: 1, 4: 2}
+
+#: The signals that end a process, which Python keeps once the JVM has started (see _keep_ending_signals).
+_ENDING = (signal.SIGTERM, signal.SIGHUP)
+
+#: How long a pass stopped because the process ends may take to remove its unfinished output.
+_STOP_MS = 10_000
 
 #: How long a cancelled pass waits for the second half of a Ctrl-C that JPype delivers twice (see _cancel).
 _SECOND_HALF_S = 0.5
@@ -52,7 +61,7 @@ def jpype():
 
 
 def _classpath() -> list[str]:
-    path = [str(_cli.find_jar())]
+    path = [str(_java.find_jar())]
     module = jpype()
     own = Path(module.__file__).resolve().parent.parent / "org.jpype.jar"
     for candidate in (own, *_JPYPE_JARS):
@@ -75,16 +84,20 @@ def session():
     with _lock:
         if _session is None:
             module = jpype()
+            threads = settings.engine_threads()
             if not module.isJVMStarted():
+                if settings.jvm_options():
+                    _java.check_jvm_options(settings.jvm_options())
                 options = [*DEFAULT_JVM_OPTIONS, *settings.jvm_options()]
+                ending = _ending_handlers()
                 try:
                     module.startJVM(module.getDefaultJVMPath(), *options, classpath=_classpath(),
                                     convertStrings=False, interrupt=False)
                 except OSError as e:  # a JVM that refuses its options cannot start again in this process
                     raise ValueError(f"java refused the options {options}: {e}") from e
-            threads = settings.threads or os.cpu_count() or 1
+                _keep_ending_signals(ending)
             cache = -1 if settings.cache_mb is None else int(settings.cache_mb) << 20
-            _session = java("io.scflux.samples.python.Session").start(threads, cache)
+            _session = java("io.scflux.samples.python.Session").start(threads, cache, _LOG_LEVELS[min(max(int(settings.verbosity), 0), 4)])
     return _session
 
 
@@ -104,11 +117,38 @@ def wait(pass_):
         _cancel(pass_, from_python=True, from_java=False)
     except java("java.lang.InterruptedException"):
         _cancel(pass_, from_python=False, from_java=True)
+    except SystemExit:  # SIGTERM or SIGHUP (_end): the pass stops and removes its unfinished output, then we exit
+        pass_.cancel()
+        pass_.waitFor(_STOP_MS)
+        raise
     _warn()
     try:
         return pass_.result()
     except jpype().JException as e:
         raise error(e) from None
+
+
+def _ending_handlers() -> dict:
+    """Python's handlers of the signals that end a process (:data:`_ENDING`), before the JVM starts and takes them;
+    none from another thread than the main one, which alone may set them again."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
+    return {sig: signal.getsignal(sig) for sig in _ENDING}
+
+
+def _keep_ending_signals(before: dict) -> None:
+    """Gives the signals that end a process back to Python once the JVM has taken them: to the handler the user had,
+    or (for Python's default) to :func:`_end`. Taken by the JVM, a SIGTERM would run its shutdown and exit while a
+    Python thread is inside it, and the process crashes (SIGSEGV, an ``hs_err`` file in the working folder)."""
+    for sig, handler in before.items():
+        if handler is not None:
+            signal.signal(sig, _end if handler == signal.SIG_DFL else handler)
+
+
+def _end(signum, frame) -> None:
+    """A SIGTERM or SIGHUP as Python's default would end the process, with status 128 + the signal, but through
+    ``SystemExit``: a pass running is stopped first and removes its unfinished output (:func:`wait`)."""
+    raise SystemExit(128 + signum)
 
 
 def _cancel(pass_, *, from_python: bool, from_java: bool) -> None:
@@ -144,13 +184,13 @@ def call(function, *args):
 
 
 def error(e) -> Exception:
-    """A Java exception as the Python exception the command line's error kind maps to, with its one line."""
+    """A Java exception as the Python exception its error kind maps to, with its one line."""
     Session = java("io.scflux.samples.python.Session")
     if isinstance(e, java("java.util.concurrent.CancellationException")):
         return KeyboardInterrupt()
     message = str(Session.message(e))
     kind = str(Session.kind(e))
-    exception = _cli.ERROR_KINDS.get(kind, _cli.ScfluxInternalError)(message)
+    exception = _java.ERROR_KINDS.get(kind, _java.ScfluxInternalError)(message)
     exception.kind = kind
     return exception
 
@@ -159,4 +199,4 @@ def _warn() -> None:
     if _session is None:
         return
     for message in _session.warnings():
-        warnings.warn(str(message), UserWarning, stacklevel=4)
+        warnings.warn(str(message), UserWarning, stacklevel=_java.user_stacklevel())

@@ -1,31 +1,19 @@
-"""The files scflux reads and writes, seen from Python.
+"""The files of the path-based calls, seen from Python.
 
 What a ``data`` argument is (a path or a backed AnnData, see :func:`source`), whether it is a Cell Ranger ``.h5``,
-which obs/var columns it has (read from the HDF5 attributes, never the matrix), where temporary outputs go, and how
-results are read back: annotations as pandas DataFrames through anndata's element reader, whole files as AnnData,
-and a backed AnnData pointed again at its file after the command line rewrote it.
+how a result file is handed back (an AnnData backed on it), and a backed AnnData pointed again at its file after
+a call rewrote it.
 """
 
 from __future__ import annotations
 
 import errno
 import os
-import secrets
-import tempfile
-import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
 import anndata
 import h5py
-import pandas as pd
-
-try:  # anndata >= 0.11
-    from anndata.io import read_elem
-except ImportError:  # anndata 0.8 - 0.10; 0.8 warns about pytorch when anndata.experimental is imported
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        from anndata.experimental import read_elem
 
 
 @dataclass(frozen=True)
@@ -40,7 +28,8 @@ class Source:
 
 def source(data, what: str = "data") -> Source:
     """The :class:`Source` of a ``data`` argument: a path (``str`` or ``os.PathLike``) or a backed AnnData
-    (``anndata.read_h5ad(path, backed="r")``). A missing file raises ``FileNotFoundError`` here, before any Java."""
+    (``anndata.read_h5ad(path, backed="r")``). A missing file raises ``FileNotFoundError`` here, before the engine
+    opens it."""
     adata = None
     if isinstance(data, anndata.AnnData):
         if data.is_view:
@@ -56,8 +45,8 @@ def source(data, what: str = "data") -> Source:
     elif isinstance(data, (str, os.PathLike)):
         path = Path(os.fspath(data))
     else:
-        raise TypeError(f"{what} must be a path (str or os.PathLike) or a backed AnnData, "
-                        f"not {type(data).__name__}")
+        raise TypeError(f"{what} must be a scflux.AnnData (scflux.read_h5ad), a path (str or os.PathLike) or a "
+                        f"backed AnnData, not {type(data).__name__}")
     path = path.expanduser()
     if not path.exists():
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), str(path))
@@ -76,89 +65,8 @@ def is_cellranger(path: Path) -> bool:
             if isinstance(f.get("matrix"), h5py.Group):
                 return True
             return any(isinstance(g, h5py.Group) and "barcodes" in g for g in f.values())
-    except OSError:  # not HDF5: the command line will say what it is
+    except OSError:  # not HDF5: the engine will say what it is
         return False
-
-
-def _column_names(frame) -> list[str]:
-    """The columns of an obs/var element: a group's ``column-order``, or the fields of anndata < 0.7's compound
-    dataset (without its ``index``)."""
-    if isinstance(frame, h5py.Dataset):
-        return [n for n in (frame.dtype.names or ()) if n != "index"]
-    if not isinstance(frame, h5py.Group):
-        return []
-    return [c.decode() if isinstance(c, bytes) else str(c) for c in list(frame.attrs.get("column-order", []))]
-
-
-def columns(src: Source, axis: str) -> list[str]:
-    """The obs (``axis="obs"``) or var column names of an input, from the file's attributes. A Cell Ranger file
-    has no obs columns and var columns ``gene_ids``, ``feature_types``, ``genome``."""
-    if src.cellranger:
-        return [] if axis == "obs" else ["gene_ids", "feature_types", "genome"]
-    with h5py.File(src.path, "r") as f:
-        return _column_names(f.get(axis))
-
-
-def require_column(src: Source, axis: str, name: str, parameter: str) -> None:
-    """``KeyError`` unless the input has the obs/var column ``name`` (what ``parameter`` of the call names)."""
-    have = columns(src, axis)
-    if name not in have:
-        raise KeyError(f"{parameter}={name!r} is not an {axis} column of {src.path} ({axis} columns: "
-                       f"{', '.join(have) if have else 'none'})")
-
-
-#: The longest file name, in bytes, that Linux's and macOS's file systems take.
-MAX_NAME_BYTES = 255
-
-
-def temporary_name(target_name: str, pid: int, random: int) -> str:
-    """The temporary name of a file written for ``target_name`` by the process ``pid``: scflux's one rule, which
-    Java's ``io.scflux.core.TemporaryName`` spells too, ``.<target_name>.scflux-<pid>-<hex of random>.tmp``, with
-    ``target_name`` cut (between characters) to the prefix that keeps the name within :data:`MAX_NAME_BYTES` bytes.
-
-    Named so, a temporary file that a killed Python call leaves is removed by the next write of the command line in
-    its folder, as the command line's own are (the owner's pid is no longer alive)."""
-    mark = f".scflux-{pid}-{random & 0xFFFF_FFFF_FFFF_FFFF:x}.tmp"
-    room = MAX_NAME_BYTES - 1 - len(mark)
-    kept, used = [], 0
-    for ch in target_name:
-        size = len(os.fsencode(ch))
-        if used + size > room:
-            break
-        kept.append(ch)
-        used += size
-    return "." + "".join(kept) + mark
-
-
-def temporary_path(near: Path) -> Path:
-    """A new name for a temporary output beside ``near`` (hidden), or in the system's temporary folder when that
-    folder is not writable, by :func:`temporary_name`'s rule with this process's pid. Nothing is created: the
-    command line writes the file (under a temporary name of its own, renamed onto this one when complete), and the
-    caller deletes it."""
-    folder = near.parent if os.access(near.parent, os.W_OK) else Path(tempfile.gettempdir())
-    while True:
-        path = folder / temporary_name(near.name, os.getpid(), secrets.randbits(64))
-        if not os.path.lexists(path):
-            return path
-
-
-def read_frame(path: Path, axis: str, names: list[str] | None = None) -> pd.DataFrame:
-    """The obs or var DataFrame of an ``.h5ad`` (only the ``names`` columns, in that order, when given), read
-    without touching X."""
-    with h5py.File(path, "r") as f:
-        frame = read_elem(f[axis])
-    if names is not None:
-        missing = [n for n in names if n not in frame.columns]
-        if missing:
-            raise KeyError(f"{path}: {axis} lacks the columns {missing} that the command should have written")
-        frame = frame[names]
-    return frame
-
-
-def read_x(path: Path):
-    """X of an ``.h5ad`` as anndata reads it (a scipy CSR matrix for a CSR X)."""
-    with h5py.File(path, "r") as f:
-        return read_elem(f["X"])
 
 
 def read_adata(path: Path, temporary: bool) -> anndata.AnnData:
@@ -168,7 +76,7 @@ def read_adata(path: Path, temporary: bool) -> anndata.AnnData:
 
 
 def release(adata: anndata.AnnData) -> None:
-    """Closes the file of a backed AnnData before the command line replaces it."""
+    """Closes the file of a backed AnnData before a call rewrites it."""
     if adata.isbacked and adata.file.is_open:
         adata.file.close()
 

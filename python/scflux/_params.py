@@ -1,4 +1,4 @@
-"""Parameter checks shared by the public functions, all made before any Java starts.
+"""Parameter checks shared by the public functions, made before a step reaches the engine.
 
 scflux keeps every parameter name of scanpy / decoupler / anndata; a value it cannot honour raises
 ``NotImplementedError`` naming the parameter (never silently ignored), a value scanpy itself would reject raises
@@ -7,7 +7,6 @@ what scanpy raises.
 
 from __future__ import annotations
 
-import math
 import numbers
 
 import numpy as np
@@ -23,7 +22,7 @@ def require(function: str, **checks: tuple[object, object]) -> None:
 
 
 def unsupported(function: str, name: str, value: object, why: str = "") -> NotImplementedError:
-    """The ``NotImplementedError`` for a value the command line cannot do."""
+    """The ``NotImplementedError`` for a value scflux cannot do."""
     return NotImplementedError(f"scflux.{function}: {name}={value!r} is not supported" + (f" ({why})" if why else ""))
 
 
@@ -67,14 +66,3 @@ def text(name: str, value) -> str:
         raise TypeError(f"{name} must be a non-empty str, got {value!r}")
     return value
 
-
-def fmt(value) -> str:
-    """A number as the command line parses it (Java's ``Double.parseDouble``/``Integer.parseInt``)."""
-    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
-        return str(int(value))
-    v = float(value)
-    if math.isnan(v):
-        return "NaN"
-    if math.isinf(v):
-        return "Infinity" if v > 0 else "-Infinity"
-    return repr(v)

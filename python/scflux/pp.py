@@ -1,21 +1,19 @@
-"""``scflux.pp``: scanpy's ``sc.pp`` (and decoupler's ``dc.pp.pseudobulk``) on files larger than memory.
+"""``scflux.pp``: scanpy's ``sc.pp`` (and decoupler's ``dc.pp.pseudobulk``) on data larger than memory.
 
 Each function takes the same parameters, with the same names and defaults, as scanpy 1.11 (decoupler 2.1), and
-returns what scanpy returns; ``data`` is a path to an ``.h5ad`` (or a Cell Ranger ``.h5``) or a backed AnnData
-(``anndata.read_h5ad(path, backed="r")``) instead of an in-memory AnnData. The work is done by the scflux command line
-(``java -jar scflux.jar``), which streams X block by block.
-
-Where the result goes:
+changes its data or returns what scanpy returns. ``data`` is a :class:`scflux.AnnData` (``scflux.read_h5ad``), which
+the function changes as scanpy's change an AnnData, X staying a view held by the engine; or a path to an ``.h5ad``
+(or a Cell Ranger ``.h5``) or a backed AnnData (``anndata.read_h5ad(path, backed="r")``), which is the same call on
+the file's container, written once:
 
 - scanpy's "modify the data" (``inplace=True`` / ``copy=False``, its default) rewrites the file atomically; a
   backed AnnData passed as ``data`` then shows the new file.
-- ``out=PATH`` (scflux's one extra parameter) leaves the input as it is and writes the result to PATH; the return
-  value still follows scanpy (``None``, or the DataFrame/tuple/dict/AnnData scanpy returns).
-- what scanpy returns (``inplace=False``, ``copy=True``) is read from a temporary file, deleted afterwards; an
-  AnnData returned is in memory, or backed on ``out`` when ``out`` was given.
+- ``out=PATH`` (scflux's one extra parameter, for files) leaves the input as it is and writes the result to PATH;
+  the return value still follows scanpy (``None``, or the DataFrame/tuple/dict/AnnData scanpy returns).
+- what scanpy returns (``inplace=False``, ``copy=True``) leaves the file as it is; an AnnData returned is in memory,
+  or backed on ``out`` when ``out`` was given.
 
-A parameter value scflux cannot honour (``layer="counts"``, ``use_raw=True``, ``chunked=True``...) raises
-``NotImplementedError`` naming it; every parameter is checked before Java starts.
+A parameter value scflux cannot honour (``chunked=True``, ``obsm=...``) raises ``NotImplementedError`` naming it.
 """
 
 from __future__ import annotations
@@ -28,9 +26,7 @@ import numpy as np
 
 from . import _catalog, _steps
 from ._anndata import AnnData
-from ._files import Source, read_adata, read_frame, read_x, require_column, source
 from ._params import boolean, count, number, require, text, unsupported
-from ._run import execute, refuse_input_as_out
 
 __all__ = ["calculate_qc_metrics", "normalize_total", "log1p", "highly_variable_genes", "pca", "scale",
            "filter_cells", "filter_genes", "pseudobulk"]
@@ -48,6 +44,7 @@ _empty = _Empty()
 
 # --------------------------------------------------------------------------------------------------------------- qc
 
+@_steps.on_files(inplace=True)
 def calculate_qc_metrics(data, *, expr_type="counts", var_type="genes", qc_vars=(),
                          percent_top=(50, 100, 200, 500), layer=None, use_raw=False, inplace=False, log1p=True,
                          parallel=None, out=None):
@@ -67,25 +64,14 @@ def calculate_qc_metrics(data, *, expr_type="counts", var_type="genes", qc_vars=
     inplace = boolean("inplace", inplace)
     log1p = _catalog.check(where, "log1p", log1p)
     ranks = _percent_top(percent_top)
-    if isinstance(data, AnnData):
-        work = data if inplace else data._taken(None, None)
-        names = _qc_var_names(work, qc_vars)
-        arguments = _catalog.arguments(where, qc_vars=names, percent_top=ranks, log1p=log1p)
-        _steps.run(work, where, arguments, var_columns=names, layer=layer, use_raw=boolean("use_raw", use_raw),
-                   transforms=False)
-        if inplace:
-            return None
-        return work.obs[_qc_obs_columns(ranks, names, log1p)], work.var[_qc_var_columns(log1p)]
-    require(where, layer=(layer, None), use_raw=(use_raw, False))
-    src = source(data)
-    options, names = _qc_var_options(src, qc_vars)
-    options += _catalog.options(where, percent_top=ranks, log1p=log1p)
-
-    def metrics(path, temporary):
-        return read_frame(path, "obs", _qc_obs_columns(ranks, names, log1p)), \
-            read_frame(path, "var", _qc_var_columns(log1p))
-
-    return execute("qc", src, options, out=out, returns=None if inplace else metrics, annotations_only=True)
+    work = data if inplace else data._taken(None, None)
+    names = _qc_var_names(work, qc_vars)
+    arguments = _catalog.arguments(where, qc_vars=names, percent_top=ranks, log1p=log1p)
+    _steps.run(work, where, arguments, var_columns=names, layer=layer, use_raw=boolean("use_raw", use_raw),
+               transforms=False)
+    if inplace:
+        return None
+    return work.obs[_qc_obs_columns(ranks, names, log1p)], work.var[_qc_var_columns(log1p)]
 
 
 def _qc_var_names(adata: AnnData, qc_vars) -> list[str]:
@@ -108,35 +94,6 @@ def _percent_top(percent_top) -> list[int]:
     return sorted(_catalog.check("calculate_qc_metrics", "percent_top", percent_top))
 
 
-#: The command line's qc_vars option, which also takes the ``NAME=PREFIX`` form (a column made from a gene prefix).
-_QC_VARS_OPTION = "--qc-var"
-
-
-def _qc_var_options(src: Source, qc_vars) -> tuple[list[str], list[str]]:
-    """``--qc-var`` options and the qc variable names, for scanpy's list of bool columns or a dict of prefixes."""
-    if isinstance(qc_vars, str):
-        qc_vars = [qc_vars]
-    options, names = [], []
-    if isinstance(qc_vars, Mapping):
-        for name, prefix in qc_vars.items():
-            text("qc_vars name", name)
-            if not isinstance(prefix, str):
-                raise TypeError(f"qc_vars[{name!r}] must be a gene-name prefix (str), got {prefix!r}")
-            if "=" in name or "," in name + prefix:
-                raise ValueError(f"qc_vars name {name!r} cannot contain '=', nor it or its prefix ','")
-            options += [_QC_VARS_OPTION, f"{name}={prefix}"]
-            names.append(name)
-    else:
-        for name in qc_vars:
-            text("qc_vars entry", name)
-            if "=" in name or "," in name:
-                raise ValueError(f"qc_vars column {name!r} cannot contain '=' or ',': use a dict for name -> prefix")
-            require_column(src, "var", name, "qc_vars")
-            options += [_QC_VARS_OPTION, name]
-            names.append(name)
-    return options, names
-
-
 def _qc_obs_columns(ranks, names, log1p) -> list[str]:
     logged = (lambda c: [c, f"log1p_{c}"]) if log1p else (lambda c: [c])
     cols = [*logged("n_genes_by_counts"), *logged("total_counts")]
@@ -157,6 +114,7 @@ def _qc_var_columns(log1p) -> list[str]:
 _NORM_FACTOR_KEY = "_scflux_norm_factor"
 
 
+@_steps.on_files(inplace=True, copy=False)
 def normalize_total(data, *, target_sum=None, exclude_highly_expressed=False, max_fraction=0.05, key_added=None,
                     layer=None, inplace=True, copy=False, out=None):
     """scanpy's ``sc.pp.normalize_total`` (command ``scflux normalize``).
@@ -170,33 +128,18 @@ def normalize_total(data, *, target_sum=None, exclude_highly_expressed=False, ma
     if copy and not inplace:
         raise ValueError("`copy=True` cannot be used with `inplace=False`.")
     values = dict(target_sum=target_sum, exclude_highly_expressed=exclude_highly_expressed, max_fraction=max_fraction)
-    if isinstance(data, AnnData):
-        arguments = _catalog.arguments(where, **values, key_added=key_added)
-        if inplace:
-            work = _steps.target(data, copy)
-            _steps.run(work, where, arguments, layer=layer)
-            return work if copy else None
-        work = data._taken(None, None)
-        key = arguments.setdefault("key_added", _NORM_FACTOR_KEY)
-        _steps.run(work, where, arguments, layer=layer)
-        return dict(X=work.X if layer is None else work.layers[layer], norm_factor=work.obs[key].to_numpy())
-    require(where, layer=(layer, None))
-    options = _catalog.options(where, **values)
-    key_added = _catalog.check(where, "key_added", key_added)
-    src = source(data)
+    arguments = _catalog.arguments(where, **values, key_added=key_added)
     if inplace:
-        if key_added is not None:
-            options += ["--key-added", key_added]
-        return execute("normalize", src, options, out=out, returns=read_adata if copy else None)
-
-    key = key_added or _NORM_FACTOR_KEY
-
-    def normalized(path, temporary):
-        return dict(X=read_x(path), norm_factor=read_frame(path, "obs", [key])[key].to_numpy())
-
-    return execute("normalize", src, [*options, "--key-added", key], out=out, returns=normalized)
+        work = _steps.target(data, copy)
+        _steps.run(work, where, arguments, layer=layer)
+        return work if copy else None
+    work = data._taken(None, None)
+    key = arguments.setdefault("key_added", _NORM_FACTOR_KEY)
+    _steps.run(work, where, arguments, layer=layer)
+    return dict(X=work.X if layer is None else work.layers[layer], norm_factor=work.obs[key].to_numpy())
 
 
+@_steps.on_files(copy=False)
 def log1p(data, *, base=None, copy=False, chunked=None, chunk_size=None, layer=None, obsm=None, out=None):
     """scanpy's ``sc.pp.log1p`` (command ``scflux log1p``): X becomes ln(1 + X), or log(1 + X) / log(base)."""
     where = "log1p"
@@ -204,17 +147,14 @@ def log1p(data, *, base=None, copy=False, chunked=None, chunk_size=None, layer=N
     if chunked not in (None, False):
         raise unsupported(where, "chunked", chunked, "scflux always streams X in blocks")
     copy = boolean("copy", copy)
-    if isinstance(data, AnnData):
-        work = _steps.target(data, copy)
-        _steps.run(work, where, _catalog.arguments(where, base=base), layer=layer)
-        return work if copy else None
-    require(where, layer=(layer, None))
-    options = _catalog.options(where, base=base)
-    return execute("log1p", source(data), options, out=out, returns=read_adata if copy else None)
+    work = _steps.target(data, copy)
+    _steps.run(work, where, _catalog.arguments(where, base=base), layer=layer)
+    return work if copy else None
 
 
 # -------------------------------------------------------------------------------------------------------------- hvg
 
+@_steps.on_files(inplace=True)
 def highly_variable_genes(data, *, layer=None, n_top_genes=None, min_disp=0.5, max_disp=np.inf, min_mean=0.0125,
                           max_mean=3, span=0.3, n_bins=20, flavor="seurat", subset=False, inplace=True,
                           batch_key=None, check_values=True, out=None):
@@ -223,42 +163,26 @@ def highly_variable_genes(data, *, layer=None, n_top_genes=None, min_disp=0.5, m
 
     With ``inplace=False`` returns the DataFrame of the columns scanpy returns (only the highly variable genes
     when ``subset=True``); else adds them to var (``subset=True`` keeps only the highly variable genes).
-    ``check_values=False`` drops the command line's warning about non-integer counts (seurat_v3).
+    ``check_values=False`` drops the engine's warning about non-integer counts (seurat_v3).
     """
     where = "highly_variable_genes"
     subset, inplace = boolean("subset", subset), boolean("inplace", inplace)
     check_values = boolean("check_values", check_values)
     values = dict(flavor=flavor, n_top_genes=n_top_genes, min_disp=min_disp, max_disp=max_disp, min_mean=min_mean,
                   max_mean=max_mean, span=span, n_bins=n_bins, batch_key=batch_key)
-    if isinstance(data, AnnData):
-        arguments = _catalog.arguments(where, **values)
-        work = data if inplace else data._taken(None, None)
-        with warnings.catch_warnings():
-            if not check_values:
-                warnings.filterwarnings("ignore", message=".*integer.*")
-            _steps.run(work, where, arguments, obs_columns=[batch_key] if batch_key is not None else [],
-                       layer=layer, transforms=False)
-        if inplace:
-            if subset:
-                _steps.subset_var(work, work.var["highly_variable"].to_numpy())
-            return None
-        df = work.var[_hvg_columns(flavor, batch_key is not None)]
-        return df[df["highly_variable"].to_numpy()] if subset else df
-    require(where, layer=(layer, None))
-    options = _catalog.options(where, **values)
-    src = source(data)
-    if batch_key is not None:
-        require_column(src, "obs", batch_key, "batch_key")
-    drop = None if check_values else (lambda message: "integer" in message)
+    arguments = _catalog.arguments(where, **values)
+    work = data if inplace else data._taken(None, None)
+    with warnings.catch_warnings():
+        if not check_values:
+            warnings.filterwarnings("ignore", message=".*integer.*")
+        _steps.run(work, where, arguments, obs_columns=[batch_key] if batch_key is not None else [],
+                   layer=layer, transforms=False)
     if inplace:
-        return execute("hvg", src, options + (["--subset"] if subset else []), out=out, drop_warning=drop)
-    names = _hvg_columns(flavor, batch_key is not None)
-
-    def frame(path, temporary):
-        df = read_frame(path, "var", names)
-        return df[df["highly_variable"].to_numpy()] if subset else df
-
-    return execute("hvg", src, options, out=out, returns=frame, annotations_only=True, drop_warning=drop)
+        if subset:
+            _steps.subset_var(work, work.var["highly_variable"].to_numpy())
+        return None
+    df = work.var[_hvg_columns(flavor, batch_key is not None)]
+    return df[df["highly_variable"].to_numpy()] if subset else df
 
 
 def _hvg_columns(flavor: str, batched: bool) -> list[str]:
@@ -275,13 +199,14 @@ def _hvg_columns(flavor: str, batched: bool) -> list[str]:
 _EXACT_SOLVERS = ("arpack", "full")
 
 
+@_steps.on_files(copy=False)
 def pca(data, n_comps=None, *, layer=None, zero_center=True, svd_solver=None, chunked=False, chunk_size=None,
         random_state=0, return_info=False, mask_var=_empty, use_highly_variable=None, dtype="float32",
         key_added=None, copy=False, out=None):
     """scanpy's ``sc.pp.pca`` with ``zero_center=True`` (command ``scflux pca``): obsm ``X_pca``, varm ``PCs``,
     uns ``pca``.
 
-    ``svd_solver``: ``None``/``"auto"`` let the command line choose (exact up to a few thousand genes);
+    ``svd_solver``: ``None``/``"auto"`` let scflux choose (exact up to a few thousand genes);
     ``"arpack"``, ``"covariance_eigh"`` and ``"full"`` (all exact up to numerical error) run ``covariance_eigh``;
     ``"randomized"`` a fixed-seed randomized subspace iteration. ``mask_var``: scanpy's default uses
     ``var["highly_variable"]`` when present; ``None`` all genes; a column name that bool var column.
@@ -299,23 +224,17 @@ def pca(data, n_comps=None, *, layer=None, zero_center=True, svd_solver=None, ch
         raise unsupported(where, "random_state", random_state, "the randomized solver uses its own fixed seed")
     elif svd_solver is not None and svd_solver not in _catalog.parameter(where, "svd_solver")["choices"]:
         raise unsupported(where, "svd_solver", svd_solver)
-    if isinstance(data, AnnData):
-        arguments = _catalog.arguments(where, n_comps=n_comps, svd_solver=svd_solver)
-        mask = _mask_var(mask_var, use_highly_variable)
-        if mask is _empty:
-            columns = ["highly_variable"] if "highly_variable" in data.var.columns else []
-        elif mask is None:
-            columns, arguments["use_highly_variable"] = [], False
-        else:
-            columns, arguments["mask_var"] = [mask], mask
-        work = _steps.target(data, copy)
-        _steps.run(work, where, arguments, var_columns=columns, layer=layer, transforms=False)
-        return work if copy else None
-    require(where, layer=(layer, None))
-    options = _catalog.options(where, n_comps=n_comps, svd_solver=svd_solver)
-    src = source(data)
-    options += _mask_var_options(src, mask_var, use_highly_variable)
-    return execute("pca", src, options, out=out, returns=read_adata if copy else None)
+    arguments = _catalog.arguments(where, n_comps=n_comps, svd_solver=svd_solver)
+    mask = _mask_var(mask_var, use_highly_variable)
+    if mask is _empty:
+        columns = ["highly_variable"] if "highly_variable" in data.var.columns else []
+    elif mask is None:
+        columns, arguments["use_highly_variable"] = [], False
+    else:
+        columns, arguments["mask_var"] = [mask], mask
+    work = _steps.target(data, copy)
+    _steps.run(work, where, arguments, var_columns=columns, layer=layer, transforms=False)
+    return work if copy else None
 
 
 def _mask_var(mask_var, use_highly_variable):
@@ -334,53 +253,39 @@ def _mask_var(mask_var, use_highly_variable):
     return mask_var
 
 
-def _mask_var_options(src: Source, mask_var, use_highly_variable) -> list[str]:
-    """scanpy's ``mask_var`` / deprecated ``use_highly_variable`` as ``--[no-]use-highly-variable``/``--mask-var``."""
-    mask_var = _mask_var(mask_var, use_highly_variable)
-    if mask_var is _empty:
-        return []
-    if mask_var is None:
-        return ["--no-use-highly-variable"]
-    require_column(src, "var", mask_var, "mask_var")
-    return ["--use-highly-variable"] if mask_var == "highly_variable" else ["--mask-var", mask_var]
-
-
 # ------------------------------------------------------------------------------------------------------------ scale
 
+@_steps.on_files(copy=False)
 def scale(data, *, zero_center=True, max_value=None, copy=False, layer=None, obsm=None, mask_obs=None, out=None):
     """scanpy's ``sc.pp.scale`` (command ``scflux scale``): each gene to unit variance (and zero mean), var
     ``mean`` and ``std``; centring makes X dense float64, as in scanpy."""
     require("scale", obsm=(obsm, None), mask_obs=(mask_obs, None))
-    values = dict(zero_center=zero_center, max_value=max_value)
-    if isinstance(data, AnnData):
-        work = _steps.target(data, boolean("copy", copy))
-        _steps.run(work, "scale", _catalog.arguments("scale", **values), layer=layer)
-        return work if copy else None
-    require("scale", layer=(layer, None))
-    options = _catalog.options("scale", **values)
-    return execute("scale", source(data), options, out=out,
-                   returns=read_adata if boolean("copy", copy) else None)
+    work = _steps.target(data, boolean("copy", copy))
+    _steps.run(work, "scale", _catalog.arguments("scale", zero_center=zero_center, max_value=max_value), layer=layer)
+    return work if copy else None
 
 
 # ---------------------------------------------------------------------------------------------------------- filters
 
+@_steps.on_files(inplace=True, copy=False)
 def filter_cells(data, *, min_counts=None, min_genes=None, max_counts=None, max_genes=None, inplace=True,
                  copy=False, out=None):
     """scanpy's ``sc.pp.filter_cells`` (command ``scflux filter-cells``): one criterion per call; obs ``n_counts``
     or ``n_genes``. ``inplace=False`` returns ``(cell_subset, number_per_cell)`` for all cells."""
     return _filter("cells", data, dict(min_counts=min_counts, min_genes=min_genes, max_counts=max_counts,
-                                       max_genes=max_genes), inplace=inplace, copy=copy, out=out)
+                                       max_genes=max_genes), inplace=inplace, copy=copy)
 
 
+@_steps.on_files(inplace=True, copy=False)
 def filter_genes(data, *, min_counts=None, min_cells=None, max_counts=None, max_cells=None, inplace=True,
                  copy=False, out=None):
     """scanpy's ``sc.pp.filter_genes`` (command ``scflux filter-genes``): one criterion per call; var ``n_counts``
     or ``n_cells``. ``inplace=False`` returns ``(gene_subset, number_per_gene)`` for all genes."""
     return _filter("genes", data, dict(min_counts=min_counts, min_cells=min_cells, max_counts=max_counts,
-                                       max_cells=max_cells), inplace=inplace, copy=copy, out=out)
+                                       max_cells=max_cells), inplace=inplace, copy=copy)
 
 
-def _filter(what: str, data, criteria: dict, *, inplace, copy, out):
+def _filter(what: str, adata: AnnData, criteria: dict, *, inplace, copy):
     given = {name: value for name, value in criteria.items() if value is not None}
     if len(given) != 1:
         raise ValueError("Only provide one of the optional parameters "
@@ -393,41 +298,22 @@ def _filter(what: str, data, criteria: dict, *, inplace, copy, out):
     inplace, copy = boolean("inplace", inplace), boolean("copy", copy)
     axis = "obs" if what == "cells" else "var"
     column = "total_counts" if by_counts else ("n_genes_by_counts" if what == "cells" else "n_cells_by_counts")
-    if isinstance(data, AnnData):
-        arguments = _catalog.arguments(f"filter_{what}", **{name: value})
-        if inplace:
-            work = _steps.target(data, copy)
-            _steps.run(work, f"filter_{what}", arguments)
-            return work if copy else None
-        work = data._taken(None, None)
-        _steps.run(work, "calculate_qc_metrics", {"percent_top": [], "log1p": False}, transforms=False)
-        numbers = getattr(work, axis)[column].to_numpy()
-        if not by_counts:
-            numbers = numbers.astype(np.int64)
-        return (numbers >= value if name.startswith("min") else numbers <= value), numbers
-    src = source(data)
-    options = _catalog.options(f"filter_{what}", **{name: value})
-    command = f"filter-{what}"
+    arguments = _catalog.arguments(f"filter_{what}", **{name: value})
     if inplace:
-        return execute(command, src, options, out=out, returns=read_adata if copy else None)
-    def subset(path, temporary):
-        numbers = read_frame(path, axis, [column])[column].to_numpy()
-        if not by_counts:
-            numbers = numbers.astype(np.int64)
-        return (numbers >= value if name.startswith("min") else numbers <= value), numbers
-
-    if out is not None:
-        refuse_input_as_out(out, [src])  # inplace=False leaves the input unchanged, as every returning call does
-    # the per-cell (per-gene) numbers of every cell (gene): qc's annotations, without the top-n columns
-    result = execute("qc", src, _catalog.options("calculate_qc_metrics", percent_top=[]), returns=subset,
-                     annotations_only=True)
-    if out is not None:  # out= gets the filtered file
-        execute(command, src, options, out=out)
-    return result
+        work = _steps.target(adata, copy)
+        _steps.run(work, f"filter_{what}", arguments)
+        return work if copy else None
+    work = adata._taken(None, None)
+    _steps.run(work, "calculate_qc_metrics", {"percent_top": [], "log1p": False}, transforms=False)
+    numbers = getattr(work, axis)[column].to_numpy()
+    if not by_counts:
+        numbers = numbers.astype(np.int64)
+    return (numbers >= value if name.startswith("min") else numbers <= value), numbers
 
 
 # ------------------------------------------------------------------------------------------------------- pseudobulk
 
+@_steps.on_files()
 def pseudobulk(adata, sample_col, groups_col, layer=None, raw=False, empty=False, mode="sum", skip_checks=False,
                bsize=250_000, verbose=False, *, min_cells=0, min_counts=0, out=None):
     """decoupler 2.1's ``dc.pp.pseudobulk`` (command ``scflux pseudobulk``): one profile per (group, sample) pair,
@@ -448,13 +334,6 @@ def pseudobulk(adata, sample_col, groups_col, layer=None, raw=False, empty=False
     boolean("skip_checks", skip_checks)
     count("bsize", bsize, minimum=1)
     values = dict(sample_col=sample_col, groups_col=groups_col, mode=mode, min_cells=min_cells, min_counts=min_counts)
-    if isinstance(adata, AnnData):
-        return _steps.new_dataset(adata, where, _catalog.arguments(where, **values), layer=layer,
-                                  use_raw=boolean("raw", raw))
-    require(where, layer=(layer, None), raw=(raw, False))
-    src = source(adata, "adata")
-    require_column(src, "obs", sample_col, "sample_col")
-    require_column(src, "obs", groups_col, "groups_col")
-    options = _catalog.options(where, **values)
-    return execute("pseudobulk", src, options, out=out, returns=read_adata,
-                   echo=True if boolean("verbose", verbose) else None)
+    boolean("verbose", verbose)
+    return _steps.new_dataset(adata, where, _catalog.arguments(where, **values), layer=layer,
+                              use_raw=boolean("raw", raw))

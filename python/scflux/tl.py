@@ -1,25 +1,21 @@
-"""``scflux.tl``: scanpy's ``sc.tl`` on files larger than memory (``rank_genes_groups``).
+"""``scflux.tl``: scanpy's ``sc.tl`` on data larger than memory (``rank_genes_groups``).
 
-As :mod:`scflux.pp`: ``data`` is a path to an ``.h5ad`` or a backed AnnData; scanpy's ``copy=False`` rewrites the
-file atomically, ``out=PATH`` writes the result there instead, ``copy=True`` returns the result as an AnnData. The
-command line (``scflux rank-genes-groups``) streams X.
+As :mod:`scflux.pp`: ``data`` is a :class:`scflux.AnnData`, changed as scanpy changes an AnnData, or a path to an
+``.h5ad`` or a backed AnnData, the same call on the file's container: scanpy's ``copy=False`` rewrites the file
+atomically, ``out=PATH`` writes the result there instead, ``copy=True`` returns the result as an AnnData.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-import h5py
-
 from . import _catalog, _steps
-from ._anndata import AnnData
-from ._files import read_adata, require_column, source
 from ._params import boolean, require, text, unsupported
-from ._run import execute
 
 __all__ = ["rank_genes_groups"]
 
 
+@_steps.on_files(copy=False)
 def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all", reference="rest", n_genes=None,
                       rankby_abs=False, pts=False, key_added=None, copy=False, method=None,
                       corr_method="benjamini-hochberg", tie_correct=False, layer=None, out=None, **kwds):
@@ -28,8 +24,8 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
 
     Adds ``uns["rank_genes_groups"]`` as scanpy does (``params``; the structured arrays ``names``, ``scores``,
     ``logfoldchanges``, ``pvals``, ``pvals_adj``; ``pts`` and ``pts_rest`` with ``pts=True``), which
-    ``sc.get.rank_genes_groups_df`` reads. Returns ``None``, or the AnnData with ``copy=True``. scflux tests X (or
-    ``layer``), never raw: ``use_raw=None`` (scanpy's default, raw when there is one) needs a file without raw.
+    ``sc.get.rank_genes_groups_df`` reads. Returns ``None``, or the AnnData with ``copy=True``. ``use_raw=None``
+    (scanpy's default) tests raw when there is one and no ``layer`` is given.
     """
     where = "rank_genes_groups"
     require(where, mask_var=(mask_var, None), rankby_abs=(rankby_abs, False), key_added=(key_added, None))
@@ -46,28 +42,13 @@ def rank_genes_groups(data, groupby, *, mask_var=None, use_raw=None, groups="all
     copy, pts, tie_correct = boolean("copy", copy), boolean("pts", pts), boolean("tie_correct", tie_correct)
     values = dict(groupby=text("groupby", groupby), groups=_groups(where, groups), reference=str(reference),
                   n_genes=n_genes, pts=pts, method=method, corr_method=corr_method, tie_correct=tie_correct)
-    if isinstance(data, AnnData):
-        if use_raw is None:
-            use_raw = data.raw is not None and layer is None
-        arguments = _catalog.arguments(where, **values)
-        work = _steps.target(data, copy)
-        _steps.run(work, where, arguments, obs_columns=[groupby], layer=layer, use_raw=boolean("use_raw", use_raw),
-                   transforms=False)
-        return work if copy else None
-    src = source(data)
-    with h5py.File(src.path, "r") as f:
-        has_raw = "raw" in f
     if use_raw is None:
-        use_raw = has_raw
-    elif boolean("use_raw", use_raw) and not has_raw:
-        raise ValueError("Received `use_raw=True`, but `adata.raw` is empty.")
-    if use_raw:
-        if layer is not None:
-            raise ValueError("Cannot specify `layer` and have `use_raw=True`.")
-        raise unsupported(where, "use_raw", True, "scflux tests X or a layer, not raw; pass use_raw=False")
-    require_column(src, "obs", groupby, "groupby")
-    options = _catalog.options(where, **values, layer=layer)
-    return execute("rank-genes-groups", src, options, out=out, returns=read_adata if copy else None)
+        use_raw = data.raw is not None and layer is None
+    arguments = _catalog.arguments(where, **values)
+    work = _steps.target(data, copy)
+    _steps.run(work, where, arguments, obs_columns=[groupby], layer=layer, use_raw=boolean("use_raw", use_raw),
+               transforms=False)
+    return work if copy else None
 
 
 def _groups(where: str, groups) -> list[str] | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import shutil
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -35,34 +36,42 @@ if str(PYTHON) not in sys.path:  # the package under test is the checkout's, unl
     sys.path.insert(0, str(PYTHON))
 
 import scflux  # noqa: E402
-from scflux import _cli  # noqa: E402
+from scflux import _java  # noqa: E402
 
 warnings.filterwarnings("ignore", message=".*load pytorch.*")  # anndata 0.8's experimental module
 
 
-def _cli_unavailable() -> str | None:
+def _jar_unavailable() -> str | None:
     try:
-        java = _cli.find_java()
-        jar = _cli.find_jar()
+        java = _java.find_java()
+        jar = _java.find_jar()
     except FileNotFoundError as e:
         return str(e)
     return None if java and jar else "java or scflux.jar not found"
 
 
 def pytest_report_header(config):
-    why = _cli_unavailable()
+    why = _jar_unavailable()
     if why:
-        return f"scflux: SKIPPING the tests that run the command line: {why}"
-    return f"scflux: {_cli.find_java()} -jar {_cli.find_jar()}"
+        return f"scflux: SKIPPING the tests that run the engine: {why}"
+    return f"scflux: {_java.find_jar()} (java: {_java.find_java()})"
 
 
 @pytest.fixture(scope="session")
 def jar() -> Path:
     """The jar the tests run; skips the test (with the reason) when java or the jar is missing."""
-    why = _cli_unavailable()
+    why = _jar_unavailable()
     if why:
-        pytest.skip(f"scflux command line unavailable: {why}")
-    return _cli.find_jar()
+        pytest.skip(f"scflux's jar unavailable: {why}")
+    return _java.find_jar()
+
+
+def synth(path: Path, *, cells: int, genes: int, nnz_per_cell: int, compression: str = "none") -> Path:
+    """Writes a synthetic counts file with the jar's ``scflux synth`` command, and returns its path."""
+    subprocess.run([_java.find_java(), "-jar", str(_java.find_jar()), "synth", "--cells", str(cells), "--genes",
+                    str(genes), "--nnz-per-cell", str(nnz_per_cell), "--compression", compression, "-o", str(path)],
+                   check=True, stdin=subprocess.DEVNULL, capture_output=True)
+    return path
 
 
 @pytest.fixture(scope="session")
@@ -113,13 +122,14 @@ def sha256(path: Path) -> str:
 
 
 def leftovers(folder: Path) -> list[str]:
-    """Hidden or temporary files a run left in ``folder`` (scflux's and the command line's temporaries)."""
-    return sorted(p.name for p in Path(folder).iterdir() if p.name.startswith(".") or p.suffix == ".tmp")
+    """Hidden or temporary files a run left in ``folder`` (the engine's temporaries, a JVM crash report)."""
+    return sorted(p.name for p in Path(folder).iterdir()
+                  if p.name.startswith(".") or p.suffix == ".tmp" or p.name.startswith("hs_err_pid"))
 
 
 # ------------------------------------------------------------------------------------------ running a step on a file
 
-#: Where a step's result goes: rewritten in place (CLI --in-place), or into out= (the input stays).
+#: Where a path-based call's result goes: rewritten in place, or into out= (the input stays).
 MODES = ("in_place", "out")
 
 

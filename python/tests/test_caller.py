@@ -1,11 +1,15 @@
-"""The command line dies with the Python call that started it, and nothing a call writes is left after a signal.
+"""A signal to the Python process in the middle of a path-based call's write leaves the input as it was, and the
+folder as it was once the process is gone or its next write has run.
 
-Each test runs a call in a child Python process on a copy of a synth file, waits until the command line (a JVM, the
-child's child) has created its temporary output, holds the JVM there (SIGSTOP, so that it cannot finish meanwhile),
-signals the Python process, and lets the JVM go on (SIGCONT). Killed (SIGKILL, SIGTERM) the Python process runs no
-code of its own: the JVM must stop by itself; interrupted (SIGINT, Jupyter's "interrupt kernel") the call raises
-``KeyboardInterrupt`` after the JVM stopped. Either way the JVM is gone within seconds, the input is byte-identical
-and the folder holds nothing but it.
+Each test runs a call in a child Python process on a copy of a synth file, waits until the engine (in that
+process, through JPype) has created its temporary output, and signals the process:
+
+- SIGINT (Jupyter's "interrupt kernel"): the pass is cancelled, its temporary file removed, and the call raises
+  ``KeyboardInterrupt``; the process goes on.
+- SIGTERM: the pass is stopped and its temporary file removed, then the process exits with status 143, as Python's
+  default would, without the crash a JVM's own shutdown under a running Python thread makes.
+- SIGKILL: no code runs; the temporary file stays, named for the dead process, and the next write in that folder
+  removes it.
 """
 
 import os
@@ -17,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from scflux import _cli
-from conftest import PYTHON, leftovers, sha256
+import scflux
+from conftest import PYTHON, leftovers, sha256, synth
 
 CALLS = {
     "in_place": "scflux.pp.log1p(path)",
-    "copy": "scflux.pp.log1p(path, copy=True)",
+    "out": "scflux.pp.log1p(path, out=path + '.out.h5ad')",
 }
 
 CHILD = """
@@ -41,76 +45,12 @@ except KeyboardInterrupt:
 print("finished", flush=True)
 """
 
-#: How long the JVM may take to stop once it may run again.
-STOP_SECONDS = 10
-
 
 @pytest.fixture(scope="module")
 def big(jar, tmp_path_factory) -> Path:
     """30,000 cells x 2,000 genes, gzip: a rewrite that takes about a second, a multiple of what stopping takes."""
-    path = tmp_path_factory.mktemp("big") / "big.h5ad"
-    _cli.run(["synth", "--cells", "30000", "--genes", "2000", "--nnz-per-cell", "300", "--compression", "gzip",
-              "-o", str(path)])
-    return path
-
-
-def _jvm_of(pid: int, jar: Path) -> int | None:
-    """The child of ``pid`` that runs ``jar``'s step (imports start others, such as ``uname -p``, and the package
-    first runs ``scflux steps --json`` for its catalog)."""
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-    except OSError:
-        return None
-    for child in children:
-        try:
-            args = Path(f"/proc/{child}/cmdline").read_text().split("\0")
-            if str(jar) in args and "steps" not in args[args.index(str(jar)) + 1:]:
-                return int(child)
-        except OSError:
-            continue
-    return None
-
-
-def _running(pid: int) -> bool:
-    """Whether ``pid`` is a process that has not exited (a zombie, exited and not yet reaped, has)."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state not in ("Z", "X")
-
-
-def _wait_until(condition, seconds: float, what: str):
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.001)
-    pytest.fail(f"{what} within {seconds} s")
-
-
-def _start_and_hold(jar, work: Path, call: str) -> tuple[subprocess.Popen, int]:
-    """Starts ``call`` in a child Python on ``work``; returns it and its JVM, stopped once it has created its own
-    temporary output. The JVM is let run a few milliseconds at a time, so that however loaded the machine it is
-    caught early in its write."""
-    env = dict(os.environ, SCFLUX_JAR=str(jar))
-    child = subprocess.Popen([sys.executable, "-c", CHILD.format(call=call), str(PYTHON), str(work)], env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    jvm = _wait_until(lambda: _jvm_of(child.pid, jar), 30, "no JVM started")
-    os.kill(jvm, signal.SIGSTOP)
-
-    def writing() -> bool:
-        if any(f".scflux-{jvm}-" in n for n in os.listdir(work.parent)):
-            return True
-        assert _running(jvm), "the JVM finished before it was seen writing"
-        os.kill(jvm, signal.SIGCONT)
-        time.sleep(0.005)
-        os.kill(jvm, signal.SIGSTOP)
-        return False
-
-    _wait_until(writing, 60, "the JVM created no temporary output")
-    return child, jvm
+    return synth(tmp_path_factory.mktemp("big") / "big.h5ad", cells=30_000, genes=2_000, nnz_per_cell=300,
+                 compression="gzip")
 
 
 @pytest.fixture
@@ -120,31 +60,55 @@ def work(big, tmp_path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("call", CALLS)
-@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
-def test_the_command_line_stops_when_its_python_caller_is_killed(jar, work, call, sig):
-    before = sha256(work)
-    child, jvm = _start_and_hold(jar, work, CALLS[call])
-    try:
-        os.kill(child.pid, sig)
-        child.wait(timeout=30)
-    finally:
-        os.kill(jvm, signal.SIGCONT)
-    _wait_until(lambda: not _running(jvm), STOP_SECONDS, "the JVM did not stop after its caller was killed")
-    assert sha256(work) == before, "the input changed"
-    assert leftovers(work.parent) == [], "temporary files left behind"
+def _start_and_catch_writing(jar, work: Path, call: str) -> subprocess.Popen:
+    """Starts ``call`` in a child Python on ``work``; returns it once its engine has created its temporary output."""
+    env = dict(os.environ, SCFLUX_JAR=str(jar))
+    child = subprocess.Popen([sys.executable, "-c", CHILD.format(call=call), str(PYTHON), str(work)], env=env,
+                             cwd=work.parent,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    mark = f".scflux-{child.pid}-"
+    deadline = time.monotonic() + 60
+    while not any(mark in name for name in os.listdir(work.parent)):
+        if child.poll() is not None:
+            pytest.fail(f"the call ended (status {child.returncode}) before it was seen writing: "
+                        f"{child.stderr.read()[-2000:]}")
+        if time.monotonic() > deadline:
+            child.kill()
+            pytest.fail("the call created no temporary output within 60 s")
+        time.sleep(0.001)
+    return child
 
 
 @pytest.mark.parametrize("call", CALLS)
-def test_an_interrupt_stops_the_command_line_and_leaves_nothing(jar, work, call):
+def test_an_interrupt_cancels_the_write_and_leaves_nothing(jar, work, call):
     before = sha256(work)
-    child, jvm = _start_and_hold(jar, work, CALLS[call])
-    try:
-        os.kill(child.pid, signal.SIGINT)  # the Python process only, as Jupyter's "interrupt kernel"
-    finally:
-        os.kill(jvm, signal.SIGCONT)
+    child = _start_and_catch_writing(jar, work, CALLS[call])
+    os.kill(child.pid, signal.SIGINT)
     out, err = child.communicate(timeout=60)
     assert (child.returncode, out.strip()) == (3, "KeyboardInterrupt"), err
-    assert not _running(jvm), "the JVM was waited for before KeyboardInterrupt was raised"
     assert sha256(work) == before, "the input changed"
     assert leftovers(work.parent) == [], "temporary files left behind"
+
+
+@pytest.mark.parametrize("call", CALLS)
+def test_sigterm_stops_the_write_and_ends_the_process_cleanly(jar, work, call):
+    before = sha256(work)
+    child = _start_and_catch_writing(jar, work, CALLS[call])
+    os.kill(child.pid, signal.SIGTERM)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 128 + signal.SIGTERM, err
+    assert "fatal error" not in err and "Traceback" not in err, err
+    assert sha256(work) == before, "the input changed"
+    assert leftovers(work.parent) == [], "temporary files (or a JVM crash report) left behind"
+
+
+def test_what_sigkill_leaves_is_removed_by_the_next_write_in_the_folder(jar, work):
+    before = sha256(work)
+    child = _start_and_catch_writing(jar, work, CALLS["in_place"])
+    child.kill()
+    child.communicate(timeout=60)
+    assert sha256(work) == before, "the input changed"
+    left = leftovers(work.parent)
+    assert [f".scflux-{child.pid}-" in name for name in left] == [True], left
+    scflux.pp.log1p(work, out=work.parent / "next.h5ad")
+    assert leftovers(work.parent) == [], "the next write removed the killed call's temporary file"

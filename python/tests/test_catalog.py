@@ -93,7 +93,7 @@ def test_the_declared_bounds_and_choices_are_what_the_checks_refuse(jar, functio
             with pytest.raises(error, match=p["name"]):
                 _catalog.check(function, p["name"], value)
         if p["default"] is not None:
-            assert _catalog.options(function, **{p["name"]: p["default"]}) == [], "a default gives no option"
+            assert _catalog.arguments(function, **{p["name"]: p["default"]}) == {}, "a default is left to the engine"
 
 
 def test_a_value_out_of_the_catalogs_bounds_is_refused_before_the_step_runs(jar, tmp_path):

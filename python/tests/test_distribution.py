@@ -29,7 +29,7 @@ def test_the_tarball_holds_the_launcher_the_jar_the_package_and_the_licence():
     base = tarball.name[: -len(".tar.gz")]
     with tarfile.open(tarball) as t:
         members = {m.name: m for m in t.getmembers()}
-    for name in ("bin/scflux", "lib/scflux.jar", "python/scflux/pp.py", "python/scflux/_cli.py", "README.md",
+    for name in ("bin/scflux", "lib/scflux.jar", "python/scflux/pp.py", "python/scflux/_java.py", "README.md",
                  "docs/command-line.md", "docs/java.md", "LICENSE", "CHANGELOG.md"):
         assert f"{base}/{name}" in members, name
     assert members[f"{base}/bin/scflux"].mode & 0o111 == 0o111, "the launcher is executable"
@@ -89,9 +89,9 @@ def test_the_launcher_says_when_there_is_no_java(tmp_path):
 
 USE_BESIDE = """
 import json, sys
-import scflux, scflux._cli
+import scflux, scflux._java
 obs, var = scflux.pp.calculate_qc_metrics(sys.argv[1], qc_vars={"mt": "MT-"}, percent_top=(50,), out=sys.argv[2])
-print(json.dumps({"jar": str(scflux._cli.find_jar()), "pct_counts_mt": obs["pct_counts_mt"].tolist()}))
+print(json.dumps({"jar": str(scflux._java.find_jar()), "pct_counts_mt": obs["pct_counts_mt"].tolist()}))
 """
 
 

@@ -1,19 +1,18 @@
-"""What ``data``, ``inplace``/``copy`` and ``out`` mean for the file: atomic in-place rewrites that leave nothing
-behind, ``out=`` leaving the input byte-identical, a backed AnnData that shows the rewritten file, and what is
-refused before Java starts."""
+"""What ``data``, ``inplace``/``copy`` and ``out`` mean for the file of a path-based call: atomic in-place rewrites
+that leave nothing behind, ``out=`` leaving the input byte-identical, a backed AnnData that shows the rewritten file,
+and what is refused before the engine opens the file."""
 
 import os
-import re
 import shutil
 import subprocess
 
 import anndata
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 import scflux
-from scflux._files import temporary_name, temporary_path
-from conftest import COUNTS, counts_matrix, leftovers, sha256
+from conftest import COUNTS, assert_close, counts_matrix, leftovers, sha256
 
 
 @pytest.fixture
@@ -120,32 +119,31 @@ def test_a_view_is_refused():
         scflux.pp.log1p(anndata.read_h5ad(COUNTS, backed="r")[:10])
 
 
-def test_columns_of_an_anndata_0_6_file_are_checked_too():
+def test_an_anndata_0_6_file_is_one_clear_error_naming_it():
     legacy = COUNTS.parent / "legacy-06.h5ad"  # obs is a compound dataset with the field louvain
-    with pytest.raises(KeyError, match="louvain"):
+    with pytest.raises(ValueError, match=r"legacy-06.h5ad: /obs: unsupported legacy layout"):
         scflux.pp.pseudobulk(legacy, "louvain", "donor")
 
 
-# --------------------------------------------------------------------------- temporary names, one rule with Java's
+def test_a_path_based_call_is_the_containers_call_written(jar, work, tmp_path):
+    """layer= (which the command line's steps never took) works on a file as on the container it opens."""
+    adata = scflux.read_h5ad(work)
+    adata.layers["counts"] = adata.X
+    adata.write_h5ad(tmp_path / "layered.h5ad")
+    scflux.pp.normalize_total(tmp_path / "layered.h5ad", target_sum=1e4, layer="counts")
+    on_file = anndata.read_h5ad(tmp_path / "layered.h5ad")
+    counts = counts_matrix()
+    expected = sp.diags(1e4 / np.asarray(counts.sum(axis=1)).ravel()) @ counts
+    assert_close(on_file.layers["counts"].toarray(), expected.toarray(), 1e-6, "the normalized layer")
+    assert (on_file.X != counts).nnz == 0, "X stays the counts"
+    assert leftovers(tmp_path) == []
 
-def test_a_temporary_name_is_the_command_lines_rule():
-    """``.<target>.scflux-<pid>-<hex>.tmp``, as Java's TemporaryName spells it (its test has the same cases)."""
-    assert temporary_name("out.h5ad", 42, 255) == ".out.h5ad.scflux-42-ff.tmp"
-    assert temporary_name("out.h5ad", 42, -1) == ".out.h5ad.scflux-42-ffffffffffffffff.tmp"
 
+# ------------------------------------------------------------------------------------- what a killed call leaves
 
-def test_a_long_target_name_is_cut_to_fit_255_bytes():
-    mark = ".scflux-4194304-ffffffffffffffff.tmp"  # 36 bytes
-    assert temporary_name("a" * 246 + ".h5ad", 4_194_304, -1) == "." + "a" * (255 - 1 - 36) + mark
-    # two bytes a character: 255 - 1 - 17 = 237 bytes of room hold 118 whole characters
-    assert temporary_name("\u00e9" * 125, 7, 0xABC) == "." + "\u00e9" * 118 + ".scflux-7-abc.tmp"
-
-
-def test_a_temporary_path_is_a_new_name_beside_the_input_owned_by_this_process(work):
-    path = temporary_path(work)
-    assert path.parent == work.parent and not path.exists(), "the command line creates it"
-    assert re.fullmatch(rf"\.work\.h5ad\.scflux-{os.getpid()}-[0-9a-f]{{1,16}}\.tmp", path.name)
-    assert temporary_path(work) != path
+def _temporary_name(target: str, pid: int, random: int) -> str:
+    """Java's TemporaryName rule, spelled here: ``.<target>.scflux-<pid>-<hex>.tmp``."""
+    return f".{target}.scflux-{pid}-{random:x}.tmp"
 
 
 def _dead_pid() -> int:
@@ -155,20 +153,20 @@ def _dead_pid() -> int:
 
 
 def test_the_next_write_in_the_folder_removes_what_a_killed_python_call_left(jar, work, tmp_path):
-    stale = tmp_path / temporary_name(work.name, _dead_pid(), 0x1F2E)
+    stale = tmp_path / _temporary_name(work.name, _dead_pid(), 0x1F2E)
     stale.write_bytes(b"the result a killed call was reading")
-    live = tmp_path / temporary_name(work.name, os.getpid(), 0x3C4D)
+    live = tmp_path / _temporary_name(work.name, os.getpid(), 0x3C4D)
     live.write_bytes(b"a live call's")
     scflux.pp.log1p(work, out=tmp_path / "out.h5ad")
-    assert not stale.exists(), "a dead Python call's temporary file is removed by the command line's next write"
+    assert not stale.exists(), "a killed call's temporary file is removed by the next write in its folder"
     assert live.exists(), "a live one's is kept"
     live.unlink()
     assert leftovers(tmp_path) == []
 
 
 def test_a_250_byte_name_is_written_and_read_back_through_a_temporary_file(jar, tmp_path):
-    """The command line's own temporary name, and the Python call's for a result it returns, both fit in 255
-    bytes: a 250-byte input returns its copy, and a 250-byte out= is written."""
+    """The engine's temporary name fits in 255 bytes: a 250-byte input returns its copy, and a 250-byte out= is
+    written."""
     long_input = tmp_path / ("i" * 245 + ".h5ad")
     shutil.copyfile(COUNTS, long_input)
     result = scflux.pp.log1p(long_input, copy=True)

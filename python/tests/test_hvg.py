@@ -89,11 +89,11 @@ def test_check_values_decides_the_non_integer_warning(jar, lognorm, tmp_path):
 
 @pytest.mark.parametrize("kwargs, error, match", [
     (dict(batch_key="nope"), KeyError, "nope"),
-    (dict(layer="counts"), NotImplementedError, "layer"),
+    (dict(layer="counts"), KeyError, "layer 'counts' is not in layers"),
     (dict(flavor="seurat_v3_paper"), NotImplementedError, "flavor"),
     (dict(flavor="pearson"), ValueError, "flavor"),
     (dict(n_top_genes=0), ValueError, "n_top_genes"),
 ])
-def test_parameters_checked_before_java(kwargs, error, match):
+def test_parameters_are_checked(kwargs, error, match):
     with pytest.raises(error, match=match):
         scflux.pp.highly_variable_genes(COUNTS, **kwargs)

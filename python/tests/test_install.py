@@ -43,10 +43,10 @@ def test_pip_install_target_then_import_from_there(jar, tmp_path):
 USES_THE_WHEEL = """
 import json, os, sys
 import scflux
-from scflux import _cli
+from scflux import _java
 adata = scflux.read_h5ad(sys.argv[1])
 scflux.pp.calculate_qc_metrics(adata, qc_vars={"mt": "MT-"}, percent_top=(50,), inplace=True)
-print(json.dumps({"file": scflux.__file__, "jar": str(_cli.find_jar()), "SCFLUX_JAR": os.environ.get("SCFLUX_JAR"),
+print(json.dumps({"file": scflux.__file__, "jar": str(_java.find_jar()), "SCFLUX_JAR": os.environ.get("SCFLUX_JAR"),
                   "pct_counts_mt": adata.obs["pct_counts_mt"].tolist()}))
 """
 

@@ -70,14 +70,14 @@ def test_copy_returns_an_anndata_and_leaves_the_file(jar, lognorm_hvg, tmp_path)
     (dict(chunked=True), NotImplementedError, "chunked"),
     (dict(dtype="float64"), NotImplementedError, "dtype"),
     (dict(key_added="X_pca2"), NotImplementedError, "key_added"),
-    (dict(layer="counts"), NotImplementedError, "layer"),
+    (dict(layer="counts"), KeyError, "layer 'counts' is not in layers"),
     (dict(svd_solver="randomized", random_state=3), NotImplementedError, "random_state"),
     (dict(mask_var=np.ones(2000, dtype=bool)), NotImplementedError, "mask_var"),
     (dict(mask_var="highly_variable", use_highly_variable=True), ValueError, "not both"),
     (dict(mask_var="nope"), KeyError, "nope"),
     (dict(n_comps=0), ValueError, "n_comps"),
 ])
-def test_pca_parameters_checked_before_java(kwargs, error, match):
+def test_pca_parameters_are_checked(kwargs, error, match):
     with pytest.raises(error, match=match):
         scflux.pp.pca(COUNTS, **kwargs)
 
@@ -113,8 +113,9 @@ def test_scale_copy_returns_an_anndata(jar, lognorm_sub, tmp_path):
     assert_close(result.var["std"], anndata.read_h5ad(EXPECTED / "scaled.h5ad").var["std"], 1e-6, "std")
 
 
-@pytest.mark.parametrize("kwargs, match", [(dict(layer="x"), "layer"), (dict(obsm="X_pca"), "obsm"),
-                                           (dict(mask_obs="keep"), "mask_obs")])
-def test_scale_parameters_checked_before_java(kwargs, match):
-    with pytest.raises(NotImplementedError, match=match):
+@pytest.mark.parametrize("kwargs, error, match", [(dict(layer="x"), KeyError, "layer 'x' is not in layers"),
+                                                  (dict(obsm="X_pca"), NotImplementedError, "obsm"),
+                                                  (dict(mask_obs="keep"), NotImplementedError, "mask_obs")])
+def test_scale_parameters_are_checked(kwargs, error, match):
+    with pytest.raises(error, match=match):
         scflux.pp.scale(COUNTS, **kwargs)

@@ -32,11 +32,11 @@ def test_pseudobulk_out_returns_the_file_backed(jar, tmp_path):
     (dict(groups_col="celltype"), KeyError, "celltype"),
     (dict(mode="median"), NotImplementedError, "mode"),
     (dict(groups_col=None), NotImplementedError, "groups_col"),
-    (dict(layer="counts"), NotImplementedError, "layer"),
-    (dict(raw=True), NotImplementedError, "raw"),
+    (dict(layer="counts"), KeyError, "layer 'counts' is not in layers"),
+    (dict(raw=True), ValueError, "adata.raw` is empty"),
     (dict(empty=True), NotImplementedError, "empty"),
 ])
-def test_pseudobulk_parameters_checked_before_java(kwargs, error, match):
+def test_pseudobulk_parameters_are_checked(kwargs, error, match):
     call = {**dict(sample_col="sample", groups_col="cell_type"), **kwargs}
     with pytest.raises(error, match=match):
         scflux.pp.pseudobulk(COUNTS, **call)
@@ -77,7 +77,7 @@ def test_concat_out_returns_the_file_backed(jar, tmp_path):
     (dict(join="left"), ValueError, "join"),
     (dict(keys=["a"]), ValueError, "keys"),
 ])
-def test_concat_parameters_checked_before_java(kwargs, error, match):
+def test_concat_parameters_are_checked(kwargs, error, match):
     with pytest.raises(error, match=match):
         scflux.concat([COUNTS, COUNTS_B], **kwargs)
 

@@ -95,9 +95,16 @@ def test_no_percent_top_means_no_top_columns(jar, tmp_path, percent_top):
     assert list(obs.columns) == [c for c in QC_OBS_DTYPES if not c.startswith("pct_counts_in_top")]
 
 
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(layer="counts"), KeyError, "layer 'counts' is not in layers"),
+    (dict(use_raw=True), ValueError, "adata.raw` is empty"),
+])
+def test_a_layer_or_raw_the_file_lacks_is_scanpys_error(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        scflux.pp.calculate_qc_metrics(COUNTS, **kwargs)
+
+
 @pytest.mark.parametrize("kwargs, name", [
-    (dict(layer="counts"), "layer"),
-    (dict(use_raw=True), "use_raw"),
     (dict(expr_type="umis"), "expr_type"),
     (dict(var_type="features"), "var_type"),
 ])

@@ -54,7 +54,7 @@ def test_results_go_into_the_file(jar, lognorm, tmp_path, mode):
     (dict(key_added="markers"), NotImplementedError, "key_added"),
     (dict(penalty="l1"), NotImplementedError, "penalty"),
 ])
-def test_parameters_checked_before_java(kwargs, error, match):
+def test_parameters_are_checked(kwargs, error, match):
     call = {"groupby": "cell_type", **kwargs}
     with pytest.raises(error, match=match):
         scflux.tl.rank_genes_groups(COUNTS, **call)

@@ -242,7 +242,9 @@ def test_write_h5ad_writes_once_and_refuses_its_input(adata, tmp_path):
     check_normalized(back.X, "normalized_log1p", back.obs_names)
     with pytest.raises(ValueError, match="synth-3k.int64.h5ad"):
         adata.write_h5ad(COUNTS)
-    assert leftovers(tmp_path) == []
+    with pytest.raises(TypeError, match="write_h5ad"):  # out= is the path-based calls'; a container is written once
+        scflux.pp.log1p(adata, out=tmp_path / "log.h5ad")
+    assert leftovers(tmp_path) == [] and not (tmp_path / "log.h5ad").exists()
 
 
 def test_errors_name_pythons_parameters(adata):

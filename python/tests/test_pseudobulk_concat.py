@@ -61,6 +61,16 @@ def test_concat_matches_anndata(jar, tmp_path, form, join):
     assert sha256(COUNTS) == before
 
 
+@pytest.mark.parametrize("join", ["inner", "outer"])
+def test_concat_of_containers_is_a_lazy_container_with_anndatas_result(engine, join):
+    result = scflux.concat([scflux.read_h5ad(COUNTS), scflux.read_h5ad(COUNTS_B)], join=join, label="batch",
+                           keys=["a", "b"], index_unique="-")
+    assert isinstance(result, scflux.AnnData) and isinstance(result.X, scflux.XView)
+    check_concat(result.to_memory(), join)
+    with pytest.raises(TypeError, match="write_h5ad"):
+        scflux.concat([scflux.read_h5ad(COUNTS), scflux.read_h5ad(COUNTS_B)], out="c.h5ad")
+
+
 def test_concat_out_returns_the_file_backed(jar, tmp_path):
     out = tmp_path / "c.h5ad"
     result = scflux.concat([COUNTS, COUNTS_B], label="batch", keys=["a", "b"], index_unique="-", out=out)

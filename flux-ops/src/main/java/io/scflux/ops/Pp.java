@@ -14,6 +14,8 @@ import io.scflux.ops.hvg.HighlyVariableGenes;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;
 import io.scflux.ops.log1p.Log1p;
 import io.scflux.ops.log1p.Log1pOptions;
+import io.scflux.ops.neighbors.Neighbors;
+import io.scflux.ops.neighbors.NeighborsOptions;
 import io.scflux.ops.normalize.NormalizeTotal;
 import io.scflux.ops.normalize.NormalizeTotalOptions;
 import io.scflux.ops.pca.Pca;
@@ -86,6 +88,19 @@ public final class Pp {
     /** {@code sc.pp.pca}: see {@link Pca}. */
     public static Mono<AnnData> pca(AnnData data, PcaOptions options, Streaming streaming) {
         return Pca.pca(data, options, streaming);
+    }
+
+    /**
+     * scanpy's {@code pp.neighbors}: {@link Neighbors#neighbors}.
+     *
+     * @param data      the container, with obsm {@code X_pca} (or the representation {@code use_rep} names)
+     * @param options   scanpy's parameters
+     * @param streaming the workers the search runs on
+     * @return a cold Mono of a new container with obsp {@code distances}, {@code connectivities} and uns
+     *     {@code neighbors}
+     */
+    public static Mono<AnnData> neighbors(AnnData data, NeighborsOptions options, Streaming streaming) {
+        return Neighbors.neighbors(data, options, streaming);
     }
 
     /** {@code sc.pp.scale}: see {@link Scale}. */

@@ -11,6 +11,7 @@ import io.scflux.ops.hvg.HighlyVariableGenesOptions;
 import io.scflux.ops.log1p.Log1pOptions;
 import io.scflux.ops.markers.RankGenesGroups;
 import io.scflux.ops.markers.RankGenesGroupsOptions;
+import io.scflux.ops.neighbors.NeighborsOptions;
 import io.scflux.ops.normalize.NormalizeTotalOptions;
 import io.scflux.ops.pca.PcaOptions;
 import io.scflux.ops.pseudobulk.PseudobulkOptions;
@@ -106,6 +107,13 @@ public final class StepCatalog {
                     PcaOptions.PARAMETERS,
                     PcaOptions::from,
                     Pp::pca),
+            CatalogStep.of(
+                    "neighbors",
+                    "neighbors",
+                    "scanpy's neighbors: the kNN graph of obsm X_pca, obsp distances and connectivities.",
+                    NeighborsOptions.PARAMETERS,
+                    NeighborsOptions::from,
+                    Pp::neighbors),
             CatalogStep.of(
                     "rank_genes_groups",
                     "rank-genes-groups",

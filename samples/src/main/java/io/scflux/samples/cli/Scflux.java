@@ -48,6 +48,7 @@ public final class Scflux implements Runnable {
             HvgCommand.class,
             PcaCommand.class,
             ScaleCommand.class,
+            NeighborsCommand.class,
             PseudobulkCommand.class,
             RankGenesGroupsCommand.class,
             PipelineCommand.class,

@@ -8,6 +8,8 @@ import io.scflux.ops.concat.Concat;
 import io.scflux.ops.concat.ConcatOptions;
 import io.scflux.ops.filter.FilterOptions;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;
+import io.scflux.ops.leiden.Leiden;
+import io.scflux.ops.leiden.LeidenOptions;
 import io.scflux.ops.log1p.Log1pOptions;
 import io.scflux.ops.markers.RankGenesGroups;
 import io.scflux.ops.markers.RankGenesGroupsOptions;
@@ -114,6 +116,14 @@ public final class StepCatalog {
                     NeighborsOptions.PARAMETERS,
                     NeighborsOptions::from,
                     Pp::neighbors),
+            CatalogStep.of(
+                            "leiden",
+                            "leiden",
+                            "scanpy's tl.leiden (igraph's flavor): clusters of the neighbors' graph, obs leiden.",
+                            LeidenOptions.PARAMETERS,
+                            LeidenOptions::from,
+                            Leiden::leiden)
+                    .adding(a -> List.of(a.require(LeidenOptions.KEY_ADDED)), a -> List.of()),
             CatalogStep.of(
                     "rank_genes_groups",
                     "rank-genes-groups",

@@ -72,10 +72,13 @@ def _source(value, shape: tuple[int, int], what: str):
     else:
         import scipy.sparse as sp
         module = _engine.jpype()
+        wide = getattr(value, "dtype", None) == np.float64
         m = sp.csr_matrix(value, dtype=np.float32)
         source = _engine.java("io.scflux.core.anndata.CsrMatrix").of(
             int(m.shape[1]), module.JArray(module.JLong)(m.indptr.astype(np.int64)),
             module.JArray(module.JInt)(m.indices.astype(np.int32)), module.JArray(module.JFloat)(m.data))
+        if wide:  # written back as float64, as it came (obsp distances)
+            source = source.withDtype(_engine.java("io.scflux.core.DType").FLOAT64)
     got = (int(source.nRows()), int(source.nCols()))
     if got != shape:
         raise ValueError(f"{what} is {got[0]} x {got[1]}, expected {shape[0]} x {shape[1]}")
@@ -403,10 +406,10 @@ class AnnData:
             self._names[axis] = (index, packed)
         return packed
 
-    def _java(self, *, x, obs_columns=(), var_columns=(), tag: bool = False, var=None):
+    def _java(self, *, x, obs_columns=(), var_columns=(), tag: bool = False, var=None, elements=None):
         """The engine's container of this one: X ``x``, the layers and raw, obs and var with the names and the
-        columns named (all of them for ``"all"``), and with ``tag`` the columns that tell which rows and columns a
-        step kept."""
+        columns named (all of them for ``"all"``), with ``tag`` the columns that tell which rows and columns a
+        step kept, and the obsm/varm/obsp/varp/uns entries ``elements`` names (``{"obsm": ["X_pca"]}``)."""
         JAnnData = _engine.java("io.scflux.core.anndata.AnnData")
         obs_cols = list(self._obs.columns) if obs_columns == "all" else list(obs_columns)
         var_df = self._var if var is None else var
@@ -428,10 +431,30 @@ class AnnData:
                     self._raw.var.index)), _exchange.to_map({})))
         if "log1p" in self.uns and isinstance(self.uns["log1p"], Mapping):
             j.uns().put("log1p", _exchange.to_map(self.uns["log1p"]))
+        if elements:
+            self._put_elements(j, elements)
         return j
 
+    def _put_elements(self, j, elements) -> None:
+        """Puts the obsm/varm/obsp/varp entries and uns keys named in ``elements`` (each a list, or ``"all"``) into
+        the engine's container ``j``: lazy views as they are, matrices as the engine's, the rest as values."""
+        for kind, put in (("obsm", j.putObsm), ("varm", j.putVarm), ("obsp", j.putObsp), ("varp", j.putVarp)):
+            values = getattr(self, kind)._values
+            names = elements.get(kind, ())
+            for k in (list(values) if names == "all" else names):
+                v = values[k]
+                if isinstance(v, _Lazy):
+                    v = v.source
+                elif hasattr(v, "tocsr"):
+                    v = _source(v, v.shape, k)
+                else:
+                    v = _exchange.to_value(v)
+                put(k, v)
+        names = elements.get("uns", ())
+        j.uns().putAll(_exchange.to_map(self.uns if names == "all" else {k: self.uns[k] for k in names}))
+
     def _absorb(self, result, *, obs_columns=(), var_columns=(), into_layer=None, keep_x=False,
-                var_axis=True) -> None:
+                var_axis=True, elements=None) -> None:
         """Puts what a step made (``result``, the engine's container of a step on :meth:`_java`'s) into this one:
         the rows and columns it kept, the columns it added to obs and var, its obsm, varm, obsp and uns entries,
         and its X (into ``into_layer`` instead when the step ran on a layer; not at all with ``keep_x``). Without
@@ -451,12 +474,17 @@ class AnnData:
                 if name not in (_ROW, _COL) and name not in pushed[axis]:
                     target[name] = _exchange.column(frame.column(name))
         Source = _engine.java("io.scflux.core.BlockSource")
+        given = elements or {}
         for name, target in (("obsm", self.obsm), ("varm", self.varm), ("obsp", self.obsp), ("varp", self.varp)):
             for k, v in getattr(result, name)().items():
+                if str(k) in given.get(name, ()) and target._values.get(str(k)) is not None:
+                    continue  # what this container gave the step comes back as it went
                 target._values[str(k)] = _Lazy(v) if isinstance(v, Source) and v.isDense() else _exchange.value(v)
         for k, v in result.uns().items():
             k = str(k)
             if k == "log1p" and "log1p" in self.uns and _exchange.to_map(self.uns["log1p"]).equals(v):
+                continue
+            if k in given.get("uns", ()) and k in self.uns:
                 continue
             self.uns[k] = _exchange.value(v)
         if keep_x:
@@ -519,18 +547,8 @@ class AnnData:
 
     def _full_java(self):
         """The engine's container of everything this one holds, for writing."""
-        j = self._java(x=self._x, obs_columns="all", var_columns="all")
-        for name, values in (("putObsm", self.obsm), ("putVarm", self.varm), ("putObsp", self.obsp),
-                             ("putVarp", self.varp)):
-            for k, v in values._values.items():
-                if isinstance(v, _Lazy):
-                    v = v.source
-                elif hasattr(v, "tocsr"):
-                    v = _source(v, v.shape, k)
-                else:
-                    v = _exchange.to_value(v)
-                getattr(j, name)(k, v)
-        j.uns().putAll(_exchange.to_map(self.uns))
+        j = self._java(x=self._x, obs_columns="all", var_columns="all",
+                       elements={kind: "all" for kind in ("obsm", "varm", "obsp", "varp", "uns")})
         if self._raw is not None:
             JRaw = _engine.java("io.scflux.core.anndata.Raw")
             raw_var = self._raw.var

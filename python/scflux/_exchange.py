@@ -132,12 +132,16 @@ def value(v):
 
 
 def csr(source):
-    """A Java matrix (X, a layer, a sparse element) in memory as a scipy CSR matrix of float32."""
+    """A Java matrix (X, a layer, a sparse element) in memory as a scipy CSR matrix: float32, or float64 for one the
+    engine types so (obsp ``distances``, whose values it holds as float32)."""
     import scipy.sparse as sp
     from . import _engine
     indptr, indices, data = _engine.wait(_engine.session().collect(source))
     shape = (int(source.nRows()), int(source.nCols()))
-    return sp.csr_matrix((np.asarray(data), np.asarray(indices), np.asarray(indptr)), shape=shape)
+    data = np.asarray(data)
+    if source.dtype() == java("io.scflux.core.DType").FLOAT64:
+        data = data.astype(np.float64)
+    return sp.csr_matrix((data, np.asarray(indices), np.asarray(indptr)), shape=shape)
 
 
 # ------------------------------------------------------------------------------------------------------ Python to Java

@@ -19,23 +19,25 @@ from ._files import read_adata, refresh, release, source
 
 
 def run(adata: AnnData, function: str, arguments: dict, *, obs_columns=(), var_columns=(), layer=None,
-        use_raw: bool = False, transforms: bool = True) -> AnnData:
+        use_raw: bool = False, transforms: bool = True, elements=None, reads_x: bool = True) -> AnnData:
     """Runs the catalog's ``function`` on ``adata`` and changes ``adata`` as scanpy's function changes its AnnData.
 
     ``obs_columns``/``var_columns``: the columns the step reads (``"all"`` for every one). ``layer``: the step reads
     that layer instead of X, and a step that transforms (``transforms``) leaves its result there. ``use_raw``: the
-    step reads raw's X and var; what it adds to obs and uns is put into ``adata``.
+    step reads raw's X and var; what it adds to obs and uns is put into ``adata``. ``elements``: the obsm, obsp
+    and uns entries the step reads (``{"obsm": ["X_pca"]}``), which come back as they went; ``reads_x=False``
+    for a step that reads none of X (the graph steps), which then runs on a container without one too.
     """
-    x, var = _input(adata, function, layer, use_raw)
+    x, var = _input(adata, function, layer, use_raw) if reads_x else (adata._x, None)
     _require_columns(adata, obs_columns, var_columns, var)
-    j = adata._java(x=x, obs_columns=obs_columns, var_columns=var_columns, tag=True, var=var)
+    j = adata._java(x=x, obs_columns=obs_columns, var_columns=var_columns, tag=True, var=var, elements=elements)
     session = _engine.session()
     result = _engine.wait(_engine.call(session.run, function, j, _exchange.arguments(arguments)))
     if use_raw and result.pending() is not None:  # raw's columns cannot wait in the container: put them now
         result = _engine.wait(_engine.call(session.complete, result))
     adata._absorb(result, obs_columns=obs_columns, var_columns=var_columns,
                   into_layer=layer if transforms else None, keep_x=use_raw or not transforms and layer is not None,
-                  var_axis=not use_raw)
+                  var_axis=not use_raw, elements=elements)
     return adata
 
 

@@ -29,7 +29,7 @@ from ._anndata import AnnData
 from ._params import boolean, count, number, require, text, unsupported
 
 __all__ = ["calculate_qc_metrics", "normalize_total", "log1p", "highly_variable_genes", "pca", "scale",
-           "filter_cells", "filter_genes", "pseudobulk"]
+           "neighbors", "filter_cells", "filter_genes", "pseudobulk"]
 
 
 class _Empty:
@@ -262,6 +262,34 @@ def scale(data, *, zero_center=True, max_value=None, copy=False, layer=None, obs
     require("scale", obsm=(obsm, None), mask_obs=(mask_obs, None))
     work = _steps.target(data, boolean("copy", copy))
     _steps.run(work, "scale", _catalog.arguments("scale", zero_center=zero_center, max_value=max_value), layer=layer)
+    return work if copy else None
+
+
+# -------------------------------------------------------------------------------------------------------- neighbors
+
+@_steps.on_files(copy=False)
+def neighbors(adata, n_neighbors=15, n_pcs=None, *, use_rep=None, knn=True, method="umap", transformer=None,
+              metric="euclidean", metric_kwds=None, random_state=0, key_added=None, copy=False, out=None):
+    """scanpy's ``sc.pp.neighbors`` (command ``scflux neighbors``): each cell's ``n_neighbors`` nearest cells in
+    obsm ``X_pca`` (or ``use_rep``, its first ``n_pcs`` columns), obsp ``distances`` and ``connectivities``
+    (``method="umap"``: UMAP's fuzzy union; ``"gauss"``: the Gaussian kernel) and uns ``neighbors``; with
+    ``key_added``, ``KEY_distances``, ``KEY_connectivities`` and uns ``KEY``. X is not read. Returns ``None``, or the
+    AnnData with ``copy=True``.
+    """
+    where = "neighbors"
+    require(where, knn=(knn, True), transformer=(transformer, None))
+    if metric_kwds:
+        raise unsupported(where, "metric_kwds", metric_kwds, "euclidean and cosine take none")
+    copy = boolean("copy", copy)
+    arguments = _catalog.arguments(where, n_neighbors=n_neighbors, n_pcs=n_pcs, use_rep=use_rep, method=method,
+                                   metric=metric, random_state=random_state, key_added=key_added)
+    rep = "X_pca" if use_rep is None else use_rep
+    if rep != "X" and rep not in adata.obsm:
+        raise KeyError(f"obsm has no {rep!r} (it has: {', '.join(adata.obsm) or 'none'})"
+                       + (": run scflux.pp.pca first, or give use_rep" if use_rep is None else ""))
+    work = _steps.target(adata, copy)
+    _steps.run(work, where, arguments, transforms=False, elements={"obsm": [] if rep == "X" else [rep]},
+               reads_x=rep == "X")
     return work if copy else None
 
 

@@ -7,12 +7,13 @@ atomically, ``out=PATH`` writes the result there instead, ``copy=True`` returns 
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable
 
 from . import _catalog, _steps
 from ._params import boolean, require, text, unsupported
 
-__all__ = ["rank_genes_groups"]
+__all__ = ["rank_genes_groups", "leiden"]
 
 
 @_steps.on_files(copy=False)
@@ -63,3 +64,51 @@ def _groups(where: str, groups) -> list[str] | None:
             raise unsupported(where, "groups", groups, "scflux needs group names without commas")
         return names
     raise TypeError(f"groups must be 'all' or a sequence of group names, got {groups!r}")
+
+
+@_steps.on_files(copy=False)
+def leiden(adata, resolution=1, *, restrict_to=None, random_state=0, key_added="leiden", adjacency=None,
+           directed=None, use_weights=True, n_iterations=-1, partition_type=None, neighbors_key=None, obsp=None,
+           copy=False, flavor="leidenalg", out=None, **clustering_args):
+    """scanpy's ``sc.tl.leiden`` (command ``scflux leiden``): Leiden's algorithm maximizing modularity (with
+    ``resolution``) on the neighbors' connectivities (or obsp ``obsp``), by the CWTS library of the algorithm's
+    authors. obs ``key_added``: categorical labels "0", "1", ...; uns ``key_added`` its params.
+
+    Both flavors run the same algorithm on the symmetric graph (where directed and undirected modularity agree):
+    ``flavor="igraph"`` with ``n_iterations=2`` is scanpy's future default, gives scanpy's clusters and numbers them
+    as igraph does (by each cluster's first cell); ``"leidenalg"`` (scanpy's default, which warns as scanpy does)
+    numbers them by size, as leidenalg does. ``n_iterations=-1`` iterates until an iteration changes nothing. The
+    labels depend on the graph and ``random_state`` only.
+    """
+    where = "leiden"
+    require(where, restrict_to=(restrict_to, None), adjacency=(adjacency, None),
+            partition_type=(partition_type, None), use_weights=(use_weights, True))
+    if clustering_args:
+        raise unsupported(where, next(iter(clustering_args)), next(iter(clustering_args.values())),
+                          "igraph's and leidenalg's own arguments are not taken")
+    if flavor not in ("leidenalg", "igraph"):
+        raise ValueError(f"flavor must be either 'igraph' or 'leidenalg', but {flavor!r} was passed")
+    if flavor == "igraph" and directed:
+        raise ValueError("Cannot use igraph's leiden implementation with a directed graph.")
+    if flavor == "leidenalg":
+        warnings.warn('In the future, the default backend for leiden will be igraph instead of leidenalg.\n\n'
+                      'To achieve the future defaults please pass: flavor="igraph" and n_iterations=2.  directed '
+                      'must also be False to work with igraph\'s implementation.', FutureWarning, stacklevel=3)
+    copy = boolean("copy", copy)
+    arguments = _catalog.arguments(where, resolution=resolution, random_state=random_state, key_added=key_added,
+                                   n_iterations=n_iterations, neighbors_key=neighbors_key, obsp=obsp, flavor=flavor)
+    if obsp is not None:
+        if obsp not in adata.obsp:
+            raise KeyError(f"obsp has no {obsp!r} (it has: {', '.join(adata.obsp) or 'none'})")
+        elements = {"obsp": [obsp]}
+    else:
+        key = "neighbors" if neighbors_key is None else neighbors_key
+        if key not in adata.uns:
+            raise KeyError(f"No neighbors in .uns[{key!r}]: run scflux.pp.neighbors first")
+        graph = str(adata.uns[key].get("connectivities_key", "connectivities"))
+        if graph not in adata.obsp:
+            raise KeyError(f"obsp has no {graph!r}, which uns[{key!r}] names")
+        elements = {"obsp": [graph], "uns": [key]}
+    work = _steps.target(adata, copy)
+    _steps.run(work, where, arguments, transforms=False, elements=elements, reads_x=False)
+    return work if copy else None

@@ -28,13 +28,19 @@ PYTHON_ONLY = {
             "copy"},
     "rank_genes_groups": {"mask_var", "use_raw", "rankby_abs", "key_added", "copy", "kwds"},
     "pseudobulk": {"layer", "raw", "empty", "skip_checks", "bsize", "verbose"},
+    "neighbors": {"knn", "transformer", "metric_kwds", "copy"},
+    "leiden": {"restrict_to", "adjacency", "directed", "use_weights", "partition_type", "copy", "clustering_args"},
 }
 
-#: scanpy's sentinels for "the default", which the catalog writes as no value (None) or the value meant.
+#: scanpy's defaults that the catalog writes otherwise: scanpy's sentinel for "the default" (the catalog's no value,
+#: None, or the value meant), or scanpy's present default where the catalog has its future one; as (Python's
+#: default, the catalog's).
 SENTINELS = {
-    ("pca", "mask_var"): scflux.pp._empty,  # scanpy: var["highly_variable"] when present, as the catalog's unset
-    ("rank_genes_groups", "groups"): "all",  # scanpy's "all": the catalog's unset
-    ("rank_genes_groups", "method"): None,  # scanpy's None is t-test, the catalog's default
+    ("pca", "mask_var"): (scflux.pp._empty, None),  # scanpy: var["highly_variable"] when present, the catalog's unset
+    ("rank_genes_groups", "groups"): ("all", None),  # scanpy's "all": the catalog's unset
+    ("rank_genes_groups", "method"): (None, "t-test"),  # scanpy's None is t-test, the catalog's default
+    ("leiden", "flavor"): ("leidenalg", "igraph"),  # scanpy 1.11's default, which warns; igraph is its future one
+    ("leiden", "n_iterations"): (-1, 2),  # the same: scanpy's future default is flavor="igraph", n_iterations=2
 }
 
 
@@ -66,9 +72,9 @@ def test_functions_take_the_catalogs_parameters_with_its_defaults(jar, function)
         if p["required"]:
             assert default is inspect.Parameter.empty, f"{function}({name}) is required"
         elif (function, name) in SENTINELS:
-            sentinel = SENTINELS[function, name]
+            sentinel, catalogs = SENTINELS[function, name]
             assert default is sentinel or default == sentinel, f"{function}({name}={default!r})"
-            assert p["default"] in (None, "t-test"), f"{function}({name}): the catalog's {p['default']!r}"
+            assert p["default"] == catalogs, f"{function}({name}): the catalog's {p['default']!r}"
         else:
             assert _same(default, p["default"]), f"{function}({name}={default!r}), the catalog's {p['default']!r}"
 

@@ -52,6 +52,7 @@ class ImportGraphTest {
             Map.entry("io.scflux.ops.parameter", 0),
             Map.entry("io.scflux.ops.moments", 0),
             Map.entry("io.scflux.ops.normalized", 0),
+            Map.entry("io.scflux.ops.linalg", 0),
             Map.entry("io.scflux.ops.qc", 1),
             Map.entry("io.scflux.ops.filter", 1),
             Map.entry("io.scflux.ops.normalize", 1),
@@ -62,6 +63,9 @@ class ImportGraphTest {
             Map.entry("io.scflux.ops.markers", 1),
             Map.entry("io.scflux.ops.pseudobulk", 1),
             Map.entry("io.scflux.ops.concat", 1),
+            Map.entry("io.scflux.ops.neighbors", 1),
+            Map.entry("io.scflux.ops.leiden", 1),
+            Map.entry("io.scflux.ops.umap", 1),
             Map.entry("io.scflux.ops", 2));
 
     private static final Map<String, Integer> IO_FLOORS = Map.of(

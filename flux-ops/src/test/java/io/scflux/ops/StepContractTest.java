@@ -68,6 +68,10 @@ class StepContractTest {
             Map.entry("scale", List.of(Map.of("max_value", 10.0))),
             Map.entry("pca", List.of(Map.of("n_comps", 3))),
             Map.entry(
+                    "neighbors",
+                    List.of(Map.of("n_neighbors", 5), Map.of("n_neighbors", 5, "method", "gauss", "use_rep", "X"))),
+            Map.entry("leiden", List.of(Map.of("obsp", "ring"))),
+            Map.entry(
                     "rank_genes_groups",
                     List.of(Map.of("groupby", "group"), Map.of("groupby", "group", "method", "wilcoxon"))),
             Map.entry("pseudobulk", List.of(Map.of("sample_col", "sample", "groups_col", "group"))));
@@ -118,7 +122,10 @@ class StepContractTest {
                 ARGUMENTS.keySet());
     }
 
-    /** 120 cells x 60 genes of counts (whole numbers), obs sample and group, var mt, uns one entry. */
+    /**
+     * 120 cells x 60 genes of counts (whole numbers), obs sample and group, var mt, uns one entry, obsm X_pca (3
+     * components) and obsp ring (each cell joined to the next, weight 1) for the graph steps.
+     */
     private static AnnData input(BlockSource x) {
         String[] samples = new String[120];
         String[] groups = new String[120];
@@ -133,6 +140,18 @@ class StepContractTest {
         mt[0] = mt[1] = true;
         a.var().put("mt", new io.scflux.core.anndata.ArrayColumn(DenseArray.of(mt)));
         a.uns().put("note", DenseArray.scalar("input"));
+        float[] pcs = new float[120 * 3];
+        for (int i = 0; i < pcs.length; i++) {
+            pcs[i] = (float) Math.sin(i * 0.37);
+        }
+        a.putObsm("X_pca", DenseArray.of(io.scflux.core.DType.FLOAT32, pcs, 120, 3));
+        CsrMatrix.Builder ring = CsrMatrix.builder(120);
+        for (int i = 0; i < 120; i++) {
+            int prev = (i + 119) % 120;
+            int next = (i + 1) % 120;
+            ring.addRow(new int[] {Math.min(prev, next), Math.max(prev, next)}, new float[] {1f, 1f});
+        }
+        a.putObsp("ring", ring.build());
         return a;
     }
 

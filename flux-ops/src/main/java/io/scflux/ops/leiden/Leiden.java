@@ -27,7 +27,8 @@ import reactor.core.publisher.Mono;
  * scanpy's {@code sc.tl.leiden} with {@code flavor="igraph"}'s semantics: Leiden's algorithm maximizing modularity
  * (with {@code resolution}) on the neighbors' connectivities as edge weights, undirected, {@code n_iterations}
  * iterations with randomness 0.01 (igraph's {@code beta}), from singletons. obs {@code leiden}: categorical string
- * labels "0", "1", ... numbered by size, largest first; uns {@code leiden} its params. The algorithm is sequential
+ * labels "0", "1", ... numbered as igraph numbers them (by each cluster's first cell), or by size for
+ * {@code flavor="leidenalg"}; uns {@code leiden} its params. The algorithm is sequential
  * and seeded by {@code random_state}: the labels depend on the graph and the seed only.
  */
 public final class Leiden {
@@ -63,7 +64,8 @@ public final class Leiden {
     }
 
     /**
-     * Each cell's cluster, numbered by size (0 the largest; equal sizes in the algorithm's order).
+     * Each cell's cluster: numbered by each cluster's first cell (igraph's numbering), or by size, 0 the largest
+     * (leidenalg's; equal sizes in the algorithm's order).
      *
      * @param graph   a symmetric weighted adjacency matrix, without self loops
      * @param options the resolution, the seed and the iterations
@@ -96,8 +98,21 @@ public final class Leiden {
                 new Random(options.randomState()));
         Clustering clustering = new Clustering(n);
         algorithm.improveClustering(network, clustering);
-        clustering.orderClustersByNNodes();
-        return clustering.getClusters();
+        if (options.bySize()) {
+            clustering.orderClustersByNNodes();
+            return clustering.getClusters();
+        }
+        int[] clusters = clustering.getClusters();
+        int[] renamed = new int[clustering.getNClusters()];
+        java.util.Arrays.fill(renamed, -1);
+        int next = 0;
+        for (int i = 0; i < n; i++) {
+            if (renamed[clusters[i]] < 0) {
+                renamed[clusters[i]] = next++;
+            }
+            clusters[i] = renamed[clusters[i]];
+        }
+        return clusters;
     }
 
     private static CsrMatrix graph(AnnData data, LeidenOptions options) {

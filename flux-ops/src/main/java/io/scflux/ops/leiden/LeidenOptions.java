@@ -12,8 +12,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The parameters of {@link Leiden#leiden}, as scanpy's
- * {@code sc.tl.leiden(resolution, random_state, key_added, n_iterations, neighbors_key, obsp, flavor="igraph")}: modularity
- * with a resolution, on the connectivities as weights, undirected.
+ * {@code sc.tl.leiden(resolution, random_state, key_added, n_iterations, neighbors_key, obsp, flavor)}: modularity
+ * with a resolution, on the connectivities as weights, undirected (for the symmetric graph, leidenalg's directed
+ * modularity is the same).
  *
  * @param resolution   higher for more, smaller clusters
  * @param randomState  the seed: the clusters depend on it and on the graph only
@@ -21,6 +22,8 @@ import org.jspecify.annotations.Nullable;
  * @param nIterations  iterations of the algorithm; negative: until an iteration changes nothing
  * @param neighborsKey the uns key whose {@code connectivities_key} names the graph, or null for {@code neighbors}
  * @param obsp         the obsp key of the graph itself, instead of {@code neighborsKey}
+ * @param bySize       number the clusters by size, largest first, as leidenalg does; else by each cluster's first
+ *                     cell, as igraph does
  */
 public record LeidenOptions(
         double resolution,
@@ -28,7 +31,8 @@ public record LeidenOptions(
         String keyAdded,
         int nIterations,
         @Nullable String neighborsKey,
-        @Nullable String obsp) {
+        @Nullable String obsp,
+        boolean bySize) {
 
     /** scanpy's {@code resolution}. */
     public static final Parameter<Double> RESOLUTION = Parameter.number(
@@ -58,9 +62,16 @@ public record LeidenOptions(
     public static final Parameter<String> OBSP =
             Parameter.text("obsp", null, "Cluster this obsp matrix instead of the neighbors' connectivities.");
 
+    /** scanpy's {@code flavor}: both run Leiden's algorithm on modularity; they number the clusters differently. */
+    public static final Parameter<String> FLAVOR = Parameter.choice(
+            "flavor",
+            "igraph",
+            List.of("igraph", "leidenalg"),
+            "How clusters are numbered: igraph by their first cell, leidenalg by size (largest first).");
+
     /** The parameters, in scanpy's order. */
     public static final List<Parameter<?>> PARAMETERS =
-            List.of(RESOLUTION, RANDOM_STATE, KEY_ADDED, N_ITERATIONS, NEIGHBORS_KEY, OBSP);
+            List.of(RESOLUTION, RANDOM_STATE, KEY_ADDED, N_ITERATIONS, NEIGHBORS_KEY, OBSP, FLAVOR);
 
     private static final LeidenOptions DEFAULT = from(Arguments.none());
 
@@ -76,7 +87,8 @@ public record LeidenOptions(
                 arguments.require(KEY_ADDED),
                 arguments.require(N_ITERATIONS),
                 arguments.get(NEIGHBORS_KEY),
-                arguments.get(OBSP));
+                arguments.get(OBSP),
+                arguments.require(FLAVOR).equals("leidenalg"));
     }
 
     /** @return scanpy's defaults, igraph's flavor */
@@ -103,7 +115,15 @@ public record LeidenOptions(
      * @return these options with {@code resolution} {@code r}
      */
     public LeidenOptions withResolution(double r) {
-        return new LeidenOptions(r, randomState, keyAdded, nIterations, neighborsKey, obsp);
+        return new LeidenOptions(r, randomState, keyAdded, nIterations, neighborsKey, obsp, bySize);
+    }
+
+    /**
+     * @param leidenalg number the clusters by size, as leidenalg; else by first cell, as igraph
+     * @return these options with that numbering
+     */
+    public LeidenOptions withSizeOrder(boolean leidenalg) {
+        return new LeidenOptions(resolution, randomState, keyAdded, nIterations, neighborsKey, obsp, leidenalg);
     }
 
     /**
@@ -111,6 +131,6 @@ public record LeidenOptions(
      * @return these options with {@code random_state} {@code seed}
      */
     public LeidenOptions withRandomState(int seed) {
-        return new LeidenOptions(resolution, seed, keyAdded, nIterations, neighborsKey, obsp);
+        return new LeidenOptions(resolution, seed, keyAdded, nIterations, neighborsKey, obsp, bySize);
     }
 }

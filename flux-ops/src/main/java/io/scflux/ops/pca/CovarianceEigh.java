@@ -7,6 +7,7 @@ package io.scflux.ops.pca;
 import io.scflux.core.BlockSource;
 import io.scflux.core.MemoryAccount;
 import io.scflux.core.Streaming;
+import io.scflux.ops.linalg.LanczosEigen;
 import io.scflux.ops.values.ValueCheck;
 import reactor.core.publisher.Mono;
 

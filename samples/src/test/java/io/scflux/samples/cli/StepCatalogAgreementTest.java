@@ -111,6 +111,8 @@ class StepCatalogAgreementTest {
                         "highly_variable_genes",
                         "scale",
                         "pca",
+                        "neighbors",
+                        "leiden",
                         "rank_genes_groups",
                         "pseudobulk"),
                 functions);

@@ -2,7 +2,7 @@
  * Copyright 2026 the scflux authors
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.scflux.ops.pca;
+package io.scflux.ops.linalg;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -12,24 +12,56 @@ import org.ejml.dense.row.factory.DecompositionFactory_DDRM;
 import org.ejml.interfaces.decomposition.EigenDecomposition_F64;
 
 /**
- * The leading eigenpairs of a dense symmetric matrix by Lanczos with full reorthogonalization: a Krylov basis grows
- * from a fixed start vector until every wanted Ritz pair's residual is below {@code 1e-12} of the largest eigenvalue,
- * or until the basis spans the space (the full decomposition). It costs one matrix-vector product per basis vector,
+ * The leading eigenpairs of a symmetric matrix (dense, or any {@link Operator}: a sparse graph) by Lanczos with full
+ * reorthogonalization: a Krylov basis grows from a fixed start vector until every wanted Ritz pair's residual is
+ * below a tolerance of the largest eigenvalue ({@code 1e-12} for a dense matrix), or until the basis spans the space
+ * (the full decomposition). PCA's exact solver and UMAP's spectral layout use it. It costs one matrix-vector product per basis vector,
  * {@code O(m p^2)} for {@code m} vectors where the full decomposition costs {@code O(p^3)}, and its result depends on
  * the matrix alone.
  */
-final class LanczosEigen {
+public final class LanczosEigen {
 
-    /** Residual at which a Ritz pair counts as converged, relative to the largest eigenvalue. */
+    /** Residual at which a Ritz pair of a dense matrix counts as converged, relative to the largest eigenvalue. */
     private static final double TOLERANCE = 1e-12;
 
     private LanczosEigen() {}
 
-    /** Eigenvalues (largest first) and eigenvectors ({@code p x k}, row-major, one per column). */
-    record Pairs(double[] values, double[] vectors) {}
+    /**
+     * Eigenvalues (largest first) and eigenvectors ({@code p x k}, row-major, one per column).
+     *
+     * @param values  the eigenvalues, largest first
+     * @param vectors the eigenvectors, {@code p x k} row-major
+     */
+    public record Pairs(double[] values, double[] vectors) {}
 
-    /** The {@code k} largest eigenpairs of the symmetric {@code p x p} row-major matrix {@code a}. */
-    static Pairs top(double[] a, int p, int k) {
+    /** A symmetric linear map of {@code p}-vectors. */
+    @FunctionalInterface
+    public interface Operator {
+        /**
+         * @param x the vector
+         * @return the matrix times {@code x}, a new array
+         */
+        double[] times(double[] x);
+    }
+
+    /**
+     * @param a the symmetric {@code p x p} row-major matrix
+     * @param p its order
+     * @param k the pairs wanted
+     * @return the {@code k} largest eigenpairs of {@code a}, converged to {@code 1e-12} of the largest eigenvalue
+     */
+    public static Pairs top(double[] a, int p, int k) {
+        return top(x -> multiply(a, p, x), p, k, TOLERANCE);
+    }
+
+    /**
+     * @param a         the symmetric map
+     * @param p         its order
+     * @param k         the pairs wanted
+     * @param tolerance the residual at which a pair counts as converged, relative to the largest eigenvalue
+     * @return the {@code k} largest eigenpairs of {@code a}
+     */
+    public static Pairs top(Operator a, int p, int k, double tolerance) {
         int wanted = Math.min(k, p);
         List<double[]> q = new ArrayList<>();
         double[] alpha = new double[p];
@@ -41,7 +73,7 @@ final class LanczosEigen {
         double scale = 0;
         while (true) {
             while (done < target) {
-                double[] w = multiply(a, p, q.get(done));
+                double[] w = a.times(q.get(done));
                 alpha[done] = dot(w, q.get(done));
                 orthogonalize(w, q, done + 1);
                 beta[done] = Math.sqrt(dot(w, w));
@@ -65,7 +97,7 @@ final class LanczosEigen {
                 q.add(w);
             }
             Ritz ritz = ritz(q, alpha, beta, done, p, Math.min(wanted, done));
-            if (done == p || ritz.converged(TOLERANCE * Math.max(scale, Double.MIN_NORMAL))) {
+            if (done == p || ritz.converged(tolerance * Math.max(scale, Double.MIN_NORMAL))) {
                 return new Pairs(ritz.values, ritz.vectors);
             }
             target = Math.min(p, done + Math.max(20, done / 2));

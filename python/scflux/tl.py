@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from . import _catalog, _steps
 from ._params import boolean, require, text, unsupported
 
-__all__ = ["rank_genes_groups", "leiden"]
+__all__ = ["rank_genes_groups", "umap", "leiden"]
 
 
 @_steps.on_files(copy=False)
@@ -102,13 +102,47 @@ def leiden(adata, resolution=1, *, restrict_to=None, random_state=0, key_added="
             raise KeyError(f"obsp has no {obsp!r} (it has: {', '.join(adata.obsp) or 'none'})")
         elements = {"obsp": [obsp]}
     else:
-        key = "neighbors" if neighbors_key is None else neighbors_key
-        if key not in adata.uns:
-            raise KeyError(f"No neighbors in .uns[{key!r}]: run scflux.pp.neighbors first")
-        graph = str(adata.uns[key].get("connectivities_key", "connectivities"))
-        if graph not in adata.obsp:
-            raise KeyError(f"obsp has no {graph!r}, which uns[{key!r}] names")
-        elements = {"obsp": [graph], "uns": [key]}
+        elements = _graph_elements(adata, neighbors_key)
     work = _steps.target(adata, copy)
     _steps.run(work, where, arguments, transforms=False, elements=elements, reads_x=False)
     return work if copy else None
+
+
+@_steps.on_files(copy=False)
+def umap(adata, *, min_dist=0.5, spread=1.0, n_components=2, maxiter=None, alpha=1.0, gamma=1.0,
+         negative_sample_rate=5, init_pos="spectral", random_state=0, a=None, b=None, method="umap", key_added=None,
+         neighbors_key="neighbors", copy=False, out=None):
+    """scanpy's ``sc.tl.umap`` (command ``scflux umap``): the neighbors' connectivities laid out as umap-learn lays
+    them out (the spectral start, then stochastic gradient descent with negative sampling; ``a`` and ``b`` fitted
+    from ``min_dist`` and ``spread`` as umap-learn fits them). obsm ``X_umap`` (or ``key_added``), uns ``umap``
+    params. ``init_pos``: ``"spectral"``, ``"random"`` or an obsm key. The map depends on the graph and
+    ``random_state`` only (umap-learn's own random stream is not reproduced: not the same points, as faithful a map).
+    """
+    where = "umap"
+    require(where, method=(method, "umap"))
+    copy = boolean("copy", copy)
+    arguments = _catalog.arguments(where, min_dist=min_dist, spread=spread, n_components=n_components,
+                                   maxiter=maxiter, alpha=alpha, gamma=gamma,
+                                   negative_sample_rate=negative_sample_rate, init_pos=text("init_pos", init_pos),
+                                   random_state=random_state, a=a, b=b, key_added=key_added,
+                                   neighbors_key=neighbors_key)
+    elements = _graph_elements(adata, neighbors_key)
+    if init_pos not in ("spectral", "random"):
+        if init_pos not in adata.obsm:
+            raise ValueError(f"init_pos={init_pos!r}: not 'spectral', 'random', nor an obsm key "
+                             f"(obsm: {', '.join(adata.obsm) or 'none'})")
+        elements["obsm"] = [init_pos]
+    work = _steps.target(adata, copy)
+    _steps.run(work, where, arguments, transforms=False, elements=elements, reads_x=False)
+    return work if copy else None
+
+
+def _graph_elements(adata, neighbors_key) -> dict:
+    """The uns entry of the neighbors and the obsp connectivities it names, which a graph step reads."""
+    key = "neighbors" if neighbors_key is None else neighbors_key
+    if key not in adata.uns:
+        raise KeyError(f"No neighbors in .uns[{key!r}]: run scflux.pp.neighbors first")
+    graph = str(adata.uns[key].get("connectivities_key", "connectivities"))
+    if graph not in adata.obsp:
+        raise KeyError(f"obsp has no {graph!r}, which uns[{key!r}] names")
+    return {"obsp": [graph], "uns": [key]}

@@ -29,6 +29,7 @@ PYTHON_ONLY = {
     "rank_genes_groups": {"mask_var", "use_raw", "rankby_abs", "key_added", "copy", "kwds"},
     "pseudobulk": {"layer", "raw", "empty", "skip_checks", "bsize", "verbose"},
     "neighbors": {"knn", "transformer", "metric_kwds", "copy"},
+    "umap": {"method", "copy"},
     "leiden": {"restrict_to", "adjacency", "directed", "use_weights", "partition_type", "copy", "clustering_args"},
 }
 
@@ -41,6 +42,7 @@ SENTINELS = {
     ("rank_genes_groups", "method"): (None, "t-test"),  # scanpy's None is t-test, the catalog's default
     ("leiden", "flavor"): ("leidenalg", "igraph"),  # scanpy 1.11's default, which warns; igraph is its future one
     ("leiden", "n_iterations"): (-1, 2),  # the same: scanpy's future default is flavor="igraph", n_iterations=2
+    ("umap", "neighbors_key"): ("neighbors", None),  # scanpy's "neighbors": the catalog's unset
 }
 
 

@@ -68,6 +68,24 @@ def test_on_a_file_each_call_rewrites_it(engine, tmp_path, scanpy, scanpy_leiden
     assert leftovers(tmp_path) == []
 
 
+def test_umap_on_the_container_is_as_faithful_as_umap_learns(engine, scanpy):
+    adata = scflux.read_h5ad(NEIGHBORS)
+    scflux.tl.umap(adata)
+    emb = adata.obsm["X_umap"]
+    assert emb.shape == (3000, 2) and emb.dtype == np.float32
+    assert set(adata.uns["umap"]["params"]) == {"a", "b"}
+    np.testing.assert_allclose([adata.uns["umap"]["params"]["a"], adata.uns["umap"]["params"]["b"]],
+                               [0.583030020479462, 1.3341669929263487], rtol=1e-6)  # scipy's curve_fit
+    # each cell's 15 nearest in X_pca: how many stay among its 15 nearest in the map (umap-learn: 0.1322)
+    def nearest(x):
+        d = ((x[:, None, :] - x[None, :, :]) ** 2).sum(-1)
+        np.fill_diagonal(d, np.inf)
+        return np.argsort(d, axis=1)[:, :15]
+    a, b = nearest(scanpy.obsm["X_pca"].astype(np.float64)), nearest(emb.astype(np.float64))
+    kept = np.mean([len(set(a[i]) & set(b[i])) / 15 for i in range(len(a))])
+    assert kept >= 0.1322 - 0.02
+
+
 def test_scanpys_default_flavor_warns_as_scanpy_and_iterates_until_stable(engine, scanpy_leiden):
     adata = scflux.read_h5ad(NEIGHBORS)
     with pytest.warns(FutureWarning, match='flavor="igraph" and n_iterations=2'):
@@ -84,6 +102,9 @@ def test_scanpys_default_flavor_warns_as_scanpy_and_iterates_until_stable(engine
     (lambda a: scflux.tl.leiden(a, flavor="igraph", directed=True), ValueError, "directed"),
     (lambda a: scflux.tl.leiden(a, flavor="igraph", neighbors_key="nope"), KeyError, "run scflux.pp.neighbors"),
     (lambda a: scflux.tl.leiden(a, use_weights=False), NotImplementedError, "use_weights"),
+    (lambda a: scflux.tl.umap(a, method="densmap"), NotImplementedError, "method"),
+    (lambda a: scflux.tl.umap(a, init_pos="paga"), ValueError, "init_pos"),
+    (lambda a: scflux.tl.umap(a, neighbors_key="nope"), KeyError, "run scflux.pp.neighbors"),
 ])
 def test_refusals_name_the_parameter(engine, call, error, match):
     adata = scflux.read_h5ad(NEIGHBORS)

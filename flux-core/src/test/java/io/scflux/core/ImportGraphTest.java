@@ -64,9 +64,9 @@ class ImportGraphTest {
             Map.entry("io.scflux.ops.pseudobulk", 1),
             Map.entry("io.scflux.ops.concat", 1),
             Map.entry("io.scflux.ops.neighbors", 1),
-            Map.entry("io.scflux.ops.leiden", 1),
-            Map.entry("io.scflux.ops.umap", 1),
-            Map.entry("io.scflux.ops", 2));
+            Map.entry("io.scflux.ops.leiden", 2),
+            Map.entry("io.scflux.ops.umap", 2),
+            Map.entry("io.scflux.ops", 3));
 
     private static final Map<String, Integer> IO_FLOORS = Map.of(
             "io.scflux.io.safety", 0,

@@ -19,6 +19,8 @@ import io.scflux.ops.pca.PcaOptions;
 import io.scflux.ops.pseudobulk.PseudobulkOptions;
 import io.scflux.ops.qc.QcMetricsOptions;
 import io.scflux.ops.scale.ScaleOptions;
+import io.scflux.ops.umap.Umap;
+import io.scflux.ops.umap.UmapOptions;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -116,6 +118,13 @@ public final class StepCatalog {
                     NeighborsOptions.PARAMETERS,
                     NeighborsOptions::from,
                     Pp::neighbors),
+            CatalogStep.of(
+                    "umap",
+                    "umap",
+                    "scanpy's tl.umap: a map of the neighbors' graph, obsm X_umap.",
+                    UmapOptions.PARAMETERS,
+                    UmapOptions::from,
+                    Umap::umap),
             CatalogStep.of(
                             "leiden",
                             "leiden",

@@ -71,6 +71,7 @@ class StepContractTest {
                     "neighbors",
                     List.of(Map.of("n_neighbors", 5), Map.of("n_neighbors", 5, "method", "gauss", "use_rep", "X"))),
             Map.entry("leiden", List.of(Map.of("obsp", "ring"))),
+            Map.entry("umap", List.of(Map.of("maxiter", 20, "neighbors_key", "ring_neighbors"))),
             Map.entry(
                     "rank_genes_groups",
                     List.of(Map.of("groupby", "group"), Map.of("groupby", "group", "method", "wilcoxon"))),
@@ -152,6 +153,7 @@ class StepContractTest {
             ring.addRow(new int[] {Math.min(prev, next), Math.max(prev, next)}, new float[] {1f, 1f});
         }
         a.putObsp("ring", ring.build());
+        a.uns().put("ring_neighbors", new LinkedHashMap<>(Map.of("connectivities_key", "ring")));
         return a;
     }
 

@@ -4,17 +4,14 @@
  */
 package io.scflux.ops.leiden;
 
-import io.scflux.core.BlockSource;
 import io.scflux.core.Pass;
 import io.scflux.core.Streaming;
 import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.CsrMatrix;
-import io.scflux.core.anndata.DenseArray;
-import io.scflux.ops.parameter.InvalidParameterException;
+import io.scflux.ops.neighbors.NeighborsGraph;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Random;
 import nl.cwts.networkanalysis.Clustering;
 import nl.cwts.networkanalysis.LeidenAlgorithm;
@@ -44,7 +41,9 @@ public final class Leiden {
     public static Mono<AnnData> leiden(AnnData input, LeidenOptions options, Streaming streaming) {
         return Mono.fromCallable(() -> {
                     AnnData data = input.copy();
-                    CsrMatrix graph = graph(data, options);
+                    CsrMatrix graph = options.obsp() != null
+                            ? NeighborsGraph.obsp(data, options.obsp(), "obsp")
+                            : NeighborsGraph.connectivities(data, options.neighborsKey());
                     int[] labels = clusters(graph, options);
                     String[] names = new String[labels.length];
                     for (int i = 0; i < labels.length; i++) {
@@ -113,34 +112,5 @@ public final class Leiden {
             clusters[i] = renamed[clusters[i]];
         }
         return clusters;
-    }
-
-    private static CsrMatrix graph(AnnData data, LeidenOptions options) {
-        String key;
-        if (options.obsp() != null) {
-            key = options.obsp();
-        } else {
-            String neighbors = options.neighborsKey() == null ? "neighbors" : options.neighborsKey();
-            Object uns = data.uns().get(neighbors);
-            if (!(uns instanceof Map<?, ?> m)) {
-                throw new InvalidParameterException(
-                        "neighbors_key", "uns has no '" + neighbors + "': run neighbors first (or give obsp)");
-            }
-            Object named = m.get("connectivities_key");
-            key = named == null
-                    ? "connectivities"
-                    : named instanceof DenseArray d && d.isScalar() ? String.valueOf(d.get(0)) : named.toString();
-        }
-        Object entry = data.obsp().get(key);
-        if (!(entry instanceof BlockSource source)) {
-            throw new InvalidParameterException(
-                    options.obsp() != null ? "obsp" : "neighbors_key",
-                    "obsp has no sparse matrix '" + key + "' (it has: "
-                            + data.obsp().keySet() + ")");
-        }
-        return source instanceof CsrMatrix m
-                ? m
-                : Objects.requireNonNull(
-                        CsrMatrix.collect(source.blocks(), source.nCols()).block(), key);
     }
 }

@@ -49,6 +49,7 @@ public final class Scflux implements Runnable {
             PcaCommand.class,
             ScaleCommand.class,
             NeighborsCommand.class,
+            UmapCommand.class,
             LeidenCommand.class,
             PseudobulkCommand.class,
             RankGenesGroupsCommand.class,

@@ -112,6 +112,7 @@ class StepCatalogAgreementTest {
                         "scale",
                         "pca",
                         "neighbors",
+                        "umap",
                         "leiden",
                         "rank_genes_groups",
                         "pseudobulk"),

@@ -80,7 +80,7 @@ final class ExactKnn {
     }
 
     /** The points scaled to unit length (a zero row stays zero: its cosine with any cell is 0, as sklearn's). */
-    private static float[] unitRows(Representation points) {
+    static float[] unitRows(Representation points) {
         int d = points.dims();
         float[] x = points.values();
         float[] out = new float[x.length];

@@ -16,9 +16,11 @@ import reactor.core.publisher.Mono;
 
 /**
  * scanpy's {@code sc.pp.neighbors}: each cell's {@code n_neighbors} nearest cells (itself included) in obsm
- * {@code X_pca} (or {@code use_rep}), then obsp {@code distances} (each cell's others, nearest first, as scanpy's
- * exact path stores them: float64 CSR, the cell itself not stored), obsp {@code connectivities} (UMAP's fuzzy union,
- * or the Gaussian kernel; float32 CSR) and uns {@code neighbors} with scanpy's keys and params. X is not read.
+ * {@code X_pca} (or {@code use_rep}), then obsp {@code distances} (as scanpy stores them on the path it takes:
+ * {@link #distances}), obsp {@code connectivities} (UMAP's fuzzy union, or the Gaussian kernel; float32 CSR) and
+ * uns {@code neighbors} with scanpy's keys and params. X is not read. The search is exact where scanpy's is (brute
+ * force, euclidean, below 8,192 cells), else approximate ({@link DescentKnn}); both give the same bits on any thread
+ * count.
  */
 public final class Neighbors {
 
@@ -34,30 +36,54 @@ public final class Neighbors {
         return Mono.defer(() -> {
                     AnnData data = input.copy();
                     Representation points = Representation.of(data, options.useRep(), options.nPcs());
-                    return ExactKnn.search(points, options.nNeighbors(), options.metric(), streaming.execution())
-                            .map(knn -> {
-                                data.putObsp(options.distancesKey(), distances(knn));
-                                data.putObsp(
-                                        options.connectivitiesKey(),
-                                        options.method() == NeighborsOptions.Method.UMAP
-                                                ? FuzzyUnion.of(knn)
-                                                : GaussKernel.of(knn));
-                                data.uns().put(options.unsKey(), uns(options, points.key()));
-                                return data;
-                            });
+                    boolean exact = exact(points.nCells(), options.metric());
+                    Mono<KnnLists> search = exact
+                            ? ExactKnn.search(points, options.nNeighbors(), options.metric(), streaming.execution())
+                            : DescentKnn.search(
+                                    points,
+                                    options.nNeighbors(),
+                                    options.metric(),
+                                    options.randomState(),
+                                    streaming.execution());
+                    return search.map(knn -> {
+                        data.putObsp(options.distancesKey(), distances(knn, exact));
+                        data.putObsp(
+                                options.connectivitiesKey(),
+                                options.method() == NeighborsOptions.Method.UMAP
+                                        ? FuzzyUnion.of(knn)
+                                        : GaussKernel.of(knn));
+                        data.uns().put(options.unsKey(), uns(options, points.key()));
+                        return data;
+                    });
                 })
                 .contextWrite(Pass.named("neighbors"));
     }
 
-    /** Each cell's others, nearest first: scanpy's exact path's {@code distances}. */
-    static CsrMatrix distances(KnnLists knn) {
+    /** Cells below which scanpy computes the kNN exactly (its brute force on dense distances, euclidean only). */
+    public static final int EXACT_BELOW = 8_192;
+
+    /**
+     * @param cells  the cells
+     * @param metric the distance
+     * @return whether scanpy takes its exact path: euclidean below {@link #EXACT_BELOW} cells
+     */
+    static boolean exact(int cells, NeighborsOptions.Metric metric) {
+        return metric == NeighborsOptions.Metric.EUCLIDEAN && cells < EXACT_BELOW;
+    }
+
+    /**
+     * The lists as scanpy stores them: on its exact path each cell's others, nearest first, float64 (the cell itself
+     * not stored); on its approximate path the cell itself first, an explicit 0, then its others, float32.
+     */
+    static CsrMatrix distances(KnnLists knn, boolean exact) {
         int k = knn.k();
-        CsrMatrix.Builder out = CsrMatrix.builder(knn.nCells()).dtype(DType.FLOAT64);
+        int skip = exact ? 1 : 0;
+        CsrMatrix.Builder out = CsrMatrix.builder(knn.nCells()).dtype(exact ? DType.FLOAT64 : DType.FLOAT32);
         for (int i = 0; i < knn.nCells(); i++) {
-            int from = i * k + 1;
+            int from = i * k + skip;
             out.addRow(
-                    Arrays.copyOfRange(knn.indices(), from, from + k - 1),
-                    Arrays.copyOfRange(knn.distances(), from, from + k - 1));
+                    Arrays.copyOfRange(knn.indices(), from, i * k + k),
+                    Arrays.copyOfRange(knn.distances(), from, i * k + k));
         }
         return out.build();
     }

@@ -173,20 +173,26 @@ class NeighborsTest {
     }
 
     @Test
-    void cosineDistancesAreOneMinusTheCosine() {
+    void cosineDistancesAreOneMinusTheCosineOnScanpysApproximateLayout() {
         float[] x = {1f, 0f, 0f, 2f, 1f, 1f};
         AnnData a = new AnnData(null, new Frame(new String[] {"a", "b", "c"}), new Frame(new String[0]));
         a.putObsm("X_pca", DenseArray.of(DType.FLOAT32, x, 3, 2));
         NeighborsOptions options =
                 NeighborsOptions.defaults().withNNeighbors(2).withMetric(NeighborsOptions.Metric.COSINE);
-        CsrMatrix d = csr(Neighbors.neighbors(a, options, Streaming.DEFAULT)
+        Object stored = Neighbors.neighbors(a, options, Streaming.DEFAULT)
                 .block()
                 .obsp()
-                .get("distances"));
+                .get("distances");
+        assertEquals(DType.FLOAT32, ((CsrMatrix) stored).dtype(), "scanpy takes pynndescent's path for cosine");
+        CsrMatrix d = csr(stored);
         double cos45 = 1 - Math.sqrt(0.5);
-        assertArrayEquals(new int[] {2, 2, 0}, new int[] {d.index(0), d.index(1), d.index(2)}, "nearest by angle");
-        assertEquals(cos45, d.value(0), 1e-6);
+        // each row: the cell itself (an explicit 0), then its nearest by angle
+        assertArrayEquals(
+                new int[] {0, 2, 1, 2, 2, 0},
+                new int[] {d.index(0), d.index(1), d.index(2), d.index(3), d.index(4), d.index(5)});
+        assertEquals(0, d.value(0));
         assertEquals(cos45, d.value(1), 1e-6);
+        assertEquals(cos45, d.value(3), 1e-6);
     }
 
     @Test

@@ -23,11 +23,12 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         sortOptions = false,
         description = {
-            "Draws a PNG from what qc, hvg and pca wrote: qc, histograms of obs total_counts, "
+            "Draws a PNG from what qc, hvg, pca, umap and rank-genes-groups wrote: qc, histograms of obs total_counts, "
                     + "n_genes_by_counts and pct_counts_mt (when present); hvg, var dispersions_norm and dispersions "
                     + "(seurat_v3: variances_norm and variances, against a log mean axis) against means, highly "
                     + "variable genes in colour, genes far beyond the rest drawn at the axis' edge; pca, obsm X_pca PC1 "
-                    + "against PC2, coloured by --color; rank-genes-groups, each group's best --n-genes genes by score "
+                    + "against PC2, coloured by --color; umap, obsm X_umap, coloured by --color (e.g. leiden) as "
+                    + "sc.pl.umap; rank-genes-groups, each group's best --n-genes genes by score "
                     + "against their rank, named, as sc.pl.rank_genes_groups draws them."
         })
 final class PlotCommand implements Callable<Integer> {
@@ -37,7 +38,7 @@ final class PlotCommand implements Callable<Integer> {
 
     @Parameters(
             index = "0",
-            paramLabel = "qc|hvg|pca|rank-genes-groups",
+            paramLabel = "qc|hvg|pca|umap|rank-genes-groups",
             converter = PlotConverter.class,
             description = "The plot.")
     private Plot plot;
@@ -55,7 +56,7 @@ final class PlotCommand implements Callable<Integer> {
     @Option(
             names = "--color",
             paramLabel = "COL",
-            description = "The obs column that colours the pca scatter: one colour per category, or for a "
+            description = "The obs column that colours the pca and umap scatters: one colour per category, or for a "
                     + "numeric column the viridis scale with a colour bar (default: one colour).")
     private String color;
 

@@ -94,56 +94,24 @@ public enum Plot {
     PCA("pca") {
         @Override
         public @Nullable String missing(AnnData data) {
-            Object pca = data.obsm().get("X_pca");
-            if (pca == null) {
-                return "no obsm X_pca";
-            }
-            long cols = pca instanceof DenseArray a && a.ndim() == 2
-                    ? a.shape()[1]
-                    : pca instanceof BlockSource s ? s.nCols() : 0;
-            return cols < 2 ? "obsm X_pca has fewer than two components" : null;
+            return missingEmbedding(data, "X_pca", "components");
         }
 
         @Override
         byte[] draw(AnnData data, PlotOptions options) {
-            String color = options.color();
-            Object stored = Objects.requireNonNull(data.obsm().get("X_pca"), "missing() found obsm X_pca");
-            DenseArray pca = stored instanceof BlockSource s ? DenseArray.materialize(s) : (DenseArray) stored;
-            int n = (int) pca.shape()[0];
-            int k = (int) pca.shape()[1];
-            double[] pc1 = new double[n];
-            double[] pc2 = new double[n];
-            for (int i = 0; i < n; i++) {
-                pc1[i] = pca.getDouble(i * k);
-                pc2[i] = pca.getDouble(i * k + 1);
-            }
-            Groups groups =
-                    color == null ? Groups.all(n) : Groups.of(color, data.obs().column(color));
-            XYChart chart = scatter(color == null ? "PCA" : "PCA coloured by " + color, "PC1", "PC2");
-            groups.addTo(chart, pc1, pc2, AxisRange.ALL);
-            ColourBar bar = groups.bar();
-            if (bar == null) {
-                return encode(List.of(List.of(new Panel(chart::paint, 720))), 560);
-            }
-            chart.getStyler().setLegendVisible(false);
-            double[] finite = Arrays.stream(pc2).filter(Double::isFinite).toArray();
-            double low = Arrays.stream(finite).min().orElse(0);
-            double high = Arrays.stream(finite).max().orElse(0);
-            Font font = chart.getStyler().getAxisTickLabelsFont();
-            // painted after the chart, so that the bar spans the height of its points
-            return encode(
-                    List.of(List.of(
-                            new Panel(chart::paint, 600),
-                            new Panel(
-                                    (g, width, height) -> bar.paint(
-                                            g,
-                                            width,
-                                            height,
-                                            (int) chart.getScreenYFromChart(high),
-                                            (int) chart.getScreenYFromChart(low),
-                                            font),
-                                    120))),
-                    560);
+            return embedding(data, "X_pca", "PCA", "PC", options);
+        }
+    },
+    /** scanpy's {@code pl.umap}: {@code obsm["X_umap"]}, coloured by an obs column (leiden's clusters) when named. */
+    UMAP("umap") {
+        @Override
+        public @Nullable String missing(AnnData data) {
+            return missingEmbedding(data, "X_umap", "dimensions");
+        }
+
+        @Override
+        byte[] draw(AnnData data, PlotOptions options) {
+            return embedding(data, "X_umap", "UMAP", "UMAP", options);
         }
     },
     /**
@@ -171,6 +139,63 @@ public enum Plot {
             return encode(rows, MARKER_PANEL);
         }
     };
+
+    /** Why obsm {@code key} cannot be drawn as a two-dimensional scatter, or null when it can. */
+    private static @Nullable String missingEmbedding(AnnData data, String key, String what) {
+        Object stored = data.obsm().get(key);
+        if (stored == null) {
+            return "no obsm " + key;
+        }
+        long cols = stored instanceof DenseArray a && a.ndim() == 2
+                ? a.shape()[1]
+                : stored instanceof BlockSource s ? s.nCols() : 0;
+        return cols < 2 ? "obsm " + key + " has fewer than two " + what : null;
+    }
+
+    /**
+     * The first two columns of obsm {@code key} as a scatter, as scanpy's {@code pl.embedding} draws them: one colour
+     * per category of {@code --color} with a legend, or a numeric column in viridis with a colour bar.
+     */
+    private static byte[] embedding(AnnData data, String key, String title, String axis, PlotOptions options) {
+        String color = options.color();
+        Object stored = Objects.requireNonNull(data.obsm().get(key), "missing() found obsm " + key);
+        DenseArray points = stored instanceof BlockSource s ? DenseArray.materialize(s) : (DenseArray) stored;
+        int n = (int) points.shape()[0];
+        int k = (int) points.shape()[1];
+        double[] first = new double[n];
+        double[] second = new double[n];
+        for (int i = 0; i < n; i++) {
+            first[i] = points.getDouble(i * k);
+            second[i] = points.getDouble(i * k + 1);
+        }
+        Groups groups =
+                color == null ? Groups.all(n) : Groups.of(color, data.obs().column(color));
+        XYChart chart = scatter(color == null ? title : title + " coloured by " + color, axis + "1", axis + "2");
+        groups.addTo(chart, first, second, AxisRange.ALL);
+        ColourBar bar = groups.bar();
+        if (bar == null) {
+            return encode(List.of(List.of(new Panel(chart::paint, 720))), 560);
+        }
+        chart.getStyler().setLegendVisible(false);
+        double[] finite = Arrays.stream(second).filter(Double::isFinite).toArray();
+        double low = Arrays.stream(finite).min().orElse(0);
+        double high = Arrays.stream(finite).max().orElse(0);
+        Font font = chart.getStyler().getAxisTickLabelsFont();
+        // painted after the chart, so that the bar spans the height of its points
+        return encode(
+                List.of(List.of(
+                        new Panel(chart::paint, 600),
+                        new Panel(
+                                (g, width, height) -> bar.paint(
+                                        g,
+                                        width,
+                                        height,
+                                        (int) chart.getScreenYFromChart(high),
+                                        (int) chart.getScreenYFromChart(low),
+                                        font),
+                                120))),
+                560);
+    }
 
     /** Axis labels: thousands grouped, at most three decimals. */
     private static final String SEURAT_V3 = "seurat_v3";

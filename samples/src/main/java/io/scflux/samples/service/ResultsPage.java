@@ -101,6 +101,7 @@ final class ResultsPage {
             case QC -> "Quality control";
             case HVG -> "Highly variable genes";
             case PCA -> "PCA";
+            case UMAP -> "UMAP";
             case RANK_GENES_GROUPS -> "Marker genes";
         };
         body.append("<section id=\"")

@@ -237,6 +237,36 @@ class PlotTest {
     }
 
     /**
+     * The UMAP as sc.pl.umap(color="leiden") draws it: three clusters of points left, middle and right, each in its
+     * category's colour of matplotlib's tab10 (#1f77b4, #ff7f0e, #2ca02c) from left to right; without obsm X_umap
+     * the plot says what is missing.
+     */
+    @Test
+    void theUmapIsColouredByItsClusters() throws Exception {
+        int perCluster = 50;
+        int n = 3 * perCluster;
+        float[] umap = new float[2 * n];
+        String[] leiden = new String[n];
+        for (int i = 0; i < n; i++) {
+            int cluster = i / perCluster;
+            umap[2 * i] = (float) (10 * cluster + Math.sin(i));
+            umap[2 * i + 1] = (float) Math.cos(1.3 * i);
+            leiden[i] = Integer.toString(cluster);
+        }
+        AnnData data = new AnnData(
+                null, Frame.ofRange(n).put("leiden", CategoricalColumn.fromValues(leiden)), Frame.ofRange(3));
+        assertEquals("no obsm X_umap", Plot.UMAP.missing(data));
+        data.putObsm("X_umap", DenseArray.of(DType.FLOAT32, umap, n, 2));
+        assertNull(Plot.UMAP.missing(data));
+        BufferedImage image = Images.decode(Plot.UMAP.png(data, "cells.h5ad", PlotOptions.DEFAULT.withColor("leiden")));
+        int plotRight = image.getWidth() - 140; // the legend is beside the plot
+        double first = meanX(image, 0, plotRight, new Color(0x1f77b4));
+        double second = meanX(image, 0, plotRight, new Color(0xff7f0e));
+        double third = meanX(image, 0, plotRight, new Color(0x2ca02c));
+        assertTrue(first < second && second < third, first + " < " + second + " < " + third);
+    }
+
+    /**
      * sample is obs' first categorical column that can be coloured: before it, numbers and plain strings do not
      * count, nor 30 categories, more than colours tell apart.
      */

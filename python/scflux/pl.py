@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["violin", "scatter", "highly_variable_genes", "pca", "pca_variance_ratio", "rank_genes_groups"]
+__all__ = ["violin", "scatter", "highly_variable_genes", "pca", "umap", "pca_variance_ratio", "rank_genes_groups"]
 
 
 def _pyplot():
@@ -127,15 +127,26 @@ def highly_variable_genes(adata, *, log=False, show=None, save=None):
 def pca(adata, *, color=None, components=None, size=None, show=None, save=None):
     """scanpy's ``sc.pl.pca``: the cells on two principal components (``components="1,2"``, the default), coloured
     by an obs column."""
+    return _embedding(adata, "X_pca", "PC", "scflux.pp.pca", color, components, size, show, save)
+
+
+def umap(adata, *, color=None, components=None, size=None, show=None, save=None):
+    """scanpy's ``sc.pl.umap``: the cells on the map (``components="1,2"``, the default), coloured by an obs column
+    (``color="leiden"``: one colour per cluster, with a legend)."""
+    return _embedding(adata, "X_umap", "UMAP", "scflux.tl.umap", color, components, size, show, save)
+
+
+def _embedding(adata, key, axis, step, color, components, size, show, save):
+    """The cells on two columns of obsm ``key``, as scanpy's ``pl.embedding`` draws them."""
     plt = _pyplot()
-    if "X_pca" not in adata.obsm:
-        raise KeyError("no obsm['X_pca']: run scflux.pp.pca first")
+    if key not in adata.obsm:
+        raise KeyError(f"no obsm[{key!r}]: run {step} first")
     first, second = (int(c) - 1 for c in (components or "1,2").split(","))
-    scores = np.asarray(adata.obsm["X_pca"])
+    points = np.asarray(adata.obsm[key])
     fig, ax = plt.subplots(figsize=(5, 4))
-    _points(fig, ax, scores[:, first], scores[:, second], adata, color, size)
-    ax.set_xlabel(f"PC{first + 1}")
-    ax.set_ylabel(f"PC{second + 1}")
+    _points(fig, ax, points[:, first], points[:, second], adata, color, size)
+    ax.set_xlabel(f"{axis}{first + 1}")
+    ax.set_ylabel(f"{axis}{second + 1}")
     ax.set_xticks([])
     ax.set_yticks([])
     fig.tight_layout()

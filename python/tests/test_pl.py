@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import scflux
-from conftest import COUNTS
+from conftest import EXPECTED, COUNTS
 
 matplotlib = pytest.importorskip("matplotlib", reason="scflux.pl draws with matplotlib (python3-matplotlib)")
 matplotlib.use("Agg")
@@ -67,6 +67,19 @@ def test_pca_coloured_by_a_category(adata):
     same_points(offsets(ax), np.asarray(adata.obsm["X_pca"])[:, :2])
     assert [t.get_text() for t in ax.get_legend().get_texts()] == list(adata.obs["cell_type"].cat.categories)
     assert ax.get_xlabel() == "PC1"
+
+
+def test_umap_coloured_by_the_clusters(engine):
+    a = scflux.read_h5ad(EXPECTED / "graph_neighbors.h5ad")
+    scflux.tl.umap(a, maxiter=50)
+    scflux.tl.leiden(a, flavor="igraph", n_iterations=2)
+    fig = scflux.pl.umap(a, color="leiden")
+    ax = fig.axes[0]
+    same_points(offsets(ax), np.asarray(a.obsm["X_umap"]))
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [str(i) for i in range(7)]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("UMAP1", "UMAP2")
+    with pytest.raises(KeyError, match="run scflux.tl.umap first"):
+        scflux.pl.umap(scflux.read_h5ad(EXPECTED / "graph_neighbors.h5ad"))
 
 
 def test_pca_variance_ratio(adata):

@@ -36,6 +36,9 @@ public final class Neighbors {
         return Mono.defer(() -> {
                     AnnData data = input.copy();
                     Representation points = Representation.of(data, options.useRep(), options.nPcs());
+                    if (points.read() != null) {
+                        data.putObsm(points.key(), points.read());
+                    }
                     boolean exact = exact(points.nCells(), options.metric());
                     Mono<KnnLists> search = exact
                             ? ExactKnn.search(points, options.nNeighbors(), options.metric(), streaming.execution())

@@ -19,8 +19,19 @@ import org.jspecify.annotations.Nullable;
  * @param dims   their coordinates
  * @param values row-major, {@code nCells * dims}
  * @param key    where they came from ({@code X_pca}, {@code X}), as scanpy's {@code use_rep} names it
+ * @param read   the whole obsm entry, when it was lazy (a projection staged over X) and had to be computed: the
+ *               container keeps it, so that no later pass computes it again; else null
  */
-record Representation(int nCells, int dims, float[] values, String key) {
+record Representation(
+        int nCells,
+        int dims,
+        float[] values,
+        String key,
+        @Nullable DenseArray read) {
+
+    Representation(int nCells, int dims, float[] values, String key) {
+        this(nCells, dims, values, key, null);
+    }
 
     /** scanpy's default representation. */
     static final String PCA = "X_pca";
@@ -68,6 +79,6 @@ record Representation(int nCells, int dims, float[] values, String key) {
                 }
             }
         }
-        return new Representation(n, dims, out, key);
+        return new Representation(n, dims, out, key, entry instanceof BlockSource && !key.equals("X") ? dense : null);
     }
 }

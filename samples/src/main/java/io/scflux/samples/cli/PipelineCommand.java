@@ -9,9 +9,14 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.ops.Pp;
 import io.scflux.ops.filter.FilterOptions;
 import io.scflux.ops.hvg.HighlyVariableGenesOptions;
+import io.scflux.ops.leiden.Leiden;
+import io.scflux.ops.leiden.LeidenOptions;
+import io.scflux.ops.neighbors.NeighborsOptions;
 import io.scflux.ops.parameter.Arguments;
 import io.scflux.ops.parameter.Parameter;
 import io.scflux.ops.pca.PcaOptions;
+import io.scflux.ops.umap.Umap;
+import io.scflux.ops.umap.UmapOptions;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -28,7 +33,9 @@ import reactor.core.publisher.Mono;
                     + "highly variable genes (flavor seurat), and PCA on them. OUT holds IN plus every column, obsm "
                     + "X_pca, varm PCs and uns entries these add, with X log-normalized.",
             "Passes over X: the qc pass, the HVG pass, the PCA covariance and projection passes; with --cache-mb "
-                    + "large enough for the packed counts, X is read from the file once."
+                    + "large enough for the packed counts, X is read from the file once.",
+            "--neighbors, --umap and --leiden go on to the tutorial's graph steps, on X_pca (computed once, kept in "
+                    + "memory: cells x components floats), never X."
         })
 final class PipelineCommand extends OpCommand {
 
@@ -64,6 +71,22 @@ final class PipelineCommand extends OpCommand {
                     + "before QC, as in scanpy's tutorial.")
     private Long minCells;
 
+    @Option(
+            names = "--neighbors",
+            description = "Then the neighbors' graph on X_pca, as sc.pp.neighbors with its defaults.")
+    private boolean neighbors;
+
+    @Option(
+            names = "--umap",
+            description = "Then the UMAP of that graph, as sc.tl.umap with its defaults (implies --neighbors).")
+    private boolean umap;
+
+    @Option(
+            names = "--leiden",
+            description = "Then its Leiden clusters, obs leiden, as sc.tl.leiden(flavor=\"igraph\", n_iterations=2) "
+                    + "(implies --neighbors).")
+    private boolean leiden;
+
     @Override
     Mono<AnnData> apply(AnnData data, Streaming streaming) {
         if (nTopGenes < 1 || nComps < 1) {
@@ -77,12 +100,22 @@ final class PipelineCommand extends OpCommand {
             filtered = filtered.flatMap(d -> Pp.filterGenes(d, FilterOptions.minCells(minCells), streaming));
         }
         Arguments arguments = arguments();
-        return filtered.flatMap(d -> Pp.pipeline(
+        Mono<AnnData> out = filtered.flatMap(d -> Pp.pipeline(
                 d,
                 PreprocessCommand.options(spec, arguments, d),
                 HighlyVariableGenesOptions.defaults().withNTopGenes(nTopGenes),
                 PcaOptions.defaults().withNComps(nComps),
                 streaming));
+        if (neighbors || umap || leiden) {
+            out = out.flatMap(d -> Pp.neighbors(d, NeighborsOptions.defaults(), streaming));
+        }
+        if (umap) {
+            out = out.flatMap(d -> Umap.umap(d, UmapOptions.defaults(), streaming));
+        }
+        if (leiden) {
+            out = out.flatMap(d -> Leiden.leiden(d, LeidenOptions.defaults(), streaming));
+        }
+        return out;
     }
 
     @Override

@@ -27,6 +27,51 @@ class PipelineCommandTest {
     @TempDir
     Path tmp;
 
+    /**
+     * With --neighbors --umap --leiden the tutorial goes on to clusters and a map: on scanpy's PCA (the reference
+     * calls' parameters give it, see above) the clusters are scanpy's leiden of its neighbors (graph_leiden.csv): each
+     * of its 7 clusters is one of ours, all but a handful of cells.
+     */
+    @Test
+    void goesOnToScanpysClustersAndAMap() throws Exception {
+        Path out = tmp.resolve("clusters.h5ad");
+        Cli c = Cli.run(
+                "pipeline",
+                Cli.FIXTURES.resolve("synth-3k.int64.h5ad").toString(),
+                "-o",
+                out.toString(),
+                "--qc-var",
+                "mt=MT-",
+                "--target-sum",
+                "10000",
+                "--n-top-genes",
+                "500",
+                "--n-comps",
+                "30",
+                "--neighbors",
+                "--umap",
+                "--leiden");
+        assertEquals(0, c.exitCode(), c.err());
+        AnnData a = H5ad.read(out);
+        assertArrayEquals(new long[] {3000, 2}, ((DenseArray) a.obsm().get("X_umap")).shape());
+        assertTrue(a.obsp().containsKey("connectivities") && a.obsp().containsKey("distances"));
+        Reference.Table scanpy = Reference.csv("graph_leiden");
+        io.scflux.core.anndata.Column ours = a.obs().column("leiden");
+        String[] names = a.obs().index();
+        Map<String, Map<Object, Integer>> overlap = new java.util.HashMap<>();
+        for (int i = 0; i < names.length; i++) {
+            overlap.computeIfAbsent(scanpy.string(scanpy.row(names[i]), "leiden"), k -> new java.util.HashMap<>())
+                    .merge(ours.get(i), 1, Integer::sum);
+        }
+        assertEquals(7, overlap.size());
+        int agreeing = overlap.values().stream()
+                .mapToInt(m ->
+                        m.values().stream().mapToInt(Integer::intValue).max().orElse(0))
+                .sum();
+        assertTrue(
+                agreeing >= 2990, agreeing + " of 3000 cells in the cluster of ours that holds their scanpy cluster");
+    }
+
     @Test
     void matchesScanpyAndReadsTheFileOnce() throws Exception {
         Path out = tmp.resolve("pipeline.h5ad");

@@ -84,6 +84,11 @@ final class ResultsPage {
                     .append("; it has no output to plot.</p>\n");
         } else {
             for (Plot plot : Plot.values()) {
+                if (plot == Plot.UMAP
+                        && Plot.UMAP.missing(output) != null
+                        && !job.steps().contains("umap")) {
+                    continue; // the map is a later step of the tutorial: shown when the job makes it
+                }
                 section(body, job, output, plot, color);
             }
         }
@@ -124,6 +129,9 @@ final class ResultsPage {
         }
         String base = "/jobs/" + escape(job.id()) + "/plots/" + plot.wireName() + ".png";
         String src = base;
+        if (plot == Plot.UMAP && output.obs().has("leiden")) { // as the tutorial draws it: by the clusters
+            src = base + "?color=leiden";
+        }
         if (plot == Plot.PCA) {
             String wanted = color == null ? Plot.defaultColour(output.obs()) : color;
             String picked = wanted != null && output.obs().has(wanted) ? wanted : null;

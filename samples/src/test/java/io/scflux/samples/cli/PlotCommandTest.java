@@ -138,7 +138,7 @@ class PlotCommandTest {
                 "-o",
                 dir.resolve("never.png").toString());
         assertEquals(2, cli.exitCode());
-        assertTrue(cli.err().contains("unknown plot tsne (known: qc, hvg, pca, rank-genes-groups)"), cli.err());
+        assertTrue(cli.err().contains("unknown plot tsne (known: qc, hvg, pca, umap, rank-genes-groups)"), cli.err());
     }
 
     /**

@@ -336,6 +336,9 @@ class ServiceTest {
                         "hvg",
                         "scale",
                         "pca",
+                        "neighbors",
+                        "umap",
+                        "leiden",
                         "rank_genes_groups",
                         "pseudobulk"),
                 names);
@@ -424,6 +427,21 @@ class ServiceTest {
      * A job with every plotted step: its done event links the results page, the page references the four images, each
      * image is a PNG that decodes to a real plot, and the metrics count what the job read and the job itself.
      */
+    /** A job that goes on to the graph steps shows its UMAP coloured by its clusters; one that does not, no UMAP. */
+    @Test
+    void aJobWithTheGraphStepsShowsItsMap() throws IOException {
+        start(2, Schedulers.boundedElastic());
+        String id = submit("[\"qc\", \"normalize\", \"log1p\", \"hvg\", \"pca\", \"neighbors\", \"umap\", "
+                + "\"leiden\"], \"params\": {\"n_comps\": 10, \"maxiter\": 20}");
+        JsonNode done = awaitEnd(id);
+        assertEquals("done", done.get("event").asText(), done.toString());
+        String html = new String(fetch(done.get("page").asText()).body, StandardCharsets.UTF_8);
+        assertTrue(html.contains("src=\"/jobs/" + id + "/plots/umap.png?color=leiden\""), html);
+        Fetched png = fetch("/jobs/" + id + "/plots/umap.png?color=leiden");
+        assertEquals(200, png.status);
+        assertTrue(png.contentType.startsWith("image/png"), png.contentType);
+    }
+
     @Test
     void finishedJobHasPlotsAResultsPageAndMetrics() throws IOException {
         start(2, Schedulers.boundedElastic());

@@ -296,74 +296,51 @@ final class DescentKnn {
     }
 
     /**
-     * The nearest {@code m} candidates of one cell seen so far, each once: a bounded max-heap by (distance,
-     * position) and an open-addressing set of the positions offered, reused cell after cell.
+     * The nearest {@code m} candidates of one cell seen so far, each once: a {@link NearestHeap} and an
+     * open-addressing set of the positions offered, reused cell after cell.
      */
     private static final class Candidates {
         private final int m;
-        private final int[] heap;
-        private final float[] keys;
-        private int size;
+        private final NearestHeap nearest;
         private int self;
         private int[] seen = new int[1024];
         private int seenCount;
 
         Candidates(int m) {
             this.m = m;
-            this.heap = new int[m];
-            this.keys = new float[m];
+            this.nearest = new NearestHeap(m);
         }
 
         int size() {
-            return size;
+            return nearest.size();
         }
 
         void reset(int cell) {
-            size = 0;
+            nearest.clear();
             self = cell;
             Arrays.fill(seen, -1);
             seenCount = 0;
         }
 
         void offer(int j, Distances distances) {
-            if (j == self || !firstTime(j)) {
-                return;
+            if (j != self && firstTime(j)) {
+                nearest.offer(j, distances.between(self, j));
             }
-            float v = distances.between(self, j);
-            push(j, v);
         }
 
         void offerKnown(int j, float v) {
-            if (j == self || !firstTime(j)) {
-                return;
-            }
-            push(j, v);
-        }
-
-        private void push(int j, float v) {
-            if (size < m) {
-                heap[size] = j;
-                keys[size] = v;
-                up(size++);
-            } else if (before(v, j, keys[0], heap[0])) {
-                heap[0] = j;
-                keys[0] = v;
-                down(0, m);
+            if (j != self && firstTime(j)) {
+                nearest.offer(j, v);
             }
         }
 
-        /** Writes the list nearest first; short lists (fewer cells than {@code m}) cannot happen above 8,192 cells. */
+        /** Writes the list nearest first; every cell finds {@code m} (the start tops short ones up). */
         void fill(int[] lists, float[] dists, int at, int n, int cell) {
-            if (size < m) {
-                throw new IllegalStateException("cell " + cell + " found " + size + " of " + m + " neighbours");
+            if (nearest.size() < m) {
+                throw new IllegalStateException(
+                        "cell " + cell + " found " + nearest.size() + " of " + m + " neighbours");
             }
-            for (int end = size - 1; end >= 0; end--) {
-                lists[at + end] = heap[0];
-                dists[at + end] = keys[0];
-                heap[0] = heap[end];
-                keys[0] = keys[end];
-                down(0, end);
-            }
+            nearest.drainInto(lists, dists, at);
         }
 
         private boolean firstTime(int j) {
@@ -371,6 +348,7 @@ final class DescentKnn {
                 int[] old = seen;
                 seen = new int[old.length * 2];
                 Arrays.fill(seen, -1);
+                seenCount = 0;
                 for (int v : old) {
                     if (v >= 0) {
                         insert(v);
@@ -392,45 +370,6 @@ final class DescentKnn {
             seen[h] = j;
             seenCount++;
             return true;
-        }
-
-        private static boolean before(float a, int i, float b, int j) {
-            return a < b || (a == b && i < j);
-        }
-
-        private void up(int c) {
-            while (c > 0) {
-                int p = (c - 1) / 2;
-                if (!before(keys[p], heap[p], keys[c], heap[c])) {
-                    return;
-                }
-                swap(p, c);
-                c = p;
-            }
-        }
-
-        private void down(int p, int size) {
-            while (true) {
-                int l = 2 * p + 1;
-                if (l >= size) {
-                    return;
-                }
-                int c = l + 1 < size && before(keys[l], heap[l], keys[l + 1], heap[l + 1]) ? l + 1 : l;
-                if (!before(keys[p], heap[p], keys[c], heap[c])) {
-                    return;
-                }
-                swap(p, c);
-                p = c;
-            }
-        }
-
-        private void swap(int a, int b) {
-            int h = heap[a];
-            heap[a] = heap[b];
-            heap[b] = h;
-            float t = keys[a];
-            keys[a] = keys[b];
-            keys[b] = t;
         }
     }
 

@@ -45,12 +45,18 @@ final class ExactKnn {
                     .parallel(execution.threads())
                     .runOn(execution.scheduler())
                     .doOnNext(task -> {
-                        double[] row = new double[n];
-                        Nearest nearest = new Nearest(k);
+                        float[] row = new float[n];
+                        NearestHeap nearest = new NearestHeap(k - 1);
                         int to = Math.min(n, (task + 1) * ROWS_PER_TASK);
                         for (int i = task * ROWS_PER_TASK; i < to; i++) {
                             distancesFrom(unit, points.dims(), i, metric, row);
-                            nearest.of(row, i, indices, distances, i * k);
+                            for (int j = 0; j < n; j++) {
+                                if (j != i) {
+                                    nearest.offer(j, row[j]);
+                                }
+                            }
+                            indices[i * k] = i; // the cell itself first, at 0
+                            nearest.drainInto(indices, distances, i * k + 1);
                         }
                     })
                     .sequential()
@@ -59,7 +65,7 @@ final class ExactKnn {
     }
 
     /** Row {@code i}'s distance to every cell, into {@code out}. */
-    private static void distancesFrom(float[] x, int d, int i, Metric metric, double[] out) {
+    private static void distancesFrom(float[] x, int d, int i, Metric metric, float[] out) {
         int a = i * d;
         for (int j = 0, b = 0; j < out.length; j++, b += d) {
             double s = 0;
@@ -67,7 +73,7 @@ final class ExactKnn {
                 for (int c = 0; c < d; c++) {
                     s += (double) x[a + c] * x[b + c];
                 }
-                out[j] = Math.min(2, Math.max(0, 1 - s)); // sklearn's cosine_distances clips to [0, 2]
+                out[j] = (float) Math.min(2, Math.max(0, 1 - s)); // sklearn's cosine_distances clips to [0, 2]
             } else {
                 for (int c = 0; c < d; c++) {
                     double t = (double) x[a + c] - x[b + c];
@@ -95,89 +101,5 @@ final class ExactKnn {
             }
         }
         return out;
-    }
-
-    /**
-     * The {@code k} smallest of a row of distances, the cell itself first: a bounded max-heap ordered by
-     * (distance, position), reused row after row.
-     */
-    private static final class Nearest {
-        private final int k;
-        private final int[] heap;
-        private final double[] keys;
-
-        Nearest(int k) {
-            this.k = k;
-            this.heap = new int[k - 1];
-            this.keys = new double[k - 1];
-        }
-
-        void of(double[] row, int self, int[] indices, float[] distances, int at) {
-            int m = k - 1;
-            int size = 0;
-            for (int j = 0; j < row.length; j++) {
-                if (j == self) {
-                    continue;
-                }
-                double v = row[j];
-                if (size < m) {
-                    heap[size] = j;
-                    keys[size] = v;
-                    up(size++);
-                } else if (before(v, j, keys[0], heap[0])) {
-                    heap[0] = j;
-                    keys[0] = v;
-                    down(0, m);
-                }
-            }
-            indices[at] = self;
-            distances[at] = 0f;
-            for (int end = size - 1; end >= 0; end--) { // pop the largest into the last place
-                indices[at + 1 + end] = heap[0];
-                distances[at + 1 + end] = (float) keys[0];
-                heap[0] = heap[end];
-                keys[0] = keys[end];
-                down(0, end);
-            }
-        }
-
-        private static boolean before(double a, int i, double b, int j) {
-            return a < b || (a == b && i < j);
-        }
-
-        private void up(int c) {
-            while (c > 0) {
-                int p = (c - 1) / 2;
-                if (!before(keys[p], heap[p], keys[c], heap[c])) {
-                    return;
-                }
-                swap(p, c);
-                c = p;
-            }
-        }
-
-        private void down(int p, int size) {
-            while (true) {
-                int l = 2 * p + 1;
-                if (l >= size) {
-                    return;
-                }
-                int c = l + 1 < size && before(keys[l], heap[l], keys[l + 1], heap[l + 1]) ? l + 1 : l;
-                if (!before(keys[p], heap[p], keys[c], heap[c])) {
-                    return;
-                }
-                swap(p, c);
-                p = c;
-            }
-        }
-
-        private void swap(int a, int b) {
-            int h = heap[a];
-            heap[a] = heap[b];
-            heap[b] = h;
-            double t = keys[a];
-            keys[a] = keys[b];
-            keys[b] = t;
-        }
     }
 }

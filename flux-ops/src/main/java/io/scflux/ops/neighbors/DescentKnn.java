@@ -31,9 +31,10 @@ final class DescentKnn {
 
     /**
      * The list length the descent keeps, at least: the neighbours wanted are its nearest. A longer list finds them
-     * far more often where the data have many dimensions (recall 0.93 at 14 on noise in 50 dimensions).
+     * far more often where the data have many dimensions (on noise in 50 dimensions, 20,000 cells: recall 0.925 at 14,
+     * 0.983 at 22, 0.995 at 30; the cost grows with its square).
      */
-    private static final int SEARCH_WIDTH = 30;
+    private static final int SEARCH_WIDTH = 24;
 
     /** Iterations of the descent at most; it stops earlier when an iteration changes few entries. */
     private static final int MAX_ITERATIONS = 12;

@@ -67,7 +67,11 @@ final class Layout {
                 int j = head[e] * dims;
                 int k = tail[e] * dims;
                 double d2 = distanceSquared(embedding, j, k, dims);
-                double coefficient = d2 > 0 ? -2 * a * b * Math.pow(d2, b - 1) / (a * Math.pow(d2, b) + 1) : 0;
+                double coefficient = 0;
+                if (d2 > 0) {
+                    double p = Math.pow(d2, b); // d^2(b-1) is p / d2: one pow a sample, the loop's cost
+                    coefficient = -2 * a * b * (p / d2) / (a * p + 1);
+                }
                 for (int d = 0; d < dims; d++) {
                     double step = clip(coefficient * (embedding[j + d] - embedding[k + d])) * alpha;
                     embedding[j + d] += (float) step;

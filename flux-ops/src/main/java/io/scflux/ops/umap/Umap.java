@@ -23,8 +23,8 @@ import reactor.core.publisher.Mono;
 /**
  * scanpy's {@code sc.tl.umap}: the neighbors' connectivities laid out as umap-learn's
  * {@code simplicial_set_embedding} lays them out. Edges lighter than the heaviest over the epochs are dropped; the
- * start is the spectral layout (scaled to 10, with a little seeded noise), random points in [-10, 10], or an obsm
- * entry; it is rescaled to [0, 10] and optimized ({@link Layout}). obsm {@code X_umap} (float32), uns {@code umap}
+ * start is the spectral layout (of each connected component; scaled to 10, with a little seeded noise), random points
+ * in [-10, 10], or an obsm entry; it is rescaled to [0, 10] and optimized ({@link Layout}). obsm {@code X_umap} (float32), uns {@code umap}
  * with {@code a} and {@code b}. The map depends on the graph and {@code random_state} only.
  */
 public final class Umap {
@@ -34,7 +34,7 @@ public final class Umap {
     /**
      * @param input     the container, with the neighbors' graph, left as it is
      * @param options   scanpy's parameters
-     * @param streaming where warnings go (the optimization runs on one thread)
+     * @param streaming the step's run context (unused: the optimization runs on one thread)
      * @return a cold Mono of a new container with the map
      */
     public static Mono<AnnData> umap(AnnData input, UmapOptions options, Streaming streaming) {
@@ -49,7 +49,7 @@ public final class Umap {
                             ? new double[] {options.a(), Objects.requireNonNull(options.b(), "b with a")}
                             : CurveFit.ab(options.spread(), options.minDist());
                     SplittableRandom random = new SplittableRandom(options.randomState());
-                    float[] embedding = start(data, kept, dims, options, random, streaming);
+                    float[] embedding = start(data, kept, dims, options, random);
                     rescale(embedding, n, dims);
                     Layout.optimize(embedding, dims, kept, epochs, ab[0], ab[1], options);
                     data.putObsm(options.obsmKey(), DenseArray.of(DType.FLOAT32, embedding, n, dims));
@@ -94,22 +94,12 @@ public final class Umap {
     }
 
     private static float[] start(
-            AnnData data,
-            CsrMatrix graph,
-            int dims,
-            UmapOptions options,
-            SplittableRandom random,
-            Streaming streaming) {
+            AnnData data, CsrMatrix graph, int dims, UmapOptions options, SplittableRandom random) {
         int n = (int) graph.nRows();
         float[] out = new float[n * dims];
         String init = options.initPos();
-        if (init.equals("spectral") && !SpectralLayout.connected(graph)) {
-            streaming.warn("umap: the neighbors' graph has more than one connected component; the layout starts "
-                    + "from random points (init_pos='random') instead of the spectral layout");
-            init = "random";
-        }
         if (init.equals("spectral")) {
-            double[] spectral = SpectralLayout.of(graph, dims);
+            double[] spectral = SpectralLayout.of(graph, dims, random);
             double largest = 0;
             for (double v : spectral) {
                 largest = Math.max(largest, Math.abs(v));

@@ -10,6 +10,7 @@ import io.scflux.core.anndata.AnnData;
 import io.scflux.core.anndata.CategoricalColumn;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.ops.neighbors.NeighborsGraph;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Random;
@@ -103,7 +104,7 @@ public final class Leiden {
         }
         int[] clusters = clustering.getClusters();
         int[] renamed = new int[clustering.getNClusters()];
-        java.util.Arrays.fill(renamed, -1);
+        Arrays.fill(renamed, -1);
         int next = 0;
         for (int i = 0; i < n; i++) {
             if (renamed[clusters[i]] < 0) {

@@ -61,8 +61,8 @@ final class DescentKnn {
                         throw new IllegalArgumentException(
                                 "n_neighbors is " + k + ", more than the " + n + " cells (itself included)");
                     }
-                    float[] x = metric == Metric.COSINE ? Distances.unitRows(points) : points.values();
-                    Distances distances = new Distances(x, points.dims(), metric);
+                    Distances distances = new Distances(points, metric);
+                    float[] x = distances.rows(); // the trees split what the distances compare
                     int m = Math.min(n - 1, Math.max(k - 1, SEARCH_WIDTH)); // the others searched, k - 1 kept
                     int leaf = 2 * m;
                     int[][] leaves = new int[TREES][];
@@ -260,40 +260,6 @@ final class DescentKnn {
                 .doOnNext(task::accept)
                 .sequential()
                 .blockLast();
-    }
-
-    /** Distances between cells, as {@link ExactKnn} computes them. */
-    static final class Distances {
-        private final float[] x;
-        private final int d;
-        private final Metric metric;
-
-        Distances(float[] x, int d, Metric metric) {
-            this.x = x;
-            this.d = d;
-            this.metric = metric;
-        }
-
-        float between(int i, int j) {
-            int a = i * d;
-            int b = j * d;
-            double s = 0;
-            if (metric == Metric.COSINE) {
-                for (int c = 0; c < d; c++) {
-                    s += (double) x[a + c] * x[b + c];
-                }
-                return (float) Math.min(2, Math.max(0, 1 - s));
-            }
-            for (int c = 0; c < d; c++) {
-                double t = (double) x[a + c] - x[b + c];
-                s += t * t;
-            }
-            return (float) Math.sqrt((float) s);
-        }
-
-        static float[] unitRows(Representation points) {
-            return ExactKnn.unitRows(points);
-        }
     }
 
     /**

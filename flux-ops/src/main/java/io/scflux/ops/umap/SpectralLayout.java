@@ -7,6 +7,7 @@ package io.scflux.ops.umap;
 import io.scflux.core.anndata.CsrMatrix;
 import io.scflux.ops.linalg.LanczosEigen;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /**
@@ -181,7 +182,7 @@ final class SpectralLayout {
      */
     static int components(CsrMatrix graph, int[] label) {
         int n = (int) graph.nRows();
-        java.util.Arrays.fill(label, -1);
+        Arrays.fill(label, -1);
         int count = 0;
         ArrayDeque<Integer> queue = new ArrayDeque<>();
         for (int start = 0; start < n; start++) {
